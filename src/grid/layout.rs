@@ -1,0 +1,495 @@
+//! Layouts: the cells of a puzzle on a rectangular canvas, and its houses.
+//!
+//! Every shape is built by one of two general constructions: square sub-grids
+//! placed at offsets on a canvas ([`Layout::from_grids`]), or a single square
+//! grid whose boxes are given as a region map ([`Layout::jigsaw`]).
+
+use std::fmt;
+
+/// What kind of house a set of cells is; used to name it in messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HouseKind {
+    Row,
+    Column,
+    Box,
+}
+
+/// A set of cells that must hold every symbol exactly once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct House {
+    pub kind: HouseKind,
+    /// Cell indices, in reading order.
+    pub cells: Vec<u32>,
+}
+
+/// A puzzle shape: which canvas positions are cells and which cells form houses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    name: String,
+    height: usize,
+    width: usize,
+    size: usize,
+    /// Box height and width when every sub-grid has rectangular boxes.
+    box_shape: Option<(usize, usize)>,
+    /// Canvas position (row * width + col) to cell index, or `NO_CELL`.
+    cell_at: Vec<u32>,
+    /// Cell index to canvas (row, col).
+    cells: Vec<(u16, u16)>,
+    houses: Vec<House>,
+    /// Houses containing each cell: `cell_houses[cell_house_start[c]..cell_house_start[c + 1]]`.
+    cell_house_start: Vec<u32>,
+    cell_houses: Vec<u32>,
+}
+
+const NO_CELL: u32 = u32::MAX;
+
+/// The multi-grid shapes that puzzle books print: name, canvas size, offsets of
+/// the 9x9 grids' top-left corners.
+const MULTI_GRIDS: &[(&str, usize, &[(usize, usize)])] = &[
+    ("classic", 9, &[(0, 0)]),
+    ("samurai", 21, &[(0, 0), (0, 12), (6, 6), (12, 0), (12, 12)]),
+    ("twodoku", 15, &[(0, 0), (6, 6)]),
+    ("butterfly", 12, &[(0, 0), (0, 3), (3, 0), (3, 3)]),
+    ("flower", 15, &[(0, 3), (3, 0), (3, 3), (3, 6), (6, 3)]),
+    ("sohei", 21, &[(0, 6), (6, 0), (6, 12), (12, 6)]),
+];
+
+/// Square grids with rectangular boxes: size, box height, box width.
+const SQUARES: &[(usize, usize, usize)] = &[
+    (4, 2, 2),
+    (6, 2, 3),
+    (9, 3, 3),
+    (12, 3, 4),
+    (16, 4, 4),
+    (25, 5, 5),
+];
+
+/// The largest number of symbols a layout may have.
+pub const MAX_SIZE: usize = 25;
+
+/// An error building a layout from a description.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LayoutError {
+    #[error("unknown layout \"{0}\" (known: {known})", known = Layout::names().join(", "))]
+    UnknownName(String),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl Layout {
+    /// Square sub-grids of `size` x `size` cells, with boxes of `box_h` x `box_w`,
+    /// placed with their top-left corners at `offsets` on a `height` x `width`
+    /// canvas. Where sub-grids overlap they share cells; a house that two
+    /// sub-grids share (a box) is kept once.
+    pub fn from_grids(
+        name: &str,
+        height: usize,
+        width: usize,
+        size: usize,
+        (box_h, box_w): (usize, usize),
+        offsets: &[(usize, usize)],
+    ) -> Result<Layout, LayoutError> {
+        if size == 0 || size > MAX_SIZE || box_h * box_w != size || size % box_h != 0 {
+            return Err(LayoutError::Invalid(format!(
+                "{size}x{size} grids cannot have {box_h}x{box_w} boxes"
+            )));
+        }
+        if offsets.is_empty() {
+            return Err(LayoutError::Invalid(
+                "a layout needs at least one grid".into(),
+            ));
+        }
+        let mut cell_at = vec![NO_CELL; height * width];
+        for &(r0, c0) in offsets {
+            if r0 + size > height || c0 + size > width {
+                return Err(LayoutError::Invalid(format!(
+                    "a grid at row {r0}, column {c0} does not fit on a {height}x{width} canvas"
+                )));
+            }
+            for r in r0..r0 + size {
+                for c in c0..c0 + size {
+                    cell_at[r * width + c] = 0;
+                }
+            }
+        }
+        let mut layout = Layout::with_mask(name, height, width, size, cell_at);
+        layout.box_shape = Some((box_h, box_w));
+        let mut houses = Vec::with_capacity(offsets.len() * size * 3);
+        for &(r0, c0) in offsets {
+            for i in 0..size {
+                houses.push((
+                    HouseKind::Row,
+                    (0..size).map(|j| (r0 + i, c0 + j)).collect(),
+                ));
+                houses.push((
+                    HouseKind::Column,
+                    (0..size).map(|j| (r0 + j, c0 + i)).collect(),
+                ));
+                let (br, bc) = (r0 + (i / box_h) * box_h, c0 + (i % box_h) * box_w);
+                houses.push((
+                    HouseKind::Box,
+                    (0..size)
+                        .map(|j| (br + j / box_w, bc + j % box_w))
+                        .collect(),
+                ));
+            }
+        }
+        layout.set_houses(houses);
+        Ok(layout)
+    }
+
+    /// A single `size` x `size` grid whose boxes are the regions of `regions`
+    /// (one region id per cell, in reading order; `size` regions of `size` cells).
+    pub fn jigsaw(size: usize, regions: &[usize]) -> Result<Layout, LayoutError> {
+        if size == 0 || size > MAX_SIZE || regions.len() != size * size {
+            return Err(LayoutError::Invalid(format!(
+                "a {size}x{size} jigsaw needs {} region ids, got {}",
+                size * size,
+                regions.len()
+            )));
+        }
+        let mut members = vec![Vec::new(); size];
+        for (i, &id) in regions.iter().enumerate() {
+            if id >= size {
+                return Err(LayoutError::Invalid(format!(
+                    "region id {id} at r{}c{} is out of range (0..{size})",
+                    i / size + 1,
+                    i % size + 1
+                )));
+            }
+            members[id].push((i / size, i % size));
+        }
+        if let Some((id, m)) = members.iter().enumerate().find(|(_, m)| m.len() != size) {
+            return Err(LayoutError::Invalid(format!(
+                "region {} has {} cells; every region needs {size}",
+                id + 1,
+                m.len()
+            )));
+        }
+        let mut layout = Layout::with_mask("jigsaw", size, size, size, vec![0; size * size]);
+        let mut houses = Vec::with_capacity(size * 3);
+        for i in 0..size {
+            houses.push((HouseKind::Row, (0..size).map(|j| (i, j)).collect()));
+            houses.push((HouseKind::Column, (0..size).map(|j| (j, i)).collect()));
+        }
+        houses.extend(members.into_iter().map(|m| (HouseKind::Box, m)));
+        layout.set_houses(houses);
+        Ok(layout)
+    }
+
+    /// The classic 9x9 sudoku.
+    pub fn classic() -> Layout {
+        Layout::named("classic").expect("built-in layout")
+    }
+
+    /// Five overlapping 9x9 grids on a 21x21 canvas.
+    pub fn samurai() -> Layout {
+        Layout::named("samurai").expect("built-in layout")
+    }
+
+    /// A square grid of `size` symbols with its usual rectangular boxes
+    /// (4, 6, 9, 12, 16 or 25).
+    pub fn square(size: usize) -> Result<Layout, LayoutError> {
+        let &(n, bh, bw) = SQUARES.iter().find(|s| s.0 == size).ok_or_else(|| {
+            LayoutError::Invalid(format!(
+                "no {size}x{size} layout (sizes: 4, 6, 9, 12, 16, 25)"
+            ))
+        })?;
+        let name = if n == 9 {
+            "classic".to_string()
+        } else {
+            format!("{n}x{n}")
+        };
+        Layout::from_grids(&name, n, n, n, (bh, bw), &[(0, 0)])
+    }
+
+    /// A built-in layout by name: classic, samurai, twodoku, butterfly, flower,
+    /// sohei, 4x4, 6x6, 9x9, 12x12, 16x16, 25x25.
+    pub fn named(name: &str) -> Result<Layout, LayoutError> {
+        let lower = name.to_ascii_lowercase();
+        if let Some(&(n, side, offsets)) = MULTI_GRIDS.iter().find(|m| m.0 == lower) {
+            return Layout::from_grids(n, side, side, 9, (3, 3), offsets);
+        }
+        if let Some((a, b)) = lower.split_once('x')
+            && a == b
+            && let Ok(size) = a.parse::<usize>()
+            && SQUARES.iter().any(|s| s.0 == size)
+        {
+            return Layout::square(size);
+        }
+        Err(LayoutError::UnknownName(name.to_string()))
+    }
+
+    /// Names accepted by [`Layout::named`].
+    pub fn names() -> Vec<&'static str> {
+        let mut v: Vec<&str> = MULTI_GRIDS.iter().map(|m| m.0).collect();
+        v.extend(["4x4", "6x6", "12x12", "16x16", "25x25"]);
+        v
+    }
+
+    /// Every built-in layout whose canvas is `height` x `width`.
+    pub fn builtin_with_canvas(height: usize, width: usize) -> Vec<Layout> {
+        let mut out = Vec::new();
+        for &(name, side, _) in MULTI_GRIDS {
+            if side == height && side == width {
+                out.push(Layout::named(name).expect("built-in layout"));
+            }
+        }
+        for &(n, _, _) in SQUARES {
+            if n == height && n == width && n != 9 {
+                out.push(Layout::square(n).expect("built-in layout"));
+            }
+        }
+        out
+    }
+
+    fn with_mask(
+        name: &str,
+        height: usize,
+        width: usize,
+        size: usize,
+        mut cell_at: Vec<u32>,
+    ) -> Layout {
+        let mut cells = Vec::new();
+        for (pos, slot) in cell_at.iter_mut().enumerate() {
+            if *slot != NO_CELL {
+                *slot = cells.len() as u32;
+                cells.push(((pos / width) as u16, (pos % width) as u16));
+            }
+        }
+        Layout {
+            name: name.to_string(),
+            height,
+            width,
+            size,
+            box_shape: None,
+            cell_at,
+            cells,
+            houses: Vec::new(),
+            cell_house_start: Vec::new(),
+            cell_houses: Vec::new(),
+        }
+    }
+
+    fn set_houses(&mut self, houses: Vec<(HouseKind, Vec<(usize, usize)>)>) {
+        let mut seen: Vec<Vec<u32>> = Vec::new();
+        for (kind, positions) in houses {
+            let mut cells: Vec<u32> = positions
+                .iter()
+                .map(|&(r, c)| self.cell_at[r * self.width + c])
+                .collect();
+            cells.sort_unstable();
+            if seen.contains(&cells) {
+                continue;
+            }
+            seen.push(cells.clone());
+            self.houses.push(House { kind, cells });
+        }
+        let mut per_cell = vec![Vec::new(); self.cells.len()];
+        for (h, house) in self.houses.iter().enumerate() {
+            for &c in &house.cells {
+                per_cell[c as usize].push(h as u32);
+            }
+        }
+        self.cell_house_start = Vec::with_capacity(self.cells.len() + 1);
+        self.cell_house_start.push(0);
+        for hs in per_cell {
+            self.cell_houses.extend(hs);
+            self.cell_house_start.push(self.cell_houses.len() as u32);
+        }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Canvas height in rows.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+    /// Canvas width in columns.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    /// Number of symbols (9 for every 9x9-based shape).
+    pub fn size(&self) -> usize {
+        self.size
+    }
+    /// Box height and width, for layouts with rectangular boxes (not jigsaw).
+    pub fn box_shape(&self) -> Option<(usize, usize)> {
+        self.box_shape
+    }
+    /// True when every canvas position is a cell (a single square grid).
+    pub fn is_full(&self) -> bool {
+        self.cells.len() == self.height * self.width
+    }
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+    pub fn houses(&self) -> &[House] {
+        &self.houses
+    }
+    /// Canvas (row, col) of a cell, zero-based.
+    pub fn position(&self, cell: usize) -> (usize, usize) {
+        let (r, c) = self.cells[cell];
+        (r as usize, c as usize)
+    }
+    /// The cell at canvas (row, col), if that position is part of the shape.
+    pub fn cell_at(&self, row: usize, col: usize) -> Option<usize> {
+        if row >= self.height || col >= self.width {
+            return None;
+        }
+        match self.cell_at[row * self.width + col] {
+            NO_CELL => None,
+            c => Some(c as usize),
+        }
+    }
+    /// Indices of the houses that contain `cell`.
+    pub fn houses_of(&self, cell: usize) -> &[u32] {
+        let (a, b) = (self.cell_house_start[cell], self.cell_house_start[cell + 1]);
+        &self.cell_houses[a as usize..b as usize]
+    }
+    /// A cell's name in messages: `r3c14` (one-based canvas row and column).
+    pub fn cell_name(&self, cell: usize) -> String {
+        let (r, c) = self.position(cell);
+        format!("r{}c{}", r + 1, c + 1)
+    }
+    /// A house's name in messages, e.g. "row 3", "column 14", "box at r4c13".
+    pub fn house_name(&self, house: usize) -> String {
+        let h = &self.houses[house];
+        let (r, c) = self.position(h.cells[0] as usize);
+        match h.kind {
+            HouseKind::Row => format!("row {} (columns {}-{})", r + 1, c + 1, c + self.size),
+            HouseKind::Column => format!("column {} (rows {}-{})", c + 1, r + 1, r + self.size),
+            HouseKind::Box => format!("box from {}", self.cell_name(h.cells[0] as usize)),
+        }
+    }
+
+    /// Checks `values` (one per cell, 1..=size, 0 = empty) against the rules:
+    /// the first pair of cells in one house holding the same symbol.
+    pub fn first_conflict(&self, values: &[u8]) -> Option<Conflict> {
+        let mut seen = [u32::MAX; MAX_SIZE + 1];
+        for (h, house) in self.houses.iter().enumerate() {
+            seen.fill(u32::MAX);
+            for &c in &house.cells {
+                let v = values[c as usize] as usize;
+                if v == 0 {
+                    continue;
+                }
+                if seen[v] != u32::MAX {
+                    return Some(Conflict {
+                        first: seen[v] as usize,
+                        second: c as usize,
+                        house: h,
+                        value: v as u8,
+                    });
+                }
+                seen[v] = c;
+            }
+        }
+        None
+    }
+
+    /// True when every cell holds a symbol and no house repeats one.
+    pub fn is_solved(&self, values: &[u8]) -> bool {
+        values.len() == self.cell_count()
+            && values.iter().all(|&v| v >= 1 && v as usize <= self.size)
+            && self.first_conflict(values).is_none()
+    }
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)
+    }
+}
+
+/// Two cells of one house that hold the same symbol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    pub first: usize,
+    pub second: usize,
+    pub house: usize,
+    pub value: u8,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classic_has_81_cells_and_27_houses() {
+        let l = Layout::classic();
+        assert_eq!(l.cell_count(), 81);
+        assert_eq!(l.houses().len(), 27);
+        assert!(l.houses().iter().all(|h| h.cells.len() == 9));
+        assert_eq!(l.houses_of(40).len(), 3);
+    }
+
+    #[test]
+    fn samurai_shares_four_boxes() {
+        let l = Layout::samurai();
+        assert_eq!(l.cell_count(), 369);
+        assert_eq!(l.houses().len(), 131);
+        // A cell of a shared box lies in two rows, two columns and one box.
+        let shared = l.cell_at(7, 7).unwrap();
+        assert_eq!(l.houses_of(shared).len(), 5);
+        assert_eq!(l.cell_at(0, 10), None);
+        assert_eq!(l.cell_at(10, 0), None);
+    }
+
+    #[test]
+    fn other_multi_grid_shapes_have_expected_cell_counts() {
+        for (name, cells, houses) in [
+            ("twodoku", 153, 53),
+            ("butterfly", 144, 24 + 24 + 16),
+            ("flower", 189, 33 + 33 + 21),
+            ("sohei", 288, 4 * 27 - 4),
+        ] {
+            let l = Layout::named(name).unwrap();
+            assert_eq!(l.cell_count(), cells, "{name} cells");
+            assert_eq!(l.houses().len(), houses, "{name} houses");
+        }
+    }
+
+    #[test]
+    fn squares_have_rectangular_boxes() {
+        let l = Layout::named("6x6").unwrap();
+        assert_eq!(l.cell_count(), 36);
+        let first_box = l
+            .houses()
+            .iter()
+            .find(|h| h.kind == HouseKind::Box)
+            .unwrap();
+        let positions: Vec<_> = first_box
+            .cells
+            .iter()
+            .map(|&c| l.position(c as usize))
+            .collect();
+        assert_eq!(
+            positions,
+            vec![(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]
+        );
+        assert_eq!(Layout::named("25x25").unwrap().houses().len(), 75);
+        assert!(Layout::named("7x7").is_err());
+    }
+
+    #[test]
+    fn jigsaw_checks_its_region_map() {
+        let regions: Vec<usize> = (0..16).map(|i| i / 4).collect(); // rows as regions
+        let l = Layout::jigsaw(4, &regions).unwrap();
+        assert_eq!(l.houses().len(), 8, "row-shaped regions duplicate the rows");
+        let bad: Vec<usize> = (0..16).map(|i| usize::from(i == 0)).collect();
+        assert!(Layout::jigsaw(4, &bad).is_err());
+    }
+
+    #[test]
+    fn conflicts_name_both_cells() {
+        let l = Layout::classic();
+        let mut v = vec![0u8; 81];
+        v[2] = 5;
+        v[2 + 9 * 7] = 5;
+        let c = l.first_conflict(&v).unwrap();
+        assert_eq!((c.first, c.second, c.value), (2, 65, 5));
+        assert_eq!(l.houses()[c.house].kind, HouseKind::Column);
+    }
+}

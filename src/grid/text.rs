@@ -1,0 +1,653 @@
+//! Text formats: one-line puzzles, batches of them, grids of rows (plain or
+//! pretty-printed with `| - +` separators), and canvases for multi-grid shapes
+//! (`#` or a space outside the shape).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use super::layout::{Layout, MAX_SIZE};
+use super::puzzle::{Alphabet, Format, Puzzle};
+
+/// A malformed puzzle text: where, and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub struct ParseError {
+    pub file: String,
+    /// One-based line, 0 when the error concerns the whole file.
+    pub line: usize,
+    /// One-based column (in characters), 0 when the error concerns a whole line.
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if self.line > 0 {
+            write!(f, ":{}", self.line)?;
+            if self.column > 0 {
+                write!(f, ":{}", self.column)?;
+            }
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// One line of a batch file.
+#[derive(Clone, Debug)]
+pub enum Entry {
+    /// A puzzle line (one-based line number) and what it parsed to.
+    Puzzle {
+        line: usize,
+        text: String,
+        puzzle: Result<Puzzle, ParseError>,
+    },
+    /// A comment or blank line, kept so output lines match input lines.
+    Other(String),
+}
+
+/// What a text file holds.
+#[derive(Clone, Debug)]
+pub enum Document {
+    Single(Puzzle),
+    Batch(Vec<Entry>),
+}
+
+/// Parses a puzzle text. `file` names the source in error messages; `layout`,
+/// when given, forces the shape instead of detecting it.
+pub fn parse(text: &str, file: &str, layout: Option<&Layout>) -> Result<Document, ParseError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let lines: Vec<&str> = text.lines().collect();
+    let err = |line: usize, column: usize, message: String| ParseError {
+        file: file.to_string(),
+        line,
+        column,
+        message,
+    };
+
+    let content: Vec<usize> = (0..lines.len())
+        .filter(|&i| !lines[i].trim().is_empty())
+        .collect();
+    if content.is_empty() {
+        return Err(err(0, 0, "the file holds no puzzle".into()));
+    }
+    let puzzle_lines: Vec<usize> = content
+        .iter()
+        .copied()
+        .filter(|&i| !lines[i].trim_start().starts_with('#'))
+        .collect();
+
+    if is_line_format(&lines, &puzzle_lines, layout) {
+        let mut layouts: HashMap<usize, Arc<Layout>> = HashMap::new();
+        if let Some(l) = layout {
+            layouts.insert(l.cell_count(), Arc::new(l.clone()));
+        }
+        let mut entries = Vec::with_capacity(lines.len());
+        for (i, raw) in lines.iter().enumerate() {
+            let trimmed = raw.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                entries.push(Entry::Other(raw.to_string()));
+                continue;
+            }
+            let lead = raw.chars().take_while(|c| c.is_whitespace()).count();
+            let puzzle = parse_line(trimmed, &mut layouts, layout.is_some())
+                .map_err(|(col, msg)| err(i + 1, lead + col, msg))
+                .map(|mut p| {
+                    for o in &mut p.origin {
+                        *o = (i as u32 + 1, o.1 + lead as u32);
+                    }
+                    p
+                });
+            entries.push(Entry::Puzzle {
+                line: i + 1,
+                text: trimmed.to_string(),
+                puzzle,
+            });
+        }
+        if puzzle_lines.len() == 1 {
+            let Some(Entry::Puzzle { puzzle, .. }) = entries
+                .into_iter()
+                .find(|e| matches!(e, Entry::Puzzle { .. }))
+            else {
+                unreachable!("one puzzle line was counted")
+            };
+            return puzzle.map(Document::Single);
+        }
+        return Ok(Document::Batch(entries));
+    }
+
+    // A block: the whole file is one puzzle, as rows or as a canvas.
+    let first = content[0];
+    let last = *content.last().unwrap();
+    let block: Vec<(usize, &str)> = (first..=last).map(|i| (i, lines[i])).collect();
+    parse_block(&block, layout)
+        .map(Document::Single)
+        .map_err(|(line, col, msg)| err(line, col, msg))
+}
+
+/// Sizes of square layouts by their one-line length.
+fn square_size_for_length(len: usize) -> Option<usize> {
+    [4usize, 6, 9, 12, 16, 25]
+        .into_iter()
+        .find(|n| n * n == len)
+}
+
+fn is_line_format(lines: &[&str], puzzle_lines: &[usize], layout: Option<&Layout>) -> bool {
+    if puzzle_lines.is_empty() {
+        return false;
+    }
+    let lens: Vec<usize> = puzzle_lines
+        .iter()
+        .map(|&i| lines[i].trim().chars().count())
+        .collect();
+    let no_inner_space = puzzle_lines
+        .iter()
+        .all(|&i| !lines[i].trim().contains(char::is_whitespace));
+    if let Some(l) = layout {
+        // With a forced layout, a line holding every cell is a one-line puzzle.
+        return no_inner_space && lens.iter().any(|&n| n == l.cell_count() && n != l.width());
+    }
+    if !no_inner_space {
+        return false;
+    }
+    let n = lens.len();
+    // 16 lines of 16 symbols is a 16x16 grid, not a batch of 16 4x4 puzzles.
+    if lens.iter().all(|&len| len == n) && square_size_for_length(n).is_some() && n == 16 {
+        return false;
+    }
+    if n == 1 {
+        return lens[0] >= 16 && square_size_for_length(lens[0]).is_some() || lens[0] > MAX_SIZE;
+    }
+    // A batch: most lines have the length of a one-line puzzle. Lines of
+    // another length are reported one by one rather than rejecting the file.
+    let typical = lens
+        .iter()
+        .filter(|&&len| square_size_for_length(len).is_some() && len >= 16);
+    typical.count() * 2 > n
+}
+
+/// Parses one line holding every cell of a square layout in reading order.
+/// Errors carry a one-based column.
+fn parse_line(
+    text: &str,
+    layouts: &mut HashMap<usize, Arc<Layout>>,
+    forced: bool,
+) -> Result<Puzzle, (usize, String)> {
+    let chars: Vec<char> = text.chars().collect();
+    let layout = match layouts.get(&chars.len()) {
+        Some(l) => l.clone(),
+        None if forced => {
+            let (&want, l) = layouts.iter().next().expect("forced layout is registered");
+            return Err((
+                0,
+                format!(
+                    "{} characters on this line; a one-line {} puzzle has {want}",
+                    chars.len(),
+                    l.name()
+                ),
+            ));
+        }
+        None => {
+            let Some(size) = square_size_for_length(chars.len()) else {
+                return Err((
+                    0,
+                    format!(
+                        "{} characters on this line; a one-line puzzle has 81 (9x9), \
+                         or 16, 36, 144, 256 or 625 for other sizes",
+                        chars.len()
+                    ),
+                ));
+            };
+            let l = Arc::new(Layout::square(size).expect("known size"));
+            layouts.insert(chars.len(), l.clone());
+            l
+        }
+    };
+    let alphabet = Alphabet::detect(layout.size(), chars.iter().copied());
+    let mut values = Vec::with_capacity(chars.len());
+    let mut origin = Vec::with_capacity(chars.len());
+    for (i, &ch) in chars.iter().enumerate() {
+        values.push(cell_value(ch, alphabet, layout.size()).map_err(|m| (i + 1, m))?);
+        origin.push((0, i as u32 + 1));
+    }
+    Ok(Puzzle::from_parts(
+        layout,
+        values,
+        alphabet,
+        Format::Line,
+        origin,
+    ))
+}
+
+fn cell_value(ch: char, alphabet: Alphabet, size: usize) -> Result<u8, String> {
+    if alphabet.is_empty_mark(ch) {
+        return Ok(0);
+    }
+    alphabet.value(ch, size).ok_or_else(|| {
+        format!(
+            "expected {} or '.' for an empty cell, found {}",
+            alphabet.describe(size),
+            describe_char(ch)
+        )
+    })
+}
+
+fn describe_char(ch: char) -> String {
+    match ch {
+        ' ' => "a space".into(),
+        '\t' => "a tab".into(),
+        c if c.is_control() => format!("control character U+{:04X}", c as u32),
+        c => format!("'{c}'"),
+    }
+}
+
+const SEPARATORS: &[char] = &['|', '-', '+', '=', ':', '!', '*'];
+
+/// A character of a block, with its one-based line and column.
+type Placed = (char, usize, usize);
+
+fn parse_block(
+    block: &[(usize, &str)],
+    forced: Option<&Layout>,
+) -> Result<Puzzle, (usize, usize, String)> {
+    // Rows as written, with `#` and spaces kept (canvas reading).
+    let canvas: Vec<Vec<Placed>> = block
+        .iter()
+        .map(|&(i, s)| {
+            s.trim_end()
+                .chars()
+                .enumerate()
+                .map(|(j, c)| (c, i + 1, j + 1))
+                .collect()
+        })
+        .collect();
+    // Rows with spaces and box separators removed (pretty-printed grids), and
+    // lines that held only separators dropped.
+    let stripped: Vec<Vec<Placed>> = canvas
+        .iter()
+        .map(|row| {
+            row.iter()
+                .copied()
+                .filter(|&(c, _, _)| !c.is_whitespace() && !SEPARATORS.contains(&c))
+                .collect::<Vec<_>>()
+        })
+        .filter(|row| !row.is_empty())
+        .collect();
+    let had_separators = canvas
+        .iter()
+        .flatten()
+        .any(|&(c, _, _)| SEPARATORS.contains(&c) || c == ' ');
+    let has_hash = canvas.iter().flatten().any(|&(c, _, _)| c == '#');
+
+    if let Some(layout) = forced {
+        return if layout.is_full() {
+            fill_rows(layout, &stripped, had_separators)
+        } else {
+            fill_canvas(layout, &canvas)
+        };
+    }
+
+    let n = stripped.len();
+    if !has_hash && square_size_for_length(n * n).is_some() && stripped.iter().all(|r| r.len() == n)
+    {
+        let layout = Layout::square(n).expect("known size");
+        return fill_rows(&layout, &stripped, had_separators);
+    }
+    if !has_hash {
+        // Maybe a square grid with a wrong row: say which row.
+        if let Some(size) = [9usize, 4, 6, 12, 16, 25].into_iter().find(|&s| s == n) {
+            let (i, row) = stripped
+                .iter()
+                .enumerate()
+                .find(|(_, r)| r.len() != size)
+                .expect("a row differs");
+            let (line, col) = row.last().map_or((block[0].0 + 1, 0), |&(_, l, c)| (l, c));
+            return Err((
+                line,
+                col,
+                format!(
+                    "row {} has {} cells; each row of a {size}x{size} grid has {size}",
+                    i + 1,
+                    row.len()
+                ),
+            ));
+        }
+    }
+    detect_canvas(&canvas, block)
+}
+
+/// Chooses the built-in shape whose cells are exactly the non-`#`, non-space
+/// positions of the canvas.
+fn detect_canvas(
+    canvas: &[Vec<Placed>],
+    block: &[(usize, &str)],
+) -> Result<Puzzle, (usize, usize, String)> {
+    let height = canvas.len();
+    let width = canvas.iter().map(Vec::len).max().unwrap_or(0);
+    let candidates = Layout::builtin_with_canvas(height, width.max(height));
+    let mut best: Option<(usize, (usize, usize, String))> = None;
+    for layout in &candidates {
+        match fill_canvas(layout, canvas) {
+            Ok(p) => return Ok(p),
+            Err(e) => {
+                // Prefer the shape whose first mismatch comes latest.
+                let key = e.0 * 10_000 + e.1;
+                if best.as_ref().is_none_or(|(k, _)| key > *k) {
+                    best = Some((key, e));
+                }
+            }
+        }
+    }
+    if let Some((_, e)) = best {
+        return Err(e);
+    }
+    Err((
+        block[0].0 + 1,
+        0,
+        format!(
+            "{height} rows of up to {width} characters match no known shape: expected one line \
+             of 81 characters, 9 rows of 9, or a canvas of a multi-grid shape (samurai 21x21, \
+             twodoku 15x15, butterfly 12x12, flower 15x15, sohei 21x21); name the shape with \
+             --layout"
+        ),
+    ))
+}
+
+fn fill_rows(
+    layout: &Layout,
+    rows: &[Vec<Placed>],
+    pretty: bool,
+) -> Result<Puzzle, (usize, usize, String)> {
+    let n = layout.width();
+    let last_line = rows.last().and_then(|r| r.last()).map_or(1, |p| p.1);
+    if rows.len() != layout.height() {
+        return Err((
+            last_line,
+            0,
+            format!(
+                "{} rows of cells; a {} puzzle has {}",
+                rows.len(),
+                layout.name(),
+                layout.height()
+            ),
+        ));
+    }
+    let alphabet = Alphabet::detect(layout.size(), rows.iter().flatten().map(|p| p.0));
+    let mut values = vec![0u8; layout.cell_count()];
+    let mut origin = vec![(0u32, 0u32); layout.cell_count()];
+    for (r, row) in rows.iter().enumerate() {
+        if row.len() != n {
+            let (line, col) = row.last().map_or((last_line, 0), |p| (p.1, p.2));
+            return Err((
+                line,
+                col,
+                format!(
+                    "{} cells on this row; a {} row has {n}",
+                    row.len(),
+                    layout.name()
+                ),
+            ));
+        }
+        for (c, &(ch, line, col)) in row.iter().enumerate() {
+            let cell = layout.cell_at(r, c).expect("full layout");
+            values[cell] = cell_value(ch, alphabet, layout.size()).map_err(|m| (line, col, m))?;
+            origin[cell] = (line as u32, col as u32);
+        }
+    }
+    let format = Format::Rows { pretty };
+    Ok(Puzzle::from_parts(
+        Arc::new(layout.clone()),
+        values,
+        alphabet,
+        format,
+        origin,
+    ))
+}
+
+fn fill_canvas(layout: &Layout, canvas: &[Vec<Placed>]) -> Result<Puzzle, (usize, usize, String)> {
+    let last_line = canvas.last().and_then(|r| r.first()).map_or(1, |p| p.1);
+    if canvas.len() != layout.height() {
+        return Err((
+            last_line,
+            0,
+            format!(
+                "{} rows; a {} canvas has {} rows of {}",
+                canvas.len(),
+                layout.name(),
+                layout.height(),
+                layout.width()
+            ),
+        ));
+    }
+    let alphabet = Alphabet::detect(layout.size(), canvas.iter().flatten().map(|p| p.0));
+    let mut values = vec![0u8; layout.cell_count()];
+    let mut origin = vec![(0u32, 0u32); layout.cell_count()];
+    let mut outside = None;
+    for (r, row) in canvas.iter().enumerate() {
+        if row.len() > layout.width() {
+            let (_, line, col) = row[layout.width()];
+            return Err((
+                line,
+                col,
+                format!(
+                    "this row is longer than the {} canvas ({} columns)",
+                    layout.name(),
+                    layout.width()
+                ),
+            ));
+        }
+        for c in 0..layout.width() {
+            let placed = row.get(c).copied();
+            match (layout.cell_at(r, c), placed) {
+                (Some(cell), Some((ch, line, col))) => {
+                    if ch == '#' || ch == ' ' {
+                        return Err((
+                            line,
+                            col,
+                            format!(
+                                "{} is outside the {} shape, but {} is one of its cells",
+                                describe_char(ch),
+                                layout.name(),
+                                layout.cell_name(cell)
+                            ),
+                        ));
+                    }
+                    values[cell] =
+                        cell_value(ch, alphabet, layout.size()).map_err(|m| (line, col, m))?;
+                    origin[cell] = (line as u32, col as u32);
+                }
+                (Some(cell), None) => {
+                    let line = row.first().map_or(last_line, |p| p.1);
+                    return Err((
+                        line,
+                        row.len() + 1,
+                        format!(
+                            "the row ends before {}, a cell of the {} shape",
+                            layout.cell_name(cell),
+                            layout.name()
+                        ),
+                    ));
+                }
+                (None, Some((ch, line, col))) => {
+                    if ch != '#' && ch != ' ' {
+                        return Err((
+                            line,
+                            col,
+                            format!(
+                                "expected '#' or a space (outside the {} shape), found {}",
+                                layout.name(),
+                                describe_char(ch)
+                            ),
+                        ));
+                    }
+                    outside.get_or_insert(ch);
+                }
+                (None, None) => {}
+            }
+        }
+    }
+    let format = if layout.is_full() {
+        Format::Rows { pretty: false }
+    } else {
+        Format::Canvas {
+            outside: outside.unwrap_or('#'),
+        }
+    };
+    Ok(Puzzle::from_parts(
+        Arc::new(layout.clone()),
+        values,
+        alphabet,
+        format,
+        origin,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: &str =
+        "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....";
+
+    fn single(text: &str) -> Puzzle {
+        match parse(text, "t.txt", None).unwrap() {
+            Document::Single(p) => p,
+            Document::Batch(_) => panic!("expected a single puzzle"),
+        }
+    }
+
+    #[test]
+    fn one_line_puzzle() {
+        let p = single(&format!("{LINE}\n"));
+        assert_eq!(p.layout().name(), "classic");
+        assert_eq!(p.values()[2], 3);
+        assert_eq!(p.to_text(), format!("{LINE}\n"));
+    }
+
+    #[test]
+    fn zero_means_empty_in_classic() {
+        let p = single(&LINE.replace('.', "0"));
+        assert_eq!(p.values()[0], 0);
+    }
+
+    #[test]
+    fn pretty_printed_grid_ignores_separators() {
+        let text = "\
+5 3 . | . 7 . | . . .
+6 . . | 1 9 5 | . . .
+. 9 8 | . . . | . 6 .
+------+-------+------
+8 . . | . 6 . | . . 3
+4 . . | 8 . 3 | . . 1
+7 . . | . 2 . | . . 6
+------+-------+------
+. 6 . | . . . | 2 8 .
+. . . | 4 1 9 | . . 5
+. . . | . 8 . | . 7 9
+";
+        let p = single(text);
+        assert_eq!(p.values()[0], 5);
+        assert_eq!(p.values()[80], 9);
+        assert_eq!(p.origin()[1], (1, 3));
+        assert_eq!(p.to_text(), text);
+    }
+
+    #[test]
+    fn samurai_canvas_is_detected() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/samples/puzzles/samurai.txt"
+        ))
+        .unwrap();
+        let p = single(&text);
+        assert_eq!(p.layout().name(), "samurai");
+        assert_eq!(p.to_text(), text);
+    }
+
+    #[test]
+    fn batch_keeps_comments_and_reports_bad_lines() {
+        let text = format!("# comment\n{LINE}\n{}\n\n{LINE}\n", &LINE[..80]);
+        let Document::Batch(entries) = parse(&text, "b.txt", None).unwrap() else {
+            panic!("expected a batch");
+        };
+        assert_eq!(entries.len(), 5);
+        let Entry::Puzzle {
+            puzzle: Err(e),
+            line,
+            ..
+        } = &entries[2]
+        else {
+            panic!("line 3 should fail");
+        };
+        assert_eq!(*line, 3);
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("80 characters"), "{e}");
+    }
+
+    #[test]
+    fn bad_character_names_line_and_column() {
+        let mut text = LINE.to_string();
+        text.replace_range(10..11, "x");
+        let e = parse(&text, "p.txt", None).unwrap_err();
+        assert_eq!((e.line, e.column), (1, 11));
+        assert_eq!(
+            e.to_string(),
+            "p.txt:1:11: expected a digit 1-9 or '.' for an empty cell, found 'x'"
+        );
+    }
+
+    #[test]
+    fn short_row_names_the_row() {
+        let rows: Vec<String> = LINE
+            .as_bytes()
+            .chunks(9)
+            .map(|c| String::from_utf8(c.to_vec()).unwrap())
+            .collect();
+        let mut rows = rows;
+        rows[4].pop();
+        let e = parse(&rows.join("\n"), "p.txt", None).unwrap_err();
+        assert_eq!(e.line, 5, "{e}");
+        assert!(e.message.contains("row 5 has 8 cells"), "{e}");
+    }
+
+    #[test]
+    fn sixteen_by_sixteen_with_letters() {
+        let row = "123456789ABCDEFG";
+        let text: Vec<String> = (0..16)
+            .map(|i| {
+                if i == 0 {
+                    row.to_string()
+                } else {
+                    ".".repeat(16)
+                }
+            })
+            .collect();
+        let p = single(&text.join("\n"));
+        assert_eq!(p.layout().name(), "16x16");
+        assert_eq!(p.values()[15], 16);
+        assert_eq!(p.to_text(), text.join("\n") + "\n");
+    }
+
+    #[test]
+    fn forced_layout_reads_a_samurai_without_hashes() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/samples/puzzles/samurai.txt"
+        ))
+        .unwrap()
+        .replace('#', " ");
+        let l = Layout::samurai();
+        let Document::Single(p) = parse(&text, "s.txt", Some(&l)).unwrap() else {
+            panic!()
+        };
+        assert_eq!(p.layout().cell_count(), 369);
+        // Detection without --layout works too: spaces mark the outside.
+        assert_eq!(single(&text).layout().name(), "samurai");
+    }
+
+    #[test]
+    fn empty_file_is_an_error() {
+        let e = parse("\n  \n", "e.txt", None).unwrap_err();
+        assert_eq!(e.to_string(), "e.txt: the file holds no puzzle");
+    }
+}

@@ -1,0 +1,9 @@
+//! sudoku-lens: read sudoku puzzles of many shapes and solve them.
+//!
+//! - [`grid`]: layouts (cells on a canvas and the houses over them), puzzles,
+//!   and their text formats.
+//! - [`solve`]: a generic Dancing Links exact-cover engine and the encoding of
+//!   any layout into it.
+
+pub mod grid;
+pub mod solve;

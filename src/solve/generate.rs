@@ -1,0 +1,115 @@
+//! Making puzzles: a random full grid of any layout, and removing givens while
+//! the solution stays unique. Deterministic for a given seed.
+
+use super::sudoku::SudokuSolver;
+
+/// A small deterministic generator (xorshift64*), so that generated puzzles
+/// are the same on every machine.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            v.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// A random solved grid of the solver's layout: random permutations go into
+/// houses that share no house with each other (so they cannot clash), then
+/// the first completion is taken.
+pub fn full_grid(solver: &mut SudokuSolver, seed: u64) -> Vec<u8> {
+    let layout = solver.layout().clone();
+    let n = layout.size();
+    let mut rng = Rng::new(seed);
+    for _ in 0..1000 {
+        let mut values = vec![0u8; layout.cell_count()];
+        let mut touched = vec![false; layout.houses().len()];
+        let mut houses: Vec<usize> = (0..layout.houses().len()).collect();
+        rng.shuffle(&mut houses);
+        for h in houses {
+            let cells = &layout.houses()[h].cells;
+            let free = cells.iter().all(|&c| {
+                layout
+                    .houses_of(c as usize)
+                    .iter()
+                    .all(|&o| !touched[o as usize])
+            });
+            if !free {
+                continue;
+            }
+            let mut perm: Vec<u8> = (1..=n as u8).collect();
+            rng.shuffle(&mut perm);
+            for (&c, v) in cells.iter().zip(perm) {
+                values[c as usize] = v;
+                for &o in layout.houses_of(c as usize) {
+                    touched[o as usize] = true;
+                }
+            }
+        }
+        let mut sol = vec![0u8; values.len()];
+        if solver.solve_into(&values, 1, &mut sol) == Ok(1) {
+            return sol;
+        }
+    }
+    panic!("no full grid found for {}", layout.name())
+}
+
+/// Removes givens from `values` in a random order while the puzzle keeps
+/// exactly one solution, stopping at `target` givens or when no more can go.
+pub fn thin(solver: &mut SudokuSolver, values: &[u8], target: usize, seed: u64) -> Vec<u8> {
+    let mut v = values.to_vec();
+    let mut order: Vec<usize> = (0..v.len()).filter(|&c| v[c] != 0).collect();
+    let mut rng = Rng::new(seed);
+    rng.shuffle(&mut order);
+    let mut givens = order.len();
+    let mut scratch = vec![0u8; v.len()];
+    for c in order {
+        if givens <= target {
+            break;
+        }
+        let keep = v[c];
+        v[c] = 0;
+        if solver.solve_into(&v, 2, &mut scratch) == Ok(1) {
+            givens -= 1;
+        } else {
+            v[c] = keep;
+        }
+    }
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Layout;
+    use std::sync::Arc;
+
+    #[test]
+    fn thinned_puzzles_stay_unique() {
+        let layout = Arc::new(Layout::classic());
+        let mut s = SudokuSolver::new(layout.clone());
+        let full = full_grid(&mut s, 7);
+        assert!(layout.is_solved(&full));
+        let p = thin(&mut s, &full, 30, 7);
+        assert!(p.iter().filter(|&&v| v != 0).count() <= 40);
+        let out = s.solve(&p, 2, 1).unwrap();
+        assert_eq!(out.count, 1);
+        assert_eq!(out.solutions[0], full);
+        assert_ne!(full_grid(&mut s, 8), full, "seeds give different grids");
+    }
+}

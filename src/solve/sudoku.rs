@@ -1,0 +1,233 @@
+//! The sudoku encoding of a layout as exact cover: one primary item per cell
+//! and one per (house, symbol); an option places a symbol in a cell and covers
+//! the cell and the item of every house that contains it.
+
+use std::sync::Arc;
+
+use super::dlx::{Dlx, Matrix};
+use crate::grid::{Conflict, Layout, Puzzle};
+
+/// Why a puzzle cannot be searched.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    /// Two givens in one house hold the same symbol.
+    #[error("givens conflict: {value} appears twice in {house}, at {first} and {second}")]
+    Conflict {
+        value: char,
+        house: String,
+        first: String,
+        second: String,
+        conflict: Conflict,
+    },
+}
+
+/// Solutions found, counted up to the limit asked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Number of solutions found; equal to the limit when there may be more.
+    pub count: u64,
+    /// The solutions found (values per cell), at most `keep` of them.
+    pub solutions: Vec<Vec<u8>>,
+}
+
+/// A solver for one layout, reusable across puzzles of that layout without
+/// allocating.
+#[derive(Clone, Debug)]
+pub struct SudokuSolver {
+    layout: Arc<Layout>,
+    dlx: Dlx,
+}
+
+impl SudokuSolver {
+    pub fn new(layout: Arc<Layout>) -> SudokuSolver {
+        let n = layout.size();
+        let cells = layout.cell_count();
+        let mut m = Matrix::new(cells + layout.houses().len() * n, 0);
+        let mut items = Vec::with_capacity(8);
+        for cell in 0..cells {
+            for v in 0..n {
+                items.clear();
+                items.push(cell);
+                items.extend(
+                    layout
+                        .houses_of(cell)
+                        .iter()
+                        .map(|&h| cells + h as usize * n + v),
+                );
+                let k = m.add_option(&items);
+                debug_assert_eq!(k, cell * n + v);
+            }
+        }
+        SudokuSolver {
+            dlx: Dlx::new(&m),
+            layout,
+        }
+    }
+
+    pub fn layout(&self) -> &Arc<Layout> {
+        &self.layout
+    }
+
+    /// Counts the solutions of `values` (one per cell, 0 = empty) up to `limit`,
+    /// keeping the first `keep` of them. Conflicting givens are reported
+    /// before any search.
+    pub fn solve(&mut self, values: &[u8], limit: u64, keep: usize) -> Result<Outcome, SolveError> {
+        let mut out = Outcome::default();
+        let n = self.layout.size();
+        let count = self.search(values, limit, |sol| {
+            if out.solutions.len() < keep {
+                out.solutions.push(decode(sol, n, values.len()));
+            }
+        })?;
+        out.count = count;
+        Ok(out)
+    }
+
+    /// Like [`SudokuSolver::solve`] with `keep` = 1, writing the first solution
+    /// into `first` instead of allocating. Returns the count.
+    pub fn solve_into(
+        &mut self,
+        values: &[u8],
+        limit: u64,
+        first: &mut [u8],
+    ) -> Result<u64, SolveError> {
+        let n = self.layout.size();
+        let mut written = false;
+        self.search(values, limit, |sol| {
+            if !written {
+                written = true;
+                for &k in sol {
+                    let k = k as usize;
+                    first[k / n] = (k % n) as u8 + 1;
+                }
+            }
+        })
+    }
+
+    fn search(
+        &mut self,
+        values: &[u8],
+        limit: u64,
+        found: impl FnMut(&[u32]),
+    ) -> Result<u64, SolveError> {
+        assert_eq!(values.len(), self.layout.cell_count(), "one value per cell");
+        let n = self.layout.size();
+        self.dlx.reset();
+        for (cell, &v) in values.iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            assert!(v as usize <= n, "value {v} out of range at cell {cell}");
+            if self.dlx.select(cell * n + v as usize - 1).is_err() {
+                let c = self
+                    .layout
+                    .first_conflict(values)
+                    .expect("a clash between givens is a conflict in some house");
+                return Err(conflict_error(&self.layout, c, |cell| {
+                    self.layout.cell_name(cell)
+                }));
+            }
+        }
+        Ok(self.dlx.search(limit, found))
+    }
+}
+
+fn decode(options: &[u32], n: usize, cells: usize) -> Vec<u8> {
+    let mut v = vec![0; cells];
+    for &k in options {
+        let k = k as usize;
+        v[k / n] = (k % n) as u8 + 1;
+    }
+    v
+}
+
+fn conflict_error(layout: &Layout, c: Conflict, name: impl Fn(usize) -> String) -> SolveError {
+    SolveError::Conflict {
+        value: crate::grid::Alphabet::Digits.symbol(c.value),
+        house: layout.house_name(c.house),
+        first: name(c.first),
+        second: name(c.second),
+        conflict: c,
+    }
+}
+
+/// Solves a puzzle: counts its solutions up to `limit` and keeps the first
+/// `keep`. Conflicting givens are reported naming both cells and where they
+/// were written.
+pub fn solve(puzzle: &Puzzle, limit: u64, keep: usize) -> Result<Outcome, SolveError> {
+    if let Some(c) = puzzle.layout().first_conflict(puzzle.values()) {
+        let mut e = conflict_error(puzzle.layout(), c, |cell| puzzle.describe_cell(cell));
+        let SolveError::Conflict { value, .. } = &mut e;
+        *value = puzzle.alphabet().symbol(c.value);
+        return Err(e);
+    }
+    SudokuSolver::new(puzzle.layout().clone()).solve(puzzle.values(), limit, keep)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....";
+
+    fn values(s: &str) -> Vec<u8> {
+        s.bytes()
+            .map(|b| if b == b'.' { 0 } else { b - b'0' })
+            .collect()
+    }
+
+    #[test]
+    fn solves_a_classic_uniquely() {
+        let layout = Arc::new(Layout::classic());
+        let mut s = SudokuSolver::new(layout.clone());
+        let v = values(PUZZLE);
+        let out = s.solve(&v, 2, 2).unwrap();
+        assert_eq!(out.count, 1);
+        let sol = &out.solutions[0];
+        assert!(layout.is_solved(sol));
+        assert!(v.iter().zip(sol).all(|(&g, &s)| g == 0 || g == s));
+        // Reuse gives the same answer.
+        let mut first = vec![0; 81];
+        assert_eq!(s.solve_into(&v, 2, &mut first).unwrap(), 1);
+        assert_eq!(&first, sol);
+    }
+
+    #[test]
+    fn empty_grid_has_many_solutions() {
+        let mut s = SudokuSolver::new(Arc::new(Layout::classic()));
+        let out = s.solve(&[0; 81], 5, 5).unwrap();
+        assert_eq!(out.count, 5);
+        assert_eq!(out.solutions.len(), 5);
+        for (i, a) in out.solutions.iter().enumerate() {
+            assert!(
+                out.solutions[i + 1..].iter().all(|b| b != a),
+                "solutions are distinct"
+            );
+        }
+    }
+
+    #[test]
+    fn conflicting_givens_name_both_cells() {
+        let mut v = values(PUZZLE);
+        v[0] = 3; // row 1 already has a 3 at r1c3
+        let mut s = SudokuSolver::new(Arc::new(Layout::classic()));
+        let e = s.solve(&v, 2, 1).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "givens conflict: 3 appears twice in row 1 (columns 1-9), at r1c1 and r1c3"
+        );
+    }
+
+    #[test]
+    fn unsolvable_without_conflict_counts_zero() {
+        // r1c1 can hold nothing: row 1 has 1-8 elsewhere, column 1 has 9.
+        let mut v = vec![0u8; 81];
+        for c in 1..9 {
+            v[c] = c as u8;
+        }
+        v[9 * 4] = 9;
+        let mut s = SudokuSolver::new(Arc::new(Layout::classic()));
+        assert_eq!(s.solve(&v, 2, 1).unwrap().count, 0);
+    }
+}
