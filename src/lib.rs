@@ -4,6 +4,8 @@
 //!   and their text formats.
 //! - [`solve`]: a generic Dancing Links exact-cover engine and the encoding of
 //!   any layout into it.
+//! - [`batch`]: many puzzles solved in parallel.
 
+pub mod batch;
 pub mod grid;
 pub mod solve;

@@ -1,0 +1,131 @@
+//! Command-line arguments and the commands behind them.
+
+mod bench;
+mod solve;
+
+use std::io::{self, Read};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use sudoku_lens::grid::Layout;
+
+/// Solve sudoku puzzles: classic, samurai and other shapes.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-lens", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve puzzles from text files and print the solutions in the input's format.
+    ///
+    /// A file holds one puzzle (one line of 81 characters; 9 rows of 9, spaces
+    /// and `| - +` ignored; or a canvas of a multi-grid shape such as samurai,
+    /// `#` or a space outside the shape), or a batch: one puzzle per line,
+    /// `#` lines are comments. A batch prints one line per input line.
+    ///
+    /// Exit status: 0 every puzzle solved uniquely; 1 unreadable or malformed
+    /// input; 3 no solution (or conflicting givens); 4 more than one solution
+    /// (the first is printed). With several problems, the first of 1, 3, 4.
+    #[command(
+        after_help = "Examples:\n  sudoku-lens solve samples/puzzles/samurai.txt\n  \
+        sudoku-lens solve --json puzzles.txt\n  echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 | sudoku-lens solve -"
+    )]
+    Solve {
+        /// Puzzle text files; `-` reads standard input.
+        #[arg(required = true, value_name = "INPUT")]
+        inputs: Vec<PathBuf>,
+        /// Print one JSON object per puzzle instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Count solutions up to N (2 proves uniqueness).
+        #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+        count: u64,
+        /// The puzzle's shape, instead of detecting it.
+        #[arg(long, value_name = "NAME", value_parser = parse_layout)]
+        layout: Option<Layout>,
+    },
+    /// Time the solver on a file of puzzles (one thread) and print puzzles per second.
+    Bench {
+        /// A puzzle file (a batch, or one puzzle).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Count solutions up to N for each puzzle.
+        #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+        count: u64,
+        /// Solve the whole file this many times and report the best run.
+        #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..))]
+        repeat: u64,
+        /// The puzzles' shape, instead of detecting it.
+        #[arg(long, value_name = "NAME", value_parser = parse_layout)]
+        layout: Option<Layout>,
+    },
+}
+
+fn parse_layout(name: &str) -> Result<Layout, String> {
+    Layout::named(name).map_err(|e| e.to_string())
+}
+
+/// How a command ended, as an exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    Solved,
+    Multiple,
+    NoSolution,
+    Malformed,
+}
+
+impl From<Status> for ExitCode {
+    fn from(s: Status) -> ExitCode {
+        ExitCode::from(match s {
+            Status::Solved => 0,
+            Status::Malformed => 1,
+            Status::NoSolution => 3,
+            Status::Multiple => 4,
+        })
+    }
+}
+
+pub fn run(command: Command) -> Result<Status, String> {
+    match command {
+        Command::Solve {
+            inputs,
+            json,
+            count,
+            layout,
+        } => solve::run(&inputs, json, count, layout.as_ref()),
+        Command::Bench {
+            file,
+            count,
+            repeat,
+            layout,
+        } => bench::run(&file, count, repeat, layout.as_ref()),
+    }
+}
+
+/// Reads a text input (`-` is standard input); returns its display name too.
+fn read_input(path: &PathBuf) -> Result<(String, String), String> {
+    if path.as_os_str() == "-" {
+        let mut s = String::new();
+        io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| format!("<stdin>: cannot read standard input: {e}"))?;
+        return Ok(("<stdin>".into(), s));
+    }
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => format!("{name}: no such file"),
+        io::ErrorKind::IsADirectory => format!("{name}: is a folder; give a puzzle file"),
+        _ => format!("{name}: cannot read: {e}"),
+    })?;
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok((name, s)),
+        Err(e) => Err(format!(
+            "{name}: not a puzzle text file (byte {} is not UTF-8 text)",
+            e.utf8_error().valid_up_to() + 1
+        )),
+    }
+}
