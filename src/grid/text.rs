@@ -288,10 +288,24 @@ fn parse_block(
     }
 
     let n = stripped.len();
-    if !has_hash && square_size_for_length(n * n).is_some() && stripped.iter().all(|r| r.len() == n)
-    {
-        let layout = Layout::square(n).expect("known size");
-        return fill_rows(&layout, &stripped, had_separators);
+    if !has_hash && stripped.iter().all(|r| r.len() == n) {
+        // Shapes that fill an n x n canvas (a 12x12 grid, or a butterfly of
+        // four 9x9 grids): the one with the fewest symbols that reads them all.
+        let mut full: Vec<Layout> = Layout::builtin_with_canvas(n, n)
+            .into_iter()
+            .filter(Layout::is_full)
+            .collect();
+        full.sort_by_key(Layout::size);
+        let mut last_err = None;
+        for layout in &full {
+            match fill_rows(layout, &stripped, had_separators) {
+                Ok(p) => return Ok(p),
+                Err(e) => last_err = Some(e),
+            }
+        }
+        if let Some(e) = last_err {
+            return Err(e);
+        }
     }
     if !has_hash {
         // Maybe a square grid with a wrong row: say which row.
@@ -643,6 +657,23 @@ mod tests {
         assert_eq!(p.layout().cell_count(), 369);
         // Detection without --layout works too: spaces mark the outside.
         assert_eq!(single(&text).layout().name(), "samurai");
+    }
+
+    #[test]
+    fn a_full_twelve_by_twelve_canvas_is_a_butterfly_unless_letters_say_otherwise() {
+        let digits: Vec<String> = (0..12)
+            .map(|i| {
+                if i == 0 {
+                    "123456789...".into()
+                } else {
+                    ".".repeat(12)
+                }
+            })
+            .collect();
+        assert_eq!(single(&digits.join("\n")).layout().name(), "butterfly");
+        let mut letters = digits.clone();
+        letters[1] = "A...........".into();
+        assert_eq!(single(&letters.join("\n")).layout().name(), "12x12");
     }
 
     #[test]

@@ -1,0 +1,337 @@
+//! The `sudoku-lens` command as a user runs it: outputs, messages, exit codes.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const CLASSIC: &str =
+    "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....";
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-lens"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+fn run_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// A file with `content` in a fresh folder of this test's own.
+fn temp_file(test: &str, name: &str, content: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sudoku-lens-cli-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+fn samples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/puzzles")
+}
+
+#[test]
+fn every_sample_solves_to_its_expected_solution() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir(samples()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.ends_with(".solution.txt") || !name.ends_with(".txt") {
+            continue;
+        }
+        let expected =
+            std::fs::read_to_string(path.with_file_name(name.replace(".txt", ".solution.txt")))
+                .unwrap();
+        let o = run(&["solve", path.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        assert_eq!(stdout(&o), expected, "{name}");
+        seen += 1;
+    }
+    assert!(seen >= 10, "all shapes have a sample, found {seen}");
+}
+
+#[test]
+fn one_line_from_stdin_prints_one_line() {
+    let o = run_stdin(&["solve", "-"], &format!("{CLASSIC}\n"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 1);
+    let sol = out.trim();
+    assert_eq!(sol.len(), 81);
+    for (g, s) in CLASSIC.chars().zip(sol.chars()) {
+        assert!(g == '.' || g == s, "givens are kept");
+    }
+}
+
+#[test]
+fn pretty_printed_input_gets_pretty_output() {
+    let rows: Vec<String> = CLASSIC
+        .as_bytes()
+        .chunks(9)
+        .map(|r| {
+            let s: Vec<String> = r.iter().map(|&b| (b as char).to_string()).collect();
+            format!(
+                "{} | {} | {}",
+                s[..3].join(" "),
+                s[3..6].join(" "),
+                s[6..].join(" ")
+            )
+        })
+        .collect();
+    let text = format!(
+        "{}\n------+-------+------\n{}\n------+-------+------\n{}\n",
+        rows[..3].join("\n"),
+        rows[3..6].join("\n"),
+        rows[6..].join("\n")
+    );
+    let o = run_stdin(&["solve", "-"], &text);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 11);
+    assert_eq!(out.lines().nth(3), Some("------+-------+------"));
+    assert!(!out.contains('.'));
+}
+
+#[test]
+fn json_for_a_samurai() {
+    let path = samples().join("samurai.txt");
+    let o = run(&["solve", "--json", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["layout"], "samurai");
+    assert_eq!(v["solutions"], 1);
+    let grid = v["grid"].as_array().unwrap();
+    assert_eq!(grid.len(), 21);
+    assert_eq!(
+        &grid[0].as_str().unwrap()[9..12],
+        "   ",
+        "outside is a space"
+    );
+    let sol = v["solution"].as_array().unwrap();
+    assert!(sol.iter().all(|r| !r.as_str().unwrap().contains('.')));
+    let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["layout", "grid", "solution", "solutions"]);
+}
+
+#[test]
+fn json_counts_up_to_the_limit() {
+    let o = run_stdin(&["solve", "--json", "--count", "5", "-"], &".".repeat(81));
+    assert_eq!(o.status.code(), Some(4));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["solutions"], 5);
+    assert!(v["solution"].is_array());
+}
+
+#[test]
+fn batch_keeps_line_order_and_reports_each_failure() {
+    let unsolvable = format!(".12345678{}", "9".to_string() + &".".repeat(71));
+    let text = format!(
+        "# a comment\n{CLASSIC}\n{}\n{unsolvable}\n\n{}\n{CLASSIC}\n",
+        &CLASSIC[..80],
+        ".".repeat(81)
+    );
+    let path = temp_file("batch", "b.txt", text.as_bytes());
+    let o = run(&["solve", path.to_str().unwrap()]);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "a malformed line outranks the others: {err}"
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 7, "one output line per input line: {out}");
+    assert_eq!(lines[0], "# a comment");
+    assert!(!lines[1].contains('.'));
+    assert_eq!(lines[2], &CLASSIC[..80], "a malformed line is echoed");
+    assert_eq!(lines[3], unsolvable, "an unsolvable line is echoed");
+    assert_eq!(lines[4], "");
+    assert!(
+        !lines[5].contains('.'),
+        "the first of several solutions is printed"
+    );
+    assert_eq!(lines[1], lines[6]);
+    assert!(err.contains("b.txt:3: 80 characters on this line"), "{err}");
+    assert!(err.contains("b.txt:4: no solution"), "{err}");
+    assert!(err.contains("b.txt:6: at least 2 solutions"), "{err}");
+    assert_eq!(err.lines().count(), 3, "{err}");
+}
+
+#[test]
+fn batch_of_unique_puzzles_exits_zero_and_json_has_one_object_each() {
+    let path = temp_file(
+        "batch-ok",
+        "ok.txt",
+        format!("{CLASSIC}\n{CLASSIC}\n# end\n").as_bytes(),
+    );
+    let o = run(&["solve", "--json", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let objects: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 2);
+    assert!(
+        objects
+            .iter()
+            .all(|v| v["solutions"] == 1 && v["layout"] == "classic")
+    );
+}
+
+#[test]
+fn conflicting_givens_name_both_cells_and_where_they_are() {
+    let mut p = CLASSIC.to_string();
+    p.replace_range(0..1, "3"); // row 1 has a 3 at column 3 already
+    let rows: Vec<&str> = (0..9).map(|r| &p[r * 9..r * 9 + 9]).collect();
+    let path = temp_file("conflict", "c.txt", rows.join("\n").as_bytes());
+    let o = run(&["solve", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3));
+    let err = stderr(&o);
+    assert!(
+        err.contains("givens conflict: 3 appears twice in row 1 (columns 1-9), at r1c1 (line 1, column 1) and r1c3 (line 1, column 3)"),
+        "{err}"
+    );
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn no_solution_has_its_own_message_and_status() {
+    let p = format!(".12345678{}", "9".to_string() + &".".repeat(71));
+    let o = run_stdin(&["solve", "-"], &p);
+    assert_eq!(o.status.code(), Some(3));
+    assert_eq!(stderr(&o).trim(), "sudoku-lens: <stdin>: no solution");
+}
+
+#[test]
+fn several_solutions_print_the_first_and_exit_4() {
+    let path = temp_file("multi", "m.txt", format!("{}\n", ".".repeat(81)).as_bytes());
+    let o = run(&["solve", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(4));
+    assert_eq!(stdout(&o).trim().len(), 81);
+    assert!(stderr(&o).contains("at least 2 solutions, not one; printed the first"));
+}
+
+#[test]
+fn malformed_input_names_file_line_and_column() {
+    let mut text = CLASSIC.to_string();
+    text.replace_range(40..41, "x");
+    let path = temp_file("malformed", "bad.txt", text.as_bytes());
+    let o = run(&["solve", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("bad.txt:1:41: expected a digit 1-9 or '.' for an empty cell, found 'x'"),
+        "{err}"
+    );
+}
+
+#[test]
+fn samurai_canvas_errors_point_at_the_cell() {
+    let text = std::fs::read_to_string(samples().join("samurai.txt")).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    lines[10].replace_range(0..1, "5"); // outside the shape
+    let path = temp_file("canvas", "s.txt", lines.join("\n").as_bytes());
+    let o = run(&["solve", "--layout", "samurai", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o)
+            .contains("s.txt:11:1: expected '#' or a space (outside the samurai shape), found '5'"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn unreadable_files_exit_1() {
+    let o = run(&["solve", "/nonexistent/p.txt"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim(),
+        "sudoku-lens: /nonexistent/p.txt: no such file"
+    );
+
+    let bin = temp_file("binary", "p.png", &[0x89, b'P', b'N', b'G', 0xff, 0xfe]);
+    let o = run(&["solve", bin.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("not a puzzle text file"),
+        "{}",
+        stderr(&o)
+    );
+
+    let empty = temp_file("empty", "e.txt", b"\n\n");
+    let o = run(&["solve", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("the file holds no puzzle"));
+
+    let dir = empty.parent().unwrap();
+    let o = run(&["solve", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("is a folder"), "{}", stderr(&o));
+}
+
+#[test]
+fn several_inputs_report_the_worst_status() {
+    let good = samples().join("classic.txt");
+    let o = run(&["solve", good.to_str().unwrap(), "/nonexistent/q.txt"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stdout(&o).lines().count(),
+        9,
+        "the good file is still solved"
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(run(&["solve"]).status.code(), Some(2));
+    assert_eq!(run(&["solve", "--count", "0", "x"]).status.code(), Some(2));
+    assert_eq!(run(&["solve", "--frobnicate", "x"]).status.code(), Some(2));
+    let o = run(&["solve", "--layout", "hexagon", "x"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("unknown layout \"hexagon\""));
+}
+
+#[test]
+fn no_arguments_prints_help() {
+    let o = run(&[]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("Usage: sudoku-lens"));
+}
+
+#[test]
+fn bench_reports_puzzles_per_second() {
+    let path = temp_file(
+        "bench",
+        "b.txt",
+        format!("{CLASSIC}\n{CLASSIC}\n").as_bytes(),
+    );
+    let o = run(&["bench", "--repeat", "1", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("2 puzzles") && out.contains("puzzles/s") && out.contains("2 unique"),
+        "{out}"
+    );
+}

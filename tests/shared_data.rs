@@ -1,0 +1,135 @@
+//! Every puzzle collection in `../shared/data/puzzles` solved and checked
+//! against the rules of its layout. The collections live beside the checkout,
+//! not in it, so these tests are run by `.ci/run` (`cargo test -- --ignored`),
+//! where a missing folder is a failure.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use sudoku_lens::batch::solve_all;
+use sudoku_lens::grid::{Document, Entry, Puzzle, parse};
+
+fn puzzles_dir() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles");
+    assert!(
+        dir.is_dir(),
+        "{} is missing: these tests need the shared puzzle collections",
+        dir.display()
+    );
+    dir
+}
+
+fn read(path: &Path) -> Document {
+    let text = std::fs::read_to_string(path).unwrap();
+    parse(&text, &path.display().to_string(), None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Solves `puzzles` counting to 2 and checks every solution: complete, every
+/// house holds each symbol once, every given kept. Returns the counts.
+fn solve_and_check(puzzles: &[&Puzzle], what: &str) -> Vec<u64> {
+    let results = solve_all(puzzles, 2, 1, || {});
+    let mut counts = Vec::with_capacity(puzzles.len());
+    for (i, (p, r)) in puzzles.iter().zip(results).enumerate() {
+        let out = r.unwrap_or_else(|e| panic!("{what} #{i}: {e}"));
+        assert!(out.count >= 1, "{what} #{i}: no solution found");
+        let sol = &out.solutions[0];
+        assert!(
+            p.layout().is_solved(sol),
+            "{what} #{i}: the solution breaks a rule"
+        );
+        for (c, (&g, &s)) in p.values().iter().zip(sol).enumerate() {
+            assert!(g == 0 || g == s, "{what} #{i}: given at cell {c} changed");
+        }
+        counts.push(out.count);
+    }
+    counts
+}
+
+#[test]
+#[ignore = "needs ../shared/data/puzzles; run by .ci/run"]
+fn every_classic_collection_has_unique_solutions() {
+    let dir = puzzles_dir().join("classic");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "expected the five classic collections");
+    for path in files {
+        let Document::Batch(entries) = read(&path) else {
+            panic!("{} is not a batch", path.display())
+        };
+        let puzzles: Vec<&Puzzle> = entries
+            .iter()
+            .map(|e| match e {
+                Entry::Puzzle { puzzle, line, .. } => Some(
+                    puzzle
+                        .as_ref()
+                        .unwrap_or_else(|e| panic!("line {line}: {e}")),
+                ),
+                Entry::Other(_) => None,
+            })
+            .flatten()
+            .collect();
+        assert!(
+            puzzles.len() >= 375,
+            "{}: only {} puzzles",
+            path.display(),
+            puzzles.len()
+        );
+        let counts = solve_and_check(&puzzles, &path.display().to_string());
+        let not_unique = counts.iter().filter(|&&c| c != 1).count();
+        assert_eq!(
+            not_unique,
+            0,
+            "{}: {not_unique} puzzles without exactly one solution",
+            path.display()
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs ../shared/data/puzzles; run by .ci/run"]
+fn every_samurai_matches_its_published_solution() {
+    let dir = puzzles_dir().join("samurai");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.ends_with(".solution.txt") {
+            continue;
+        }
+        let Document::Single(p) = read(&path) else {
+            panic!("{name} is not one puzzle")
+        };
+        assert_eq!(p.layout().name(), "samurai", "{name}");
+        let counts = solve_and_check(&[&p], &name);
+        if name == "bryanlimy_moderate2.txt" {
+            assert!(counts[0] > 1, "{name} has more than one solution");
+            continue;
+        }
+        assert_eq!(counts[0], 1, "{name}");
+        let Document::Single(expected) =
+            read(&path.with_file_name(name.replace(".txt", ".solution.txt")))
+        else {
+            panic!("{name}: bad solution file")
+        };
+        let out = sudoku_lens::solve::solve(&p, 1, 1).unwrap();
+        assert_eq!(out.solutions[0], expected.values(), "{name}");
+        checked += 1;
+    }
+    assert_eq!(checked, 238, "every unique samurai was checked");
+}
+
+#[test]
+#[ignore = "needs ../shared/data/puzzles; run by .ci/run"]
+fn the_cli_reports_several_solutions_for_moderate2() {
+    let path = puzzles_dir().join("samurai/bryanlimy_moderate2.txt");
+    let o = Command::new(env!("CARGO_BIN_EXE_sudoku-lens"))
+        .args(["solve", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(4));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("at least 2 solutions"));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 21);
+}
