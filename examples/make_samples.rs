@@ -1,5 +1,5 @@
 //! Writes the puzzle samples in `samples/puzzles/`: a generated puzzle of each
-//! built-in shape, thinned while its solution stays unique.
+//! built-in shape and a jigsaw, thinned while the solution stays unique.
 //!
 //! cargo run --release --example make_samples
 
@@ -12,7 +12,24 @@ use sudoku_lens::solve::generate::{full_grid, thin};
 fn main() -> std::io::Result<()> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/puzzles");
     std::fs::create_dir_all(&dir)?;
-    for (name, target, seed) in [
+    // The 3x3 boxes, each handing one border cell to the next box around
+    // the centre, so every region stays connected.
+    let jigsaw_regions = "\
+        112223333\
+        111222333\
+        111222336\
+        144555666\
+        444555666\
+        444555669\
+        477888999\
+        777888999\
+        777788899";
+    let regions: Vec<usize> = jigsaw_regions
+        .bytes()
+        .map(|b| (b - b'1') as usize)
+        .collect();
+    let jigsaw = Layout::jigsaw(9, &regions).expect("a valid region map");
+    let shapes: Vec<(Layout, usize, u64)> = [
         ("classic", 26, 1),
         ("samurai", 120, 2),
         ("twodoku", 60, 3),
@@ -23,8 +40,14 @@ fn main() -> std::io::Result<()> {
         ("6x6", 12, 8),
         ("12x12", 70, 9),
         ("16x16", 130, 10),
-    ] {
-        let layout = Arc::new(Layout::named(name).expect("built-in layout"));
+    ]
+    .into_iter()
+    .map(|(name, target, seed)| (Layout::named(name).expect("built-in layout"), target, seed))
+    .chain([(jigsaw, 26, 11)])
+    .collect();
+    for (layout, target, seed) in shapes {
+        let name = layout.name().to_string();
+        let layout = Arc::new(layout);
         let mut solver = SudokuSolver::new(layout.clone());
         let full = full_grid(&mut solver, seed);
         let givens = thin(&mut solver, &full, target, seed);

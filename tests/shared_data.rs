@@ -61,7 +61,7 @@ fn every_classic_collection_has_unique_solutions() {
         };
         let puzzles: Vec<&Puzzle> = entries
             .iter()
-            .map(|e| match e {
+            .filter_map(|e| match e {
                 Entry::Puzzle { puzzle, line, .. } => Some(
                     puzzle
                         .as_ref()
@@ -69,7 +69,6 @@ fn every_classic_collection_has_unique_solutions() {
                 ),
                 Entry::Other(_) => None,
             })
-            .flatten()
             .collect();
         assert!(
             puzzles.len() >= 375,

@@ -31,6 +31,8 @@ pub struct Layout {
     size: usize,
     /// Box height and width when every sub-grid has rectangular boxes.
     box_shape: Option<(usize, usize)>,
+    /// Region of each cell, for a jigsaw; empty otherwise.
+    regions: Vec<u8>,
     /// Canvas position (row * width + col) to cell index, or `NO_CELL`.
     cell_at: Vec<u32>,
     /// Cell index to canvas (row, col).
@@ -45,7 +47,10 @@ const NO_CELL: u32 = u32::MAX;
 
 /// The multi-grid shapes that puzzle books print: name, canvas size, offsets of
 /// the 9x9 grids' top-left corners.
-const MULTI_GRIDS: &[(&str, usize, &[(usize, usize)])] = &[
+/// Top-left corners (row, column) of the sub-grids of a shape.
+type Offsets = &'static [(usize, usize)];
+
+const MULTI_GRIDS: &[(&str, usize, Offsets)] = &[
     ("classic", 9, &[(0, 0)]),
     ("samurai", 21, &[(0, 0), (0, 12), (6, 6), (12, 0), (12, 12)]),
     ("twodoku", 15, &[(0, 0), (6, 6)]),
@@ -89,7 +94,7 @@ impl Layout {
         (box_h, box_w): (usize, usize),
         offsets: &[(usize, usize)],
     ) -> Result<Layout, LayoutError> {
-        if size == 0 || size > MAX_SIZE || box_h * box_w != size || size % box_h != 0 {
+        if size == 0 || size > MAX_SIZE || box_h * box_w != size || !size.is_multiple_of(box_h) {
             return Err(LayoutError::Invalid(format!(
                 "{size}x{size} grids cannot have {box_h}x{box_w} boxes"
             )));
@@ -140,6 +145,7 @@ impl Layout {
 
     /// A single `size` x `size` grid whose boxes are the regions of `regions`
     /// (one region id per cell, in reading order; `size` regions of `size` cells).
+    /// [`Layout::regions`] numbers them in order of first appearance.
     pub fn jigsaw(size: usize, regions: &[usize]) -> Result<Layout, LayoutError> {
         if size == 0 || size > MAX_SIZE || regions.len() != size * size {
             return Err(LayoutError::Invalid(format!(
@@ -148,7 +154,11 @@ impl Layout {
                 regions.len()
             )));
         }
-        let mut members = vec![Vec::new(); size];
+        // Number regions in order of first appearance, so that equal maps
+        // give equal layouts whatever ids they were written with.
+        let mut renumber = vec![usize::MAX; size];
+        let mut next = 0;
+        let mut canonical = Vec::with_capacity(regions.len());
         for (i, &id) in regions.iter().enumerate() {
             if id >= size {
                 return Err(LayoutError::Invalid(format!(
@@ -157,6 +167,14 @@ impl Layout {
                     i % size + 1
                 )));
             }
+            if renumber[id] == usize::MAX {
+                renumber[id] = next;
+                next += 1;
+            }
+            canonical.push(renumber[id]);
+        }
+        let mut members = vec![Vec::new(); size];
+        for (i, &id) in canonical.iter().enumerate() {
             members[id].push((i / size, i % size));
         }
         if let Some((id, m)) = members.iter().enumerate().find(|(_, m)| m.len() != size) {
@@ -167,6 +185,7 @@ impl Layout {
             )));
         }
         let mut layout = Layout::with_mask("jigsaw", size, size, size, vec![0; size * size]);
+        layout.regions = canonical.iter().map(|&r| r as u8).collect();
         let mut houses = Vec::with_capacity(size * 3);
         for i in 0..size {
             houses.push((HouseKind::Row, (0..size).map(|j| (i, j)).collect()));
@@ -263,6 +282,7 @@ impl Layout {
             width,
             size,
             box_shape: None,
+            regions: Vec::new(),
             cell_at,
             cells,
             houses: Vec::new(),
@@ -317,6 +337,11 @@ impl Layout {
     /// Box height and width, for layouts with rectangular boxes (not jigsaw).
     pub fn box_shape(&self) -> Option<(usize, usize)> {
         self.box_shape
+    }
+    /// The region (zero-based) of each cell of a jigsaw, in cell order;
+    /// empty for layouts with rectangular boxes.
+    pub fn regions(&self) -> &[u8] {
+        &self.regions
     }
     /// True when every canvas position is a cell (a single square grid).
     pub fn is_full(&self) -> bool {

@@ -79,6 +79,8 @@ pub enum Format {
     Rows { pretty: bool },
     /// One line per canvas row, `outside` for positions outside the shape.
     Canvas { outside: char },
+    /// Rows, a blank line, then the region map (a jigsaw).
+    Jigsaw,
 }
 
 /// A layout with a value per cell (0 = empty, 1..=size a symbol).
@@ -96,7 +98,9 @@ pub struct Puzzle {
 impl Puzzle {
     /// An empty puzzle of `layout`, written in its natural format.
     pub fn empty(layout: Arc<Layout>) -> Puzzle {
-        let format = if layout.is_full() {
+        let format = if !layout.regions().is_empty() {
+            Format::Jigsaw
+        } else if layout.is_full() {
             Format::Rows { pretty: false }
         } else {
             Format::Canvas { outside: '#' }
@@ -218,6 +222,20 @@ impl Puzzle {
                 }
             }
             Format::Rows { pretty: true } => self.write_pretty(&mut out),
+            Format::Jigsaw => {
+                for row in self.canvas_rows('.', ' ') {
+                    out.push_str(&row);
+                    out.push('\n');
+                }
+                out.push('\n');
+                for r in 0..l.height() {
+                    out.extend((0..l.width()).map(|c| {
+                        let cell = l.cell_at(r, c).expect("a jigsaw is a full grid");
+                        Alphabet::Digits.symbol(l.regions()[cell] + 1)
+                    }));
+                    out.push('\n');
+                }
+            }
             Format::Canvas { outside } => {
                 for row in self.canvas_rows('.', outside) {
                     out.push_str(if outside == ' ' { row.trim_end() } else { &row });

@@ -250,6 +250,9 @@ fn parse_block(
     block: &[(usize, &str)],
     forced: Option<&Layout>,
 ) -> Result<Puzzle, (usize, usize, String)> {
+    if let Some(p) = parse_jigsaw(block)? {
+        return Ok(p);
+    }
     // Rows as written, with `#` and spaces kept (canvas reading).
     let canvas: Vec<Vec<Placed>> = block
         .iter()
@@ -330,6 +333,58 @@ fn parse_block(
     detect_canvas(&canvas, block)
 }
 
+/// A jigsaw: the grid's rows, a blank line, then as many rows of region
+/// labels (any characters; each label marks the cells of one region). Returns
+/// `None` when the block is not shaped like that.
+fn parse_jigsaw(block: &[(usize, &str)]) -> Result<Option<Puzzle>, (usize, usize, String)> {
+    let Some(gap) = block.iter().position(|(_, s)| s.trim().is_empty()) else {
+        return Ok(None);
+    };
+    let placed = |part: &[(usize, &str)]| -> Vec<Vec<Placed>> {
+        part.iter()
+            .map(|&(i, s)| {
+                s.chars()
+                    .enumerate()
+                    .filter(|(_, c)| !c.is_whitespace())
+                    .map(|(j, c)| (c, i + 1, j + 1))
+                    .collect::<Vec<_>>()
+            })
+            .filter(|r| !r.is_empty())
+            .collect()
+    };
+    let grid = placed(&block[..gap]);
+    let map = placed(&block[gap..]);
+    let n = grid.len();
+    let square = |rows: &[Vec<Placed>]| rows.len() == n && rows.iter().all(|r| r.len() == n);
+    if !(square(&grid) && square(&map)) || square_size_for_length(n * n).is_none() {
+        return Ok(None);
+    }
+    let mut labels: Vec<char> = Vec::new();
+    let mut ids = Vec::with_capacity(n * n);
+    for &(ch, line, col) in map.iter().flatten() {
+        let id = labels.iter().position(|&l| l == ch).unwrap_or_else(|| {
+            labels.push(ch);
+            labels.len() - 1
+        });
+        if id >= n {
+            return Err((
+                line,
+                col,
+                format!(
+                    "a {n}x{n} jigsaw has {n} regions; '{ch}' is region {}",
+                    id + 1
+                ),
+            ));
+        }
+        ids.push(id);
+    }
+    let first_line = map[0][0].1;
+    let layout =
+        Layout::jigsaw(n, &ids).map_err(|e| (first_line, 0, format!("region map: {e}")))?;
+    let p = fill_rows(&layout, &grid, false)?;
+    Ok(Some(p))
+}
+
 /// Chooses the built-in shape whose cells are exactly the non-`#`, non-space
 /// positions of the canvas.
 fn detect_canvas(
@@ -408,7 +463,11 @@ fn fill_rows(
             origin[cell] = (line as u32, col as u32);
         }
     }
-    let format = Format::Rows { pretty };
+    let format = if layout.regions().is_empty() {
+        Format::Rows { pretty }
+    } else {
+        Format::Jigsaw
+    };
     Ok(Puzzle::from_parts(
         Arc::new(layout.clone()),
         values,
@@ -674,6 +733,34 @@ mod tests {
         let mut letters = digits.clone();
         letters[1] = "A...........".into();
         assert_eq!(single(&letters.join("\n")).layout().name(), "12x12");
+    }
+
+    #[test]
+    fn jigsaw_reads_its_region_map_and_writes_it_back() {
+        let text = "\
+1.3.
+....
+....
+...2
+
+aabb
+acbb
+accd
+cddd
+";
+        let p = single(text);
+        assert_eq!(p.layout().name(), "jigsaw");
+        assert_eq!(p.layout().regions()[5], 2, "r2c2 is in region c");
+        assert_eq!(
+            p.to_text(),
+            text.replace('a', "1")
+                .replace('b', "2")
+                .replace('c', "3")
+                .replace('d', "4")
+        );
+        let bad = text.replace("cddd", "cdde");
+        let e = parse(&bad, "j.txt", None).unwrap_err();
+        assert_eq!((e.line, e.column), (9, 4), "{e}");
     }
 
     #[test]
