@@ -91,7 +91,7 @@ fn solve_batch(
     let bar = if io::stderr().is_terminal() {
         ProgressBar::new(puzzles.len() as u64).with_style(
             ProgressStyle::with_template(
-                "{spinner} {pos}/{len} puzzles [{bar:30}] {per_sec}, {eta} left",
+                "{spinner} {pos}/{len} puzzles [{bar:30}] {elapsed} so far, {eta} left",
             )
             .expect("valid template")
             .progress_chars("=> "),
