@@ -68,6 +68,17 @@ impl SudokuSolver {
         &self.layout
     }
 
+    /// How far the engine's subset rule reaches (see
+    /// [`Dlx::set_subset_limit`]); 0 searches without it.
+    pub fn set_subset_limit(&mut self, max: usize) {
+        self.dlx.set_subset_limit(max);
+    }
+
+    /// Search tree nodes visited since the last call.
+    pub fn take_node_count(&mut self) -> u64 {
+        self.dlx.take_node_count()
+    }
+
     /// Counts the solutions of `values` (one per cell, 0 = empty) up to `limit`,
     /// keeping the first `keep` of them. Conflicting givens are reported
     /// before any search.
