@@ -74,6 +74,18 @@ pub struct Clash {
 /// The subset rule looks at items with at most this many options.
 const SUBSET_MAX: usize = 8;
 
+/// A node: an item header (nodes `1..=items`, node 0 is the root of the item
+/// list) or one item of one option.
+#[derive(Clone, Copy, Debug, Default)]
+struct Node {
+    up: u32,
+    down: u32,
+    /// The header of the node's item (a header is its own top).
+    top: u32,
+    /// The next node of the same option, circularly; unused for headers.
+    right: u32,
+}
+
 /// The links of a matrix, ready to search.
 ///
 /// Node 0 is the root of the list of active primary items; nodes `1..=items`
@@ -82,18 +94,18 @@ const SUBSET_MAX: usize = 8;
 #[derive(Clone, Debug)]
 pub struct Dlx {
     primary: usize,
-    /// Header of each node (a header is its own top).
-    top: Vec<u32>,
+    nodes: Vec<Node>,
     /// Option of each option node.
     node_option: Vec<u32>,
     /// First node of each option, plus an end marker.
     option_start: Vec<u32>,
+    /// A bit per item of each option ([`item_bit`]): a quick test of whether
+    /// options may share an item.
+    option_sig: Vec<u64>,
 
     /// Horizontal links of the item list (headers only).
     llink: Vec<u32>,
     rlink: Vec<u32>,
-    up: Vec<u32>,
-    down: Vec<u32>,
     /// Remaining options of each item, indexed by header node.
     len: Vec<u32>,
     /// Primary items still to be covered, indexed by header node.
@@ -112,39 +124,62 @@ pub struct Dlx {
     marks: Vec<u32>,
     /// Options dropped by the subset rule, in order, to restore on backtracking.
     trail: Vec<u32>,
-    /// Items whose options changed since the subset rule last looked at them.
+    /// Items left with at most one option: forced choices (or dead ends).
+    singles: Vec<u32>,
+    /// Items with 2 to `small` options whose options changed since the
+    /// subset rule last looked at them.
     queue: Vec<u32>,
     queued: Vec<bool>,
-    /// Items with at most this many options are queued for the subset rule.
-    queue_max: u32,
+    /// An active primary item has no option left.
+    dead: bool,
+    /// Items with at most this many options are noted when they lose one.
+    small: u32,
     /// Options of the last solution found (selected ones first).
     chosen: Vec<u32>,
     /// Choices made (search tree nodes) since the counter was last read.
-    nodes: u64,
+    visited: u64,
 }
 
 impl Dlx {
     pub fn new(m: &Matrix) -> Dlx {
         let headers = m.item_count() + 1;
-        let nodes = headers + m.items.len();
-        let mut top: Vec<u32> = (0..headers as u32).collect();
-        top.extend(m.items.iter().map(|&i| i + 1));
+        let count = headers + m.items.len();
+        let mut nodes: Vec<Node> = (0..headers as u32)
+            .map(|h| Node {
+                up: h,
+                down: h,
+                top: h,
+                right: h,
+            })
+            .collect();
         let mut node_option = vec![u32::MAX; headers];
         let mut option_start = Vec::with_capacity(m.option_count() + 1);
+        let mut option_sig = Vec::with_capacity(m.option_count());
         for k in 0..m.option_count() {
-            option_start.push(headers as u32 + m.start[k]);
-            node_option.extend(std::iter::repeat_n(k as u32, m.option(k).len()));
+            let first = nodes.len() as u32;
+            option_start.push(first);
+            let items = m.option(k);
+            option_sig.push(items.iter().fold(0, |s, &i| s | item_bit(i as usize + 1)));
+            for (j, &i) in items.iter().enumerate() {
+                let x = first + j as u32;
+                nodes.push(Node {
+                    up: x,
+                    down: x,
+                    top: i + 1,
+                    right: if j + 1 == items.len() { first } else { x + 1 },
+                });
+            }
+            node_option.extend(std::iter::repeat_n(k as u32, items.len()));
         }
-        option_start.push(nodes as u32);
+        option_start.push(count as u32);
         let mut d = Dlx {
             primary: m.primary,
-            top,
+            nodes,
             node_option,
             option_start,
+            option_sig,
             llink: vec![0; headers],
             rlink: vec![0; headers],
-            up: vec![0; nodes],
-            down: vec![0; nodes],
             len: vec![0; headers],
             active: vec![false; headers],
             selected_items: vec![false; headers],
@@ -153,11 +188,13 @@ impl Dlx {
             stack: Vec::new(),
             marks: Vec::new(),
             trail: Vec::new(),
+            singles: Vec::with_capacity(headers),
             queue: Vec::with_capacity(headers),
             queued: vec![false; headers],
-            queue_max: 0,
+            small: 1,
+            dead: false,
             chosen: Vec::new(),
-            nodes: 0,
+            visited: 0,
         };
         d.set_subset_limit(3);
         d
@@ -167,21 +204,21 @@ impl Dlx {
     /// (at most 8); 0 or 1 turns it off. Default 3.
     pub fn set_subset_limit(&mut self, max: usize) {
         assert!(max <= SUBSET_MAX, "subset limit above {SUBSET_MAX}");
-        self.queue_max = if max >= 2 { max as u32 } else { 0 };
+        self.small = max.max(1) as u32;
     }
 
     /// The number of choices (search tree nodes) made since the last call.
     pub fn take_node_count(&mut self) -> u64 {
-        std::mem::take(&mut self.nodes)
+        std::mem::take(&mut self.visited)
     }
 
     /// Returns to the matrix as built: nothing selected, nothing covered.
     /// No allocation; the links are rebuilt when the next search starts.
     pub fn reset(&mut self) {
         for &k in &self.selected {
-            let (a, b) = self.option_range(k as usize);
+            let (a, b) = option_range(&self.option_start, k as usize);
             for x in a..b {
-                self.selected_items[self.top[x] as usize] = false;
+                self.selected_items[self.nodes[x].top as usize] = false;
             }
         }
         self.selected.clear();
@@ -192,14 +229,15 @@ impl Dlx {
     /// every option that shares an item with it. Fails, changing nothing, if
     /// an earlier selection already covers one of its items.
     pub fn select(&mut self, k: usize) -> Result<(), Clash> {
-        let (a, b) = self.option_range(k);
-        if let Some(x) = (a..b).find(|&x| self.selected_items[self.top[x] as usize]) {
+        let (a, b) = option_range(&self.option_start, k);
+        let nodes = &self.nodes[a..b];
+        if let Some(x) = nodes.iter().find(|x| self.selected_items[x.top as usize]) {
             return Err(Clash {
-                item: self.top[x] as usize - 1,
+                item: x.top as usize - 1,
             });
         }
-        for x in a..b {
-            self.selected_items[self.top[x] as usize] = true;
+        for x in nodes {
+            self.selected_items[x.top as usize] = true;
         }
         self.selected.push(k as u32);
         self.linked = false;
@@ -213,7 +251,7 @@ impl Dlx {
         let headers = self.len.len();
         let mut last = 0;
         for h in 1..headers {
-            self.up[h] = h as u32;
+            self.nodes[h].up = h as u32;
             self.len[h] = 0;
             let is_active = h <= self.primary && !self.selected_items[h];
             self.active[h] = is_active;
@@ -229,22 +267,25 @@ impl Dlx {
         self.rlink[last] = 0;
         self.llink[0] = last as u32;
         for k in 0..self.option_start.len() - 1 {
-            let (a, b) = self.option_range(k);
-            if (a..b).any(|x| self.selected_items[self.top[x] as usize]) {
+            let (a, b) = option_range(&self.option_start, k);
+            if self.nodes[a..b]
+                .iter()
+                .any(|x| self.selected_items[x.top as usize])
+            {
                 continue;
             }
             for x in a..b {
-                let h = self.top[x] as usize;
-                let prev = self.up[h];
-                self.down[prev as usize] = x as u32;
-                self.up[x] = prev;
-                self.up[h] = x as u32;
+                let h = self.nodes[x].top as usize;
+                let prev = self.nodes[h].up;
+                self.nodes[prev as usize].down = x as u32;
+                self.nodes[x].up = prev;
+                self.nodes[h].up = x as u32;
                 self.len[h] += 1;
             }
         }
         for h in 1..headers {
-            let bottom = self.up[h] as usize;
-            self.down[bottom] = h as u32;
+            let bottom = self.nodes[h].up as usize;
+            self.nodes[bottom].down = h as u32;
         }
         self.linked = true;
     }
@@ -252,6 +293,11 @@ impl Dlx {
     /// Searches for solutions, stopping after `limit` of them; calls
     /// `found` with the options of each (selected ones included). Returns how
     /// many were found. The links are restored to their state before the call.
+    ///
+    /// Each step takes a forced choice (an item with one option left) if
+    /// there is one; otherwise it applies the subset rule to the items that
+    /// changed, and when that drops nothing more it branches on an item with
+    /// the fewest options.
     pub fn search(&mut self, limit: u64, mut found: impl FnMut(&[u32])) -> u64 {
         if limit == 0 {
             return 0;
@@ -263,46 +309,55 @@ impl Dlx {
         self.stack.clear();
         self.marks.clear();
         self.trail.clear();
-        // Reduce before the first choice.
+        self.clear_pending();
         let mut p = self.rlink[0] as usize;
         while p != 0 {
-            if self.len[p] <= self.queue_max {
-                self.enqueue(p);
+            if self.len[p] <= self.small {
+                self.note(p, self.len[p]);
             }
             p = self.rlink[p] as usize;
         }
-        let mut alive = self.reduce();
+        let mut alive = true;
         loop {
-            if alive {
+            if alive && !self.dead {
                 if self.rlink[0] == 0 {
                     count += 1;
                     self.chosen.clear();
                     self.chosen.extend_from_slice(&self.selected);
-                    self.chosen.extend(
-                        self.stack
-                            .iter()
-                            .map(|&x| self.node_option[x as usize]),
-                    );
+                    self.chosen
+                        .extend(self.stack.iter().map(|&x| self.node_option[x as usize]));
                     found(&self.chosen);
                     if count >= limit {
                         self.unwind();
                         return count;
                     }
                 } else {
-                    let i = self.choose();
+                    let mut forced = None;
+                    while let Some(t) = self.singles.pop() {
+                        if self.active[t as usize] {
+                            forced = Some(t as usize);
+                            break;
+                        }
+                    }
+                    if forced.is_none() && !self.queue.is_empty() {
+                        alive = self.reduce();
+                        continue;
+                    }
+                    let i = forced.unwrap_or_else(|| self.choose());
                     if self.len[i] > 0 {
-                        self.nodes += 1;
+                        self.visited += 1;
+                        let x = self.nodes[i].down;
+                        self.deactivate(x as usize);
                         self.cover(i);
-                        let x = self.down[i];
                         self.stack.push(x);
                         self.marks.push(self.trail.len() as u32);
                         self.cover_others(x as usize);
-                        alive = self.reduce();
                         continue;
                     }
                 }
             }
             // Backtrack to the deepest level with an option left to try.
+            self.clear_pending();
             loop {
                 let Some(x) = self.stack.pop() else {
                     self.restore(0);
@@ -312,15 +367,15 @@ impl Dlx {
                 self.restore(mark as usize);
                 let x = x as usize;
                 self.uncover_others(x);
-                let i = self.top[x] as usize;
-                let next = self.down[x] as usize;
+                let i = self.nodes[x].top as usize;
+                let next = self.nodes[x].down as usize;
                 if next != i {
-                    self.nodes += 1;
+                    self.visited += 1;
                     self.stack.push(next as u32);
                     self.marks.push(self.trail.len() as u32);
                     self.cover_others(next);
                     self.requeue_column(i);
-                    alive = self.reduce();
+                    alive = true;
                     break;
                 }
                 self.uncover(i);
@@ -330,51 +385,63 @@ impl Dlx {
 
     /// Undoes every level of the search and the reductions before it.
     fn unwind(&mut self) {
+        self.clear_pending();
         while let Some(x) = self.stack.pop() {
             let mark = self.marks.pop().unwrap_or(0);
             self.restore(mark as usize);
             self.uncover_others(x as usize);
-            let i = self.top[x as usize] as usize;
+            let i = self.nodes[x as usize].top as usize;
             self.uncover(i);
         }
         self.restore(0);
     }
 
-    #[inline]
-    fn option_range(&self, k: usize) -> (usize, usize) {
-        (
-            self.option_start[k] as usize,
-            self.option_start[k + 1] as usize,
-        )
-    }
-
     /// The node range of the option that node `x` belongs to.
     #[inline]
     fn nodes_of(&self, x: usize) -> (usize, usize) {
-        self.option_range(self.node_option[x] as usize)
+        option_range(&self.option_start, self.node_option[x] as usize)
     }
 
+    /// Notes that item `t` has `len` options left, `len <= small`.
     #[inline]
-    fn enqueue(&mut self, h: usize) {
-        if !self.queued[h] {
-            self.queued[h] = true;
-            self.queue.push(h as u32);
+    fn note(&mut self, t: usize, len: u32) {
+        if len == 0 {
+            self.dead |= self.active[t];
+        } else if len == 1 {
+            self.singles.push(t as u32);
+        } else if !self.queued[t] {
+            self.queued[t] = true;
+            self.queue.push(t as u32);
         }
+    }
+
+    fn clear_pending(&mut self) {
+        self.dead = false;
+        self.singles.clear();
+        for &h in &self.queue {
+            self.queued[h as usize] = false;
+        }
+        self.queue.clear();
     }
 
     /// The active primary item with the fewest options (the first one found
     /// with 0 or 1 ends the scan).
     fn choose(&self) -> usize {
-        let mut best = usize::MAX;
+        let mut best = 0;
         let mut best_len = u32::MAX;
+        let mut best_reach = 0;
         let mut p = self.rlink[0] as usize;
         while p != 0 {
             let l = self.len[p];
-            if l < best_len {
-                best_len = l;
-                best = p;
+            if l <= best_len {
                 if l <= 1 {
-                    break;
+                    return p;
+                }
+                let reach = self.reach(p);
+                if l < best_len || reach > best_reach {
+                    best = p;
+                    best_len = l;
+                    best_reach = reach;
                 }
             }
             p = self.rlink[p] as usize;
@@ -382,26 +449,43 @@ impl Dlx {
         best
     }
 
+    /// How many options the options of item `i` would take away, counted
+    /// with repeats: the sum of the option counts of the items they cover.
+    fn reach(&self, i: usize) -> u32 {
+        let mut sum = 0;
+        let mut p = self.nodes[i].down as usize;
+        while p != i {
+            let mut q = self.nodes[p].right as usize;
+            while q != p {
+                sum += self.len[self.nodes[q].top as usize];
+                q = self.nodes[q].right as usize;
+            }
+            p = self.nodes[p].down as usize;
+        }
+        sum
+    }
+
     /// Removes option node `q` from its item's list.
-    #[inline]
+    #[inline(always)]
     fn unlink_node(&mut self, q: usize) {
-        let (u, d) = (self.up[q] as usize, self.down[q] as usize);
-        self.down[u] = d as u32;
-        self.up[d] = u as u32;
-        let t = self.top[q] as usize;
-        self.len[t] -= 1;
-        if self.len[t] <= self.queue_max {
-            self.enqueue(t);
+        let n = self.nodes[q];
+        self.nodes[n.up as usize].down = n.down;
+        self.nodes[n.down as usize].up = n.up;
+        let t = n.top as usize;
+        let l = self.len[t] - 1;
+        self.len[t] = l;
+        if l <= self.small {
+            self.note(t, l);
         }
     }
 
     /// Puts option node `q` back into its item's list.
-    #[inline]
+    #[inline(always)]
     fn relink_node(&mut self, q: usize) {
-        let (u, d) = (self.up[q] as usize, self.down[q] as usize);
-        self.down[u] = q as u32;
-        self.up[d] = q as u32;
-        self.len[self.top[q] as usize] += 1;
+        let n = self.nodes[q];
+        self.nodes[n.up as usize].down = q as u32;
+        self.nodes[n.down as usize].up = q as u32;
+        self.len[n.top as usize] += 1;
     }
 
     fn cover(&mut self, h: usize) {
@@ -409,28 +493,26 @@ impl Dlx {
         self.rlink[l as usize] = r;
         self.llink[r as usize] = l;
         self.active[h] = false;
-        let mut p = self.down[h] as usize;
+        let mut p = self.nodes[h].down as usize;
         while p != h {
-            let (a, b) = self.nodes_of(p);
-            for q in a..b {
-                if q != p {
-                    self.unlink_node(q);
-                }
+            let mut q = self.nodes[p].right as usize;
+            while q != p {
+                self.unlink_node(q);
+                q = self.nodes[q].right as usize;
             }
-            p = self.down[p] as usize;
+            p = self.nodes[p].down as usize;
         }
     }
 
     fn uncover(&mut self, h: usize) {
-        let mut p = self.up[h] as usize;
+        let mut p = self.nodes[h].up as usize;
         while p != h {
-            let (a, b) = self.nodes_of(p);
-            for q in (a..b).rev() {
-                if q != p {
-                    self.relink_node(q);
-                }
+            let mut q = self.nodes[p].right as usize;
+            while q != p {
+                self.relink_node(q);
+                q = self.nodes[q].right as usize;
             }
-            p = self.up[p] as usize;
+            p = self.nodes[p].up as usize;
         }
         let (l, r) = (self.llink[h], self.rlink[h]);
         self.rlink[l as usize] = h as u32;
@@ -438,10 +520,21 @@ impl Dlx {
         self.active[h] = h <= self.primary;
     }
 
+    /// Marks the items of `x`'s option as no longer to be covered, before
+    /// covering them: they are not dead ends when they run out of options on
+    /// the way.
+    fn deactivate(&mut self, x: usize) {
+        let (a, b) = self.nodes_of(x);
+        for q in a..b {
+            self.active[self.nodes[q].top as usize] = false;
+        }
+    }
+
     fn cover_others(&mut self, x: usize) {
+        self.deactivate(x);
         let (a, b) = self.nodes_of(x);
         for q in (a..b).filter(|&q| q != x) {
-            let h = self.top[q] as usize;
+            let h = self.nodes[q].top as usize;
             self.cover(h);
         }
     }
@@ -449,118 +542,129 @@ impl Dlx {
     fn uncover_others(&mut self, x: usize) {
         let (a, b) = self.nodes_of(x);
         for q in (a..b).rev().filter(|&q| q != x) {
-            let h = self.top[q] as usize;
+            let h = self.nodes[q].top as usize;
             self.uncover(h);
         }
     }
 
-    /// Queues the items of every option of item `i` (covered), whose counts
-    /// covering `i` lowered before the current choice was made.
+    /// Notes the items of every option of item `i` (covered): covering `i`
+    /// took those options away before the current choice was made.
     fn requeue_column(&mut self, i: usize) {
-        if self.queue_max == 0 {
-            return;
-        }
-        let mut p = self.down[i] as usize;
+        let mut p = self.nodes[i].down as usize;
         while p != i {
-            let (a, b) = self.nodes_of(p);
-            for q in a..b {
-                let t = self.top[q] as usize;
-                if q != p && self.len[t] <= self.queue_max {
-                    self.enqueue(t);
+            let mut q = self.nodes[p].right as usize;
+            while q != p {
+                let t = self.nodes[q].top as usize;
+                if self.len[t] <= self.small {
+                    self.note(t, self.len[t]);
                 }
+                q = self.nodes[q].right as usize;
             }
-            p = self.down[p] as usize;
+            p = self.nodes[p].down as usize;
         }
     }
 
     /// Drops option `k` from the lists of all its items, recording it on the
     /// trail. Returns false if that leaves an active primary item with no option.
     fn hide(&mut self, k: usize) -> bool {
-        let (a, b) = self.option_range(k);
-        let mut alive = true;
+        let (a, b) = option_range(&self.option_start, k);
         for q in a..b {
             self.unlink_node(q);
-            let t = self.top[q] as usize;
-            if self.len[t] == 0 && self.active[t] {
-                alive = false;
-            }
         }
         self.trail.push(k as u32);
-        alive
+        !self.dead
     }
 
     /// Restores the options dropped since the trail had length `mark`.
     fn restore(&mut self, mark: usize) {
         while self.trail.len() > mark {
             let k = self.trail.pop().unwrap_or(0) as usize;
-            let (a, b) = self.option_range(k);
+            let (a, b) = option_range(&self.option_start, k);
             for q in (a..b).rev() {
                 self.relink_node(q);
             }
         }
     }
 
-    /// Applies the subset rule to the queued items until nothing changes.
-    /// Returns false if some active primary item is left with no option.
+    /// Applies the subset rule to the queued items until nothing changes or
+    /// a forced choice appears. Returns false if some active primary item is
+    /// left with no option.
     fn reduce(&mut self) -> bool {
         let mut options = [0u32; SUBSET_MAX];
         while let Some(a) = self.queue.pop() {
             let a = a as usize;
             self.queued[a] = false;
-            if !self.active[a] {
-                continue;
-            }
             let n = self.len[a] as usize;
-            if n == 0 {
-                self.clear_queue();
-                return false;
-            }
-            if n < 2 || n > self.queue_max as usize {
+            if !self.active[a] || n < 2 {
                 continue;
             }
-            let mut p = self.down[a] as usize;
+            let mut p = self.nodes[a].down as usize;
             for slot in options.iter_mut().take(n) {
                 *slot = p as u32;
-                p = self.down[p] as usize;
+                p = self.nodes[p].down as usize;
             }
-            let (s, e) = self.nodes_of(options[0] as usize);
-            for q in s..e {
-                let b = self.top[q] as usize;
-                if b == a || self.len[b] as usize <= n {
+            let sig = options[..n].iter().fold(u64::MAX, |s, &y| {
+                s & self.option_sig[self.node_option[y as usize] as usize]
+            });
+            if sig == item_bit(a) {
+                // No item but `a` can be common to all, unless it shares a's bit.
+                let first = options[0] as usize;
+                let mut q = self.nodes[first].right as usize;
+                let mut clash = false;
+                while q != first {
+                    clash |= item_bit(self.nodes[q].top as usize) == sig;
+                    q = self.nodes[q].right as usize;
+                }
+                if !clash {
+                    continue;
+                }
+            }
+            let first = options[0] as usize;
+            let mut q = self.nodes[first].right as usize;
+            while q != first {
+                let b = self.nodes[q].top as usize;
+                q = self.nodes[q].right as usize;
+                if sig & item_bit(b) == 0 || self.len[b] as usize <= n {
                     continue;
                 }
                 let common = options[1..n].iter().all(|&y| {
                     let (s, e) = self.nodes_of(y as usize);
-                    (s..e).any(|z| self.top[z] as usize == b)
+                    self.nodes[s..e].iter().any(|z| z.top as usize == b)
                 });
                 if !common {
                     continue;
                 }
-                let mut p = self.down[b] as usize;
+                let mut p = self.nodes[b].down as usize;
                 while p != b {
-                    let next = self.down[p] as usize;
+                    let next = self.nodes[p].down as usize;
                     let k = self.node_option[p];
                     if !options[..n]
                         .iter()
                         .any(|&y| self.node_option[y as usize] == k)
                         && !self.hide(k as usize)
                     {
-                        self.clear_queue();
                         return false;
                     }
                     p = next;
                 }
             }
+            if !self.singles.is_empty() {
+                break;
+            }
         }
         true
     }
+}
 
-    fn clear_queue(&mut self) {
-        for &h in &self.queue {
-            self.queued[h as usize] = false;
-        }
-        self.queue.clear();
-    }
+/// The signature bit of the item with header `h`.
+#[inline]
+fn item_bit(h: usize) -> u64 {
+    1 << ((h as u32).wrapping_mul(0x9E37_79B9) >> 26)
+}
+
+#[inline]
+fn option_range(option_start: &[u32], k: usize) -> (usize, usize) {
+    (option_start[k] as usize, option_start[k + 1] as usize)
 }
 
 #[cfg(test)]
