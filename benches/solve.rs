@@ -1,1 +1,255 @@
-fn main() {}
+//! Solving speed: counting solutions up to 2 (solve and prove uniqueness),
+//! one thread, on the public puzzle collections in `../shared/data/puzzles`.
+//!
+//! - `classic/<set>`: a fixed prefix of each classic collection, solved by
+//!   sudoku-lens and by the `sudoku` crate side by side (elements = puzzles).
+//! - `samurai/shared`: the samurai puzzles with one solution.
+//! - `samurai/thinned`: the same puzzles with givens removed, while the
+//!   solution stays unique, down to about 100.
+//!
+//! After the groups, a report prints the per-puzzle samurai times (median,
+//! and for the thinned puzzles the slowest one) that a throughput hides.
+//!
+//! cargo bench --bench solve
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput};
+use sudoku_lens::grid::Layout;
+use sudoku_lens::solve::SudokuSolver;
+use sudoku_lens::solve::generate::thin;
+
+/// Classic collections and how many of their first puzzles one iteration solves.
+const CLASSIC: &[(&str, usize)] = &[
+    ("unbiased_1000", 1000),
+    ("17_clue", 2000),
+    ("magictour_top1465", 1465),
+    ("forum_hardest_1905_11plus", 500),
+    ("forum_hardest_1106", 375),
+];
+
+/// Thinned samurai puzzles keep about this many givens.
+const THIN_TARGET: usize = 100;
+const THIN_SEED: u64 = 1;
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles");
+    if !dir.is_dir() {
+        println!(
+            "benches/solve: no puzzle collections at {}; nothing to measure",
+            dir.display()
+        );
+        return;
+    }
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .configure_from_args();
+    for &(name, count) in CLASSIC {
+        classic(
+            &mut c,
+            &dir.join("classic").join(format!("{name}.txt")),
+            count,
+        );
+    }
+    let samurai = load_samurai(&dir.join("samurai"));
+    let thinned = thin_all(&samurai);
+    samurai_groups(&mut c, &samurai, &thinned);
+    c.final_summary();
+    report(&samurai, &thinned);
+}
+
+/// The first `count` puzzles of a classic collection, as lines and as values.
+fn load_classic(path: &Path, count: usize) -> Vec<(String, Vec<u8>)> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .take(count)
+        .map(|l| {
+            let line: String = l.chars().take(81).collect();
+            let values = line
+                .bytes()
+                .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+                .collect();
+            (line, values)
+        })
+        .collect()
+}
+
+fn classic(c: &mut Criterion, path: &Path, count: usize) {
+    let puzzles = load_classic(path, count);
+    let name = path.file_stem().unwrap_or_default().to_string_lossy();
+    let mut solver = SudokuSolver::new(Arc::new(Layout::classic()));
+    let mut first = vec![0u8; 81];
+    for (line, values) in &puzzles {
+        assert_eq!(
+            solver.solve_into(values, 2, &mut first),
+            Ok(1),
+            "{name}: {line} should have one solution"
+        );
+    }
+    let mut group = c.benchmark_group(format!("classic/{name}"));
+    group.throughput(Throughput::Elements(puzzles.len() as u64));
+    group.bench_function("sudoku-lens", |b| {
+        b.iter(|| {
+            for (_, values) in &puzzles {
+                black_box(solver.solve_into(black_box(values), 2, &mut first).ok());
+            }
+        })
+    });
+    group.bench_function("sudoku crate", |b| {
+        b.iter(|| {
+            for (line, _) in &puzzles {
+                let s = sudoku::Sudoku::from_str_line(black_box(line)).expect("a valid line");
+                black_box(s.solutions_count_up_to(2));
+            }
+        })
+    });
+    group.finish();
+}
+
+/// A samurai puzzle and its name.
+struct Samurai {
+    name: String,
+    values: Vec<u8>,
+}
+
+/// Reads a 21x21 samurai canvas ('1'-'9' a given, '.' empty, '#' outside).
+fn read_canvas(layout: &Layout, text: &str) -> Vec<u8> {
+    let mut values = vec![0u8; layout.cell_count()];
+    for (r, line) in text.lines().enumerate() {
+        for (col, b) in line.bytes().enumerate() {
+            if let Some(cell) = layout.cell_at(r, col)
+                && b.is_ascii_digit()
+            {
+                values[cell] = b - b'0';
+            }
+        }
+    }
+    values
+}
+
+/// The shared samurai puzzles with exactly one solution (checked against
+/// their solution files).
+fn load_samurai(dir: &Path) -> Vec<Samurai> {
+    let layout = Arc::new(Layout::samurai());
+    let mut solver = SudokuSolver::new(layout.clone());
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    paths.retain(|p| {
+        let n = p.to_string_lossy();
+        n.ends_with(".txt") && !n.ends_with(".solution.txt")
+    });
+    paths.sort();
+    let mut out = Vec::new();
+    for path in paths {
+        let name = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read_to_string(&path).expect("readable puzzle");
+        let values = read_canvas(&layout, &text);
+        let found = solver.solve(&values, 2, 1).expect("no conflicting givens");
+        if found.count != 1 {
+            continue;
+        }
+        let solution = std::fs::read_to_string(dir.join(format!("{name}.solution.txt")))
+            .map(|t| read_canvas(&layout, &t))
+            .expect("a solution file");
+        assert_eq!(found.solutions[0], solution, "{name}: solution differs");
+        out.push(Samurai { name, values });
+    }
+    out
+}
+
+/// Each puzzle thinned to about [`THIN_TARGET`] givens, still unique.
+fn thin_all(puzzles: &[Samurai]) -> Vec<Samurai> {
+    let mut solver = SudokuSolver::new(Arc::new(Layout::samurai()));
+    puzzles
+        .iter()
+        .map(|p| Samurai {
+            name: p.name.clone(),
+            values: thin(&mut solver, &p.values, THIN_TARGET, THIN_SEED),
+        })
+        .collect()
+}
+
+fn samurai_groups(c: &mut Criterion, samurai: &[Samurai], thinned: &[Samurai]) {
+    let mut solver = SudokuSolver::new(Arc::new(Layout::samurai()));
+    let mut first = vec![0u8; solver.layout().cell_count()];
+    let mut group = c.benchmark_group("samurai");
+    for (id, set) in [("shared", samurai), ("thinned", thinned)] {
+        group.throughput(Throughput::Elements(set.len() as u64));
+        group.bench_function(id, |b| {
+            b.iter(|| {
+                for p in set {
+                    black_box(solver.solve_into(black_box(&p.values), 2, &mut first).ok());
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+/// Best of `runs` timings of one solve, in milliseconds.
+fn time_one(solver: &mut SudokuSolver, values: &[u8], runs: usize) -> f64 {
+    let mut first = vec![0u8; values.len()];
+    let mut best = f64::MAX;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let n = solver.solve_into(black_box(values), 2, &mut first);
+        best = best.min(t.elapsed().as_secs_f64() * 1e3);
+        assert_eq!(n, Ok(1), "one solution");
+    }
+    best
+}
+
+fn median(sorted: &[f64]) -> f64 {
+    sorted[sorted.len() / 2]
+}
+
+fn report(samurai: &[Samurai], thinned: &[Samurai]) {
+    if samurai.is_empty() {
+        return;
+    }
+    let mut solver = SudokuSolver::new(Arc::new(Layout::samurai()));
+    let mut times: Vec<f64> = samurai
+        .iter()
+        .map(|p| time_one(&mut solver, &p.values, 5))
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let mut thin_times: Vec<(f64, usize, &str)> = thinned
+        .iter()
+        .map(|p| {
+            let givens = p.values.iter().filter(|&&v| v != 0).count();
+            (time_one(&mut solver, &p.values, 3), givens, p.name.as_str())
+        })
+        .collect();
+    thin_times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let givens: Vec<usize> = thin_times.iter().map(|t| t.1).collect();
+    let (slowest, slowest_givens, slowest_name) = thin_times[thin_times.len() - 1];
+    println!();
+    println!("per-puzzle times (best of 5 / 3 runs each, counting up to 2 solutions):");
+    println!(
+        "  samurai shared, {} puzzles: median {:.3} ms, max {:.3} ms",
+        times.len(),
+        median(&times),
+        times[times.len() - 1]
+    );
+    println!(
+        "  samurai thinned, {} puzzles with {}-{} givens: median {:.3} ms, max {:.3} ms ({slowest_name}, {slowest_givens} givens)",
+        thin_times.len(),
+        givens.iter().min().unwrap_or(&0),
+        givens.iter().max().unwrap_or(&0),
+        thin_times[thin_times.len() / 2].0,
+        slowest,
+    );
+}

@@ -429,18 +429,33 @@ impl Dlx {
     fn choose(&self) -> usize {
         let mut best = 0;
         let mut best_len = u32::MAX;
-        let mut best_reach = 0;
+        let mut ties = 0;
         let mut p = self.rlink[0] as usize;
         while p != 0 {
             let l = self.len[p];
-            if l <= best_len {
+            if l < best_len {
                 if l <= 1 {
                     return p;
                 }
+                best = p;
+                best_len = l;
+                ties = 0;
+            } else if l == best_len {
+                ties += 1;
+            }
+            p = self.rlink[p] as usize;
+        }
+        if ties == 0 {
+            return best;
+        }
+        // Break ties by reach, scanning only the tied items.
+        let mut best_reach = self.reach(best);
+        let mut p = self.rlink[best] as usize;
+        while p != 0 {
+            if self.len[p] == best_len {
                 let reach = self.reach(p);
-                if l < best_len || reach > best_reach {
+                if reach > best_reach {
                     best = p;
-                    best_len = l;
                     best_reach = reach;
                 }
             }
