@@ -757,4 +757,120 @@ mod tests {
         assert_eq!(d.search(10, |s| sols.push(s.to_vec())), 3);
         assert!(!sols.iter().any(|s| s.contains(&0) && s.contains(&1)));
     }
+
+    /// Solutions of `m` counted by trying every subset of its options.
+    fn brute_force(m: &Matrix, primary: usize) -> u64 {
+        let n = m.option_count();
+        let mut count = 0;
+        for set in 0u32..1 << n {
+            let mut covered = vec![0u32; m.item_count()];
+            for k in (0..n).filter(|k| set >> k & 1 == 1) {
+                for &i in m.option(k) {
+                    covered[i as usize] += 1;
+                }
+            }
+            if covered[..primary].iter().all(|&c| c == 1)
+                && covered[primary..].iter().all(|&c| c <= 1)
+            {
+                count += 1;
+            }
+        }
+        count
+    }
+
+    /// A random matrix: up to 12 options over a few items, options often
+    /// sharing items so that the subset rule has work to do.
+    fn random_matrix(rng: &mut crate::solve::generate::Rng) -> (Matrix, usize) {
+        let primary = 2 + rng.below(6);
+        let secondary = rng.below(3);
+        let items = primary + secondary;
+        let mut m = Matrix::new(primary, secondary);
+        for _ in 0..4 + rng.below(9) {
+            let mut option: Vec<usize> = (0..items).filter(|_| rng.below(3) == 0).collect();
+            // Every option covers a primary item: the search never picks
+            // options of secondary items alone.
+            if !option.iter().any(|&i| i < primary) {
+                option.insert(0, rng.below(primary));
+            }
+            m.add_option(&option);
+        }
+        (m, primary)
+    }
+
+    #[test]
+    fn the_subset_rule_never_changes_counts() {
+        let mut rng = crate::solve::generate::Rng::new(11);
+        for case in 0..1500 {
+            let (m, primary) = random_matrix(&mut rng);
+            let expected = brute_force(&m, primary);
+            for limit in [0, 2, 3, 5, 8] {
+                let mut d = Dlx::new(&m);
+                d.set_subset_limit(limit);
+                let mut seen = Vec::new();
+                let count = d.search(u64::MAX, |s| {
+                    let mut s = s.to_vec();
+                    s.sort();
+                    seen.push(s);
+                });
+                assert_eq!(count, expected, "case {case}, subset limit {limit}");
+                let before = seen.len();
+                seen.sort();
+                seen.dedup();
+                assert_eq!(seen.len(), before, "case {case}: a solution repeated");
+                for s in &seen {
+                    let mut covered = vec![0; m.item_count()];
+                    for &k in s {
+                        for &i in m.option(k as usize) {
+                            covered[i as usize] += 1;
+                        }
+                    }
+                    assert!(covered[..primary].iter().all(|&c| c == 1));
+                    assert!(covered[primary..].iter().all(|&c| c <= 1));
+                }
+                // Stopping early, and searching again, both stay exact.
+                if expected > 1 {
+                    assert_eq!(d.search(expected - 1, |_| {}), expected - 1);
+                }
+                assert_eq!(d.search(u64::MAX, |_| {}), expected);
+            }
+        }
+    }
+
+    #[test]
+    fn selection_and_subset_rule_together() {
+        let mut rng = crate::solve::generate::Rng::new(5);
+        for case in 0..1000 {
+            let (m, primary) = random_matrix(&mut rng);
+            let k = rng.below(m.option_count());
+            // Solutions containing option k, by brute force over the rest.
+            let n = m.option_count();
+            let mut expected = 0;
+            for set in (0u32..1 << n).filter(|s| s >> k & 1 == 1) {
+                let mut covered = vec![0u32; m.item_count()];
+                for j in (0..n).filter(|j| set >> j & 1 == 1) {
+                    for &i in m.option(j) {
+                        covered[i as usize] += 1;
+                    }
+                }
+                if covered[..primary].iter().all(|&c| c == 1)
+                    && covered[primary..].iter().all(|&c| c <= 1)
+                {
+                    expected += 1;
+                }
+            }
+            let mut d = Dlx::new(&m);
+            d.select(k).unwrap();
+            assert_eq!(
+                d.search(u64::MAX, |s| assert!(s.contains(&(k as u32)))),
+                expected,
+                "case {case}"
+            );
+            d.reset();
+            assert_eq!(
+                d.search(u64::MAX, |_| {}),
+                brute_force(&m, primary),
+                "case {case} after reset"
+            );
+        }
+    }
 }

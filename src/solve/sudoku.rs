@@ -234,11 +234,45 @@ mod tests {
     fn unsolvable_without_conflict_counts_zero() {
         // r1c1 can hold nothing: row 1 has 1-8 elsewhere, column 1 has 9.
         let mut v = vec![0u8; 81];
-        for c in 1..9 {
-            v[c] = c as u8;
+        for (c, slot) in v.iter_mut().enumerate().take(9).skip(1) {
+            *slot = c as u8;
         }
         v[9 * 4] = 9;
         let mut s = SudokuSolver::new(Arc::new(Layout::classic()));
         assert_eq!(s.solve(&v, 2, 1).unwrap().count, 0);
+    }
+
+    /// Thinned puzzles of several layouts, then with more givens removed so
+    /// that they have many solutions: the counts with and without the
+    /// engine's subset rule agree exactly.
+    #[test]
+    fn subset_rule_keeps_counts_exact() {
+        use crate::solve::generate::{full_grid, thin};
+        for (name, target, extra, seed) in [
+            ("classic", 24, 6, 1),
+            ("6x6", 10, 4, 2),
+            ("twodoku", 50, 8, 3),
+            ("samurai", 110, 12, 4),
+        ] {
+            let layout = Arc::new(Layout::named(name).unwrap());
+            let mut s = SudokuSolver::new(layout.clone());
+            let full = full_grid(&mut s, seed);
+            let mut v = thin(&mut s, &full, target, seed);
+            let mut counts = Vec::new();
+            for removed in 0..=extra {
+                if removed > 0 {
+                    let c = (0..v.len()).find(|&c| v[c] != 0).unwrap();
+                    v[c] = 0;
+                }
+                s.set_subset_limit(3);
+                let with = s.solve(&v, 500, 0).unwrap().count;
+                s.set_subset_limit(0);
+                let without = s.solve(&v, 500, 0).unwrap().count;
+                assert_eq!(with, without, "{name} with {removed} more givens removed");
+                counts.push(with);
+            }
+            assert_eq!(counts[0], 1, "{name}: thinned puzzles stay unique");
+            assert!(counts.iter().any(|&c| c > 1), "{name}: {counts:?}");
+        }
     }
 }
