@@ -36,6 +36,7 @@ pub struct Outcome {
 pub struct SudokuSolver {
     layout: Arc<Layout>,
     dlx: Dlx,
+    singles: Singles,
 }
 
 impl SudokuSolver {
@@ -60,6 +61,7 @@ impl SudokuSolver {
         }
         SudokuSolver {
             dlx: Dlx::new(&m),
+            singles: Singles::new(&layout),
             layout,
         }
     }
@@ -139,8 +141,236 @@ impl SudokuSolver {
                 }));
             }
         }
+        if limit == 0 {
+            return Ok(0);
+        }
+        // Symbols that the givens force are placed before the search.
+        if !self.singles.place_forced(&self.layout, values) {
+            return Ok(0);
+        }
+        if self.singles.complete() {
+            // Forced all the way: the one solution, no search needed.
+            let options = &mut self.singles.options;
+            options.clear();
+            options.extend(
+                values
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &v)| v != 0)
+                    .map(|(cell, &v)| (cell * n + v as usize - 1) as u32),
+            );
+            options.extend(
+                self.singles
+                    .placed
+                    .iter()
+                    .map(|&(cell, v)| cell * n as u32 + v as u32 - 1),
+            );
+            let mut found = found;
+            found(&self.singles.options);
+            return Ok(1);
+        }
+        for &(cell, v) in &self.singles.placed {
+            if self.dlx.select(cell as usize * n + v as usize - 1).is_err() {
+                return Ok(0);
+            }
+        }
         Ok(self.dlx.search(limit, found))
     }
+}
+
+/// Placing the symbols that the givens force, with bit masks: a cell with a
+/// single candidate (naked single), a symbol with a single place in a house
+/// (hidden single), and a symbol whose places in one house all lie in a
+/// second house, which rules it out of the rest of the second (locked
+/// candidates), repeated until nothing more is forced. Every solution holds
+/// these placements, so counting solutions after them is exact.
+#[derive(Clone, Debug)]
+struct Singles {
+    /// A bit per symbol.
+    full: u32,
+    /// Candidates of each cell (0 once it holds a symbol).
+    cand: Vec<u32>,
+    /// Symbols placed in each house.
+    used: Vec<u32>,
+    filled: Vec<bool>,
+    /// Cells and symbols placed, in order.
+    placed: Vec<(u32, u8)>,
+    /// Options of a solution found without searching.
+    options: Vec<u32>,
+    /// Pairs of houses sharing two or more cells (but not all).
+    overlaps: Vec<Overlap>,
+}
+
+/// Two houses `a` and `b` that share some cells.
+#[derive(Clone, Debug)]
+struct Overlap {
+    a: usize,
+    shared: Vec<u32>,
+    /// Cells of `a` outside `b`, and of `b` outside `a`.
+    a_only: Vec<u32>,
+    b_only: Vec<u32>,
+}
+
+impl Singles {
+    fn new(layout: &Layout) -> Singles {
+        let cells = layout.cell_count();
+        Singles {
+            full: (1u32 << layout.size()) - 1,
+            cand: vec![0; cells],
+            used: vec![0; layout.houses().len()],
+            filled: vec![false; cells],
+            placed: Vec::with_capacity(cells),
+            options: Vec::with_capacity(cells),
+            overlaps: overlaps(layout),
+        }
+    }
+
+    /// True when every cell holds a symbol.
+    fn complete(&self) -> bool {
+        self.filled.iter().all(|&f| f)
+    }
+
+    /// Places what `values` (givens that do not clash) force; false if they
+    /// leave a cell with no candidate or a symbol with no place in a house.
+    fn place_forced(&mut self, layout: &Layout, values: &[u8]) -> bool {
+        self.placed.clear();
+        self.used.fill(0);
+        for (cell, &v) in values.iter().enumerate() {
+            self.filled[cell] = v != 0;
+            if v != 0 {
+                for &h in layout.houses_of(cell) {
+                    self.used[h as usize] |= 1 << (v - 1);
+                }
+            }
+        }
+        for (cell, &v) in values.iter().enumerate() {
+            self.cand[cell] = if v != 0 {
+                0
+            } else {
+                let used = layout
+                    .houses_of(cell)
+                    .iter()
+                    .fold(0, |u, &h| u | self.used[h as usize]);
+                self.full & !used
+            };
+        }
+        loop {
+            let before = self.placed.len();
+            for cell in 0..values.len() {
+                if self.filled[cell] {
+                    continue;
+                }
+                let m = self.cand[cell];
+                if m & m.wrapping_sub(1) == 0 && !self.place(layout, cell, m) {
+                    return false;
+                }
+            }
+            for (h, house) in layout.houses().iter().enumerate() {
+                let (mut once, mut twice) = (0u32, 0u32);
+                for &c in &house.cells {
+                    let m = self.cand[c as usize];
+                    twice |= once & m;
+                    once |= m;
+                }
+                if (once | self.used[h]) != self.full {
+                    return false;
+                }
+                let mut hidden = once & !twice & !self.used[h];
+                while hidden != 0 {
+                    let bit = hidden & hidden.wrapping_neg();
+                    hidden &= hidden - 1;
+                    let Some(&c) = house
+                        .cells
+                        .iter()
+                        .find(|&&c| self.cand[c as usize] & bit != 0)
+                    else {
+                        return false;
+                    };
+                    if !self.place(layout, c as usize, bit) {
+                        return false;
+                    }
+                }
+            }
+            if self.placed.len() == before && !self.lock_candidates() {
+                return true;
+            }
+        }
+    }
+
+    /// Removes candidates by locked candidates; true if any went.
+    fn lock_candidates(&mut self) -> bool {
+        let mut changed = false;
+        for o in &self.overlaps {
+            let inside = o.shared.iter().fold(0, |m, &c| m | self.cand[c as usize]);
+            let outside = o.a_only.iter().fold(0, |m, &c| m | self.cand[c as usize]);
+            let locked = inside & !outside & !self.used[o.a];
+            if locked == 0 {
+                continue;
+            }
+            for &c in &o.b_only {
+                let m = &mut self.cand[c as usize];
+                changed |= *m & locked != 0;
+                *m &= !locked;
+            }
+        }
+        changed
+    }
+
+    /// Places the symbol of `bit` in `cell`; false if it has no candidate
+    /// there or a house of the cell already holds it.
+    fn place(&mut self, layout: &Layout, cell: usize, bit: u32) -> bool {
+        if self.cand[cell] & bit == 0 {
+            return false;
+        }
+        self.filled[cell] = true;
+        self.cand[cell] = 0;
+        self.placed
+            .push((cell as u32, bit.trailing_zeros() as u8 + 1));
+        for &h in layout.houses_of(cell) {
+            let h = h as usize;
+            if self.used[h] & bit != 0 {
+                return false;
+            }
+            self.used[h] |= bit;
+            for &c in &layout.houses()[h].cells {
+                self.cand[c as usize] &= !bit;
+            }
+        }
+        true
+    }
+}
+
+/// Every ordered pair of houses sharing at least two cells but not all.
+fn overlaps(layout: &Layout) -> Vec<Overlap> {
+    let houses = layout.houses();
+    let mut out = Vec::new();
+    for (a, ha) in houses.iter().enumerate() {
+        for hb in houses {
+            let shared: Vec<u32> = ha
+                .cells
+                .iter()
+                .copied()
+                .filter(|c| hb.cells.contains(c))
+                .collect();
+            if shared.len() < 2 || shared.len() == ha.cells.len() {
+                continue;
+            }
+            let only = |h: &crate::grid::House| {
+                h.cells
+                    .iter()
+                    .copied()
+                    .filter(|c| !shared.contains(c))
+                    .collect()
+            };
+            out.push(Overlap {
+                a,
+                a_only: only(ha),
+                b_only: only(hb),
+                shared,
+            });
+        }
+    }
+    out
 }
 
 fn decode(options: &[u32], n: usize, cells: usize) -> Vec<u8> {
