@@ -99,6 +99,10 @@ pub struct Dlx {
     node_option: Vec<u32>,
     /// First node of each option, plus an end marker.
     option_start: Vec<u32>,
+    /// Options grouped by their first item (header `h` leads
+    /// `led[led_start[h]..led_start[h + 1]]`), in option order.
+    led: Vec<u32>,
+    led_start: Vec<u32>,
     /// A bit per item of each option ([`item_bit`]): a quick test of whether
     /// options may share an item.
     option_sig: Vec<u64>,
@@ -172,12 +176,28 @@ impl Dlx {
             node_option.extend(std::iter::repeat_n(k as u32, items.len()));
         }
         option_start.push(count as u32);
+        let mut led_start = vec![0u32; headers + 1];
+        for k in 0..m.option_count() {
+            led_start[m.option(k)[0] as usize + 2] += 1;
+        }
+        for h in 1..=headers {
+            led_start[h] += led_start[h - 1];
+        }
+        let mut led = vec![0u32; m.option_count()];
+        let mut next = led_start.clone();
+        for k in 0..m.option_count() {
+            let h = m.option(k)[0] as usize + 1;
+            led[next[h] as usize] = k as u32;
+            next[h] += 1;
+        }
         let mut d = Dlx {
             primary: m.primary,
             nodes,
             node_option,
             option_start,
             option_sig,
+            led,
+            led_start,
             llink: vec![0; headers],
             rlink: vec![0; headers],
             len: vec![0; headers],
@@ -266,13 +286,35 @@ impl Dlx {
         }
         self.rlink[last] = 0;
         self.llink[0] = last as u32;
-        for k in 0..self.option_start.len() - 1 {
+        // An option whose first item is covered by the selection is out, so
+        // only the options led by free items are looked at.
+        for h in 1..headers {
+            if self.selected_items[h] {
+                continue;
+            }
+            let (from, to) = (self.led_start[h] as usize, self.led_start[h + 1] as usize);
+            for j in from..to {
+                let k = self.led[j] as usize;
+                self.link_option(k);
+            }
+        }
+        for h in 1..headers {
+            let bottom = self.nodes[h].up as usize;
+            self.nodes[bottom].down = h as u32;
+        }
+        self.linked = true;
+    }
+
+    /// Links option `k` at the bottom of its items' lists, unless it shares
+    /// an item with the selection.
+    fn link_option(&mut self, k: usize) {
+        {
             let (a, b) = option_range(&self.option_start, k);
             if self.nodes[a..b]
                 .iter()
                 .any(|x| self.selected_items[x.top as usize])
             {
-                continue;
+                return;
             }
             for x in a..b {
                 let h = self.nodes[x].top as usize;
@@ -283,11 +325,6 @@ impl Dlx {
                 self.len[h] += 1;
             }
         }
-        for h in 1..headers {
-            let bottom = self.nodes[h].up as usize;
-            self.nodes[bottom].down = h as u32;
-        }
-        self.linked = true;
     }
 
     /// Searches for solutions, stopping after `limit` of them; calls
