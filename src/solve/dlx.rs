@@ -119,6 +119,9 @@ pub struct Dlx {
     selected_items: Vec<bool>,
     /// Options selected before the search.
     selected: Vec<u32>,
+    /// Options allowed in the next search (all when `restricted` is false).
+    allowed: Vec<u32>,
+    restricted: bool,
     /// True when the links hold exactly the options compatible with `selected`.
     linked: bool,
 
@@ -140,6 +143,8 @@ pub struct Dlx {
     small: u32,
     /// Options of the last solution found (selected ones first).
     chosen: Vec<u32>,
+    /// Items tied for the fewest options, while choosing.
+    tied: Vec<u32>,
     /// Choices made (search tree nodes) since the counter was last read.
     visited: u64,
 }
@@ -204,6 +209,8 @@ impl Dlx {
             active: vec![false; headers],
             selected_items: vec![false; headers],
             selected: Vec::new(),
+            allowed: Vec::with_capacity(m.option_count()),
+            restricted: false,
             linked: false,
             stack: Vec::new(),
             marks: Vec::new(),
@@ -214,14 +221,15 @@ impl Dlx {
             small: 1,
             dead: false,
             chosen: Vec::new(),
+            tied: vec![0; headers],
             visited: 0,
         };
-        d.set_subset_limit(3);
+        d.set_subset_limit(2);
         d
     }
 
     /// The subset rule looks at primary items with 2 to `max` options
-    /// (at most 8); 0 or 1 turns it off. Default 3.
+    /// (at most 8); 0 or 1 turns it off. Default 2.
     pub fn set_subset_limit(&mut self, max: usize) {
         assert!(max <= SUBSET_MAX, "subset limit above {SUBSET_MAX}");
         self.small = max.max(1) as u32;
@@ -242,6 +250,21 @@ impl Dlx {
             }
         }
         self.selected.clear();
+        self.allowed.clear();
+        self.restricted = false;
+        self.linked = false;
+    }
+
+    /// Limits the next searches (until [`Dlx::reset`]) to the options in
+    /// `options`: every other option is taken to belong to no solution, and
+    /// is left out of the links. Each call adds to the options allowed.
+    pub fn allow(&mut self, options: impl IntoIterator<Item = usize>) {
+        let count = self.option_start.len() - 1;
+        self.allowed.extend(options.into_iter().map(|k| {
+            assert!(k < count, "option {k} out of range");
+            k as u32
+        }));
+        self.restricted = true;
         self.linked = false;
     }
 
@@ -286,9 +309,16 @@ impl Dlx {
         }
         self.rlink[last] = 0;
         self.llink[0] = last as u32;
+        if self.restricted {
+            for j in 0..self.allowed.len() {
+                let k = self.allowed[j] as usize;
+                self.link_option(k);
+            }
+        }
         // An option whose first item is covered by the selection is out, so
         // only the options led by free items are looked at.
-        for h in 1..headers {
+        let every = !self.restricted;
+        for h in (1..headers).filter(|_| every) {
             if self.selected_items[h] {
                 continue;
             }
@@ -410,6 +440,7 @@ impl Dlx {
                     self.visited += 1;
                     self.stack.push(next as u32);
                     self.marks.push(self.trail.len() as u32);
+                    self.deactivate(next);
                     self.cover_others(next);
                     self.requeue_column(i);
                     alive = true;
@@ -462,41 +493,38 @@ impl Dlx {
     }
 
     /// The active primary item with the fewest options (the first one found
-    /// with 0 or 1 ends the scan).
-    fn choose(&self) -> usize {
-        let mut best = 0;
-        let mut best_len = u32::MAX;
+    /// with 0 or 1 ends the scan); ties go to the one with the most reach.
+    /// One pass over the item list gathers the tied items.
+    fn choose(&mut self) -> usize {
         let mut ties = 0;
+        let mut best_len = u32::MAX;
         let mut p = self.rlink[0] as usize;
         while p != 0 {
             let l = self.len[p];
-            if l < best_len {
-                if l <= 1 {
-                    return p;
+            if l <= best_len {
+                if l < best_len {
+                    if l <= 1 {
+                        return p;
+                    }
+                    best_len = l;
+                    ties = 0;
                 }
-                best = p;
-                best_len = l;
-                ties = 0;
-            } else if l == best_len {
+                self.tied[ties] = p as u32;
                 ties += 1;
             }
             p = self.rlink[p] as usize;
         }
-        if ties == 0 {
-            return best;
-        }
-        // Break ties by reach, scanning only the tied items.
-        let mut best_reach = self.reach(best);
-        let mut p = self.rlink[best] as usize;
-        while p != 0 {
-            if self.len[p] == best_len {
-                let reach = self.reach(p);
+        let mut best = self.tied[0] as usize;
+        if ties > 1 {
+            let mut best_reach = self.reach(best);
+            for j in 1..ties {
+                let t = self.tied[j] as usize;
+                let reach = self.reach(t);
                 if reach > best_reach {
-                    best = p;
+                    best = t;
                     best_reach = reach;
                 }
             }
-            p = self.rlink[p] as usize;
         }
         best
     }
@@ -582,8 +610,9 @@ impl Dlx {
         }
     }
 
+    /// Covers the items of `x`'s option other than `x`'s own (already
+    /// deactivated by the caller).
     fn cover_others(&mut self, x: usize) {
-        self.deactivate(x);
         let (a, b) = self.nodes_of(x);
         for q in (a..b).filter(|&q| q != x) {
             let h = self.nodes[q].top as usize;
@@ -768,6 +797,22 @@ mod tests {
         d.reset();
         d.select(4).unwrap();
         assert_eq!(d.search(10, |_| {}), 1);
+    }
+
+    #[test]
+    fn allowed_options_only() {
+        let mut d = Dlx::new(&knuth());
+        d.allow([0, 1, 2, 4, 5]); // not option 3, which the solution needs
+        assert_eq!(d.search(10, |_| {}), 0);
+        d.allow([3]);
+        assert_eq!(d.search(10, |_| {}), 1);
+        d.reset();
+        d.select(4).unwrap();
+        d.allow([0, 3]);
+        let mut sols = Vec::new();
+        assert_eq!(d.search(10, |s| sols.push(s.to_vec())), 1);
+        sols[0].sort();
+        assert_eq!(sols, vec![vec![0, 3, 4]]);
     }
 
     #[test]

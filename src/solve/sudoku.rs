@@ -174,6 +174,14 @@ impl SudokuSolver {
                 return Ok(0);
             }
         }
+        // Only the candidates left by the pre-pass go into the search.
+        let cand = &self.singles.cand;
+        self.dlx
+            .allow(cand.iter().enumerate().flat_map(|(cell, &m)| {
+                (0..n)
+                    .filter(move |v| m >> v & 1 != 0)
+                    .map(move |v| cell * n + v)
+            }));
         Ok(self.dlx.search(limit, found))
     }
 }
