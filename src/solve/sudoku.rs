@@ -41,26 +41,8 @@ pub struct SudokuSolver {
 
 impl SudokuSolver {
     pub fn new(layout: Arc<Layout>) -> SudokuSolver {
-        let n = layout.size();
-        let cells = layout.cell_count();
-        let mut m = Matrix::new(cells + layout.houses().len() * n, 0);
-        let mut items = Vec::with_capacity(8);
-        for cell in 0..cells {
-            for v in 0..n {
-                items.clear();
-                items.push(cell);
-                items.extend(
-                    layout
-                        .houses_of(cell)
-                        .iter()
-                        .map(|&h| cells + h as usize * n + v),
-                );
-                let k = m.add_option(&items);
-                debug_assert_eq!(k, cell * n + v);
-            }
-        }
         SudokuSolver {
-            dlx: Dlx::new(&m),
+            dlx: Dlx::new(&matrix(&layout)),
             singles: Singles::new(&layout),
             layout,
         }
@@ -299,7 +281,7 @@ impl Singles {
                     }
                 }
             }
-            if self.placed.len() == before && !self.lock_candidates() {
+            if self.placed.len() == before && !self.lock_candidates() && !self.pairs(layout) {
                 return true;
             }
         }
@@ -319,6 +301,78 @@ impl Singles {
                 let m = &mut self.cand[c as usize];
                 changed |= *m & locked != 0;
                 *m &= !locked;
+            }
+        }
+        changed
+    }
+
+    /// Removes candidates by naked and hidden pairs; true if any went.
+    /// Naked: two cells of a house with the same two candidates hold those
+    /// two symbols, which leaves the rest of the house. Hidden: two symbols
+    /// with the same two places in a house fill those two cells, which
+    /// keep no other candidate.
+    fn pairs(&mut self, layout: &Layout) -> bool {
+        let mut changed = false;
+        let mut places = [0u32; 32];
+        for (h, house) in layout.houses().iter().enumerate() {
+            let cells = &house.cells;
+            for (i, &c) in cells.iter().enumerate() {
+                let m = self.cand[c as usize];
+                if !two_bits(m) {
+                    continue;
+                }
+                let Some(&d) = cells[i + 1..].iter().find(|&&d| self.cand[d as usize] == m) else {
+                    continue;
+                };
+                for &e in cells {
+                    if e != c && e != d {
+                        let x = &mut self.cand[e as usize];
+                        changed |= *x & m != 0;
+                        *x &= !m;
+                    }
+                }
+            }
+            // Places of each symbol in the house, as bits of cell positions.
+            let free = self.full & !self.used[h];
+            let mut left = free;
+            while left != 0 {
+                let v = left.trailing_zeros() as usize;
+                left &= left - 1;
+                places[v] = 0;
+            }
+            for (i, &c) in cells.iter().enumerate() {
+                let mut m = self.cand[c as usize];
+                while m != 0 {
+                    let v = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    places[v] |= 1 << i;
+                }
+            }
+            let mut left = free;
+            while left != 0 {
+                let v = left.trailing_zeros() as usize;
+                left &= left - 1;
+                let at = places[v];
+                if !two_bits(at) {
+                    continue;
+                }
+                let mut rest = left;
+                while rest != 0 {
+                    let w = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    if places[w] != at {
+                        continue;
+                    }
+                    let keep = 1 << v | 1 << w;
+                    let mut p = at;
+                    while p != 0 {
+                        let i = p.trailing_zeros() as usize;
+                        p &= p - 1;
+                        let x = &mut self.cand[cells[i] as usize];
+                        changed |= *x & !keep != 0;
+                        *x &= keep;
+                    }
+                }
             }
         }
         changed
@@ -346,6 +400,13 @@ impl Singles {
         }
         true
     }
+}
+
+/// True when `m` has exactly two bits set (no popcount instruction needed).
+#[inline]
+fn two_bits(m: u32) -> bool {
+    let r = m & m.wrapping_sub(1);
+    r != 0 && r & r.wrapping_sub(1) == 0
 }
 
 /// Every ordered pair of houses sharing at least two cells but not all.
@@ -379,6 +440,30 @@ fn overlaps(layout: &Layout) -> Vec<Overlap> {
         }
     }
     out
+}
+
+/// The exact-cover matrix of a layout: option `cell * n + v` places symbol
+/// `v + 1` in `cell`.
+fn matrix(layout: &Layout) -> Matrix {
+    let n = layout.size();
+    let cells = layout.cell_count();
+    let mut m = Matrix::new(cells + layout.houses().len() * n, 0);
+    let mut items = Vec::with_capacity(8);
+    for cell in 0..cells {
+        for v in 0..n {
+            items.clear();
+            items.push(cell);
+            items.extend(
+                layout
+                    .houses_of(cell)
+                    .iter()
+                    .map(|&h| cells + h as usize * n + v),
+            );
+            let k = m.add_option(&items);
+            debug_assert_eq!(k, cell * n + v);
+        }
+    }
+    m
 }
 
 fn decode(options: &[u32], n: usize, cells: usize) -> Vec<u8> {
@@ -478,6 +563,37 @@ mod tests {
         v[9 * 4] = 9;
         let mut s = SudokuSolver::new(Arc::new(Layout::classic()));
         assert_eq!(s.solve(&v, 2, 1).unwrap().count, 0);
+    }
+
+    /// Puzzles with many solutions: the counts after the pre-pass (singles,
+    /// locked candidates, pairs) agree with a plain search of the matrix
+    /// with the givens alone.
+    #[test]
+    fn pre_pass_keeps_counts_exact() {
+        use crate::solve::generate::{Rng, full_grid, thin};
+        for (name, target, seed) in [("classic", 24, 1), ("6x6", 10, 2), ("twodoku", 50, 3)] {
+            let layout = Arc::new(Layout::named(name).unwrap());
+            let n = layout.size();
+            let mut s = SudokuSolver::new(layout.clone());
+            let mut plain = Dlx::new(&matrix(&layout));
+            let mut rng = Rng::new(seed);
+            for round in 0..6 {
+                let full = full_grid(&mut s, seed * 10 + round);
+                let mut v = thin(&mut s, &full, target, seed);
+                for _ in 0..rng.below(6) {
+                    let c = rng.below(v.len());
+                    v[c] = 0;
+                }
+                plain.reset();
+                for (cell, &x) in v.iter().enumerate().filter(|&(_, &x)| x != 0) {
+                    plain.select(cell * n + x as usize - 1).unwrap();
+                }
+                plain.set_subset_limit(0);
+                let expected = plain.search(300, |_| {});
+                let got = s.solve(&v, 300, 0).unwrap().count;
+                assert_eq!(got, expected, "{name}, round {round}");
+            }
+        }
     }
 
     /// Thinned puzzles of several layouts, then with more givens removed so
