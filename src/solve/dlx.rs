@@ -131,14 +131,9 @@ pub struct Dlx {
     marks: Vec<u32>,
     /// Options dropped by the subset rule, in order, to restore on backtracking.
     trail: Vec<u32>,
-    /// Items left with at most one option: forced choices (or dead ends).
-    singles: Vec<u32>,
-    /// Items with 2 to `small` options whose options changed since the
-    /// subset rule last looked at them.
-    queue: Vec<u32>,
-    queued: Vec<bool>,
-    /// An active primary item has no option left.
-    dead: bool,
+    /// Items noted while options go: forced choices, dead ends, and items
+    /// for the subset rule.
+    pending: Pending,
     /// Items with at most this many options are noted when they lose one.
     small: u32,
     /// Options of the last solution found (selected ones first).
@@ -215,11 +210,13 @@ impl Dlx {
             stack: Vec::new(),
             marks: Vec::new(),
             trail: Vec::new(),
-            singles: Vec::with_capacity(headers),
-            queue: Vec::with_capacity(headers),
-            queued: vec![false; headers],
+            pending: Pending {
+                singles: Vec::with_capacity(headers),
+                queue: Vec::with_capacity(headers),
+                queued: vec![false; headers],
+                dead: false,
+            },
             small: 1,
-            dead: false,
             chosen: Vec::new(),
             tied: vec![0; headers],
             visited: 0,
@@ -386,7 +383,7 @@ impl Dlx {
         }
         let mut alive = true;
         loop {
-            if alive && !self.dead {
+            if alive && !self.pending.dead {
                 if self.rlink[0] == 0 {
                     count += 1;
                     self.chosen.clear();
@@ -400,13 +397,13 @@ impl Dlx {
                     }
                 } else {
                     let mut forced = None;
-                    while let Some(t) = self.singles.pop() {
+                    while let Some(t) = self.pending.singles.pop() {
                         if self.active[t as usize] {
                             forced = Some(t as usize);
                             break;
                         }
                     }
-                    if forced.is_none() && !self.queue.is_empty() {
+                    if forced.is_none() && !self.pending.queue.is_empty() {
                         alive = self.reduce();
                         continue;
                     }
@@ -473,23 +470,16 @@ impl Dlx {
     /// Notes that item `t` has `len` options left, `len <= small`.
     #[inline]
     fn note(&mut self, t: usize, len: u32) {
-        if len == 0 {
-            self.dead |= self.active[t];
-        } else if len == 1 {
-            self.singles.push(t as u32);
-        } else if !self.queued[t] {
-            self.queued[t] = true;
-            self.queue.push(t as u32);
-        }
+        self.pending.note(&self.active, t, len);
     }
 
     fn clear_pending(&mut self) {
-        self.dead = false;
-        self.singles.clear();
-        for &h in &self.queue {
-            self.queued[h as usize] = false;
+        self.pending.dead = false;
+        self.pending.singles.clear();
+        for &h in &self.pending.queue {
+            self.pending.queued[h as usize] = false;
         }
-        self.queue.clear();
+        self.pending.queue.clear();
     }
 
     /// The active primary item with the fewest options (the first one found
@@ -545,55 +535,23 @@ impl Dlx {
         sum
     }
 
-    /// Removes option node `q` from its item's list.
-    #[inline(always)]
-    fn unlink_node(&mut self, q: usize) {
-        let n = self.nodes[q];
-        self.nodes[n.up as usize].down = n.down;
-        self.nodes[n.down as usize].up = n.up;
-        let t = n.top as usize;
-        let l = self.len[t] - 1;
-        self.len[t] = l;
-        if l <= self.small {
-            self.note(t, l);
-        }
-    }
-
-    /// Puts option node `q` back into its item's list.
-    #[inline(always)]
-    fn relink_node(&mut self, q: usize) {
-        let n = self.nodes[q];
-        self.nodes[n.up as usize].down = q as u32;
-        self.nodes[n.down as usize].up = q as u32;
-        self.len[n.top as usize] += 1;
-    }
-
     fn cover(&mut self, h: usize) {
         let (l, r) = (self.llink[h], self.rlink[h]);
         self.rlink[l as usize] = r;
         self.llink[r as usize] = l;
         self.active[h] = false;
-        let mut p = self.nodes[h].down as usize;
-        while p != h {
-            let mut q = self.nodes[p].right as usize;
-            while q != p {
-                self.unlink_node(q);
-                q = self.nodes[q].right as usize;
-            }
-            p = self.nodes[p].down as usize;
-        }
+        let mut links = Links {
+            nodes: &mut self.nodes,
+            len: &mut self.len,
+            active: &self.active,
+            pending: &mut self.pending,
+            small: self.small,
+        };
+        links.cover_column(h);
     }
 
     fn uncover(&mut self, h: usize) {
-        let mut p = self.nodes[h].up as usize;
-        while p != h {
-            let mut q = self.nodes[p].right as usize;
-            while q != p {
-                self.relink_node(q);
-                q = self.nodes[q].right as usize;
-            }
-            p = self.nodes[p].up as usize;
-        }
+        relink_column(&mut self.nodes, &mut self.len, h);
         let (l, r) = (self.llink[h], self.rlink[h]);
         self.rlink[l as usize] = h as u32;
         self.llink[r as usize] = h as u32;
@@ -649,11 +607,18 @@ impl Dlx {
     /// trail. Returns false if that leaves an active primary item with no option.
     fn hide(&mut self, k: usize) -> bool {
         let (a, b) = option_range(&self.option_start, k);
+        let mut links = Links {
+            nodes: &mut self.nodes,
+            len: &mut self.len,
+            active: &self.active,
+            pending: &mut self.pending,
+            small: self.small,
+        };
         for q in a..b {
-            self.unlink_node(q);
+            links.unlink_node(q);
         }
         self.trail.push(k as u32);
-        !self.dead
+        !self.pending.dead
     }
 
     /// Restores the options dropped since the trail had length `mark`.
@@ -662,7 +627,7 @@ impl Dlx {
             let k = self.trail.pop().unwrap_or(0) as usize;
             let (a, b) = option_range(&self.option_start, k);
             for q in (a..b).rev() {
-                self.relink_node(q);
+                relink_node(&mut self.nodes, &mut self.len, q);
             }
         }
     }
@@ -672,9 +637,9 @@ impl Dlx {
     /// left with no option.
     fn reduce(&mut self) -> bool {
         let mut options = [0u32; SUBSET_MAX];
-        while let Some(a) = self.queue.pop() {
+        while let Some(a) = self.pending.queue.pop() {
             let a = a as usize;
-            self.queued[a] = false;
+            self.pending.queued[a] = false;
             let n = self.len[a] as usize;
             if !self.active[a] || n < 2 {
                 continue;
@@ -729,11 +694,100 @@ impl Dlx {
                     p = next;
                 }
             }
-            if !self.singles.is_empty() {
+            if !self.pending.singles.is_empty() {
                 break;
             }
         }
         true
+    }
+}
+
+/// Items noted while options go (see [`Dlx::search`]).
+#[derive(Clone, Debug)]
+struct Pending {
+    /// Items left with at most one option: forced choices (or dead ends).
+    singles: Vec<u32>,
+    /// Items with 2 to `small` options whose options changed since the
+    /// subset rule last looked at them.
+    queue: Vec<u32>,
+    queued: Vec<bool>,
+    /// An active primary item has no option left.
+    dead: bool,
+}
+
+impl Pending {
+    /// Notes that item `t` has `len` options left, `len <= small`.
+    #[inline]
+    fn note(&mut self, active: &[bool], t: usize, len: u32) {
+        if len == 0 {
+            self.dead |= active[t];
+        } else if len == 1 {
+            self.singles.push(t as u32);
+        } else if !self.queued[t] {
+            self.queued[t] = true;
+            self.queue.push(t as u32);
+        }
+    }
+}
+
+/// The parts of a [`Dlx`] that taking options away changes, borrowed apart
+/// so that the hot loops keep them in registers.
+struct Links<'a> {
+    nodes: &'a mut [Node],
+    len: &'a mut [u32],
+    active: &'a [bool],
+    pending: &'a mut Pending,
+    small: u32,
+}
+
+impl Links<'_> {
+    /// Removes option node `q` from its item's list.
+    #[inline(always)]
+    fn unlink_node(&mut self, q: usize) {
+        let n = self.nodes[q];
+        self.nodes[n.up as usize].down = n.down;
+        self.nodes[n.down as usize].up = n.up;
+        let t = n.top as usize;
+        let l = self.len[t] - 1;
+        self.len[t] = l;
+        if l <= self.small {
+            self.pending.note(self.active, t, l);
+        }
+    }
+
+    /// Takes the options of item `h` out of the lists of their other items.
+    fn cover_column(&mut self, h: usize) {
+        let mut p = self.nodes[h].down as usize;
+        while p != h {
+            let mut q = self.nodes[p].right as usize;
+            while q != p {
+                self.unlink_node(q);
+                q = self.nodes[q].right as usize;
+            }
+            p = self.nodes[p].down as usize;
+        }
+    }
+}
+
+/// Puts option node `q` back into its item's list.
+#[inline(always)]
+fn relink_node(nodes: &mut [Node], len: &mut [u32], q: usize) {
+    let n = nodes[q];
+    nodes[n.up as usize].down = q as u32;
+    nodes[n.down as usize].up = q as u32;
+    len[n.top as usize] += 1;
+}
+
+/// Undoes [`Links::cover_column`], in reverse order.
+fn relink_column(nodes: &mut [Node], len: &mut [u32], h: usize) {
+    let mut p = nodes[h].up as usize;
+    while p != h {
+        let mut q = nodes[p].right as usize;
+        while q != p {
+            relink_node(nodes, len, q);
+            q = nodes[q].right as usize;
+        }
+        p = nodes[p].up as usize;
     }
 }
 
