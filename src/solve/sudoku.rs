@@ -195,6 +195,7 @@ struct Singles {
 #[derive(Clone, Debug)]
 struct Overlap {
     a: usize,
+    b: usize,
     shared: Vec<u32>,
     /// Cells of `a` outside `b`, and of `b` outside `a`.
     a_only: Vec<u32>,
@@ -287,20 +288,36 @@ impl Singles {
         }
     }
 
-    /// Removes candidates by locked candidates; true if any went.
+    /// Removes candidates by locked candidates; true if any went. Both
+    /// ways for each pair of houses: the symbols that house `a` can only
+    /// hold in the shared cells leave the rest of `b`, and the other way.
     fn lock_candidates(&mut self) -> bool {
         let mut changed = false;
-        for o in &self.overlaps {
-            let inside = o.shared.iter().fold(0, |m, &c| m | self.cand[c as usize]);
-            let outside = o.a_only.iter().fold(0, |m, &c| m | self.cand[c as usize]);
-            let locked = inside & !outside & !self.used[o.a];
-            if locked == 0 {
-                continue;
-            }
-            for &c in &o.b_only {
-                let m = &mut self.cand[c as usize];
+        let cand = &mut self.cand;
+        let fold = |cand: &[u32], cells: &[u32]| cells.iter().fold(0, |m, &c| m | cand[c as usize]);
+        let mut remove = |cand: &mut [u32], cells: &[u32], locked: u32| {
+            for &c in cells {
+                let m = &mut cand[c as usize];
                 changed |= *m & locked != 0;
                 *m &= !locked;
+            }
+        };
+        for o in &self.overlaps {
+            let inside = fold(cand, &o.shared);
+            if inside == 0 {
+                continue;
+            }
+            // Computed before either removal: removing candidates only
+            // makes `outside` smaller, so this misses some, never errs.
+            let a_out = fold(cand, &o.a_only);
+            let b_out = fold(cand, &o.b_only);
+            let locked_a = inside & !a_out & !self.used[o.a];
+            if locked_a != 0 {
+                remove(cand, &o.b_only, locked_a);
+            }
+            let locked_b = inside & !b_out & !self.used[o.b];
+            if locked_b != 0 {
+                remove(cand, &o.a_only, locked_b);
             }
         }
         changed
@@ -409,19 +426,20 @@ fn two_bits(m: u32) -> bool {
     r != 0 && r & r.wrapping_sub(1) == 0
 }
 
-/// Every ordered pair of houses sharing at least two cells but not all.
+/// Every pair of houses sharing at least two cells but not all.
 fn overlaps(layout: &Layout) -> Vec<Overlap> {
     let houses = layout.houses();
     let mut out = Vec::new();
     for (a, ha) in houses.iter().enumerate() {
-        for hb in houses {
+        for (b, hb) in houses.iter().enumerate().skip(a + 1) {
             let shared: Vec<u32> = ha
                 .cells
                 .iter()
                 .copied()
                 .filter(|c| hb.cells.contains(c))
                 .collect();
-            if shared.len() < 2 || shared.len() == ha.cells.len() {
+            if shared.len() < 2 || shared.len() == ha.cells.len() || shared.len() == hb.cells.len()
+            {
                 continue;
             }
             let only = |h: &crate::grid::House| {
@@ -433,6 +451,7 @@ fn overlaps(layout: &Layout) -> Vec<Overlap> {
             };
             out.push(Overlap {
                 a,
+                b,
                 a_only: only(ha),
                 b_only: only(hb),
                 shared,
