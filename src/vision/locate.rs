@@ -1,0 +1,847 @@
+//! Finding the puzzle in a grey image: its outer corners, the homography
+//! between the layout's canvas and the image, the layout itself, and one
+//! square crop per cell sampled from the full-resolution image.
+//!
+//! Outline:
+//! 1. The image is box-averaged down to a working copy whose long side is at
+//!    most [`WORK_SIDE`] pixels.
+//! 2. Ink is found by a local-mean threshold in both polarities (dark print
+//!    on paper, light lines on a dark-mode screen).
+//! 3. The outer outline of every large ink component gives a candidate quad:
+//!    the largest quadrilateral inscribed in its convex hull, whose sides are
+//!    then refitted to the outline's straight stretches.
+//! 4. Each candidate is rectified and scored against every candidate layout
+//!    ([`DETECTED_LAYOUTS`], data, not code): borders of the layout's cells
+//!    must carry ink, lines through cell centres much less, and canvas
+//!    positions outside the shape must be blank. The best layout's score is
+//!    the candidate's score; among candidates scoring close to the best, the
+//!    largest wins (so a smaller second grid beside the main one loses).
+//! 5. The actual grid lines are found in the rectified ink, so cells follow
+//!    the printed lines even when the outer border is thick or spacing is
+//!    uneven.
+//!
+//! Corners and the homography are in the orientation of the pixels given:
+//! whether the puzzle is upside down or on its side is decided later, from
+//! the digits.
+
+use image::{GrayImage, Luma};
+use imageproc::contours::{BorderType, find_contours};
+use imageproc::point::Point;
+use rayon::prelude::*;
+
+use crate::grid::Layout;
+use crate::vision::homography::Homography;
+
+/// Long side, in pixels, of the working copy on which the grid is searched.
+pub const WORK_SIDE: u32 = 900;
+
+/// Side of the cell crops that [`cell_crops`] is meant to be called with:
+/// enough for a printed digit (about 60% of the cell's height, so ~28 px),
+/// small enough to keep sampling 369 samurai cells cheap.
+pub const CELL_CROP_SIZE: u32 = 48;
+
+/// Fraction of the cell side left out on each side of a crop: the crop shows
+/// the cell's interior and, at most, a sliver of its border lines.
+pub const CROP_INSET: f32 = 0.06;
+
+/// The layouts [`locate`] tells apart when none is forced. Any layout built
+/// by [`Layout::named`] can be listed: its score comes from its cell map.
+pub const DETECTED_LAYOUTS: &[&str] = &["classic", "samurai"];
+
+/// A candidate needs at least this score (see [`Located::score`]) to count
+/// as a grid.
+pub const MIN_SCORE: f32 = 0.35;
+
+/// Where the puzzle is.
+#[derive(Clone, Debug)]
+pub struct Located {
+    /// The outer corners of the grid (the outer edge of its border) in
+    /// pixels of the image given to [`locate`], clockwise from the top-left
+    /// as the image is stored: top-left, top-right, bottom-right, bottom-left.
+    pub corners: [[f32; 2]; 4],
+    /// The detected (or forced) layout.
+    pub layout: Layout,
+    /// Canvas to image: canvas `(x, y)` in cell units (x = column, 0..width,
+    /// y = row, 0..height) to image pixels; the canvas corners map to
+    /// `corners`.
+    pub homography: Homography,
+    /// Where each vertical grid line (0..=width) actually lies, in canvas
+    /// units of `homography` (ideally `i`; a thick outer border moves line 0
+    /// and line `width` inwards).
+    pub col_lines: Vec<f32>,
+    /// Same for the horizontal lines (0..=height).
+    pub row_lines: Vec<f32>,
+    /// How grid-like the rectified content is for `layout`, about 0..1:
+    /// ink on cell borders minus ink on lines through cell centres and on
+    /// canvas positions outside the shape.
+    pub score: f32,
+    /// The score of every layout tried, best first.
+    pub layout_scores: Vec<(String, f32)>,
+}
+
+impl Located {
+    /// The image point of a canvas point, through the refined grid lines:
+    /// canvas `(x, y)` in cell units (integers are grid lines).
+    pub fn canvas_to_image(&self, x: f32, y: f32) -> [f32; 2] {
+        let u = piecewise(&self.col_lines, x);
+        let v = piecewise(&self.row_lines, y);
+        let (px, py) = self.homography.map(u as f64, v as f64);
+        [px as f32, py as f32]
+    }
+
+    /// The four corners of a cell in image pixels, clockwise from top-left.
+    pub fn cell_quad(&self, cell: usize) -> [[f32; 2]; 4] {
+        let (r, c) = self.layout.position(cell);
+        let (r, c) = (r as f32, c as f32);
+        [
+            self.canvas_to_image(c, r),
+            self.canvas_to_image(c + 1.0, r),
+            self.canvas_to_image(c + 1.0, r + 1.0),
+            self.canvas_to_image(c, r + 1.0),
+        ]
+    }
+
+    /// The same location for an image scaled by `factor` (e.g. from the
+    /// working copy to the full image).
+    ///
+    /// Coordinates are pixel indices (the centre of pixel (0, 0) is (0, 0)),
+    /// and a working-copy pixel covers `factor` x `factor` image pixels, so
+    /// `x` maps to `x * factor + (factor - 1) / 2`.
+    pub fn scaled(&self, factor: f32) -> Located {
+        let f = factor as f64;
+        let o = (f - 1.0) / 2.0;
+        let s = Homography::from_matrix([f, 0.0, o, 0.0, f, o, 0.0, 0.0, 1.0]);
+        let of = o as f32;
+        Located {
+            corners: self
+                .corners
+                .map(|[x, y]| [x * factor + of, y * factor + of]),
+            homography: self.homography.then(&s),
+            ..self.clone()
+        }
+    }
+}
+
+/// Maps a canvas coordinate through the refined line positions: integer `i`
+/// goes to `lines[i]`, linear in between and beyond.
+fn piecewise(lines: &[f32], t: f32) -> f32 {
+    let n = lines.len() - 1;
+    let i = (t.floor().max(0.0) as usize).min(n - 1);
+    let f = t - i as f32;
+    lines[i] + f * (lines[i + 1] - lines[i])
+}
+
+/// Why no grid was located.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LocateError {
+    #[error("no sudoku grid found in {file}")]
+    NoGrid { file: String },
+    #[error("{file} is too small to hold a sudoku grid ({width}x{height} pixels)")]
+    TooSmall {
+        file: String,
+        width: u32,
+        height: u32,
+    },
+}
+
+impl LocateError {
+    /// The same error naming `file`.
+    pub fn in_file(self, name: &str) -> LocateError {
+        match self {
+            LocateError::NoGrid { .. } => LocateError::NoGrid {
+                file: name.to_string(),
+            },
+            LocateError::TooSmall { width, height, .. } => LocateError::TooSmall {
+                file: name.to_string(),
+                width,
+                height,
+            },
+        }
+    }
+}
+
+/// The intermediate results of [`locate_traced`], for `--debug` output.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    /// The working copy (box-averaged grey).
+    pub small: GrayImage,
+    /// Full-image pixels per working-copy pixel.
+    pub scale: f32,
+    /// Ink masks (255 = ink): dark ink, then light ink.
+    pub ink: [GrayImage; 2],
+    /// Every candidate quad, in working-copy pixels, with its best score.
+    pub candidates: Vec<([[f32; 2]; 4], f32)>,
+}
+
+/// Finds the puzzle in `grey`. With `layout`, only that layout is tried;
+/// otherwise every layout of [`DETECTED_LAYOUTS`].
+pub fn locate(grey: &GrayImage, layout: Option<&Layout>) -> Result<Located, LocateError> {
+    locate_traced(grey, layout).0
+}
+
+/// [`locate`], also returning its intermediate images.
+pub fn locate_traced(
+    grey: &GrayImage,
+    layout: Option<&Layout>,
+) -> (Result<Located, LocateError>, Trace) {
+    let (small, scale) = downscale(grey, WORK_SIDE);
+    let radius = (small.width().max(small.height()) / 40).max(4);
+    let ink = threshold(&small, radius, 8);
+    let mut trace = Trace {
+        small,
+        scale,
+        ink,
+        candidates: Vec::new(),
+    };
+    if grey.width() < 36 || grey.height() < 36 {
+        let err = LocateError::TooSmall {
+            file: "the image".into(),
+            width: grey.width(),
+            height: grey.height(),
+        };
+        return (Err(err), trace);
+    }
+    let layouts: Vec<Layout> = match layout {
+        Some(l) => vec![l.clone()],
+        None => DETECTED_LAYOUTS
+            .iter()
+            .map(|n| Layout::named(n).expect("built-in layout"))
+            .collect(),
+    };
+
+    let (w, h) = trace.small.dimensions();
+    let min_side = (w.min(h) as f32 * 0.12).max(30.0);
+    let mut cands: Vec<Candidate> = Vec::new();
+    for (polarity, mask) in trace.ink.iter().enumerate() {
+        let contours = find_contours::<i32>(mask);
+        let mut outers: Vec<(f32, &Vec<Point<i32>>)> = contours
+            .iter()
+            .filter(|c| c.border_type == BorderType::Outer && c.points.len() >= 20)
+            .filter_map(|c| {
+                let (x0, x1, y0, y1) = bbox(&c.points);
+                let (bw, bh) = ((x1 - x0) as f32, (y1 - y0) as f32);
+                (bw >= min_side && bh >= min_side).then_some((bw * bh, &c.points))
+            })
+            .collect();
+        outers.sort_by(|a, b| b.0.total_cmp(&a.0));
+        outers.truncate(12);
+        for (_, pts) in outers {
+            if let Some(quad) = fit_quad(pts) {
+                cands.push(Candidate { quad, polarity });
+            }
+        }
+    }
+
+    let scored: Vec<(usize, Vec<(usize, f32)>)> = cands
+        .par_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let rect = rectify_mask(&trace.ink[c.polarity], &c.quad, RECT_SIDE);
+            let mut s: Vec<(usize, f32)> = layouts
+                .iter()
+                .enumerate()
+                .map(|(li, l)| (li, layout_score(&rect, l)))
+                .collect();
+            s.sort_by(|a, b| b.1.total_cmp(&a.1));
+            (i, s)
+        })
+        .collect();
+    for (i, s) in &scored {
+        trace.candidates.push((cands[*i].quad, s[0].1));
+    }
+    let best = scored.iter().map(|(_, s)| s[0].1).fold(f32::MIN, f32::max);
+    if best < MIN_SCORE {
+        return (
+            Err(LocateError::NoGrid {
+                file: "the image".into(),
+            }),
+            trace,
+        );
+    }
+    // Among the candidates close to the best score, the largest.
+    let (ci, layout_ranking) = scored
+        .iter()
+        .filter(|(_, s)| s[0].1 >= best * 0.85)
+        .max_by(|a, b| quad_area(&cands[a.0].quad).total_cmp(&quad_area(&cands[b.0].quad)))
+        .expect("the best candidate qualifies");
+    let cand = &cands[*ci];
+    let chosen = layouts[layout_ranking[0].0].clone();
+    let score = layout_ranking[0].1;
+    let layout_scores = layout_ranking
+        .iter()
+        .map(|&(li, s)| (layouts[li].name().to_string(), s))
+        .collect();
+
+    let located_small = refine(
+        &trace.ink[cand.polarity],
+        &cand.quad,
+        chosen,
+        score,
+        layout_scores,
+    );
+    (Ok(located_small.scaled(scale)), trace)
+}
+
+struct Candidate {
+    quad: [[f32; 2]; 4],
+    polarity: usize,
+}
+
+/// Side of the square into which candidates are rectified for scoring.
+const RECT_SIDE: u32 = 252;
+
+/// Box-averages `grey` by an integer factor so that its long side is at most
+/// `side`; returns the copy and the factor.
+pub fn downscale(grey: &GrayImage, side: u32) -> (GrayImage, f32) {
+    let (w, h) = grey.dimensions();
+    let f = w.max(h).div_ceil(side).max(1);
+    if f == 1 {
+        return (grey.clone(), 1.0);
+    }
+    let (sw, sh) = (w / f, h / f);
+    let src = grey.as_raw();
+    let mut out = vec![0u8; (sw * sh) as usize];
+    let area = f * f;
+    out.par_chunks_mut(sw as usize)
+        .enumerate()
+        .for_each(|(y, row)| {
+            let mut acc = vec![0u32; sw as usize];
+            for dy in 0..f {
+                let line = &src[((y as u32 * f + dy) * w) as usize..][..(sw * f) as usize];
+                for (x, a) in acc.iter_mut().enumerate() {
+                    *a += line[x * f as usize..][..f as usize]
+                        .iter()
+                        .map(|&v| v as u32)
+                        .sum::<u32>();
+                }
+            }
+            for (o, a) in row.iter_mut().zip(acc) {
+                *o = ((a + area / 2) / area) as u8;
+            }
+        });
+    (
+        GrayImage::from_raw(sw, sh, out).expect("sized buffer"),
+        f as f32,
+    )
+}
+
+/// Ink masks by local mean: a pixel is dark ink when it is `offset` below
+/// the mean of its (2 radius + 1)^2 window, light ink when `offset` above.
+fn threshold(img: &GrayImage, radius: u32, offset: i32) -> [GrayImage; 2] {
+    let (w, h) = img.dimensions();
+    let (wu, hu) = (w as usize, h as usize);
+    let iw = wu + 1;
+    let mut integral = vec![0u32; iw * (hu + 1)];
+    let px = img.as_raw();
+    for y in 0..hu {
+        let mut run = 0u32;
+        for x in 0..wu {
+            run += px[y * wu + x] as u32;
+            integral[(y + 1) * iw + x + 1] = integral[y * iw + x + 1] + run;
+        }
+    }
+    let r = radius as usize;
+    let mut dark = vec![0u8; wu * hu];
+    let mut light = vec![0u8; wu * hu];
+    dark.par_chunks_mut(wu)
+        .zip(light.par_chunks_mut(wu))
+        .enumerate()
+        .for_each(|(y, (drow, lrow))| {
+            let y0 = y.saturating_sub(r);
+            let y1 = (y + r + 1).min(hu);
+            for x in 0..wu {
+                let x0 = x.saturating_sub(r);
+                let x1 = (x + r + 1).min(wu);
+                let sum = integral[y1 * iw + x1] + integral[y0 * iw + x0]
+                    - integral[y0 * iw + x1]
+                    - integral[y1 * iw + x0];
+                let n = ((y1 - y0) * (x1 - x0)) as i32;
+                let v = px[y * wu + x] as i32 * n;
+                let s = sum as i32;
+                if v < s - offset * n {
+                    drow[x] = 255;
+                } else if v > s + offset * n {
+                    lrow[x] = 255;
+                }
+            }
+        });
+    [
+        GrayImage::from_raw(w, h, dark).expect("sized buffer"),
+        GrayImage::from_raw(w, h, light).expect("sized buffer"),
+    ]
+}
+
+fn bbox(pts: &[Point<i32>]) -> (i32, i32, i32, i32) {
+    let mut b = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+    for p in pts {
+        b.0 = b.0.min(p.x);
+        b.1 = b.1.max(p.x);
+        b.2 = b.2.min(p.y);
+        b.3 = b.3.max(p.y);
+    }
+    b
+}
+
+fn quad_area(q: &[[f32; 2]; 4]) -> f32 {
+    let mut a = 0.0;
+    for i in 0..4 {
+        let (p, n) = (q[i], q[(i + 1) % 4]);
+        a += p[0] * n[1] - n[0] * p[1];
+    }
+    (a / 2.0).abs()
+}
+
+/// The quadrilateral of an outline: the largest one inscribed in its convex
+/// hull (corners = extreme points along four perpendicular directions, over
+/// a sweep of rotations), then each side refitted to the outline points
+/// lying along it, and ordered clockwise from the top-left.
+fn fit_quad(pts: &[Point<i32>]) -> Option<[[f32; 2]; 4]> {
+    let hull = imageproc::geometry::convex_hull(pts.to_vec());
+    if hull.len() < 4 {
+        return None;
+    }
+    let hp: Vec<[f32; 2]> = hull.iter().map(|p| [p.x as f32, p.y as f32]).collect();
+    let mut best: Option<([[f32; 2]; 4], f32)> = None;
+    for step in 0..45 {
+        let theta = (step as f32 * 2.0).to_radians();
+        let mut quad = [[0f32; 2]; 4];
+        for (k, corner) in quad.iter_mut().enumerate() {
+            let a = theta + std::f32::consts::FRAC_PI_4 + k as f32 * std::f32::consts::FRAC_PI_2;
+            let (dx, dy) = (a.cos(), a.sin());
+            *corner = *hp
+                .iter()
+                .max_by(|p, q| (p[0] * dx + p[1] * dy).total_cmp(&(q[0] * dx + q[1] * dy)))
+                .expect("non-empty hull");
+        }
+        let area = quad_area(&quad);
+        if best.as_ref().is_none_or(|b| area > b.1) {
+            best = Some((quad, area));
+        }
+    }
+    let (quad, area) = best?;
+    if area < 100.0 {
+        return None;
+    }
+    let quad = order_clockwise(quad);
+    let quad = refit_sides(pts, quad).unwrap_or(quad);
+    // Reject slivers and wild shapes: sides within a factor 3 of each other.
+    let sides: Vec<f32> = (0..4).map(|i| dist(quad[i], quad[(i + 1) % 4])).collect();
+    let (lo, hi) = sides
+        .iter()
+        .fold((f32::MAX, 0f32), |(lo, hi), &s| (lo.min(s), hi.max(s)));
+    (lo > 10.0 && hi < 3.0 * lo).then_some(quad)
+}
+
+fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+/// Top-left first (smallest x + y), then clockwise as seen on screen
+/// (y pointing down).
+fn order_clockwise(q: [[f32; 2]; 4]) -> [[f32; 2]; 4] {
+    let cx = q.iter().map(|p| p[0]).sum::<f32>() / 4.0;
+    let cy = q.iter().map(|p| p[1]).sum::<f32>() / 4.0;
+    let mut v = q.to_vec();
+    v.sort_by(|a, b| {
+        (a[1] - cy)
+            .atan2(a[0] - cx)
+            .total_cmp(&(b[1] - cy).atan2(b[0] - cx))
+    });
+    let start = (0..4)
+        .min_by(|&i, &j| (v[i][0] + v[i][1]).total_cmp(&(v[j][0] + v[j][1])))
+        .expect("four corners");
+    [
+        v[start],
+        v[(start + 1) % 4],
+        v[(start + 2) % 4],
+        v[(start + 3) % 4],
+    ]
+}
+
+/// Fits a line to the outline points near each side of `quad` (away from
+/// its corners) and intersects neighbouring lines. `None` if a side has too
+/// few points or a corner would move far.
+fn refit_sides(pts: &[Point<i32>], quad: [[f32; 2]; 4]) -> Option<[[f32; 2]; 4]> {
+    let mut lines = [(0f32, 0f32, 0f32); 4]; // normal (a, b), offset c: a x + b y = c
+    for k in 0..4 {
+        let (p, q) = (quad[k], quad[(k + 1) % 4]);
+        let len = dist(p, q);
+        let (dx, dy) = ((q[0] - p[0]) / len, (q[1] - p[1]) / len);
+        let tol = 0.02 * len + 1.5;
+        let mut sel: Vec<[f32; 2]> = Vec::new();
+        for pt in pts {
+            let (rx, ry) = (pt.x as f32 - p[0], pt.y as f32 - p[1]);
+            let t = rx * dx + ry * dy;
+            let d = rx * -dy + ry * dx;
+            if t > 0.08 * len && t < 0.92 * len && d.abs() <= tol {
+                sel.push([pt.x as f32, pt.y as f32]);
+            }
+        }
+        if sel.len() < 10 || (sel.len() as f32) < 0.3 * len {
+            return None;
+        }
+        let n = sel.len() as f32;
+        let mx = sel.iter().map(|s| s[0]).sum::<f32>() / n;
+        let my = sel.iter().map(|s| s[1]).sum::<f32>() / n;
+        let (mut sxx, mut sxy, mut syy) = (0f32, 0f32, 0f32);
+        for s in &sel {
+            let (x, y) = (s[0] - mx, s[1] - my);
+            sxx += x * x;
+            sxy += x * y;
+            syy += y * y;
+        }
+        // Direction of largest spread; the normal is perpendicular to it.
+        let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
+        let (a, b) = (-angle.sin(), angle.cos());
+        lines[k] = (a, b, a * mx + b * my);
+    }
+    let mut out = [[0f32; 2]; 4];
+    for k in 0..4 {
+        // Corner k lies on side k-1 and side k.
+        let (a1, b1, c1) = lines[(k + 3) % 4];
+        let (a2, b2, c2) = lines[k];
+        let det = a1 * b2 - a2 * b1;
+        if det.abs() < 1e-3 {
+            return None;
+        }
+        out[k] = [(c1 * b2 - c2 * b1) / det, (a1 * c2 - a2 * c1) / det];
+        let side = dist(quad[k], quad[(k + 1) % 4]);
+        if dist(out[k], quad[k]) > 0.05 * side {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// The homography taking the `side` x `side` square onto `quad`.
+fn square_to_quad(quad: &[[f32; 2]; 4], w: f64, h: f64) -> Option<Homography> {
+    let from = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
+    let to = quad.map(|p| [p[0] as f64, p[1] as f64]);
+    Homography::from_points(&from, &to)
+}
+
+/// The mask under `quad` resampled (nearest) onto a `side` x `side` square.
+fn rectify_mask(mask: &GrayImage, quad: &[[f32; 2]; 4], side: u32) -> GrayImage {
+    let mut out = GrayImage::new(side, side);
+    let Some(h) = square_to_quad(quad, side as f64, side as f64) else {
+        return out;
+    };
+    let (w, hh) = (mask.width() as f64, mask.height() as f64);
+    for y in 0..side {
+        for x in 0..side {
+            let (sx, sy) = h.map(x as f64 + 0.5, y as f64 + 0.5);
+            let (sx, sy) = (sx + 0.5, sy + 0.5);
+            if sx >= 0.0 && sy >= 0.0 && sx < w && sy < hh {
+                let v = mask.get_pixel(sx as u32, sy as u32)[0];
+                out.put_pixel(x, y, Luma([v]));
+            }
+        }
+    }
+    out
+}
+
+/// How well an ink mask rectified onto a square matches `layout`'s canvas.
+///
+/// Each unit segment of the canvas lattice is probed at a few points; a
+/// probe hits when ink lies within a small distance across the segment.
+/// Segments bordering a cell of the layout should be hit (`border`); the
+/// lines through cell centres mostly not (`centre`, digits only); segments
+/// with no cell on either side lie on blank paper (`outside`).
+/// Score = border - centre - outside (each a mean hit rate).
+pub fn layout_score(rect: &GrayImage, layout: &Layout) -> f32 {
+    let (lw, lh) = (layout.width(), layout.height());
+    let sx = rect.width() as f32 / lw as f32;
+    let sy = rect.height() as f32 / lh as f32;
+    let is_cell = |r: isize, c: isize| -> bool {
+        r >= 0 && c >= 0 && layout.cell_at(r as usize, c as usize).is_some()
+    };
+    let (mut border, mut nb) = (0f32, 0f32);
+    let (mut centre, mut nc) = (0f32, 0f32);
+    let (mut outside, mut no) = (0f32, 0f32);
+    // Vertical segments at x = i (lines) and x = i + 0.5 (centres), row j.
+    for j in 0..lh as isize {
+        for i in 0..=lw as isize {
+            let hit = probe(rect, true, i as f32 * sx, j as f32 * sy, sy, sx);
+            match (is_cell(j, i - 1), is_cell(j, i)) {
+                (false, false) => {
+                    outside += hit;
+                    no += 1.0;
+                }
+                _ => {
+                    border += hit;
+                    nb += 1.0;
+                }
+            }
+            if is_cell(j, i) {
+                centre += probe(rect, true, (i as f32 + 0.5) * sx, j as f32 * sy, sy, sx);
+                nc += 1.0;
+            }
+        }
+    }
+    for i in 0..lw as isize {
+        for j in 0..=lh as isize {
+            let hit = probe(rect, false, i as f32 * sx, j as f32 * sy, sx, sy);
+            match (is_cell(j - 1, i), is_cell(j, i)) {
+                (false, false) => {
+                    outside += hit;
+                    no += 1.0;
+                }
+                _ => {
+                    border += hit;
+                    nb += 1.0;
+                }
+            }
+            if is_cell(j, i) {
+                centre += probe(rect, false, i as f32 * sx, (j as f32 + 0.5) * sy, sx, sy);
+                nc += 1.0;
+            }
+        }
+    }
+    let mean = |s: f32, n: f32| if n > 0.0 { s / n } else { 0.0 };
+    mean(border, nb) - mean(centre, nc) - mean(outside, no)
+}
+
+/// Hit rate along one unit segment starting at (x, y): vertical (length
+/// `along` in pixels, going down) or horizontal. `across` is the cell size
+/// across the segment; ink within 12% of it counts.
+fn probe(rect: &GrayImage, vertical: bool, x: f32, y: f32, along: f32, across: f32) -> f32 {
+    const PROBES: usize = 8;
+    let reach = (0.12 * across).max(1.0) as i32;
+    let (w, h) = (rect.width() as i32, rect.height() as i32);
+    let mut hits = 0;
+    for k in 0..PROBES {
+        let t = (k as f32 + 0.5) / PROBES as f32 * 0.8 + 0.1;
+        let (px, py) = if vertical {
+            (x, y + t * along)
+        } else {
+            (x + t * along, y)
+        };
+        let (px, py) = (px as i32, py as i32);
+        let hit = (-reach..=reach).any(|d| {
+            let (qx, qy) = if vertical { (px + d, py) } else { (px, py + d) };
+            qx >= 0 && qy >= 0 && qx < w && qy < h && rect.get_pixel(qx as u32, qy as u32)[0] > 0
+        });
+        hits += hit as usize;
+    }
+    hits as f32 / PROBES as f32
+}
+
+/// Pixels per canvas unit when finding the actual grid lines.
+const REFINE_PX: f32 = 24.0;
+
+/// Finds the actual grid lines in the ink under `quad` and builds the
+/// location (in working-copy pixels).
+fn refine(
+    mask: &GrayImage,
+    quad: &[[f32; 2]; 4],
+    layout: Layout,
+    score: f32,
+    layout_scores: Vec<(String, f32)>,
+) -> Located {
+    let (lw, lh) = (layout.width(), layout.height());
+    let homography =
+        square_to_quad(quad, lw as f64, lh as f64).expect("candidate quads are not degenerate");
+    let p = REFINE_PX;
+    let (rw, rh) = ((lw as f32 * p) as u32, (lh as f32 * p) as u32);
+    // Rectify with the canvas at REFINE_PX per unit.
+    let mut rect = GrayImage::new(rw, rh);
+    let (mw, mh) = (mask.width() as f64, mask.height() as f64);
+    for y in 0..rh {
+        for x in 0..rw {
+            let (sx, sy) = homography.map((x as f64 + 0.5) / p as f64, (y as f64 + 0.5) / p as f64);
+            let (sx, sy) = (sx + 0.5, sy + 0.5);
+            if sx >= 0.0 && sy >= 0.0 && sx < mw && sy < mh {
+                rect.put_pixel(x, y, *mask.get_pixel(sx as u32, sy as u32));
+            }
+        }
+    }
+    let col_lines = find_lines(&rect, &layout, true);
+    let row_lines = find_lines(&rect, &layout, false);
+    Located {
+        corners: *quad,
+        layout,
+        homography,
+        col_lines,
+        row_lines,
+        score,
+        layout_scores,
+    }
+}
+
+/// Positions (canvas units) of the vertical (`vertical`) or horizontal grid
+/// lines: for line `i`, the ink profile across it over the stretch where the
+/// layout has a border there, searched within 0.3 cell of `i`. A line too
+/// faint to find keeps its nominal place; the result is kept increasing.
+fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> Vec<f32> {
+    let p = REFINE_PX;
+    let (n_lines, n_along) = if vertical {
+        (layout.width() + 1, layout.height())
+    } else {
+        (layout.height() + 1, layout.width())
+    };
+    let is_cell = |a: isize, b: isize| -> bool {
+        // a = index across (column for vertical lines), b = index along.
+        if a < 0 || b < 0 {
+            return false;
+        }
+        let (r, c) = if vertical { (b, a) } else { (a, b) };
+        layout.cell_at(r as usize, c as usize).is_some()
+    };
+    let get = |across: i32, along: i32| -> bool {
+        let (x, y) = if vertical {
+            (across, along)
+        } else {
+            (along, across)
+        };
+        x >= 0
+            && y >= 0
+            && (x as u32) < rect.width()
+            && (y as u32) < rect.height()
+            && rect.get_pixel(x as u32, y as u32)[0] > 0
+    };
+    let reach = (0.3 * p) as i32;
+    let mut out: Vec<f32> = (0..n_lines).map(|i| i as f32).collect();
+    for (i, slot) in out.iter_mut().enumerate() {
+        let along: Vec<i32> = (0..n_along as isize)
+            .filter(|&b| is_cell(i as isize - 1, b) || is_cell(i as isize, b))
+            .flat_map(|b| {
+                let b0 = (b as f32 * p) as i32;
+                // Skip the crossings near each end of the unit.
+                (b0 + (0.15 * p) as i32..b0 + (0.85 * p) as i32).collect::<Vec<_>>()
+            })
+            .collect();
+        if along.is_empty() {
+            continue;
+        }
+        let centre = (i as f32 * p) as i32;
+        let profile: Vec<f32> = (-reach..=reach)
+            .map(|d| along.iter().filter(|&&b| get(centre + d, b)).count() as f32)
+            .collect();
+        let peak = profile.iter().cloned().fold(0.0, f32::max);
+        if peak < 0.4 * along.len() as f32 {
+            continue;
+        }
+        // Centre of the run of strong columns around the peak.
+        let k = profile
+            .iter()
+            .position(|&v| v == peak)
+            .expect("peak exists");
+        let strong = 0.6 * peak;
+        let (mut lo, mut hi) = (k, k);
+        while lo > 0 && profile[lo - 1] >= strong {
+            lo -= 1;
+        }
+        while hi + 1 < profile.len() && profile[hi + 1] >= strong {
+            hi += 1;
+        }
+        let (mut sw, mut s) = (0f32, 0f32);
+        for (j, &v) in profile.iter().enumerate().take(hi + 1).skip(lo) {
+            sw += v;
+            s += v * j as f32;
+        }
+        let pos = centre as f32 + s / sw - reach as f32 + 0.5;
+        *slot = pos / p;
+    }
+    for i in 1..out.len() {
+        if out[i] <= out[i - 1] + 0.3 {
+            out[i] = out[i - 1] + 0.3;
+        }
+    }
+    out
+}
+
+/// One square grey crop of `size` x `size` pixels per cell of the located
+/// layout, in [`Layout`] cell order, sampled from `full_grey` (the image
+/// `located` was found in, at full resolution) through the homography and
+/// the refined grid lines. Each crop spans the cell between its grid lines
+/// less [`CROP_INSET`] of the cell on each side, so it may show slivers of
+/// the lines at its border. Pixels are averaged over their footprint
+/// (up to 4 x 4 bilinear samples) so that large photos do not alias.
+pub fn cell_crops(full_grey: &GrayImage, located: &Located, size: u32) -> Vec<GrayImage> {
+    let layout = &located.layout;
+    (0..layout.cell_count())
+        .into_par_iter()
+        .map(|cell| {
+            let (r, c) = layout.position(cell);
+            let (u0, u1) = (located.col_lines[c], located.col_lines[c + 1]);
+            let (v0, v1) = (located.row_lines[r], located.row_lines[r + 1]);
+            let (du, dv) = (u1 - u0, v1 - v0);
+            let (u0, v0) = (u0 + CROP_INSET * du, v0 + CROP_INSET * dv);
+            let (su, sv) = (
+                du * (1.0 - 2.0 * CROP_INSET) / size as f32,
+                dv * (1.0 - 2.0 * CROP_INSET) / size as f32,
+            );
+            let map = |u: f32, v: f32| located.homography.map(u as f64, v as f64);
+            // Source pixels per output pixel, from the crop's diagonal.
+            let a = map(u0, v0);
+            let b = map(u0 + su * size as f32, v0 + sv * size as f32);
+            let diag = ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt() as f32;
+            let ratio = diag / (size as f32 * std::f32::consts::SQRT_2);
+            let k = (ratio.ceil() as u32).clamp(1, 4);
+            let mut out = GrayImage::new(size, size);
+            for y in 0..size {
+                for x in 0..size {
+                    let mut acc = 0f32;
+                    for sy in 0..k {
+                        for sx in 0..k {
+                            let u = u0 + su * (x as f32 + (sx as f32 + 0.5) / k as f32);
+                            let v = v0 + sv * (y as f32 + (sy as f32 + 0.5) / k as f32);
+                            let (px, py) = map(u, v);
+                            acc += bilinear(full_grey, px as f32, py as f32);
+                        }
+                    }
+                    let v = acc / (k * k) as f32;
+                    out.put_pixel(x, y, Luma([v.round().clamp(0.0, 255.0) as u8]));
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// Bilinear sample at pixel-index coordinates (the centre of pixel (0, 0)
+/// is (0, 0)), clamped at the border.
+fn bilinear(img: &GrayImage, x: f32, y: f32) -> f32 {
+    let (w, h) = (img.width() as i32, img.height() as i32);
+    let (fx, fy) = (x, y);
+    let (x0, y0) = (fx.floor() as i32, fy.floor() as i32);
+    let (tx, ty) = (fx - x0 as f32, fy - y0 as f32);
+    let raw = img.as_raw();
+    let at = |x: i32, y: i32| -> f32 {
+        let x = x.clamp(0, w - 1) as usize;
+        let y = y.clamp(0, h - 1) as usize;
+        raw[y * w as usize + x] as f32
+    };
+    let top = at(x0, y0) * (1.0 - tx) + at(x0 + 1, y0) * tx;
+    let bot = at(x0, y0 + 1) * (1.0 - tx) + at(x0 + 1, y0 + 1) * tx;
+    top * (1.0 - ty) + bot * ty
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clockwise_order_starts_top_left() {
+        let q = order_clockwise([[10.0, 90.0], [90.0, 10.0], [10.0, 10.0], [90.0, 90.0]]);
+        assert_eq!(q, [[10.0, 10.0], [90.0, 10.0], [90.0, 90.0], [10.0, 90.0]]);
+    }
+
+    #[test]
+    fn piecewise_follows_the_lines() {
+        let lines = [0.1, 1.0, 2.2, 3.0];
+        assert!((piecewise(&lines, 0.0) - 0.1).abs() < 1e-6);
+        assert!((piecewise(&lines, 1.5) - 1.6).abs() < 1e-6);
+        assert!((piecewise(&lines, 3.0) - 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn downscale_averages_blocks() {
+        let img = GrayImage::from_fn(2000, 1000, |x, _| Luma([if x % 2 == 0 { 0 } else { 200 }]));
+        let (small, f) = downscale(&img, 900);
+        assert_eq!(f, 3.0);
+        assert_eq!(small.dimensions(), (666, 333));
+        let v = small.get_pixel(10, 10)[0];
+        assert!((60..=140).contains(&v), "{v}");
+    }
+}
