@@ -36,11 +36,25 @@ fn run(path: &Path, rotation: Rotation, debug: Option<&Path>) -> Run {
     drop(img);
     let t1 = Instant::now();
     let (res, trace) = locate_traced(&grey, None);
+    if std::env::var_os("LOCATE_EVAL_CANDIDATES").is_some() {
+        for (q, s) in &trace.candidates {
+            eprintln!("candidate {q:?} score {s:.3}");
+        }
+    }
+    let tl = Instant::now();
     let crops = match &res {
         Ok(l) => cell_crops(&grey, l, CELL_CROP_SIZE),
         Err(_) => Vec::new(),
     };
     let t2 = Instant::now();
+    if std::env::var_os("LOCATE_EVAL_PHASES").is_some() {
+        eprintln!(
+            "{}: locate {:.1} ms, crops {:.1} ms",
+            path.display(),
+            (tl - t1).as_secs_f64() * 1e3,
+            (t2 - tl).as_secs_f64() * 1e3
+        );
+    }
     if let Some(dir) = debug {
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
         write_debug(
@@ -107,6 +121,26 @@ fn main() {
         match a.as_str() {
             "--debug" => debug = args.next().map(PathBuf::from),
             "--only" => only = args.next(),
+            "--image" => {
+                // One file: print the location, write debug images if asked.
+                let path = PathBuf::from(args.next().expect("--image FILE"));
+                let debug = args.next().filter(|a| a == "--debug").and(args.next());
+                let r = run(&path, Rotation::FromExif, debug.as_deref().map(Path::new));
+                match r.located {
+                    Some(l) => println!(
+                        "{}: {} corners {:?} score {:.2} scores {:?} lines {:?} {:?}",
+                        path.display(),
+                        l.layout,
+                        l.corners,
+                        l.score,
+                        l.layout_scores,
+                        l.col_lines,
+                        l.row_lines
+                    ),
+                    None => println!("{}: {}", path.display(), r.error),
+                }
+                return;
+            }
             _ => root = PathBuf::from(a),
         }
     }

@@ -128,7 +128,7 @@ fn normaliser(pts: &[[f64; 2]]) -> Option<([f64; 9], [f64; 9])> {
         .map(|p| ((p[0] - cx).powi(2) + (p[1] - cy).powi(2)).sqrt())
         .sum::<f64>()
         / n;
-    if !(d > 1e-12) || !d.is_finite() {
+    if d.is_nan() || d <= 1e-12 || !d.is_finite() {
         return None;
     }
     let s = std::f64::consts::SQRT_2 / d;
@@ -150,8 +150,9 @@ fn solve8(mut a: [[f64; 8]; 8], mut b: [f64; 8]) -> Option<[f64; 8]> {
         for r in col + 1..8 {
             let f = a[r][col] / a[col][col];
             if f != 0.0 {
-                for c in col..8 {
-                    a[r][c] -= f * a[col][c];
+                let pivot_row = a[col];
+                for (x, p) in a[r].iter_mut().zip(pivot_row).skip(col) {
+                    *x -= f * p;
                 }
                 b[r] -= f * b[col];
             }

@@ -55,9 +55,10 @@ pub const MIN_SCORE: f32 = 0.35;
 /// Where the puzzle is.
 #[derive(Clone, Debug)]
 pub struct Located {
-    /// The outer corners of the grid (the outer edge of its border) in
-    /// pixels of the image given to [`locate`], clockwise from the top-left
-    /// as the image is stored: top-left, top-right, bottom-right, bottom-left.
+    /// The outer corners of the grid, on the centre line of its outer border,
+    /// in pixels of the image given to [`locate`] (pixel indices: the centre
+    /// of pixel (0, 0) is (0, 0)), clockwise from the top-left as the image
+    /// is stored: top-left, top-right, bottom-right, bottom-left.
     pub corners: [[f32; 2]; 4],
     /// The detected (or forced) layout.
     pub layout: Layout,
@@ -66,8 +67,8 @@ pub struct Located {
     /// `corners`.
     pub homography: Homography,
     /// Where each vertical grid line (0..=width) actually lies, in canvas
-    /// units of `homography` (ideally `i`; a thick outer border moves line 0
-    /// and line `width` inwards).
+    /// units of `homography`: `i` for the outer lines, close to `i` for the
+    /// others (unevenly printed or slightly curved grids move them).
     pub col_lines: Vec<f32>,
     /// Same for the horizontal lines (0..=height).
     pub row_lines: Vec<f32>,
@@ -213,20 +214,66 @@ pub fn locate_traced(
     let min_side = (w.min(h) as f32 * 0.12).max(30.0);
     let mut cands: Vec<Candidate> = Vec::new();
     for (polarity, mask) in trace.ink.iter().enumerate() {
-        let contours = find_contours::<i32>(mask);
-        let mut outers: Vec<(f32, &Vec<Point<i32>>)> = contours
+        // A one-pixel blank frame, so that a grid touching the image edge
+        // (a full-width screenshot) still has an outer outline.
+        let mut padded = GrayImage::new(w + 2, h + 2);
+        image::imageops::replace(&mut padded, mask, 1, 1);
+        let mut contours = find_contours::<i32>(&padded);
+        for c in &mut contours {
+            for p in &mut c.points {
+                p.x -= 1;
+                p.y -= 1;
+            }
+        }
+        let mut outers: Vec<(f32, usize)> = contours
             .iter()
-            .filter(|c| c.border_type == BorderType::Outer && c.points.len() >= 20)
-            .filter_map(|c| {
+            .enumerate()
+            .filter(|(_, c)| c.border_type == BorderType::Outer && c.points.len() >= 20)
+            .filter_map(|(i, c)| {
                 let (x0, x1, y0, y1) = bbox(&c.points);
                 let (bw, bh) = ((x1 - x0) as f32, (y1 - y0) as f32);
-                (bw >= min_side && bh >= min_side).then_some((bw * bh, &c.points))
+                (bw >= min_side && bh >= min_side).then_some((bw * bh, i))
             })
             .collect();
         outers.sort_by(|a, b| b.0.total_cmp(&a.0));
         outers.truncate(12);
-        for (_, pts) in outers {
+        let mut holes_of: Vec<Vec<usize>> = vec![Vec::new(); contours.len()];
+        for (i, c) in contours.iter().enumerate() {
+            if let (BorderType::Hole, Some(p)) = (c.border_type, c.parent) {
+                holes_of[p].push(i);
+            }
+        }
+        for (area, oi) in outers {
+            let pts = &contours[oi].points;
             if let Some(quad) = fit_quad(pts) {
+                cands.push(Candidate { quad, polarity });
+            }
+            // The same component seen from inside: the hull of its
+            // cell-like holes, pushed out to the outline's straight stretch.
+            // Print that touches the grid changes the outline, not the cells.
+            let min_hole = (area.sqrt() / 40.0).max(5.0) as i32;
+            let cells: Vec<(i32, usize)> = holes_of[oi]
+                .iter()
+                .filter_map(|&h| {
+                    let (x0, x1, y0, y1) = bbox(&contours[h].points);
+                    let (w, h2) = (x1 - x0, y1 - y0);
+                    (w >= min_hole && h2 >= min_hole && w <= 2 * h2 && h2 <= 2 * w)
+                        .then_some((w * h2, h))
+                })
+                .collect();
+            if cells.len() < 9 {
+                continue;
+            }
+            let mut areas: Vec<i32> = cells.iter().map(|c| c.0).collect();
+            areas.sort_unstable();
+            let med = areas[areas.len() / 2];
+            let hole_pts: Vec<Point<i32>> = cells
+                .iter()
+                .filter(|c| c.0 * 4 >= med && c.0 <= med * 4)
+                .flat_map(|c| contours[c.1].points.iter().copied())
+                .collect();
+            if let Some(inner) = fit_quad(&hole_pts) {
+                let quad = refit_sides(pts, inner, 0.04).unwrap_or(inner);
                 cands.push(Candidate { quad, polarity });
             }
         }
@@ -236,7 +283,7 @@ pub fn locate_traced(
         .par_iter()
         .enumerate()
         .map(|(i, c)| {
-            let rect = rectify_mask(&trace.ink[c.polarity], &c.quad, RECT_SIDE);
+            let rect = rectify_mask(&trace.ink[c.polarity], &c.quad, RECT_SIDE, RECT_SIDE);
             let mut s: Vec<(usize, f32)> = layouts
                 .iter()
                 .enumerate()
@@ -423,7 +470,7 @@ fn fit_quad(pts: &[Point<i32>]) -> Option<[[f32; 2]; 4]> {
         return None;
     }
     let quad = order_clockwise(quad);
-    let quad = refit_sides(pts, quad).unwrap_or(quad);
+    let quad = refit_sides(pts, quad, 0.02).unwrap_or(quad);
     // Reject slivers and wild shapes: sides within a factor 3 of each other.
     let sides: Vec<f32> = (0..4).map(|i| dist(quad[i], quad[(i + 1) % 4])).collect();
     let (lo, hi) = sides
@@ -460,14 +507,15 @@ fn order_clockwise(q: [[f32; 2]; 4]) -> [[f32; 2]; 4] {
 
 /// Fits a line to the outline points near each side of `quad` (away from
 /// its corners) and intersects neighbouring lines. `None` if a side has too
-/// few points or a corner would move far.
-fn refit_sides(pts: &[Point<i32>], quad: [[f32; 2]; 4]) -> Option<[[f32; 2]; 4]> {
+/// few points or a corner would move far. Points within `tol` of the side
+/// length of a side count.
+fn refit_sides(pts: &[Point<i32>], quad: [[f32; 2]; 4], tol: f32) -> Option<[[f32; 2]; 4]> {
     let mut lines = [(0f32, 0f32, 0f32); 4]; // normal (a, b), offset c: a x + b y = c
     for k in 0..4 {
         let (p, q) = (quad[k], quad[(k + 1) % 4]);
         let len = dist(p, q);
         let (dx, dy) = ((q[0] - p[0]) / len, (q[1] - p[1]) / len);
-        let tol = 0.02 * len + 1.5;
+        let tol = tol * len + 1.5;
         let mut sel: Vec<[f32; 2]> = Vec::new();
         for pt in pts {
             let (rx, ry) = (pt.x as f32 - p[0], pt.y as f32 - p[1]);
@@ -480,20 +528,26 @@ fn refit_sides(pts: &[Point<i32>], quad: [[f32; 2]; 4]) -> Option<[[f32; 2]; 4]>
         if sel.len() < 10 || (sel.len() as f32) < 0.3 * len {
             return None;
         }
-        let n = sel.len() as f32;
-        let mx = sel.iter().map(|s| s[0]).sum::<f32>() / n;
-        let my = sel.iter().map(|s| s[1]).sum::<f32>() / n;
-        let (mut sxx, mut sxy, mut syy) = (0f32, 0f32, 0f32);
-        for s in &sel {
-            let (x, y) = (s[0] - mx, s[1] - my);
-            sxx += x * x;
-            sxy += x * y;
-            syy += y * y;
+        // Fit, then refit to the points close to the first fit, twice: print
+        // touching the side pulls the first fit, not the last.
+        let mut line = fit_line(&sel);
+        for pass in 0..2 {
+            let keep = if pass == 0 {
+                0.01 * len + 2.0
+            } else {
+                0.004 * len + 1.0
+            };
+            let near: Vec<[f32; 2]> = sel
+                .iter()
+                .filter(|s| (line.0 * s[0] + line.1 * s[1] - line.2).abs() <= keep)
+                .copied()
+                .collect();
+            if near.len() < 10 || (near.len() as f32) < 0.3 * len {
+                break;
+            }
+            line = fit_line(&near);
         }
-        // Direction of largest spread; the normal is perpendicular to it.
-        let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
-        let (a, b) = (-angle.sin(), angle.cos());
-        lines[k] = (a, b, a * mx + b * my);
+        lines[k] = line;
     }
     let mut out = [[0f32; 2]; 4];
     for k in 0..4 {
@@ -513,6 +567,25 @@ fn refit_sides(pts: &[Point<i32>], quad: [[f32; 2]; 4]) -> Option<[[f32; 2]; 4]>
     Some(out)
 }
 
+/// Total least squares line through points: unit normal (a, b) and c with
+/// a x + b y = c.
+fn fit_line(sel: &[[f32; 2]]) -> (f32, f32, f32) {
+    let n = sel.len() as f32;
+    let mx = sel.iter().map(|s| s[0]).sum::<f32>() / n;
+    let my = sel.iter().map(|s| s[1]).sum::<f32>() / n;
+    let (mut sxx, mut sxy, mut syy) = (0f32, 0f32, 0f32);
+    for s in sel {
+        let (x, y) = (s[0] - mx, s[1] - my);
+        sxx += x * x;
+        sxy += x * y;
+        syy += y * y;
+    }
+    // Direction of largest spread; the normal is perpendicular to it.
+    let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
+    let (a, b) = (-angle.sin(), angle.cos());
+    (a, b, a * mx + b * my)
+}
+
 /// The homography taking the `side` x `side` square onto `quad`.
 fn square_to_quad(quad: &[[f32; 2]; 4], w: f64, h: f64) -> Option<Homography> {
     let from = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
@@ -520,20 +593,45 @@ fn square_to_quad(quad: &[[f32; 2]; 4], w: f64, h: f64) -> Option<Homography> {
     Homography::from_points(&from, &to)
 }
 
-/// The mask under `quad` resampled (nearest) onto a `side` x `side` square.
-fn rectify_mask(mask: &GrayImage, quad: &[[f32; 2]; 4], side: u32) -> GrayImage {
-    let mut out = GrayImage::new(side, side);
-    let Some(h) = square_to_quad(quad, side as f64, side as f64) else {
+/// The mask under `quad` resampled onto a `w` x `h` rectangle. A pixel is
+/// ink when any of several samples over its footprint is, so that thin
+/// lines survive when the quad is larger than the rectangle.
+fn rectify_mask(mask: &GrayImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> GrayImage {
+    let mut out = GrayImage::new(w, h);
+    let Some(hm) = square_to_quad(quad, w as f64, h as f64) else {
         return out;
     };
-    let (w, hh) = (mask.width() as f64, mask.height() as f64);
-    for y in 0..side {
-        for x in 0..side {
-            let (sx, sy) = h.map(x as f64 + 0.5, y as f64 + 0.5);
-            let (sx, sy) = (sx + 0.5, sy + 0.5);
-            if sx >= 0.0 && sy >= 0.0 && sx < w && sy < hh {
-                let v = mask.get_pixel(sx as u32, sy as u32)[0];
-                out.put_pixel(x, y, Luma([v]));
+    let side = (0..4)
+        .map(|i| dist(quad[i], quad[(i + 1) % 4]))
+        .sum::<f32>()
+        / 4.0;
+    let k = ((side / w.min(h) as f32).ceil() as u32).clamp(1, 4);
+    let (mw, mh) = (mask.width() as f64, mask.height() as f64);
+    let raw = mask.as_raw();
+    let stride = mask.width() as usize;
+    for y in 0..h {
+        for x in 0..w {
+            let mut ink = false;
+            'samples: for j in 0..k {
+                for i in 0..k {
+                    let (sx, sy) = hm.map(
+                        x as f64 + (i as f64 + 0.5) / k as f64,
+                        y as f64 + (j as f64 + 0.5) / k as f64,
+                    );
+                    let (sx, sy) = (sx + 0.5, sy + 0.5);
+                    if sx >= 0.0
+                        && sy >= 0.0
+                        && sx < mw
+                        && sy < mh
+                        && raw[sy as usize * stride + sx as usize] > 0
+                    {
+                        ink = true;
+                        break 'samples;
+                    }
+                }
+            }
+            if ink {
+                out.put_pixel(x, y, Luma([255]));
             }
         }
     }
@@ -643,22 +741,45 @@ fn refine(
         square_to_quad(quad, lw as f64, lh as f64).expect("candidate quads are not degenerate");
     let p = REFINE_PX;
     let (rw, rh) = ((lw as f32 * p) as u32, (lh as f32 * p) as u32);
-    // Rectify with the canvas at REFINE_PX per unit.
-    let mut rect = GrayImage::new(rw, rh);
-    let (mw, mh) = (mask.width() as f64, mask.height() as f64);
-    for y in 0..rh {
-        for x in 0..rw {
-            let (sx, sy) = homography.map((x as f64 + 0.5) / p as f64, (y as f64 + 0.5) / p as f64);
-            let (sx, sy) = (sx + 0.5, sy + 0.5);
-            if sx >= 0.0 && sy >= 0.0 && sx < mw && sy < mh {
-                rect.put_pixel(x, y, *mask.get_pixel(sx as u32, sy as u32));
-            }
-        }
-    }
+    let rect = rectify_mask(mask, quad, rw, rh);
     let col_lines = find_lines(&rect, &layout, true);
     let row_lines = find_lines(&rect, &layout, false);
+    // Re-anchor the canvas on the centres of the outer lines: the outline
+    // of the ink can be pushed out by a shadow or a darker page around the
+    // grid, the lines' centres cannot.
+    let (c0, c1) = (col_lines[0], col_lines[lw]);
+    let (r0, r1) = (row_lines[0], row_lines[lh]);
+    let corner = |x: f32, y: f32| {
+        let (u, v) = homography.map(x as f64, y as f64);
+        [u as f32, v as f32]
+    };
+    let corners = [
+        corner(c0, r0),
+        corner(c1, r0),
+        corner(c1, r1),
+        corner(c0, r1),
+    ];
+    let (homography, col_lines, row_lines) = match square_to_quad(&corners, lw as f64, lh as f64) {
+        Some(h) => (
+            h,
+            col_lines
+                .iter()
+                .map(|c| (c - c0) * lw as f32 / (c1 - c0))
+                .collect(),
+            row_lines
+                .iter()
+                .map(|r| (r - r0) * lh as f32 / (r1 - r0))
+                .collect(),
+        ),
+        None => (homography, col_lines, row_lines),
+    };
+    let corners = if homography.map(0.0, 0.0).0.is_finite() {
+        corners
+    } else {
+        *quad
+    };
     Located {
-        corners: *quad,
+        corners,
         layout,
         homography,
         col_lines,
@@ -777,36 +898,49 @@ pub fn cell_crops(full_grey: &GrayImage, located: &Located, size: u32) -> Vec<Gr
             let b = map(u0 + su * size as f32, v0 + sv * size as f32);
             let diag = ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt() as f32;
             let ratio = diag / (size as f32 * std::f32::consts::SQRT_2);
-            let k = (ratio.ceil() as u32).clamp(1, 4);
-            let mut out = GrayImage::new(size, size);
+            // Each bilinear sample already averages about 2 x 2 pixels.
+            let k = ((ratio / 2.0).ceil() as u32).clamp(1, 3);
+            let h = located.homography.matrix();
+            let raw = full_grey.as_raw();
+            let (w, hh) = (full_grey.width() as i32, full_grey.height() as i32);
+            let mut out = vec![0u8; (size * size) as usize];
+            let inv = 1.0 / (k * k) as f32;
             for y in 0..size {
                 for x in 0..size {
                     let mut acc = 0f32;
                     for sy in 0..k {
+                        let v = (v0 + sv * (y as f32 + (sy as f32 + 0.5) / k as f32)) as f64;
                         for sx in 0..k {
-                            let u = u0 + su * (x as f32 + (sx as f32 + 0.5) / k as f32);
-                            let v = v0 + sv * (y as f32 + (sy as f32 + 0.5) / k as f32);
-                            let (px, py) = map(u, v);
-                            acc += bilinear(full_grey, px as f32, py as f32);
+                            let u = (u0 + su * (x as f32 + (sx as f32 + 0.5) / k as f32)) as f64;
+                            let d = h[6] * u + h[7] * v + h[8];
+                            let px = ((h[0] * u + h[1] * v + h[2]) / d) as f32;
+                            let py = ((h[3] * u + h[4] * v + h[5]) / d) as f32;
+                            acc += bilinear_raw(raw, w, hh, px, py);
                         }
                     }
-                    let v = acc / (k * k) as f32;
-                    out.put_pixel(x, y, Luma([v.round().clamp(0.0, 255.0) as u8]));
+                    out[(y * size + x) as usize] = (acc * inv).round().clamp(0.0, 255.0) as u8;
                 }
             }
-            out
+            GrayImage::from_raw(size, size, out).expect("sized buffer")
         })
         .collect()
 }
 
 /// Bilinear sample at pixel-index coordinates (the centre of pixel (0, 0)
 /// is (0, 0)), clamped at the border.
-fn bilinear(img: &GrayImage, x: f32, y: f32) -> f32 {
-    let (w, h) = (img.width() as i32, img.height() as i32);
-    let (fx, fy) = (x, y);
-    let (x0, y0) = (fx.floor() as i32, fy.floor() as i32);
-    let (tx, ty) = (fx - x0 as f32, fy - y0 as f32);
-    let raw = img.as_raw();
+#[inline]
+fn bilinear_raw(raw: &[u8], w: i32, h: i32, x: f32, y: f32) -> f32 {
+    let (x0, y0) = (x.floor() as i32, y.floor() as i32);
+    let (tx, ty) = (x - x0 as f32, y - y0 as f32);
+    if x0 >= 0 && y0 >= 0 && x0 + 1 < w && y0 + 1 < h {
+        let i = (y0 * w + x0) as usize;
+        let wu = w as usize;
+        let (a, b) = (raw[i] as f32, raw[i + 1] as f32);
+        let (c, d) = (raw[i + wu] as f32, raw[i + wu + 1] as f32);
+        let top = a + (b - a) * tx;
+        let bot = c + (d - c) * tx;
+        return top + (bot - top) * ty;
+    }
     let at = |x: i32, y: i32| -> f32 {
         let x = x.clamp(0, w - 1) as usize;
         let y = y.clamp(0, h - 1) as usize;
