@@ -80,6 +80,14 @@ fn run(path: &Path, rotation: Rotation, debug: Option<&Path>) -> Run {
     }
 }
 
+fn size_class(img: &GrayImage) -> u8 {
+    match img.width() as u64 * img.height() as u64 {
+        0..=500_000 => 0,
+        500_001..=2_000_000 => 1,
+        _ => 2,
+    }
+}
+
 fn median(v: &mut [f64]) -> f64 {
     if v.is_empty() {
         return f64::NAN;
@@ -92,24 +100,38 @@ fn max(v: &[f64]) -> f64 {
     v.iter().cloned().fold(f64::NAN, f64::max)
 }
 
-/// Ink in the central half of a crop, relative to the crop's paper level.
-fn centre_ink(crop: &GrayImage) -> f64 {
+/// Share of the central 60% of a crop that is ink: darker than the crop's
+/// own paper level by half the photo's print contrast (`contrast`), so that
+/// faint show-through and shading do not count, whatever the lighting.
+fn centre_ink(crop: &GrayImage, contrast: f64) -> f64 {
     let mut all: Vec<u8> = crop.pixels().map(|p| p[0]).collect();
     all.sort_unstable();
-    let paper = all[all.len() * 9 / 10] as f64;
-    let dark = all[all.len() / 10] as f64;
+    let paper = all[all.len() * 4 / 5] as f64;
+    let threshold = paper - 0.5 * contrast;
     let s = crop.width();
-    let (a, b) = (s / 4, s * 3 / 4);
-    let mut sum = 0.0;
+    let (a, b) = (s / 5, s - s / 5);
     let mut n = 0.0;
+    let mut ink = 0.0;
     for y in a..b {
         for x in a..b {
-            sum += (paper - crop.get_pixel(x, y)[0] as f64).max(0.0);
             n += 1.0;
+            if (crop.get_pixel(x, y)[0] as f64) < threshold {
+                ink += 1.0;
+            }
         }
     }
-    // Normalise by the crop's contrast so that lighting does not matter.
-    sum / n / (paper - dark).max(20.0)
+    ink / n
+}
+
+/// The photo's print contrast: median crop pixel (paper) minus the 1st
+/// percentile (print).
+fn print_contrast(crops: &[GrayImage]) -> f64 {
+    let mut all: Vec<u8> = crops
+        .iter()
+        .flat_map(|c| c.pixels().map(|p| p[0]))
+        .collect();
+    all.sort_unstable();
+    (all[all.len() / 2] as f64 - all[all.len() / 100] as f64).max(10.0)
 }
 
 fn main() {
@@ -145,7 +167,7 @@ fn main() {
         }
     }
     let wanted = |name: &str| only.as_ref().is_none_or(|o| name.contains(o.as_str()));
-    let mut times: Vec<(bool, f64, f64)> = Vec::new(); // (large, work, total)
+    let mut times: Vec<(u8, f64, f64)> = Vec::new(); // (size class, work, total)
 
     // Kubiesa: corners against ground truth.
     let kdir = root.join("kubiesa-train");
@@ -178,7 +200,7 @@ fn main() {
                 .sum::<f64>()
                 / 4.0;
             let r = run(&kdir.join(f[0]), Rotation::FromExif, debug.as_deref());
-            times.push((true, r.work_ms, r.work_ms + r.decode_ms));
+            times.push((size_class(&r.grey), r.work_ms, r.work_ms + r.decode_ms));
             match &r.located {
                 Some(l) => {
                     let err = (0..4)
@@ -238,8 +260,7 @@ fn main() {
                 .collect();
             let jpg = dat.with_extension("jpg");
             let r = run(&jpg, Rotation::AsStored, debug.as_deref());
-            let large = r.grey.width() as u64 * r.grey.height() as u64 > 2_000_000;
-            times.push((large, r.work_ms, r.work_ms + r.decode_ms));
+            times.push((size_class(&r.grey), r.work_ms, r.work_ms + r.decode_ms));
             let name = jpg.file_name().unwrap().to_string_lossy().to_string();
             let Some(l) = &r.located else {
                 failures.push(format!("{name}: not found ({})", r.error));
@@ -251,7 +272,8 @@ fn main() {
                 continue;
             }
             classic += 1;
-            let ink: Vec<f64> = r.crops.iter().map(centre_ink).collect();
+            let contrast = print_contrast(&r.crops);
+            let ink: Vec<f64> = r.crops.iter().map(|c| centre_ink(c, contrast)).collect();
             let full = (0..81)
                 .filter(|&i| digits[i] != 0)
                 .map(|i| ink[i])
@@ -289,9 +311,9 @@ fn main() {
         }
     }
 
-    for (label, large) in [("<= 2 MP", false), ("> 2 MP", true)] {
-        let mut w: Vec<f64> = times.iter().filter(|t| t.0 == large).map(|t| t.1).collect();
-        let mut t: Vec<f64> = times.iter().filter(|t| t.0 == large).map(|t| t.2).collect();
+    for (label, class) in [("<= 0.5 MP", 0), ("0.5-2 MP", 1), ("> 2 MP", 2)] {
+        let mut w: Vec<f64> = times.iter().filter(|t| t.0 == class).map(|t| t.1).collect();
+        let mut t: Vec<f64> = times.iter().filter(|t| t.0 == class).map(|t| t.2).collect();
         if w.is_empty() {
             continue;
         }

@@ -236,7 +236,7 @@ pub fn locate_traced(
             })
             .collect();
         outers.sort_by(|a, b| b.0.total_cmp(&a.0));
-        outers.truncate(12);
+        outers.truncate(10);
         let mut holes_of: Vec<Vec<usize>> = vec![Vec::new(); contours.len()];
         for (i, c) in contours.iter().enumerate() {
             if let (BorderType::Hole, Some(p)) = (c.border_type, c.parent) {
@@ -245,7 +245,7 @@ pub fn locate_traced(
         }
         for (area, oi) in outers {
             let pts = &contours[oi].points;
-            if let Some(quad) = fit_quad(pts) {
+            if let Some(quad) = fit_quad(pts, 0.05) {
                 cands.push(Candidate { quad, polarity });
             }
             // The same component seen from inside: the hull of its
@@ -272,8 +272,15 @@ pub fn locate_traced(
                 .filter(|c| c.0 * 4 >= med && c.0 <= med * 4)
                 .flat_map(|c| contours[c.1].points.iter().copied())
                 .collect();
-            if let Some(inner) = fit_quad(&hole_pts) {
-                let quad = refit_sides(pts, inner, 0.04).unwrap_or(inner);
+            // A cell lost to touching print cuts a corner off the hull: let the
+            // sides' lines restore it.
+            if let Some(inner) = fit_quad(&hole_pts, 0.25) {
+                let quad = refit_sides(pts, inner, 0.04, 0.05).unwrap_or(inner);
+                cands.push(Candidate { quad, polarity });
+            }
+            if let Some(inner) = quad_from_longest_edges(&hole_pts) {
+                let inner = refit_sides(&hole_pts, inner, 0.02, 0.05).unwrap_or(inner);
+                let quad = refit_sides(pts, inner, 0.04, 0.05).unwrap_or(inner);
                 cands.push(Candidate { quad, polarity });
             }
         }
@@ -283,11 +290,11 @@ pub fn locate_traced(
         .par_iter()
         .enumerate()
         .map(|(i, c)| {
-            let rect = rectify_mask(&trace.ink[c.polarity], &c.quad, RECT_SIDE, RECT_SIDE);
+            let mask = &trace.ink[c.polarity];
             let mut s: Vec<(usize, f32)> = layouts
                 .iter()
                 .enumerate()
-                .map(|(li, l)| (li, layout_score(&rect, l)))
+                .map(|(li, l)| (li, layout_score(mask, &c.quad, l)))
                 .collect();
             s.sort_by(|a, b| b.1.total_cmp(&a.1));
             (i, s)
@@ -333,9 +340,6 @@ struct Candidate {
     quad: [[f32; 2]; 4],
     polarity: usize,
 }
-
-/// Side of the square into which candidates are rectified for scoring.
-const RECT_SIDE: u32 = 252;
 
 /// Box-averages `grey` by an integer factor so that its long side is at most
 /// `side`; returns the copy and the factor.
@@ -442,7 +446,7 @@ fn quad_area(q: &[[f32; 2]; 4]) -> f32 {
 /// hull (corners = extreme points along four perpendicular directions, over
 /// a sweep of rotations), then each side refitted to the outline points
 /// lying along it, and ordered clockwise from the top-left.
-fn fit_quad(pts: &[Point<i32>]) -> Option<[[f32; 2]; 4]> {
+fn fit_quad(pts: &[Point<i32>], max_move: f32) -> Option<[[f32; 2]; 4]> {
     let hull = imageproc::geometry::convex_hull(pts.to_vec());
     if hull.len() < 4 {
         return None;
@@ -470,8 +474,52 @@ fn fit_quad(pts: &[Point<i32>]) -> Option<[[f32; 2]; 4]> {
         return None;
     }
     let quad = order_clockwise(quad);
-    let quad = refit_sides(pts, quad, 0.02).unwrap_or(quad);
+    let quad = refit_sides(pts, quad, 0.02, max_move).unwrap_or(quad);
     // Reject slivers and wild shapes: sides within a factor 3 of each other.
+    let sides: Vec<f32> = (0..4).map(|i| dist(quad[i], quad[(i + 1) % 4])).collect();
+    let (lo, hi) = sides
+        .iter()
+        .fold((f32::MAX, 0f32), |(lo, hi), &s| (lo.min(s), hi.max(s)));
+    (lo > 10.0 && hi < 3.0 * lo).then_some(quad)
+}
+
+/// The quadrilateral whose sides lie on the four longest edges of the
+/// simplified convex hull: right when a corner of the hull is cut off
+/// (a cell at a corner merged with print), where the largest inscribed
+/// quadrilateral would put a corner on the cut.
+fn quad_from_longest_edges(pts: &[Point<i32>]) -> Option<[[f32; 2]; 4]> {
+    let hull = imageproc::geometry::convex_hull(pts.to_vec());
+    if hull.len() < 4 {
+        return None;
+    }
+    let perimeter = imageproc::geometry::arc_length(&hull, true);
+    let poly = imageproc::geometry::approximate_polygon_dp(&hull, 0.01 * perimeter, true);
+    let n = poly.len();
+    if n < 4 {
+        return None;
+    }
+    let v: Vec<[f32; 2]> = poly.iter().map(|p| [p.x as f32, p.y as f32]).collect();
+    let mut edges: Vec<usize> = (0..n).collect();
+    edges.sort_by(|&a, &b| dist(v[b], v[(b + 1) % n]).total_cmp(&dist(v[a], v[(a + 1) % n])));
+    let mut four = edges[..4].to_vec();
+    four.sort_unstable();
+    let mut quad = [[0f32; 2]; 4];
+    for k in 0..4 {
+        let (e1, e2) = (four[k], four[(k + 1) % 4]);
+        let (p1, q1) = (v[e1], v[(e1 + 1) % n]);
+        let (p2, q2) = (v[e2], v[(e2 + 1) % n]);
+        let (d1, d2) = (
+            [q1[0] - p1[0], q1[1] - p1[1]],
+            [q2[0] - p2[0], q2[1] - p2[1]],
+        );
+        let den = d1[0] * d2[1] - d1[1] * d2[0];
+        if den.abs() < 1e-3 * dist(p1, q1) * dist(p2, q2) {
+            return None;
+        }
+        let t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / den;
+        quad[k] = [p1[0] + t * d1[0], p1[1] + t * d1[1]];
+    }
+    let quad = order_clockwise(quad);
     let sides: Vec<f32> = (0..4).map(|i| dist(quad[i], quad[(i + 1) % 4])).collect();
     let (lo, hi) = sides
         .iter()
@@ -507,9 +555,14 @@ fn order_clockwise(q: [[f32; 2]; 4]) -> [[f32; 2]; 4] {
 
 /// Fits a line to the outline points near each side of `quad` (away from
 /// its corners) and intersects neighbouring lines. `None` if a side has too
-/// few points or a corner would move far. Points within `tol` of the side
-/// length of a side count.
-fn refit_sides(pts: &[Point<i32>], quad: [[f32; 2]; 4], tol: f32) -> Option<[[f32; 2]; 4]> {
+/// few points or a corner would move more than `max_move` of a side. Points
+/// within `tol` of the side length of a side count.
+fn refit_sides(
+    pts: &[Point<i32>],
+    quad: [[f32; 2]; 4],
+    tol: f32,
+    max_move: f32,
+) -> Option<[[f32; 2]; 4]> {
     let mut lines = [(0f32, 0f32, 0f32); 4]; // normal (a, b), offset c: a x + b y = c
     for k in 0..4 {
         let (p, q) = (quad[k], quad[(k + 1) % 4]);
@@ -560,7 +613,7 @@ fn refit_sides(pts: &[Point<i32>], quad: [[f32; 2]; 4], tol: f32) -> Option<[[f3
         }
         out[k] = [(c1 * b2 - c2 * b1) / det, (a1 * c2 - a2 * c1) / det];
         let side = dist(quad[k], quad[(k + 1) % 4]);
-        if dist(out[k], quad[k]) > 0.05 * side {
+        if dist(out[k], quad[k]) > max_move * side {
             return None;
         }
     }
@@ -638,90 +691,96 @@ fn rectify_mask(mask: &GrayImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> GrayI
     out
 }
 
-/// How well an ink mask rectified onto a square matches `layout`'s canvas.
+/// How well the ink mask under `quad` matches `layout`'s canvas stretched
+/// onto it.
 ///
-/// Each unit segment of the canvas lattice is probed at a few points; a
-/// probe hits when ink lies within a small distance across the segment.
-/// Segments bordering a cell of the layout should be hit (`border`); the
-/// lines through cell centres mostly not (`centre`, digits only); segments
-/// with no cell on either side lie on blank paper (`outside`).
-/// Score = border - centre - outside (each a mean hit rate).
-pub fn layout_score(rect: &GrayImage, layout: &Layout) -> f32 {
+/// Each unit segment of the canvas lattice is probed at a few points,
+/// through the homography, straight into the mask; a probe hits when ink
+/// lies within 12% of a cell across the segment (sampled every mask pixel,
+/// so thin lines are not missed). Segments bordering a cell of the layout
+/// should be hit (`border`); the lines through cell centres mostly not
+/// (`centre`: digits only); segments with no cell on either side lie on
+/// blank paper (`outside`). Score = border - centre - outside, each a mean
+/// hit rate: about 0.5-0.9 for a grid, near 0 for print or an empty frame.
+pub fn layout_score(mask: &GrayImage, quad: &[[f32; 2]; 4], layout: &Layout) -> f32 {
     let (lw, lh) = (layout.width(), layout.height());
-    let sx = rect.width() as f32 / lw as f32;
-    let sy = rect.height() as f32 / lh as f32;
+    let Some(hm) = square_to_quad(quad, lw as f64, lh as f64) else {
+        return f32::MIN;
+    };
+    let side = (0..4)
+        .map(|i| dist(quad[i], quad[(i + 1) % 4]))
+        .sum::<f32>()
+        / 4.0;
+    let cell_px = side / lw.max(lh) as f32;
+    let reach = 0.12f32;
+    let steps = ((2.0 * reach * cell_px).ceil() as i32).max(2);
+    let (mw, mh) = (mask.width() as f64, mask.height() as f64);
+    let raw = mask.as_raw();
+    let stride = mask.width() as usize;
+    let ink = |u: f32, v: f32| -> bool {
+        let (x, y) = hm.map(u as f64, v as f64);
+        let (x, y) = (x + 0.5, y + 0.5);
+        x >= 0.0 && y >= 0.0 && x < mw && y < mh && raw[y as usize * stride + x as usize] > 0
+    };
+    // Hit rate along the unit segment from (x, y), going down (vertical)
+    // or right.
+    let probe = |vertical: bool, x: f32, y: f32| -> f32 {
+        const PROBES: usize = 8;
+        let mut hits = 0;
+        for k in 0..PROBES {
+            let t = (k as f32 + 0.5) / PROBES as f32 * 0.8 + 0.1;
+            let hit = (0..=steps).any(|d| {
+                let o = -reach + 2.0 * reach * d as f32 / steps as f32;
+                if vertical {
+                    ink(x + o, y + t)
+                } else {
+                    ink(x + t, y + o)
+                }
+            });
+            hits += hit as usize;
+        }
+        hits as f32 / PROBES as f32
+    };
     let is_cell = |r: isize, c: isize| -> bool {
         r >= 0 && c >= 0 && layout.cell_at(r as usize, c as usize).is_some()
     };
     let (mut border, mut nb) = (0f32, 0f32);
     let (mut centre, mut nc) = (0f32, 0f32);
     let (mut outside, mut no) = (0f32, 0f32);
-    // Vertical segments at x = i (lines) and x = i + 0.5 (centres), row j.
     for j in 0..lh as isize {
         for i in 0..=lw as isize {
-            let hit = probe(rect, true, i as f32 * sx, j as f32 * sy, sy, sx);
-            match (is_cell(j, i - 1), is_cell(j, i)) {
-                (false, false) => {
-                    outside += hit;
-                    no += 1.0;
-                }
-                _ => {
-                    border += hit;
-                    nb += 1.0;
-                }
+            let hit = probe(true, i as f32, j as f32);
+            if is_cell(j, i - 1) || is_cell(j, i) {
+                border += hit;
+                nb += 1.0;
+            } else {
+                outside += hit;
+                no += 1.0;
             }
             if is_cell(j, i) {
-                centre += probe(rect, true, (i as f32 + 0.5) * sx, j as f32 * sy, sy, sx);
+                centre += probe(true, i as f32 + 0.5, j as f32);
                 nc += 1.0;
             }
         }
     }
     for i in 0..lw as isize {
         for j in 0..=lh as isize {
-            let hit = probe(rect, false, i as f32 * sx, j as f32 * sy, sx, sy);
-            match (is_cell(j - 1, i), is_cell(j, i)) {
-                (false, false) => {
-                    outside += hit;
-                    no += 1.0;
-                }
-                _ => {
-                    border += hit;
-                    nb += 1.0;
-                }
+            let hit = probe(false, i as f32, j as f32);
+            if is_cell(j - 1, i) || is_cell(j, i) {
+                border += hit;
+                nb += 1.0;
+            } else {
+                outside += hit;
+                no += 1.0;
             }
             if is_cell(j, i) {
-                centre += probe(rect, false, i as f32 * sx, (j as f32 + 0.5) * sy, sx, sy);
+                centre += probe(false, i as f32, j as f32 + 0.5);
                 nc += 1.0;
             }
         }
     }
     let mean = |s: f32, n: f32| if n > 0.0 { s / n } else { 0.0 };
     mean(border, nb) - mean(centre, nc) - mean(outside, no)
-}
-
-/// Hit rate along one unit segment starting at (x, y): vertical (length
-/// `along` in pixels, going down) or horizontal. `across` is the cell size
-/// across the segment; ink within 12% of it counts.
-fn probe(rect: &GrayImage, vertical: bool, x: f32, y: f32, along: f32, across: f32) -> f32 {
-    const PROBES: usize = 8;
-    let reach = (0.12 * across).max(1.0) as i32;
-    let (w, h) = (rect.width() as i32, rect.height() as i32);
-    let mut hits = 0;
-    for k in 0..PROBES {
-        let t = (k as f32 + 0.5) / PROBES as f32 * 0.8 + 0.1;
-        let (px, py) = if vertical {
-            (x, y + t * along)
-        } else {
-            (x + t * along, y)
-        };
-        let (px, py) = (px as i32, py as i32);
-        let hit = (-reach..=reach).any(|d| {
-            let (qx, qy) = if vertical { (px + d, py) } else { (px, py + d) };
-            qx >= 0 && qy >= 0 && qx < w && qy < h && rect.get_pixel(qx as u32, qy as u32)[0] > 0
-        });
-        hits += hit as usize;
-    }
-    hits as f32 / PROBES as f32
 }
 
 /// Pixels per canvas unit when finding the actual grid lines.
