@@ -458,10 +458,25 @@ fn an_undecodable_file_gives_a_clear_error() {
 
 #[test]
 fn exif_orientation_is_applied() {
-    // A 2x1 JPEG-free check: a PNG has no orientation, so it stays as is.
-    let img = image::DynamicImage::ImageLuma8(GrayImage::from_pixel(4, 2, Luma([9])));
-    let mut out = std::io::Cursor::new(Vec::new());
-    img.write_to(&mut out, image::ImageFormat::Png).unwrap();
-    let back = load_bytes(out.get_ref(), "x.png").unwrap();
-    assert_eq!((back.width(), back.height()), (4, 2));
+    use image::ImageEncoder;
+    use sudoku_lens::vision::load::{Rotation, load_bytes_with};
+    // A 40 x 20 JPEG tagged "rotate 90 degrees clockwise to view" (6).
+    let img = GrayImage::from_fn(40, 20, |x, _| Luma([if x < 20 { 0 } else { 255 }]));
+    let exif = vec![
+        0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, // TIFF header, IFD at 8
+        0x01, 0x00, // one entry
+        0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x06, 0x00, 0x00, 0x00, // Orientation = 6
+        0x00, 0x00, 0x00, 0x00, // no next IFD
+    ];
+    let mut bytes = Vec::new();
+    let mut enc = image::codecs::jpeg::JpegEncoder::new_with_quality(&mut bytes, 95);
+    enc.set_exif_metadata(exif).unwrap();
+    enc.write_image(img.as_raw(), 40, 20, image::ExtendedColorType::L8)
+        .unwrap();
+    let turned = load_bytes(&bytes, "tagged.jpg").unwrap().to_luma8();
+    assert_eq!(turned.dimensions(), (20, 40));
+    // Rotated clockwise: the dark left half is now on top.
+    assert!(turned.get_pixel(10, 5)[0] < 60 && turned.get_pixel(10, 35)[0] > 200);
+    let stored = load_bytes_with(&bytes, "tagged.jpg", Rotation::AsStored).unwrap();
+    assert_eq!((stored.width(), stored.height()), (40, 20));
 }
