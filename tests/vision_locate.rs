@@ -465,7 +465,8 @@ fn exif_orientation_is_applied() {
     let exif = vec![
         0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, // TIFF header, IFD at 8
         0x01, 0x00, // one entry
-        0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x06, 0x00, 0x00, 0x00, // Orientation = 6
+        0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x06, 0x00, 0x00,
+        0x00, // Orientation = 6
         0x00, 0x00, 0x00, 0x00, // no next IFD
     ];
     let mut bytes = Vec::new();
@@ -479,4 +480,27 @@ fn exif_orientation_is_applied() {
     assert!(turned.get_pixel(10, 5)[0] < 60 && turned.get_pixel(10, 35)[0] > 200);
     let stored = load_bytes_with(&bytes, "tagged.jpg", Rotation::AsStored).unwrap();
     assert_eq!((stored.width(), stored.height()), (40, 20));
+}
+
+#[test]
+fn debug_images_are_written() {
+    use sudoku_lens::vision::debug::write_debug;
+    use sudoku_lens::vision::locate::locate_traced;
+    let (grid, _) = draw_grid(&Layout::classic(), 30, 18);
+    let mut img = cluttered_background(500, 450, 19);
+    paste(
+        &mut img,
+        &grid,
+        [[80.0, 60.0], [400.0, 70.0], [410.0, 390.0], [70.0, 380.0]],
+    );
+    let (found, trace) = locate_traced(&img, None);
+    let found = found.expect("grid found");
+    let dir = std::env::temp_dir().join(format!("vision-debug-{}", std::process::id()));
+    write_debug(&dir, &trace, &img, Some(&found), CELL_CROP_SIZE).unwrap();
+    for name in ["threshold.png", "quads.png", "rectified.png", "cells.png"] {
+        assert!(dir.join(name).is_file(), "{name} missing");
+    }
+    let sheet = image::open(dir.join("cells.png")).unwrap();
+    assert_eq!(sheet.width(), 9 * (CELL_CROP_SIZE + 2));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

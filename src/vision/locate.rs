@@ -187,7 +187,9 @@ pub fn locate_traced(
 ) -> (Result<Located, LocateError>, Trace) {
     let (small, scale) = downscale(grey, WORK_SIDE);
     let radius = (small.width().max(small.height()) / 40).max(4);
-    let ink = threshold(&small, radius, 8);
+    // Light ink only matters on dark screens, where contrast is high: a
+    // larger offset keeps paper texture out of that mask.
+    let ink = threshold(&small, radius, 8, 16);
     let mut trace = Trace {
         small,
         scale,
@@ -376,9 +378,9 @@ pub fn downscale(grey: &GrayImage, side: u32) -> (GrayImage, f32) {
     )
 }
 
-/// Ink masks by local mean: a pixel is dark ink when it is `offset` below
-/// the mean of its (2 radius + 1)^2 window, light ink when `offset` above.
-fn threshold(img: &GrayImage, radius: u32, offset: i32) -> [GrayImage; 2] {
+/// Ink masks by local mean: a pixel is dark ink when it is `dark_by` below
+/// the mean of its (2 radius + 1)^2 window, light ink when `light_by` above.
+fn threshold(img: &GrayImage, radius: u32, dark_by: i32, light_by: i32) -> [GrayImage; 2] {
     let (w, h) = img.dimensions();
     let (wu, hu) = (w as usize, h as usize);
     let iw = wu + 1;
@@ -409,9 +411,9 @@ fn threshold(img: &GrayImage, radius: u32, offset: i32) -> [GrayImage; 2] {
                 let n = ((y1 - y0) * (x1 - x0)) as i32;
                 let v = px[y * wu + x] as i32 * n;
                 let s = sum as i32;
-                if v < s - offset * n {
+                if v < s - dark_by * n {
                     drow[x] = 255;
-                } else if v > s + offset * n {
+                } else if v > s + light_by * n {
                     lrow[x] = 255;
                 }
             }
@@ -717,25 +719,29 @@ pub fn layout_score(mask: &GrayImage, quad: &[[f32; 2]; 4], layout: &Layout) -> 
     let (mw, mh) = (mask.width() as f64, mask.height() as f64);
     let raw = mask.as_raw();
     let stride = mask.width() as usize;
-    let ink = |u: f32, v: f32| -> bool {
+    let to_mask = |u: f32, v: f32| -> (f64, f64) {
         let (x, y) = hm.map(u as f64, v as f64);
-        let (x, y) = (x + 0.5, y + 0.5);
+        (x + 0.5, y + 0.5)
+    };
+    let ink = |(x, y): (f64, f64)| -> bool {
         x >= 0.0 && y >= 0.0 && x < mw && y < mh && raw[y as usize * stride + x as usize] > 0
     };
     // Hit rate along the unit segment from (x, y), going down (vertical)
-    // or right.
+    // or right. Across the segment the map is close enough to affine over
+    // a quarter cell to step linearly between its two mapped ends.
     let probe = |vertical: bool, x: f32, y: f32| -> f32 {
         const PROBES: usize = 8;
         let mut hits = 0;
         for k in 0..PROBES {
             let t = (k as f32 + 0.5) / PROBES as f32 * 0.8 + 0.1;
+            let (a, b) = if vertical {
+                (to_mask(x - reach, y + t), to_mask(x + reach, y + t))
+            } else {
+                (to_mask(x + t, y - reach), to_mask(x + t, y + reach))
+            };
             let hit = (0..=steps).any(|d| {
-                let o = -reach + 2.0 * reach * d as f32 / steps as f32;
-                if vertical {
-                    ink(x + o, y + t)
-                } else {
-                    ink(x + t, y + o)
-                }
+                let f = d as f64 / steps as f64;
+                ink((a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f))
             });
             hits += hit as usize;
         }
@@ -977,7 +983,7 @@ pub fn cell_crops(full_grey: &GrayImage, located: &Located, size: u32) -> Vec<Gr
                             acc += bilinear_raw(raw, w, hh, px, py);
                         }
                     }
-                    out[(y * size + x) as usize] = (acc * inv).round().clamp(0.0, 255.0) as u8;
+                    out[(y * size + x) as usize] = (acc * inv + 0.5).min(255.0) as u8;
                 }
             }
             GrayImage::from_raw(size, size, out).expect("sized buffer")
