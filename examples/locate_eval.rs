@@ -10,6 +10,10 @@
 //!   crops separate perfectly: every cell with a digit in the `.dat` file
 //!   has more ink in its centre than every empty cell.
 //! - Time per photo of locate + crops, without and with decoding.
+//!
+//! `--image FILE [--debug DIR]` locates one file and prints the result.
+//! Environment: `LOCATE_EVAL_CANDIDATES` prints every candidate quad and its
+//! score, `LOCATE_EVAL_PHASES` the time of locating and of cropping.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -176,14 +176,13 @@ fn assert_corners(found: &Located, truth: [[f64; 2]; 4], tolerance: f64) {
         })
         .sum::<f64>()
         / 4.0;
-    for i in 0..4 {
-        let c = found.corners[i];
-        let e = ((c[0] as f64 - truth[i][0]).powi(2) + (c[1] as f64 - truth[i][1]).powi(2)).sqrt();
+    for (i, (c, t)) in found.corners.iter().zip(truth).enumerate() {
+        let e = ((c[0] as f64 - t[0]).powi(2) + (c[1] as f64 - t[1]).powi(2)).sqrt();
         assert!(
             e <= tolerance * side,
             "corner {i}: found {:?}, expected {:?} ({:.1} px off, {:.2}% of the side; allowed {:.2}%)",
             c,
-            truth[i],
+            t,
             e,
             100.0 * e / side,
             100.0 * tolerance
