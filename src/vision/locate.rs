@@ -802,10 +802,22 @@ fn refine(
     layout_scores: Vec<(String, f32)>,
 ) -> Located {
     let (lw, lh) = (layout.width(), layout.height());
-    let homography =
-        square_to_quad(quad, lw as f64, lh as f64).expect("candidate quads are not degenerate");
     let p = REFINE_PX;
     let (rw, rh) = ((lw as f32 * p) as u32, (lh as f32 * p) as u32);
+    // First straighten the outer lines: a corner pulled off by print that
+    // touches it tilts a side, which one offset per line cannot follow.
+    let first =
+        square_to_quad(quad, lw as f64, lh as f64).expect("candidate quads are not degenerate");
+    let rect = rectify_mask(mask, quad, rw, rh);
+    let quad = match outer_corners(&rect, &layout) {
+        Some(c) => c.map(|[x, y]| {
+            let (u, v) = first.map(x as f64, y as f64);
+            [u as f32, v as f32]
+        }),
+        None => *quad,
+    };
+    let quad = &quad;
+    let homography = square_to_quad(quad, lw as f64, lh as f64).unwrap_or(first);
     let rect = rectify_mask(mask, quad, rw, rh);
     let col_lines = find_lines(&rect, &layout, true);
     let row_lines = find_lines(&rect, &layout, false);
@@ -852,6 +864,131 @@ fn refine(
         score,
         layout_scores,
     }
+}
+
+/// The canvas corners (units of the rectified `rect`, at [`REFINE_PX`]) of
+/// the four outer lines, each fitted as a straight line through the ink
+/// peaks found unit by unit along it (within 0.45 cell of its nominal
+/// place; far-off units dropped). `None` when a side has too few units
+/// found, or no corner moves by more than 0.2 cell, or one would move by
+/// more than half a cell.
+fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<[[f32; 2]; 4]> {
+    let p = REFINE_PX;
+    let (lw, lh) = (layout.width(), layout.height());
+    let reach = (0.45 * p) as i32;
+    let is_cell = |r: isize, c: isize| -> bool {
+        r >= 0 && c >= 0 && layout.cell_at(r as usize, c as usize).is_some()
+    };
+    let ink = |x: i32, y: i32| -> bool {
+        x >= 0
+            && y >= 0
+            && (x as u32) < rect.width()
+            && (y as u32) < rect.height()
+            && rect.get_pixel(x as u32, y as u32)[0] > 0
+    };
+    // Line `(vertical, index)`: across = a + b * along, in canvas units.
+    let fit = |vertical: bool, index: usize| -> Option<(f32, f32)> {
+        let n_along = if vertical { lh } else { lw };
+        let mut pts: Vec<(f32, f32)> = Vec::new();
+        for b in 0..n_along {
+            let bi = b as isize;
+            let ii = index as isize;
+            let present = if vertical {
+                is_cell(bi, ii - 1) || is_cell(bi, ii)
+            } else {
+                is_cell(ii - 1, bi) || is_cell(ii, bi)
+            };
+            if !present {
+                continue;
+            }
+            let b0 = (b as f32 * p) as i32;
+            let along: Vec<i32> = (b0 + (0.15 * p) as i32..b0 + (0.85 * p) as i32).collect();
+            let centre = (index as f32 * p) as i32;
+            let profile: Vec<usize> = (-reach..=reach)
+                .map(|d| {
+                    along
+                        .iter()
+                        .filter(|&&a| {
+                            if vertical {
+                                ink(centre + d, a)
+                            } else {
+                                ink(a, centre + d)
+                            }
+                        })
+                        .count()
+                })
+                .collect();
+            let peak = *profile.iter().max()?;
+            if (peak as f32) < 0.6 * along.len() as f32 {
+                continue;
+            }
+            let k = profile.iter().position(|&v| v == peak)?;
+            let (mut lo, mut hi) = (k, k);
+            while lo > 0 && profile[lo - 1] * 10 >= peak * 6 {
+                lo -= 1;
+            }
+            while hi + 1 < profile.len() && profile[hi + 1] * 10 >= peak * 6 {
+                hi += 1;
+            }
+            let mid = (lo + hi) as f32 / 2.0 - reach as f32 + centre as f32 + 0.5;
+            pts.push(((b as f32 + 0.5), mid / p));
+        }
+        let line_fit = |pts: &[(f32, f32)]| -> Option<(f32, f32)> {
+            let n = pts.len() as f32;
+            if n < 3.0 {
+                return None;
+            }
+            let mx = pts.iter().map(|q| q.0).sum::<f32>() / n;
+            let my = pts.iter().map(|q| q.1).sum::<f32>() / n;
+            let sxx: f32 = pts.iter().map(|q| (q.0 - mx).powi(2)).sum();
+            let sxy: f32 = pts.iter().map(|q| (q.0 - mx) * (q.1 - my)).sum();
+            if sxx <= 0.0 {
+                return None;
+            }
+            let b = sxy / sxx;
+            Some((my - b * mx, b))
+        };
+        let (a, b) = line_fit(&pts)?;
+        let near: Vec<(f32, f32)> = pts
+            .iter()
+            .filter(|q| (q.1 - (a + b * q.0)).abs() < 0.1)
+            .copied()
+            .collect();
+        if (near.len() as f32) < 0.5 * n_along as f32 {
+            return None;
+        }
+        line_fit(&near)
+    };
+    let left = fit(true, 0)?;
+    let right = fit(true, lw)?;
+    let top = fit(false, 0)?;
+    let bottom = fit(false, lh)?;
+    // x = a1 + b1 y and y = a2 + b2 x.
+    let meet = |v: (f32, f32), h: (f32, f32)| -> Option<[f32; 2]> {
+        let den = 1.0 - v.1 * h.1;
+        if den.abs() < 1e-3 {
+            return None;
+        }
+        let x = (v.0 + v.1 * h.0) / den;
+        Some([x, h.0 + h.1 * x])
+    };
+    let out = [
+        meet(left, top)?,
+        meet(right, top)?,
+        meet(right, bottom)?,
+        meet(left, bottom)?,
+    ];
+    let nominal = [
+        [0.0, 0.0],
+        [lw as f32, 0.0],
+        [lw as f32, lh as f32],
+        [0.0, lh as f32],
+    ];
+    // Only a gross error is worth it: small moves would trade the outline's
+    // precise corners for a straight-line fit across a slightly curved page.
+    let moves: Vec<f32> = out.iter().zip(nominal).map(|(a, b)| dist(*a, b)).collect();
+    let worst = moves.iter().cloned().fold(0.0, f32::max);
+    (worst > 0.2 && worst < 0.5).then_some(out)
 }
 
 /// Positions (canvas units) of the vertical (`vertical`) or horizontal grid
