@@ -1,0 +1,1183 @@
+//! Finding the puzzle in a grey image: its outer corners, the homography
+//! between the layout's canvas and the image, the layout itself, and one
+//! square crop per cell sampled from the full-resolution image.
+//!
+//! Outline:
+//! 1. The image is box-averaged down to a working copy whose long side is at
+//!    most [`WORK_SIDE`] pixels.
+//! 2. Ink is found by a local-mean threshold in both polarities (dark print
+//!    on paper, light lines on a dark-mode screen).
+//! 3. The outer outline of every large ink component gives a candidate quad:
+//!    the largest quadrilateral inscribed in its convex hull, whose sides are
+//!    then refitted to the outline's straight stretches.
+//! 4. Each candidate is rectified and scored against every candidate layout
+//!    ([`DETECTED_LAYOUTS`], data, not code): borders of the layout's cells
+//!    must carry ink, lines through cell centres much less, and canvas
+//!    positions outside the shape must be blank. The best layout's score is
+//!    the candidate's score; among candidates scoring close to the best, the
+//!    largest wins (so a smaller second grid beside the main one loses).
+//! 5. The actual grid lines are found in the rectified ink, so cells follow
+//!    the printed lines even when the outer border is thick or spacing is
+//!    uneven.
+//!
+//! Corners and the homography are in the orientation of the pixels given:
+//! whether the puzzle is upside down or on its side is decided later, from
+//! the digits.
+
+use image::{GrayImage, Luma};
+use imageproc::contours::{BorderType, find_contours};
+use imageproc::point::Point;
+use rayon::prelude::*;
+
+use crate::grid::Layout;
+use crate::vision::homography::Homography;
+
+/// Long side, in pixels, of the working copy on which the grid is searched.
+pub const WORK_SIDE: u32 = 900;
+
+/// Side of the cell crops that [`cell_crops`] is meant to be called with:
+/// enough for a printed digit (about 60% of the cell's height, so ~28 px),
+/// small enough to keep sampling 369 samurai cells cheap.
+pub const CELL_CROP_SIZE: u32 = 48;
+
+/// Fraction of the cell side left out on each side of a crop: the crop shows
+/// the cell's interior and, at most, a sliver of its border lines.
+pub const CROP_INSET: f32 = 0.06;
+
+/// The layouts [`locate`] tells apart when none is forced. Any layout built
+/// by [`Layout::named`] can be listed: its score comes from its cell map.
+pub const DETECTED_LAYOUTS: &[&str] = &["classic", "samurai"];
+
+/// A candidate needs at least this score (see [`Located::score`]) to count
+/// as a grid.
+pub const MIN_SCORE: f32 = 0.35;
+
+/// Where the puzzle is.
+#[derive(Clone, Debug)]
+pub struct Located {
+    /// The outer corners of the grid, on the centre line of its outer border,
+    /// in pixels of the image given to [`locate`] (pixel indices: the centre
+    /// of pixel (0, 0) is (0, 0)), clockwise from the top-left as the image
+    /// is stored: top-left, top-right, bottom-right, bottom-left.
+    pub corners: [[f32; 2]; 4],
+    /// The detected (or forced) layout.
+    pub layout: Layout,
+    /// Canvas to image: canvas `(x, y)` in cell units (x = column, 0..width,
+    /// y = row, 0..height) to image pixels; the canvas corners map to
+    /// `corners`.
+    pub homography: Homography,
+    /// Where each vertical grid line (0..=width) actually lies, in canvas
+    /// units of `homography`: `i` for the outer lines, close to `i` for the
+    /// others (unevenly printed or slightly curved grids move them).
+    pub col_lines: Vec<f32>,
+    /// Same for the horizontal lines (0..=height).
+    pub row_lines: Vec<f32>,
+    /// How grid-like the rectified content is for `layout`, about 0..1:
+    /// ink on cell borders minus ink on lines through cell centres and on
+    /// canvas positions outside the shape.
+    pub score: f32,
+    /// The score of every layout tried, best first.
+    pub layout_scores: Vec<(String, f32)>,
+}
+
+impl Located {
+    /// The image point of a canvas point, through the refined grid lines:
+    /// canvas `(x, y)` in cell units (integers are grid lines).
+    pub fn canvas_to_image(&self, x: f32, y: f32) -> [f32; 2] {
+        let u = piecewise(&self.col_lines, x);
+        let v = piecewise(&self.row_lines, y);
+        let (px, py) = self.homography.map(u as f64, v as f64);
+        [px as f32, py as f32]
+    }
+
+    /// The four corners of a cell in image pixels, clockwise from top-left.
+    pub fn cell_quad(&self, cell: usize) -> [[f32; 2]; 4] {
+        let (r, c) = self.layout.position(cell);
+        let (r, c) = (r as f32, c as f32);
+        [
+            self.canvas_to_image(c, r),
+            self.canvas_to_image(c + 1.0, r),
+            self.canvas_to_image(c + 1.0, r + 1.0),
+            self.canvas_to_image(c, r + 1.0),
+        ]
+    }
+
+    /// The same location for an image scaled by `factor` (e.g. from the
+    /// working copy to the full image).
+    ///
+    /// Coordinates are pixel indices (the centre of pixel (0, 0) is (0, 0)),
+    /// and a working-copy pixel covers `factor` x `factor` image pixels, so
+    /// `x` maps to `x * factor + (factor - 1) / 2`.
+    pub fn scaled(&self, factor: f32) -> Located {
+        let f = factor as f64;
+        let o = (f - 1.0) / 2.0;
+        let s = Homography::from_matrix([f, 0.0, o, 0.0, f, o, 0.0, 0.0, 1.0]);
+        let of = o as f32;
+        Located {
+            corners: self
+                .corners
+                .map(|[x, y]| [x * factor + of, y * factor + of]),
+            homography: self.homography.then(&s),
+            ..self.clone()
+        }
+    }
+}
+
+/// Maps a canvas coordinate through the refined line positions: integer `i`
+/// goes to `lines[i]`, linear in between and beyond.
+fn piecewise(lines: &[f32], t: f32) -> f32 {
+    let n = lines.len() - 1;
+    let i = (t.floor().max(0.0) as usize).min(n - 1);
+    let f = t - i as f32;
+    lines[i] + f * (lines[i + 1] - lines[i])
+}
+
+/// Why no grid was located.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LocateError {
+    #[error("no sudoku grid found in {file}")]
+    NoGrid { file: String },
+    #[error("{file} is too small to hold a sudoku grid ({width}x{height} pixels)")]
+    TooSmall {
+        file: String,
+        width: u32,
+        height: u32,
+    },
+}
+
+impl LocateError {
+    /// The same error naming `file`.
+    pub fn in_file(self, name: &str) -> LocateError {
+        match self {
+            LocateError::NoGrid { .. } => LocateError::NoGrid {
+                file: name.to_string(),
+            },
+            LocateError::TooSmall { width, height, .. } => LocateError::TooSmall {
+                file: name.to_string(),
+                width,
+                height,
+            },
+        }
+    }
+}
+
+/// The intermediate results of [`locate_traced`], for `--debug` output.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    /// The working copy (box-averaged grey).
+    pub small: GrayImage,
+    /// Full-image pixels per working-copy pixel.
+    pub scale: f32,
+    /// Ink masks (255 = ink): dark ink, then light ink.
+    pub ink: [GrayImage; 2],
+    /// Every candidate quad, in working-copy pixels, with its best score.
+    pub candidates: Vec<([[f32; 2]; 4], f32)>,
+}
+
+/// Finds the puzzle in `grey`. With `layout`, only that layout is tried;
+/// otherwise every layout of [`DETECTED_LAYOUTS`].
+pub fn locate(grey: &GrayImage, layout: Option<&Layout>) -> Result<Located, LocateError> {
+    locate_traced(grey, layout).0
+}
+
+/// [`locate`], also returning its intermediate images.
+pub fn locate_traced(
+    grey: &GrayImage,
+    layout: Option<&Layout>,
+) -> (Result<Located, LocateError>, Trace) {
+    let (small, scale) = downscale(grey, WORK_SIDE);
+    let radius = (small.width().max(small.height()) / 40).max(4);
+    // Light ink only matters on dark screens, where contrast is high: a
+    // larger offset keeps paper texture out of that mask.
+    let ink = threshold(&small, radius, 8, 16);
+    let mut trace = Trace {
+        small,
+        scale,
+        ink,
+        candidates: Vec::new(),
+    };
+    if grey.width() < 36 || grey.height() < 36 {
+        let err = LocateError::TooSmall {
+            file: "the image".into(),
+            width: grey.width(),
+            height: grey.height(),
+        };
+        return (Err(err), trace);
+    }
+    let layouts: Vec<Layout> = match layout {
+        Some(l) => vec![l.clone()],
+        None => DETECTED_LAYOUTS
+            .iter()
+            .map(|n| Layout::named(n).expect("built-in layout"))
+            .collect(),
+    };
+
+    let (w, h) = trace.small.dimensions();
+    let min_side = (w.min(h) as f32 * 0.12).max(30.0);
+    let mut cands: Vec<Candidate> = Vec::new();
+    for (polarity, mask) in trace.ink.iter().enumerate() {
+        // A one-pixel blank frame, so that a grid touching the image edge
+        // (a full-width screenshot) still has an outer outline.
+        let mut padded = GrayImage::new(w + 2, h + 2);
+        image::imageops::replace(&mut padded, mask, 1, 1);
+        let mut contours = find_contours::<i32>(&padded);
+        for c in &mut contours {
+            for p in &mut c.points {
+                p.x -= 1;
+                p.y -= 1;
+            }
+        }
+        let mut outers: Vec<(f32, usize)> = contours
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.border_type == BorderType::Outer && c.points.len() >= 20)
+            .filter_map(|(i, c)| {
+                let (x0, x1, y0, y1) = bbox(&c.points);
+                let (bw, bh) = ((x1 - x0) as f32, (y1 - y0) as f32);
+                (bw >= min_side && bh >= min_side).then_some((bw * bh, i))
+            })
+            .collect();
+        outers.sort_by(|a, b| b.0.total_cmp(&a.0));
+        outers.truncate(10);
+        let mut holes_of: Vec<Vec<usize>> = vec![Vec::new(); contours.len()];
+        for (i, c) in contours.iter().enumerate() {
+            if let (BorderType::Hole, Some(p)) = (c.border_type, c.parent) {
+                holes_of[p].push(i);
+            }
+        }
+        for (area, oi) in outers {
+            let pts = &contours[oi].points;
+            if let Some(quad) = fit_quad(pts, 0.05) {
+                cands.push(Candidate { quad, polarity });
+            }
+            // The same component seen from inside: the hull of its
+            // cell-like holes, pushed out to the outline's straight stretch.
+            // Print that touches the grid changes the outline, not the cells.
+            let min_hole = (area.sqrt() / 40.0).max(5.0) as i32;
+            let cells: Vec<(i32, usize)> = holes_of[oi]
+                .iter()
+                .filter_map(|&h| {
+                    let (x0, x1, y0, y1) = bbox(&contours[h].points);
+                    let (w, h2) = (x1 - x0, y1 - y0);
+                    (w >= min_hole && h2 >= min_hole && w <= 2 * h2 && h2 <= 2 * w)
+                        .then_some((w * h2, h))
+                })
+                .collect();
+            if cells.len() < 9 {
+                continue;
+            }
+            let mut areas: Vec<i32> = cells.iter().map(|c| c.0).collect();
+            areas.sort_unstable();
+            let med = areas[areas.len() / 2];
+            let hole_pts: Vec<Point<i32>> = cells
+                .iter()
+                .filter(|c| c.0 * 4 >= med && c.0 <= med * 4)
+                .flat_map(|c| contours[c.1].points.iter().copied())
+                .collect();
+            // A cell lost to touching print cuts a corner off the hull: let the
+            // sides' lines restore it.
+            if let Some(inner) = fit_quad(&hole_pts, 0.25) {
+                let quad = refit_sides(pts, inner, 0.04, 0.05).unwrap_or(inner);
+                cands.push(Candidate { quad, polarity });
+            }
+            if let Some(inner) = quad_from_longest_edges(&hole_pts) {
+                let inner = refit_sides(&hole_pts, inner, 0.02, 0.05).unwrap_or(inner);
+                let quad = refit_sides(pts, inner, 0.04, 0.05).unwrap_or(inner);
+                cands.push(Candidate { quad, polarity });
+            }
+        }
+    }
+
+    let scored: Vec<(usize, Vec<(usize, f32)>)> = cands
+        .par_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mask = &trace.ink[c.polarity];
+            let mut s: Vec<(usize, f32)> = layouts
+                .iter()
+                .enumerate()
+                .map(|(li, l)| (li, layout_score(mask, &c.quad, l)))
+                .collect();
+            s.sort_by(|a, b| b.1.total_cmp(&a.1));
+            (i, s)
+        })
+        .collect();
+    for (i, s) in &scored {
+        trace.candidates.push((cands[*i].quad, s[0].1));
+    }
+    let best = scored.iter().map(|(_, s)| s[0].1).fold(f32::MIN, f32::max);
+    if best < MIN_SCORE {
+        return (
+            Err(LocateError::NoGrid {
+                file: "the image".into(),
+            }),
+            trace,
+        );
+    }
+    // Among the candidates close to the best score, the largest.
+    let (ci, layout_ranking) = scored
+        .iter()
+        .filter(|(_, s)| s[0].1 >= best * 0.85)
+        .max_by(|a, b| quad_area(&cands[a.0].quad).total_cmp(&quad_area(&cands[b.0].quad)))
+        .expect("the best candidate qualifies");
+    let cand = &cands[*ci];
+    let chosen = layouts[layout_ranking[0].0].clone();
+    let score = layout_ranking[0].1;
+    let layout_scores = layout_ranking
+        .iter()
+        .map(|&(li, s)| (layouts[li].name().to_string(), s))
+        .collect();
+
+    let located_small = refine(
+        &trace.ink[cand.polarity],
+        &cand.quad,
+        chosen,
+        score,
+        layout_scores,
+    );
+    (Ok(located_small.scaled(scale)), trace)
+}
+
+struct Candidate {
+    quad: [[f32; 2]; 4],
+    polarity: usize,
+}
+
+/// Box-averages `grey` by an integer factor so that its long side is at most
+/// `side`; returns the copy and the factor.
+pub fn downscale(grey: &GrayImage, side: u32) -> (GrayImage, f32) {
+    let (w, h) = grey.dimensions();
+    let f = w.max(h).div_ceil(side).max(1);
+    if f == 1 {
+        return (grey.clone(), 1.0);
+    }
+    let (sw, sh) = (w / f, h / f);
+    let src = grey.as_raw();
+    let mut out = vec![0u8; (sw * sh) as usize];
+    let area = f * f;
+    out.par_chunks_mut(sw as usize)
+        .enumerate()
+        .for_each(|(y, row)| {
+            let mut acc = vec![0u32; sw as usize];
+            for dy in 0..f {
+                let line = &src[((y as u32 * f + dy) * w) as usize..][..(sw * f) as usize];
+                for (x, a) in acc.iter_mut().enumerate() {
+                    *a += line[x * f as usize..][..f as usize]
+                        .iter()
+                        .map(|&v| v as u32)
+                        .sum::<u32>();
+                }
+            }
+            for (o, a) in row.iter_mut().zip(acc) {
+                *o = ((a + area / 2) / area) as u8;
+            }
+        });
+    (
+        GrayImage::from_raw(sw, sh, out).expect("sized buffer"),
+        f as f32,
+    )
+}
+
+/// Ink masks by local mean: a pixel is dark ink when it is `dark_by` below
+/// the mean of its (2 radius + 1)^2 window, light ink when `light_by` above.
+fn threshold(img: &GrayImage, radius: u32, dark_by: i32, light_by: i32) -> [GrayImage; 2] {
+    let (w, h) = img.dimensions();
+    let (wu, hu) = (w as usize, h as usize);
+    let iw = wu + 1;
+    let mut integral = vec![0u32; iw * (hu + 1)];
+    let px = img.as_raw();
+    for y in 0..hu {
+        let mut run = 0u32;
+        for x in 0..wu {
+            run += px[y * wu + x] as u32;
+            integral[(y + 1) * iw + x + 1] = integral[y * iw + x + 1] + run;
+        }
+    }
+    let r = radius as usize;
+    let mut dark = vec![0u8; wu * hu];
+    let mut light = vec![0u8; wu * hu];
+    dark.par_chunks_mut(wu)
+        .zip(light.par_chunks_mut(wu))
+        .enumerate()
+        .for_each(|(y, (drow, lrow))| {
+            let y0 = y.saturating_sub(r);
+            let y1 = (y + r + 1).min(hu);
+            for x in 0..wu {
+                let x0 = x.saturating_sub(r);
+                let x1 = (x + r + 1).min(wu);
+                let sum = integral[y1 * iw + x1] + integral[y0 * iw + x0]
+                    - integral[y0 * iw + x1]
+                    - integral[y1 * iw + x0];
+                let n = ((y1 - y0) * (x1 - x0)) as i32;
+                let v = px[y * wu + x] as i32 * n;
+                let s = sum as i32;
+                if v < s - dark_by * n {
+                    drow[x] = 255;
+                } else if v > s + light_by * n {
+                    lrow[x] = 255;
+                }
+            }
+        });
+    [
+        GrayImage::from_raw(w, h, dark).expect("sized buffer"),
+        GrayImage::from_raw(w, h, light).expect("sized buffer"),
+    ]
+}
+
+fn bbox(pts: &[Point<i32>]) -> (i32, i32, i32, i32) {
+    let mut b = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+    for p in pts {
+        b.0 = b.0.min(p.x);
+        b.1 = b.1.max(p.x);
+        b.2 = b.2.min(p.y);
+        b.3 = b.3.max(p.y);
+    }
+    b
+}
+
+fn quad_area(q: &[[f32; 2]; 4]) -> f32 {
+    let mut a = 0.0;
+    for i in 0..4 {
+        let (p, n) = (q[i], q[(i + 1) % 4]);
+        a += p[0] * n[1] - n[0] * p[1];
+    }
+    (a / 2.0).abs()
+}
+
+/// The quadrilateral of an outline: the largest one inscribed in its convex
+/// hull (corners = extreme points along four perpendicular directions, over
+/// a sweep of rotations), then each side refitted to the outline points
+/// lying along it, and ordered clockwise from the top-left.
+fn fit_quad(pts: &[Point<i32>], max_move: f32) -> Option<[[f32; 2]; 4]> {
+    let hull = imageproc::geometry::convex_hull(pts.to_vec());
+    if hull.len() < 4 {
+        return None;
+    }
+    let hp: Vec<[f32; 2]> = hull.iter().map(|p| [p.x as f32, p.y as f32]).collect();
+    let mut best: Option<([[f32; 2]; 4], f32)> = None;
+    for step in 0..45 {
+        let theta = (step as f32 * 2.0).to_radians();
+        let mut quad = [[0f32; 2]; 4];
+        for (k, corner) in quad.iter_mut().enumerate() {
+            let a = theta + std::f32::consts::FRAC_PI_4 + k as f32 * std::f32::consts::FRAC_PI_2;
+            let (dx, dy) = (a.cos(), a.sin());
+            *corner = *hp
+                .iter()
+                .max_by(|p, q| (p[0] * dx + p[1] * dy).total_cmp(&(q[0] * dx + q[1] * dy)))
+                .expect("non-empty hull");
+        }
+        let area = quad_area(&quad);
+        if best.as_ref().is_none_or(|b| area > b.1) {
+            best = Some((quad, area));
+        }
+    }
+    let (quad, area) = best?;
+    if area < 100.0 {
+        return None;
+    }
+    let quad = order_clockwise(quad);
+    let quad = refit_sides(pts, quad, 0.02, max_move).unwrap_or(quad);
+    // Reject slivers and wild shapes: sides within a factor 3 of each other.
+    let sides: Vec<f32> = (0..4).map(|i| dist(quad[i], quad[(i + 1) % 4])).collect();
+    let (lo, hi) = sides
+        .iter()
+        .fold((f32::MAX, 0f32), |(lo, hi), &s| (lo.min(s), hi.max(s)));
+    (lo > 10.0 && hi < 3.0 * lo).then_some(quad)
+}
+
+/// The quadrilateral whose sides lie on the four longest edges of the
+/// simplified convex hull: right when a corner of the hull is cut off
+/// (a cell at a corner merged with print), where the largest inscribed
+/// quadrilateral would put a corner on the cut.
+fn quad_from_longest_edges(pts: &[Point<i32>]) -> Option<[[f32; 2]; 4]> {
+    let hull = imageproc::geometry::convex_hull(pts.to_vec());
+    if hull.len() < 4 {
+        return None;
+    }
+    let perimeter = imageproc::geometry::arc_length(&hull, true);
+    let poly = imageproc::geometry::approximate_polygon_dp(&hull, 0.01 * perimeter, true);
+    let n = poly.len();
+    if n < 4 {
+        return None;
+    }
+    let v: Vec<[f32; 2]> = poly.iter().map(|p| [p.x as f32, p.y as f32]).collect();
+    let mut edges: Vec<usize> = (0..n).collect();
+    edges.sort_by(|&a, &b| dist(v[b], v[(b + 1) % n]).total_cmp(&dist(v[a], v[(a + 1) % n])));
+    let mut four = edges[..4].to_vec();
+    four.sort_unstable();
+    let mut quad = [[0f32; 2]; 4];
+    for k in 0..4 {
+        let (e1, e2) = (four[k], four[(k + 1) % 4]);
+        let (p1, q1) = (v[e1], v[(e1 + 1) % n]);
+        let (p2, q2) = (v[e2], v[(e2 + 1) % n]);
+        let (d1, d2) = (
+            [q1[0] - p1[0], q1[1] - p1[1]],
+            [q2[0] - p2[0], q2[1] - p2[1]],
+        );
+        let den = d1[0] * d2[1] - d1[1] * d2[0];
+        if den.abs() < 1e-3 * dist(p1, q1) * dist(p2, q2) {
+            return None;
+        }
+        let t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / den;
+        quad[k] = [p1[0] + t * d1[0], p1[1] + t * d1[1]];
+    }
+    let quad = order_clockwise(quad);
+    let sides: Vec<f32> = (0..4).map(|i| dist(quad[i], quad[(i + 1) % 4])).collect();
+    let (lo, hi) = sides
+        .iter()
+        .fold((f32::MAX, 0f32), |(lo, hi), &s| (lo.min(s), hi.max(s)));
+    (lo > 10.0 && hi < 3.0 * lo).then_some(quad)
+}
+
+fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+/// Top-left first (smallest x + y), then clockwise as seen on screen
+/// (y pointing down).
+fn order_clockwise(q: [[f32; 2]; 4]) -> [[f32; 2]; 4] {
+    let cx = q.iter().map(|p| p[0]).sum::<f32>() / 4.0;
+    let cy = q.iter().map(|p| p[1]).sum::<f32>() / 4.0;
+    let mut v = q.to_vec();
+    v.sort_by(|a, b| {
+        (a[1] - cy)
+            .atan2(a[0] - cx)
+            .total_cmp(&(b[1] - cy).atan2(b[0] - cx))
+    });
+    let start = (0..4)
+        .min_by(|&i, &j| (v[i][0] + v[i][1]).total_cmp(&(v[j][0] + v[j][1])))
+        .expect("four corners");
+    [
+        v[start],
+        v[(start + 1) % 4],
+        v[(start + 2) % 4],
+        v[(start + 3) % 4],
+    ]
+}
+
+/// Fits a line to the outline points near each side of `quad` (away from
+/// its corners) and intersects neighbouring lines. `None` if a side has too
+/// few points or a corner would move more than `max_move` of a side. Points
+/// within `tol` of the side length of a side count.
+fn refit_sides(
+    pts: &[Point<i32>],
+    quad: [[f32; 2]; 4],
+    tol: f32,
+    max_move: f32,
+) -> Option<[[f32; 2]; 4]> {
+    let mut lines = [(0f32, 0f32, 0f32); 4]; // normal (a, b), offset c: a x + b y = c
+    for k in 0..4 {
+        let (p, q) = (quad[k], quad[(k + 1) % 4]);
+        let len = dist(p, q);
+        let (dx, dy) = ((q[0] - p[0]) / len, (q[1] - p[1]) / len);
+        let tol = tol * len + 1.5;
+        let mut sel: Vec<[f32; 2]> = Vec::new();
+        for pt in pts {
+            let (rx, ry) = (pt.x as f32 - p[0], pt.y as f32 - p[1]);
+            let t = rx * dx + ry * dy;
+            let d = rx * -dy + ry * dx;
+            if t > 0.08 * len && t < 0.92 * len && d.abs() <= tol {
+                sel.push([pt.x as f32, pt.y as f32]);
+            }
+        }
+        if sel.len() < 10 || (sel.len() as f32) < 0.3 * len {
+            return None;
+        }
+        // Fit, then refit to the points close to the first fit, twice: print
+        // touching the side pulls the first fit, not the last.
+        let mut line = fit_line(&sel);
+        for pass in 0..2 {
+            let keep = if pass == 0 {
+                0.01 * len + 2.0
+            } else {
+                0.004 * len + 1.0
+            };
+            let near: Vec<[f32; 2]> = sel
+                .iter()
+                .filter(|s| (line.0 * s[0] + line.1 * s[1] - line.2).abs() <= keep)
+                .copied()
+                .collect();
+            if near.len() < 10 || (near.len() as f32) < 0.3 * len {
+                break;
+            }
+            line = fit_line(&near);
+        }
+        lines[k] = line;
+    }
+    let mut out = [[0f32; 2]; 4];
+    for k in 0..4 {
+        // Corner k lies on side k-1 and side k.
+        let (a1, b1, c1) = lines[(k + 3) % 4];
+        let (a2, b2, c2) = lines[k];
+        let det = a1 * b2 - a2 * b1;
+        if det.abs() < 1e-3 {
+            return None;
+        }
+        out[k] = [(c1 * b2 - c2 * b1) / det, (a1 * c2 - a2 * c1) / det];
+        let side = dist(quad[k], quad[(k + 1) % 4]);
+        if dist(out[k], quad[k]) > max_move * side {
+            return None;
+        }
+    }
+    Some(out)
+}
+
+/// Total least squares line through points: unit normal (a, b) and c with
+/// a x + b y = c.
+fn fit_line(sel: &[[f32; 2]]) -> (f32, f32, f32) {
+    let n = sel.len() as f32;
+    let mx = sel.iter().map(|s| s[0]).sum::<f32>() / n;
+    let my = sel.iter().map(|s| s[1]).sum::<f32>() / n;
+    let (mut sxx, mut sxy, mut syy) = (0f32, 0f32, 0f32);
+    for s in sel {
+        let (x, y) = (s[0] - mx, s[1] - my);
+        sxx += x * x;
+        sxy += x * y;
+        syy += y * y;
+    }
+    // Direction of largest spread; the normal is perpendicular to it.
+    let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
+    let (a, b) = (-angle.sin(), angle.cos());
+    (a, b, a * mx + b * my)
+}
+
+/// The homography taking the `side` x `side` square onto `quad`.
+fn square_to_quad(quad: &[[f32; 2]; 4], w: f64, h: f64) -> Option<Homography> {
+    let from = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
+    let to = quad.map(|p| [p[0] as f64, p[1] as f64]);
+    Homography::from_points(&from, &to)
+}
+
+/// The mask under `quad` resampled onto a `w` x `h` rectangle. A pixel is
+/// ink when any of several samples over its footprint is, so that thin
+/// lines survive when the quad is larger than the rectangle.
+fn rectify_mask(mask: &GrayImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> GrayImage {
+    let mut out = GrayImage::new(w, h);
+    let Some(hm) = square_to_quad(quad, w as f64, h as f64) else {
+        return out;
+    };
+    let side = (0..4)
+        .map(|i| dist(quad[i], quad[(i + 1) % 4]))
+        .sum::<f32>()
+        / 4.0;
+    let k = ((side / w.min(h) as f32).ceil() as u32).clamp(1, 4);
+    let (mw, mh) = (mask.width() as f64, mask.height() as f64);
+    let raw = mask.as_raw();
+    let stride = mask.width() as usize;
+    for y in 0..h {
+        for x in 0..w {
+            let mut ink = false;
+            'samples: for j in 0..k {
+                for i in 0..k {
+                    let (sx, sy) = hm.map(
+                        x as f64 + (i as f64 + 0.5) / k as f64,
+                        y as f64 + (j as f64 + 0.5) / k as f64,
+                    );
+                    let (sx, sy) = (sx + 0.5, sy + 0.5);
+                    if sx >= 0.0
+                        && sy >= 0.0
+                        && sx < mw
+                        && sy < mh
+                        && raw[sy as usize * stride + sx as usize] > 0
+                    {
+                        ink = true;
+                        break 'samples;
+                    }
+                }
+            }
+            if ink {
+                out.put_pixel(x, y, Luma([255]));
+            }
+        }
+    }
+    out
+}
+
+/// How well the ink mask under `quad` matches `layout`'s canvas stretched
+/// onto it.
+///
+/// Each unit segment of the canvas lattice is probed at a few points,
+/// through the homography, straight into the mask; a probe hits when ink
+/// lies within 12% of a cell across the segment (sampled every mask pixel,
+/// so thin lines are not missed). Segments bordering a cell of the layout
+/// should be hit (`border`); the lines through cell centres mostly not
+/// (`centre`: digits only); segments with no cell on either side lie on
+/// blank paper (`outside`). Score = border - centre - outside, each a mean
+/// hit rate: about 0.5-0.9 for a grid, near 0 for print or an empty frame.
+pub fn layout_score(mask: &GrayImage, quad: &[[f32; 2]; 4], layout: &Layout) -> f32 {
+    let (lw, lh) = (layout.width(), layout.height());
+    let Some(hm) = square_to_quad(quad, lw as f64, lh as f64) else {
+        return f32::MIN;
+    };
+    let side = (0..4)
+        .map(|i| dist(quad[i], quad[(i + 1) % 4]))
+        .sum::<f32>()
+        / 4.0;
+    let cell_px = side / lw.max(lh) as f32;
+    let reach = 0.12f32;
+    let steps = ((2.0 * reach * cell_px).ceil() as i32).max(2);
+    let (mw, mh) = (mask.width() as f64, mask.height() as f64);
+    let raw = mask.as_raw();
+    let stride = mask.width() as usize;
+    let to_mask = |u: f32, v: f32| -> (f64, f64) {
+        let (x, y) = hm.map(u as f64, v as f64);
+        (x + 0.5, y + 0.5)
+    };
+    let ink = |(x, y): (f64, f64)| -> bool {
+        x >= 0.0 && y >= 0.0 && x < mw && y < mh && raw[y as usize * stride + x as usize] > 0
+    };
+    // Hit rate along the unit segment from (x, y), going down (vertical)
+    // or right. Across the segment the map is close enough to affine over
+    // a quarter cell to step linearly between its two mapped ends.
+    let probe = |vertical: bool, x: f32, y: f32| -> f32 {
+        const PROBES: usize = 8;
+        let mut hits = 0;
+        for k in 0..PROBES {
+            let t = (k as f32 + 0.5) / PROBES as f32 * 0.8 + 0.1;
+            let (a, b) = if vertical {
+                (to_mask(x - reach, y + t), to_mask(x + reach, y + t))
+            } else {
+                (to_mask(x + t, y - reach), to_mask(x + t, y + reach))
+            };
+            let hit = (0..=steps).any(|d| {
+                let f = d as f64 / steps as f64;
+                ink((a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f))
+            });
+            hits += hit as usize;
+        }
+        hits as f32 / PROBES as f32
+    };
+    let is_cell = |r: isize, c: isize| -> bool {
+        r >= 0 && c >= 0 && layout.cell_at(r as usize, c as usize).is_some()
+    };
+    let (mut border, mut nb) = (0f32, 0f32);
+    let (mut centre, mut nc) = (0f32, 0f32);
+    let (mut outside, mut no) = (0f32, 0f32);
+    for j in 0..lh as isize {
+        for i in 0..=lw as isize {
+            let hit = probe(true, i as f32, j as f32);
+            if is_cell(j, i - 1) || is_cell(j, i) {
+                border += hit;
+                nb += 1.0;
+            } else {
+                outside += hit;
+                no += 1.0;
+            }
+            if is_cell(j, i) {
+                centre += probe(true, i as f32 + 0.5, j as f32);
+                nc += 1.0;
+            }
+        }
+    }
+    for i in 0..lw as isize {
+        for j in 0..=lh as isize {
+            let hit = probe(false, i as f32, j as f32);
+            if is_cell(j - 1, i) || is_cell(j, i) {
+                border += hit;
+                nb += 1.0;
+            } else {
+                outside += hit;
+                no += 1.0;
+            }
+            if is_cell(j, i) {
+                centre += probe(false, i as f32, j as f32 + 0.5);
+                nc += 1.0;
+            }
+        }
+    }
+    let mean = |s: f32, n: f32| if n > 0.0 { s / n } else { 0.0 };
+    mean(border, nb) - mean(centre, nc) - mean(outside, no)
+}
+
+/// Pixels per canvas unit when finding the actual grid lines.
+const REFINE_PX: f32 = 24.0;
+
+/// Finds the actual grid lines in the ink under `quad` and builds the
+/// location (in working-copy pixels).
+fn refine(
+    mask: &GrayImage,
+    quad: &[[f32; 2]; 4],
+    layout: Layout,
+    score: f32,
+    layout_scores: Vec<(String, f32)>,
+) -> Located {
+    let (lw, lh) = (layout.width(), layout.height());
+    let p = REFINE_PX;
+    let (rw, rh) = ((lw as f32 * p) as u32, (lh as f32 * p) as u32);
+    // First straighten the outer lines: a corner pulled off by print that
+    // touches it tilts a side, which one offset per line cannot follow.
+    let first =
+        square_to_quad(quad, lw as f64, lh as f64).expect("candidate quads are not degenerate");
+    let rect = rectify_mask(mask, quad, rw, rh);
+    let quad = match outer_corners(&rect, &layout) {
+        Some(c) => c.map(|[x, y]| {
+            let (u, v) = first.map(x as f64, y as f64);
+            [u as f32, v as f32]
+        }),
+        None => *quad,
+    };
+    let quad = &quad;
+    let homography = square_to_quad(quad, lw as f64, lh as f64).unwrap_or(first);
+    let rect = rectify_mask(mask, quad, rw, rh);
+    let col_lines = find_lines(&rect, &layout, true);
+    let row_lines = find_lines(&rect, &layout, false);
+    // Re-anchor the canvas on the centres of the outer lines: the outline
+    // of the ink can be pushed out by a shadow or a darker page around the
+    // grid, the lines' centres cannot.
+    let (c0, c1) = (col_lines[0], col_lines[lw]);
+    let (r0, r1) = (row_lines[0], row_lines[lh]);
+    let corner = |x: f32, y: f32| {
+        let (u, v) = homography.map(x as f64, y as f64);
+        [u as f32, v as f32]
+    };
+    let corners = [
+        corner(c0, r0),
+        corner(c1, r0),
+        corner(c1, r1),
+        corner(c0, r1),
+    ];
+    let (homography, col_lines, row_lines) = match square_to_quad(&corners, lw as f64, lh as f64) {
+        Some(h) => (
+            h,
+            col_lines
+                .iter()
+                .map(|c| (c - c0) * lw as f32 / (c1 - c0))
+                .collect(),
+            row_lines
+                .iter()
+                .map(|r| (r - r0) * lh as f32 / (r1 - r0))
+                .collect(),
+        ),
+        None => (homography, col_lines, row_lines),
+    };
+    let corners = if homography.map(0.0, 0.0).0.is_finite() {
+        corners
+    } else {
+        *quad
+    };
+    Located {
+        corners,
+        layout,
+        homography,
+        col_lines,
+        row_lines,
+        score,
+        layout_scores,
+    }
+}
+
+/// The canvas corners (units of the rectified `rect`, at [`REFINE_PX`]) of
+/// the four outer lines, each fitted as a straight line through the ink
+/// peaks found unit by unit along it (within 0.45 cell of its nominal
+/// place; far-off units dropped). `None` when a side has too few units
+/// found, or no corner moves by more than 0.2 cell, or one would move by
+/// more than half a cell.
+fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<[[f32; 2]; 4]> {
+    let p = REFINE_PX;
+    let (lw, lh) = (layout.width(), layout.height());
+    let reach = (0.45 * p) as i32;
+    let is_cell = |r: isize, c: isize| -> bool {
+        r >= 0 && c >= 0 && layout.cell_at(r as usize, c as usize).is_some()
+    };
+    let ink = |x: i32, y: i32| -> bool {
+        x >= 0
+            && y >= 0
+            && (x as u32) < rect.width()
+            && (y as u32) < rect.height()
+            && rect.get_pixel(x as u32, y as u32)[0] > 0
+    };
+    // Line `(vertical, index)`: across = a + b * along, in canvas units.
+    let fit = |vertical: bool, index: usize| -> Option<(f32, f32)> {
+        let n_along = if vertical { lh } else { lw };
+        let mut pts: Vec<(f32, f32)> = Vec::new();
+        for b in 0..n_along {
+            let bi = b as isize;
+            let ii = index as isize;
+            let present = if vertical {
+                is_cell(bi, ii - 1) || is_cell(bi, ii)
+            } else {
+                is_cell(ii - 1, bi) || is_cell(ii, bi)
+            };
+            if !present {
+                continue;
+            }
+            let b0 = (b as f32 * p) as i32;
+            let along: Vec<i32> = (b0 + (0.15 * p) as i32..b0 + (0.85 * p) as i32).collect();
+            let centre = (index as f32 * p) as i32;
+            let profile: Vec<usize> = (-reach..=reach)
+                .map(|d| {
+                    along
+                        .iter()
+                        .filter(|&&a| {
+                            if vertical {
+                                ink(centre + d, a)
+                            } else {
+                                ink(a, centre + d)
+                            }
+                        })
+                        .count()
+                })
+                .collect();
+            let peak = *profile.iter().max()?;
+            if (peak as f32) < 0.6 * along.len() as f32 {
+                continue;
+            }
+            let k = profile.iter().position(|&v| v == peak)?;
+            let (mut lo, mut hi) = (k, k);
+            while lo > 0 && profile[lo - 1] * 10 >= peak * 6 {
+                lo -= 1;
+            }
+            while hi + 1 < profile.len() && profile[hi + 1] * 10 >= peak * 6 {
+                hi += 1;
+            }
+            let mid = (lo + hi) as f32 / 2.0 - reach as f32 + centre as f32 + 0.5;
+            pts.push(((b as f32 + 0.5), mid / p));
+        }
+        let line_fit = |pts: &[(f32, f32)]| -> Option<(f32, f32)> {
+            let n = pts.len() as f32;
+            if n < 3.0 {
+                return None;
+            }
+            let mx = pts.iter().map(|q| q.0).sum::<f32>() / n;
+            let my = pts.iter().map(|q| q.1).sum::<f32>() / n;
+            let sxx: f32 = pts.iter().map(|q| (q.0 - mx).powi(2)).sum();
+            let sxy: f32 = pts.iter().map(|q| (q.0 - mx) * (q.1 - my)).sum();
+            if sxx <= 0.0 {
+                return None;
+            }
+            let b = sxy / sxx;
+            Some((my - b * mx, b))
+        };
+        let (a, b) = line_fit(&pts)?;
+        let near: Vec<(f32, f32)> = pts
+            .iter()
+            .filter(|q| (q.1 - (a + b * q.0)).abs() < 0.1)
+            .copied()
+            .collect();
+        if (near.len() as f32) < 0.5 * n_along as f32 {
+            return None;
+        }
+        line_fit(&near)
+    };
+    let left = fit(true, 0)?;
+    let right = fit(true, lw)?;
+    let top = fit(false, 0)?;
+    let bottom = fit(false, lh)?;
+    // x = a1 + b1 y and y = a2 + b2 x.
+    let meet = |v: (f32, f32), h: (f32, f32)| -> Option<[f32; 2]> {
+        let den = 1.0 - v.1 * h.1;
+        if den.abs() < 1e-3 {
+            return None;
+        }
+        let x = (v.0 + v.1 * h.0) / den;
+        Some([x, h.0 + h.1 * x])
+    };
+    let out = [
+        meet(left, top)?,
+        meet(right, top)?,
+        meet(right, bottom)?,
+        meet(left, bottom)?,
+    ];
+    let nominal = [
+        [0.0, 0.0],
+        [lw as f32, 0.0],
+        [lw as f32, lh as f32],
+        [0.0, lh as f32],
+    ];
+    // Only a gross error is worth it: small moves would trade the outline's
+    // precise corners for a straight-line fit across a slightly curved page.
+    let moves: Vec<f32> = out.iter().zip(nominal).map(|(a, b)| dist(*a, b)).collect();
+    let worst = moves.iter().cloned().fold(0.0, f32::max);
+    (worst > 0.2 && worst < 0.5).then_some(out)
+}
+
+/// Positions (canvas units) of the vertical (`vertical`) or horizontal grid
+/// lines: for line `i`, the ink profile across it over the stretch where the
+/// layout has a border there, searched within 0.3 cell of `i`. A line too
+/// faint to find keeps its nominal place; the result is kept increasing.
+fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> Vec<f32> {
+    let p = REFINE_PX;
+    let (n_lines, n_along) = if vertical {
+        (layout.width() + 1, layout.height())
+    } else {
+        (layout.height() + 1, layout.width())
+    };
+    let is_cell = |a: isize, b: isize| -> bool {
+        // a = index across (column for vertical lines), b = index along.
+        if a < 0 || b < 0 {
+            return false;
+        }
+        let (r, c) = if vertical { (b, a) } else { (a, b) };
+        layout.cell_at(r as usize, c as usize).is_some()
+    };
+    let get = |across: i32, along: i32| -> bool {
+        let (x, y) = if vertical {
+            (across, along)
+        } else {
+            (along, across)
+        };
+        x >= 0
+            && y >= 0
+            && (x as u32) < rect.width()
+            && (y as u32) < rect.height()
+            && rect.get_pixel(x as u32, y as u32)[0] > 0
+    };
+    let reach = (0.3 * p) as i32;
+    let mut out: Vec<f32> = (0..n_lines).map(|i| i as f32).collect();
+    for (i, slot) in out.iter_mut().enumerate() {
+        let along: Vec<i32> = (0..n_along as isize)
+            .filter(|&b| is_cell(i as isize - 1, b) || is_cell(i as isize, b))
+            .flat_map(|b| {
+                let b0 = (b as f32 * p) as i32;
+                // Skip the crossings near each end of the unit.
+                (b0 + (0.15 * p) as i32..b0 + (0.85 * p) as i32).collect::<Vec<_>>()
+            })
+            .collect();
+        if along.is_empty() {
+            continue;
+        }
+        let centre = (i as f32 * p) as i32;
+        let profile: Vec<f32> = (-reach..=reach)
+            .map(|d| along.iter().filter(|&&b| get(centre + d, b)).count() as f32)
+            .collect();
+        let peak = profile.iter().cloned().fold(0.0, f32::max);
+        if peak < 0.4 * along.len() as f32 {
+            continue;
+        }
+        // Centre of the run of strong columns around the peak.
+        let k = profile
+            .iter()
+            .position(|&v| v == peak)
+            .expect("peak exists");
+        let strong = 0.6 * peak;
+        let (mut lo, mut hi) = (k, k);
+        while lo > 0 && profile[lo - 1] >= strong {
+            lo -= 1;
+        }
+        while hi + 1 < profile.len() && profile[hi + 1] >= strong {
+            hi += 1;
+        }
+        let (mut sw, mut s) = (0f32, 0f32);
+        for (j, &v) in profile.iter().enumerate().take(hi + 1).skip(lo) {
+            sw += v;
+            s += v * j as f32;
+        }
+        let pos = centre as f32 + s / sw - reach as f32 + 0.5;
+        *slot = pos / p;
+    }
+    for i in 1..out.len() {
+        if out[i] <= out[i - 1] + 0.3 {
+            out[i] = out[i - 1] + 0.3;
+        }
+    }
+    out
+}
+
+/// One square grey crop of `size` x `size` pixels per cell of the located
+/// layout, in [`Layout`] cell order, sampled from `full_grey` (the image
+/// `located` was found in, at full resolution) through the homography and
+/// the refined grid lines. Each crop spans the cell between its grid lines
+/// less [`CROP_INSET`] of the cell on each side, so it may show slivers of
+/// the lines at its border. Pixels are averaged over their footprint
+/// (up to 4 x 4 bilinear samples) so that large photos do not alias.
+pub fn cell_crops(full_grey: &GrayImage, located: &Located, size: u32) -> Vec<GrayImage> {
+    let layout = &located.layout;
+    (0..layout.cell_count())
+        .into_par_iter()
+        .map(|cell| {
+            let (r, c) = layout.position(cell);
+            let (u0, u1) = (located.col_lines[c], located.col_lines[c + 1]);
+            let (v0, v1) = (located.row_lines[r], located.row_lines[r + 1]);
+            let (du, dv) = (u1 - u0, v1 - v0);
+            let (u0, v0) = (u0 + CROP_INSET * du, v0 + CROP_INSET * dv);
+            let (su, sv) = (
+                du * (1.0 - 2.0 * CROP_INSET) / size as f32,
+                dv * (1.0 - 2.0 * CROP_INSET) / size as f32,
+            );
+            let map = |u: f32, v: f32| located.homography.map(u as f64, v as f64);
+            // Source pixels per output pixel, from the crop's diagonal.
+            let a = map(u0, v0);
+            let b = map(u0 + su * size as f32, v0 + sv * size as f32);
+            let diag = ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt() as f32;
+            let ratio = diag / (size as f32 * std::f32::consts::SQRT_2);
+            // Each bilinear sample already averages about 2 x 2 pixels.
+            let k = ((ratio / 2.0).ceil() as u32).clamp(1, 3);
+            let h = located.homography.matrix();
+            let raw = full_grey.as_raw();
+            let (w, hh) = (full_grey.width() as i32, full_grey.height() as i32);
+            let mut out = vec![0u8; (size * size) as usize];
+            let inv = 1.0 / (k * k) as f32;
+            for y in 0..size {
+                for x in 0..size {
+                    let mut acc = 0f32;
+                    for sy in 0..k {
+                        let v = (v0 + sv * (y as f32 + (sy as f32 + 0.5) / k as f32)) as f64;
+                        for sx in 0..k {
+                            let u = (u0 + su * (x as f32 + (sx as f32 + 0.5) / k as f32)) as f64;
+                            let d = h[6] * u + h[7] * v + h[8];
+                            let px = ((h[0] * u + h[1] * v + h[2]) / d) as f32;
+                            let py = ((h[3] * u + h[4] * v + h[5]) / d) as f32;
+                            acc += bilinear_raw(raw, w, hh, px, py);
+                        }
+                    }
+                    out[(y * size + x) as usize] = (acc * inv + 0.5).min(255.0) as u8;
+                }
+            }
+            GrayImage::from_raw(size, size, out).expect("sized buffer")
+        })
+        .collect()
+}
+
+/// Bilinear sample at pixel-index coordinates (the centre of pixel (0, 0)
+/// is (0, 0)), clamped at the border.
+#[inline]
+fn bilinear_raw(raw: &[u8], w: i32, h: i32, x: f32, y: f32) -> f32 {
+    let (x0, y0) = (x.floor() as i32, y.floor() as i32);
+    let (tx, ty) = (x - x0 as f32, y - y0 as f32);
+    if x0 >= 0 && y0 >= 0 && x0 + 1 < w && y0 + 1 < h {
+        let i = (y0 * w + x0) as usize;
+        let wu = w as usize;
+        let (a, b) = (raw[i] as f32, raw[i + 1] as f32);
+        let (c, d) = (raw[i + wu] as f32, raw[i + wu + 1] as f32);
+        let top = a + (b - a) * tx;
+        let bot = c + (d - c) * tx;
+        return top + (bot - top) * ty;
+    }
+    let at = |x: i32, y: i32| -> f32 {
+        let x = x.clamp(0, w - 1) as usize;
+        let y = y.clamp(0, h - 1) as usize;
+        raw[y * w as usize + x] as f32
+    };
+    let top = at(x0, y0) * (1.0 - tx) + at(x0 + 1, y0) * tx;
+    let bot = at(x0, y0 + 1) * (1.0 - tx) + at(x0 + 1, y0 + 1) * tx;
+    top * (1.0 - ty) + bot * ty
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clockwise_order_starts_top_left() {
+        let q = order_clockwise([[10.0, 90.0], [90.0, 10.0], [10.0, 10.0], [90.0, 90.0]]);
+        assert_eq!(q, [[10.0, 10.0], [90.0, 10.0], [90.0, 90.0], [10.0, 90.0]]);
+    }
+
+    #[test]
+    fn piecewise_follows_the_lines() {
+        let lines = [0.1, 1.0, 2.2, 3.0];
+        assert!((piecewise(&lines, 0.0) - 0.1).abs() < 1e-6);
+        assert!((piecewise(&lines, 1.5) - 1.6).abs() < 1e-6);
+        assert!((piecewise(&lines, 3.0) - 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn downscale_averages_blocks() {
+        let img = GrayImage::from_fn(2000, 1000, |x, _| Luma([if x % 2 == 0 { 0 } else { 200 }]));
+        let (small, f) = downscale(&img, 900);
+        assert_eq!(f, 3.0);
+        assert_eq!(small.dimensions(), (666, 333));
+        let v = small.get_pixel(10, 10)[0];
+        assert!((60..=140).contains(&v), "{v}");
+    }
+}

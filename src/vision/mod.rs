@@ -1,0 +1,33 @@
+//! Images in, located grids and read digits out. Plain functions over
+//! `image` buffers; no GUI types.
+//!
+//! - [`load`]: decoding (PNG, JPEG, WebP, BMP, GIF first frame, TIFF) with a
+//!   pixel limit checked before decoding and the EXIF orientation applied.
+//! - [`locate`]: the grid's outer corners, the homography between the
+//!   layout's canvas and the image, the layout itself (scored against a list
+//!   of candidate layouts), the actual grid lines, and one square crop per
+//!   cell sampled from the full-resolution image.
+//! - [`homography`]: plane projective transforms fitted from point pairs.
+//! - [`debug`]: the intermediate images, for `--debug`.
+//!
+//! Typical use:
+//!
+//! ```no_run
+//! use sudoku_lens::vision::{load, locate};
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let path = std::path::Path::new("photo.jpg");
+//! let grey = load::load_path(path)?.to_luma8();
+//! let found = locate::locate(&grey, None).map_err(|e| e.in_file("photo.jpg"))?;
+//! let crops = locate::cell_crops(&grey, &found, locate::CELL_CROP_SIZE);
+//! assert_eq!(crops.len(), found.layout.cell_count());
+//! # Ok(()) }
+//! ```
+//!
+//! Corners and crops are in the orientation of the pixels (after EXIF): a
+//! puzzle photographed on its side or upside down is located all the same,
+//! and which way up it is must be decided from the digits.
+
+pub mod debug;
+pub mod homography;
+pub mod load;
+pub mod locate;
