@@ -9,3 +9,4 @@
 pub mod batch;
 pub mod grid;
 pub mod solve;
+pub mod vision;
