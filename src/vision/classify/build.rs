@@ -232,7 +232,7 @@ pub fn build_model(fonts: &[Vec<u8>], cfg: &BuildConfig) -> Result<Vec<u8>, ab_g
     gaps.sort_unstable_by(f32::total_cmp);
     let q = |v: &[f32], p: f32| v[((v.len() - 1) as f32 * p) as usize];
     // Reject well beyond what printed digits reach.
-    let reject = q(&right, 0.995) * 1.6;
+    let reject = q(&right, 0.99) * 1.3;
     // A median gap maps to a clear preference.
     let tau = (q(&gaps, 0.5) / 4.0).max(1e-4);
     Ok(serialise(&protos, tau, reject))

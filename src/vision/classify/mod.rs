@@ -22,6 +22,24 @@ use rayon::prelude::*;
 pub use build::{BuildConfig, TRAIN_FONTS, build_model};
 use prep::{FEATURE_LEN, Prepared};
 
+/// Dot product with independent lanes, so that it vectorises.
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut acc = [0f32; 16];
+    let (ca, cb) = (a.chunks_exact(16), b.chunks_exact(16));
+    let tail: f32 = ca
+        .remainder()
+        .iter()
+        .zip(cb.remainder())
+        .map(|(x, y)| x * y)
+        .sum();
+    for (x, y) in ca.zip(cb) {
+        for i in 0..16 {
+            acc[i] += x[i] * y[i];
+        }
+    }
+    acc.iter().sum::<f32>() + tail
+}
+
 /// What a cell shows.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CellReading {
@@ -49,6 +67,10 @@ pub enum ModelError {
     #[error("model has a label outside 1..=9")]
     Label,
 }
+
+/// Below this confidence, ink is read as empty (with the digit as the
+/// runner-up): a wrong digit is worse than a missing one.
+pub const ACCEPT: f32 = 0.5;
 
 pub(crate) const MAGIC: &[u8; 8] = b"SLDIGITS";
 pub(crate) const VERSION: u32 = 1;
@@ -144,7 +166,7 @@ impl Model {
     pub fn class_distances(&self, features: &[f32]) -> [f32; 9] {
         let mut best = [f32::INFINITY; 9];
         for (row, &label) in self.protos.chunks_exact(FEATURE_LEN).zip(&self.labels) {
-            let dot: f32 = row.iter().zip(features).map(|(a, b)| a * b).sum();
+            let dot = dot(row, features);
             let d = (2.0 - 2.0 * dot).max(0.0);
             let slot = &mut best[label as usize - 1];
             if d < *slot {
@@ -201,21 +223,20 @@ impl Model {
         let p_second = weights[second] / total;
         // How well the best digit fits at all: 1 when close, 0 at `reject`.
         let fit = (1.0 - dmin / self.reject).clamp(0.0, 1.0);
-        let fit = fit.sqrt();
-        if fit <= 0.0 {
-            // Ink, but no printed digit: empty, the closest digit next.
-            let over = ((dmin - self.reject) / self.reject).clamp(0.0, 1.0);
-            let confidence = 0.5 + 0.4 * over;
+        let confidence = p_first * fit;
+        if confidence < ACCEPT {
+            // Ink, but not clearly a printed digit (handwriting, smudges,
+            // marks): empty, the closest digit next.
             return CellReading {
                 value: 0,
-                confidence,
+                confidence: 1.0 - confidence,
                 runner_up: first as u8 + 1,
-                runner_up_confidence: (1.0 - confidence).min(p_first),
+                runner_up_confidence: confidence,
             };
         }
-        let confidence = p_first * (0.5 + 0.5 * fit);
-        let empty_conf = 1.0 - (0.5 + 0.5 * fit);
-        if empty_conf > p_second * (0.5 + 0.5 * fit) {
+        let empty_conf = 1.0 - fit;
+        let second_conf = p_second * fit;
+        if empty_conf > second_conf {
             CellReading {
                 value: first as u8 + 1,
                 confidence,
@@ -227,7 +248,7 @@ impl Model {
                 value: first as u8 + 1,
                 confidence,
                 runner_up: second as u8 + 1,
-                runner_up_confidence: p_second * (0.5 + 0.5 * fit),
+                runner_up_confidence: second_conf,
             }
         }
     }

@@ -3,7 +3,6 @@
 //! pencil-mark decision, and the feature vector of the normalised digit.
 
 use image::GrayImage;
-use image::imageops::{self, FilterType};
 
 /// Side of the square working image every crop is resampled to.
 pub const WORK: usize = 40;
@@ -25,6 +24,9 @@ pub const MIN_DIGIT_HEIGHT: f32 = 0.27;
 /// A digit whose centre is further than this fraction of the crop from the
 /// crop's centre is off-centre: a candidate mark in a corner.
 pub const MAX_CENTRE_OFFSET: f32 = 0.2;
+/// Ink wider than this times its height is a row of candidate marks: no
+/// printed digit is that wide.
+const WIDE: f32 = 1.0;
 /// Weakest ink contrast (grey levels) that can be a printed digit.
 const MIN_CONTRAST: f32 = 28.0;
 
@@ -39,6 +41,8 @@ pub enum EmptyReason {
     Small,
     /// The ink lies away from the centre: a mark in a corner.
     OffCentre,
+    /// The ink is wider than tall: several candidate digits side by side.
+    Wide,
 }
 
 /// What preprocessing found in a crop.
@@ -69,14 +73,33 @@ pub struct Ink {
 /// Runs the whole preprocessing on one crop.
 pub fn prepare(crop: &GrayImage) -> Prepared {
     let work = to_work(crop);
+    if work.is_empty() {
+        return Prepared::Empty {
+            reason: EmptyReason::NoInk,
+            margin: 1.0,
+        };
+    }
     let n = WORK;
     // Polarity and background from the grey-level distribution.
-    let mut sorted: Vec<u8> = work.clone();
-    sorted.sort_unstable();
-    let pct = |p: f32| sorted[((sorted.len() - 1) as f32 * p) as usize] as f32;
-    let med = pct(0.5);
-    let dark_ink = med - pct(0.01);
-    let light_ink = pct(0.99) - med;
+    let mut hist = [0u32; 256];
+    for &v in &work {
+        hist[v as usize] += 1;
+    }
+    let total = work.len() as u32;
+    let pct = |h: &[u32], p: f32| -> f32 {
+        let target = ((total - 1) as f32 * p) as u32;
+        let mut acc = 0u32;
+        for (i, &c) in h.iter().enumerate() {
+            acc += c;
+            if acc > target {
+                return i as f32;
+            }
+        }
+        (h.len() - 1) as f32
+    };
+    let med = pct(&hist, 0.5);
+    let dark_ink = med - pct(&hist, 0.01);
+    let light_ink = pct(&hist, 0.99) - med;
     let dark_mode = light_ink > dark_ink;
     let ink: Vec<f32> = work
         .iter()
@@ -89,16 +112,16 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
             d.max(0.0)
         })
         .collect();
-    // Noise: median absolute deviation around the background.
-    let mut dev: Vec<u16> = work
-        .iter()
-        .map(|&v| (v as f32 - med).abs() as u16)
-        .collect();
-    dev.sort_unstable();
-    let noise = dev[dev.len() / 2] as f32;
-    let mut ink_sorted = ink.clone();
-    ink_sorted.sort_unstable_by(f32::total_cmp);
-    let contrast = ink_sorted[(ink_sorted.len() - 1) * 98 / 100];
+    // Noise: median absolute deviation around the background; contrast: a
+    // high percentile of the ink.
+    let mut dev_hist = [0u32; 256];
+    let mut ink_hist = [0u32; 256];
+    for (&v, &i) in work.iter().zip(&ink) {
+        dev_hist[(v as f32 - med).abs() as usize] += 1;
+        ink_hist[i as usize] += 1;
+    }
+    let noise = pct(&dev_hist, 0.5);
+    let contrast = pct(&ink_hist, 0.995);
     let min_contrast = MIN_CONTRAST.max(5.0 * noise);
     if contrast < min_contrast {
         return Prepared::Empty {
@@ -160,6 +183,12 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
         return Prepared::Empty {
             reason: EmptyReason::Small,
             margin: ((MIN_DIGIT_HEIGHT - height) / MIN_DIGIT_HEIGHT * 3.0).clamp(0.0, 1.0),
+        };
+    }
+    if width > height * WIDE {
+        return Prepared::Empty {
+            reason: EmptyReason::Wide,
+            margin: ((width / height - WIDE) * 2.0).clamp(0.0, 1.0),
         };
     }
     let bx = (x0 + x1) as f32 / 2.0;
@@ -224,17 +253,61 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
     })
 }
 
-/// Resamples any crop to the WORK x WORK working image.
+/// Resamples any crop to the WORK x WORK working image: area averaging
+/// when shrinking, bilinear when enlarging.
 fn to_work(crop: &GrayImage) -> Vec<u8> {
-    if crop.width() as usize == WORK && crop.height() as usize == WORK {
+    let (w, h) = (crop.width() as usize, crop.height() as usize);
+    if w == WORK && h == WORK {
         return crop.as_raw().clone();
     }
-    let filter = if crop.width() as usize > WORK {
-        FilterType::Triangle
-    } else {
-        FilterType::CatmullRom
-    };
-    imageops::resize(crop, WORK as u32, WORK as u32, filter).into_raw()
+    let src = crop.as_raw();
+    let xw = weights(w, WORK);
+    let yw = weights(h, WORK);
+    // Rows first, then columns.
+    let mut tmp = vec![0f32; h * WORK];
+    for y in 0..h {
+        let row = &src[y * w..(y + 1) * w];
+        for (x, taps) in xw.iter().enumerate() {
+            tmp[y * WORK + x] = taps.iter().map(|&(i, wt)| row[i] as f32 * wt).sum();
+        }
+    }
+    let mut out = vec![0u8; WORK * WORK];
+    for (y, taps) in yw.iter().enumerate() {
+        for x in 0..WORK {
+            let v: f32 = taps.iter().map(|&(i, wt)| tmp[i * WORK + x] * wt).sum();
+            // `as` saturates; + 0.5 rounds the non-negative values.
+            out[y * WORK + x] = (v + 0.5) as u8;
+        }
+    }
+    out
+}
+
+/// For each of `m` output samples, the input indices and weights.
+fn weights(n: usize, m: usize) -> Vec<Vec<(usize, f32)>> {
+    let ratio = n as f32 / m as f32;
+    (0..m)
+        .map(|o| {
+            if ratio >= 1.0 {
+                let (lo, hi) = (o as f32 * ratio, (o + 1) as f32 * ratio);
+                let mut taps = Vec::new();
+                let mut i = lo.floor() as usize;
+                while (i as f32) < hi && i < n {
+                    let wt = ((i + 1) as f32).min(hi) - (i as f32).max(lo);
+                    if wt > 0.0 {
+                        taps.push((i, wt / ratio));
+                    }
+                    i += 1;
+                }
+                taps
+            } else {
+                let c = ((o as f32 + 0.5) * ratio - 0.5).clamp(0.0, (n - 1) as f32);
+                let i0 = c.floor() as usize;
+                let f = c - i0 as f32;
+                let i1 = (i0 + 1).min(n - 1);
+                vec![(i0, 1.0 - f), (i1, f)]
+            }
+        })
+        .collect()
 }
 
 /// Otsu's threshold over the ink values in 0..=top.
@@ -271,23 +344,45 @@ fn otsu(ink: &[f32], top: f32) -> f32 {
     (best_t as f32 + 0.5) / (BINS - 1) as f32 * top
 }
 
-/// Clears rows and columns near the border that are mostly ink: grid-line
-/// remnants, even where they touch the digit.
+/// Clears rows and columns near the border that belong to a line crossing
+/// the whole crop (grid-line remnants, possibly slightly tilted), even where
+/// they touch the digit. A digit's bar spans far less than the crop.
 fn clear_border_lines(bin: &mut [bool]) {
     let n = WORK;
     let band = n * 22 / 100;
-    let limit = n * 45 / 100;
-    for i in (0..band).chain(n - band..n) {
-        let row = (0..n).filter(|&x| bin[i * n + x]).count();
-        if row > limit {
-            for x in 0..n {
-                bin[i * n + x] = false;
+    let own = n * 30 / 100;
+    let span = n * 80 / 100;
+    let rows: Vec<usize> = (0..band).chain(n - band..n).collect();
+    let at = |b: &[bool], x: usize, y: usize, horizontal: bool| {
+        if horizontal {
+            b[y * n + x]
+        } else {
+            b[x * n + y]
+        }
+    };
+    for horizontal in [true, false] {
+        let mut clear = Vec::new();
+        for &i in &rows {
+            let count = (0..n).filter(|&t| at(bin, t, i, horizontal)).count();
+            if count <= own {
+                continue;
+            }
+            let union = (0..n)
+                .filter(|&t| {
+                    (i.saturating_sub(1)..=(i + 1).min(n - 1)).any(|j| at(bin, t, j, horizontal))
+                })
+                .count();
+            if union >= span {
+                clear.push(i);
             }
         }
-        let col = (0..n).filter(|&y| bin[y * n + i]).count();
-        if col > limit {
-            for y in 0..n {
-                bin[y * n + i] = false;
+        for i in clear {
+            for t in 0..n {
+                if horizontal {
+                    bin[i * n + t] = false;
+                } else {
+                    bin[t * n + i] = false;
+                }
             }
         }
     }
@@ -434,9 +529,9 @@ fn features(digit: &[f32], x0: i32, y0: i32, x1: i32, y1: i32) -> Vec<f32> {
                 ang += std::f32::consts::PI;
             }
             let pos = ang / std::f32::consts::PI * HOG_BINS as f32 - 0.5;
-            let b0 = pos.floor();
-            let frac = pos - b0;
-            let b0 = (b0 as i32).rem_euclid(HOG_BINS as i32) as usize;
+            let b0 = floor(pos);
+            let frac = pos - b0 as f32;
+            let b0 = b0.rem_euclid(HOG_BINS as i32) as usize;
             let b1 = (b0 + 1) % HOG_BINS;
             let cell = (y / HOG_CELL) * HOG_GRID + x / HOG_CELL;
             hog[cell * HOG_BINS + b0] += mag * (1.0 - frac);
@@ -455,11 +550,9 @@ fn features(digit: &[f32], x0: i32, y0: i32, x1: i32, y1: i32) -> Vec<f32> {
 }
 
 fn bilinear(img: &[f32], n: i32, x: f32, y: f32) -> f32 {
-    let x0 = x.floor();
-    let y0 = y.floor();
-    let fx = x - x0;
-    let fy = y - y0;
-    let (xi, yi) = (x0 as i32, y0 as i32);
+    let (xi, yi) = (floor(x), floor(y));
+    let fx = x - xi as f32;
+    let fy = y - yi as f32;
     let get = |xx: i32, yy: i32| {
         if xx < 0 || yy < 0 || xx >= n || yy >= n {
             0.0
@@ -470,6 +563,12 @@ fn bilinear(img: &[f32], n: i32, x: f32, y: f32) -> f32 {
     let top = get(xi, yi) * (1.0 - fx) + get(xi + 1, yi) * fx;
     let bottom = get(xi, yi + 1) * (1.0 - fx) + get(xi + 1, yi + 1) * fx;
     top * (1.0 - fy) + bottom * fy
+}
+
+/// Floor without a library call.
+fn floor(v: f32) -> i32 {
+    let t = v as i32;
+    if t as f32 > v { t - 1 } else { t }
 }
 
 /// Separable [1 2 1] / 4 blur with zero outside.
