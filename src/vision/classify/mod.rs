@@ -47,7 +47,8 @@ pub struct CellReading {
     pub value: u8,
     /// How sure the reading is, 0..=1.
     pub confidence: f32,
-    /// The next most likely reading (0 = empty).
+    /// The next most likely reading (0 = empty). For an empty cell with no
+    /// digit-like ink this is 0 as well.
     pub runner_up: u8,
     /// Its confidence, 0..=1.
     pub runner_up_confidence: f32,

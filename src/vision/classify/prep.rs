@@ -72,14 +72,14 @@ pub struct Ink {
 
 /// Runs the whole preprocessing on one crop.
 pub fn prepare(crop: &GrayImage) -> Prepared {
-    let work = to_work(crop);
-    if work.is_empty() {
+    let n = WORK;
+    if crop.width() == 0 || crop.height() == 0 {
         return Prepared::Empty {
             reason: EmptyReason::NoInk,
             margin: 1.0,
         };
     }
-    let n = WORK;
+    let work = to_work(crop);
     // Polarity and background from the grey-level distribution.
     let mut hist = [0u32; 256];
     for &v in &work {
@@ -112,15 +112,19 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
             d.max(0.0)
         })
         .collect();
-    // Noise: median absolute deviation around the background; contrast: a
-    // high percentile of the ink.
+    // Noise: median difference between horizontal neighbours (edges are
+    // few, so they barely move it); contrast: a high percentile of the ink.
     let mut dev_hist = [0u32; 256];
     let mut ink_hist = [0u32; 256];
-    for (&v, &i) in work.iter().zip(&ink) {
-        dev_hist[(v as f32 - med).abs() as usize] += 1;
+    for row in work.chunks_exact(n) {
+        for pair in row.windows(2) {
+            dev_hist[pair[0].abs_diff(pair[1]) as usize] += 1;
+        }
+    }
+    for &i in &ink {
         ink_hist[i as usize] += 1;
     }
-    let noise = pct(&dev_hist, 0.5);
+    let noise = pct(&dev_hist, 0.5 * (total - n as u32) as f32 / total as f32);
     let contrast = pct(&ink_hist, 0.995);
     let min_contrast = MIN_CONTRAST.max(5.0 * noise);
     if contrast < min_contrast {

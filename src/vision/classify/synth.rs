@@ -35,7 +35,7 @@ impl Rng {
 
     /// Uniform integer in [0, n).
     pub fn below(&mut self, n: u32) -> u32 {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as u32
+        (((self.next_u64() >> 32) * n as u64) >> 32) as u32
     }
 
     pub fn chance(&mut self, p: f32) -> bool {
@@ -204,7 +204,11 @@ pub fn render_cell(
     match kind {
         CellKind::Empty => {}
         CellKind::Digit(d) => {
-            let hf = rng.range(0.42, if hard { 0.82 } else { 0.8 });
+            let hf = if hard {
+                rng.range(0.42, 0.82)
+            } else {
+                rng.range(0.45, 0.8)
+            };
             if let Some(mut bm) = glyph_bitmap(font, (b'0' + d) as char, hf * inner) {
                 let t = rng.unit();
                 if t < 0.2 {
