@@ -297,6 +297,12 @@ fn synthetic(model: &Model, dump: Option<&Path>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for (title, font_names, strength, seed) in [
         (
+            "held-out fonts, training-range degradations",
+            HELDOUT_FONTS,
+            Strength::Normal,
+            778u64,
+        ),
+        (
             "held-out fonts, hard degradations",
             HELDOUT_FONTS,
             Strength::Hard,
