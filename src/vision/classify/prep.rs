@@ -206,41 +206,41 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
     }
     // Ink of the kept components (and one pixel around them, for the
     // anti-aliased edges), scaled to 0..=1.
-    let labels = label_map(&comps, n);
+    // Kept-ink mask with a one-pixel frame, so neighbours need no checks.
+    let m = n + 2;
+    let mut mask = vec![false; m * m];
+    for c in comps.iter().filter(|c| keep[c.id]) {
+        for &p in &c.pixels {
+            let (x, y) = (p as usize % n, p as usize / n);
+            mask[(y + 1) * m + x + 1] = true;
+        }
+    }
     let mut digit = vec![0f32; n * n];
     let mut area = 0usize;
     let mut boundary = 0usize;
-    for y in 0..n {
-        for x in 0..n {
-            let mut near = false;
-            for dy in -1i32..=1 {
-                for dx in -1i32..=1 {
-                    let (xx, yy) = (x as i32 + dx, y as i32 + dy);
-                    if xx >= 0 && yy >= 0 && (xx as usize) < n && (yy as usize) < n {
-                        let l = labels[yy as usize * n + xx as usize];
-                        if l != usize::MAX && keep[l] {
-                            near = true;
-                        }
-                    }
-                }
-            }
+    let (ylo, yhi) = (
+        (y0 - 1).max(0) as usize,
+        (y1 + 1).min(n as i32 - 1) as usize,
+    );
+    let (xlo, xhi) = (
+        (x0 - 1).max(0) as usize,
+        (x1 + 1).min(n as i32 - 1) as usize,
+    );
+    for y in ylo..=yhi {
+        for x in xlo..=xhi {
+            let (my, mx) = (y + 1, x + 1);
+            let near =
+                (my - 1..=my + 1).any(|yy| mask[yy * m + mx - 1..=yy * m + mx + 1].contains(&true));
             if near {
                 digit[y * n + x] = (ink[y * n + x] / contrast).min(1.0);
             }
-            let l = labels[y * n + x];
-            if l != usize::MAX && keep[l] {
+            if mask[my * m + mx] {
                 area += 1;
-                let edge = [(0i32, -1i32), (0, 1), (-1, 0), (1, 0)]
-                    .iter()
-                    .any(|&(dx, dy)| {
-                        let (xx, yy) = (x as i32 + dx, y as i32 + dy);
-                        if xx < 0 || yy < 0 || xx as usize >= n || yy as usize >= n {
-                            return true;
-                        }
-                        let l2 = labels[yy as usize * n + xx as usize];
-                        l2 == usize::MAX || !keep[l2]
-                    });
-                if edge {
+                let inside = mask[(my - 1) * m + mx]
+                    && mask[(my + 1) * m + mx]
+                    && mask[my * m + mx - 1]
+                    && mask[my * m + mx + 1];
+                if !inside {
                     boundary += 1;
                 }
             }
@@ -464,16 +464,6 @@ fn components(bin: &[bool]) -> Vec<Comp> {
         out.push(c);
     }
     out
-}
-
-fn label_map(comps: &[Comp], n: usize) -> Vec<usize> {
-    let mut labels = vec![usize::MAX; n * n];
-    for c in comps {
-        for &p in &c.pixels {
-            labels[p as usize] = c.id;
-        }
-    }
-    labels
 }
 
 /// Scales the digit's box to fit FRAME (keeping its aspect ratio), centres
