@@ -24,6 +24,10 @@ pub const MIN_DIGIT_HEIGHT: f32 = 0.27;
 /// A digit whose centre is further than this fraction of the crop from the
 /// crop's centre is off-centre: a candidate mark in a corner.
 pub const MAX_CENTRE_OFFSET: f32 = 0.2;
+/// Ink shorter than this fraction of the crop whose centre lies more than
+/// MAX_RISE above the crop's centre is a candidate mark.
+const HIGH_MARK_HEIGHT: f32 = 0.4;
+const MAX_RISE: f32 = 0.1;
 /// Ink wider than this times its height is a row of candidate marks: no
 /// printed digit is that wide.
 const WIDE: f32 = 1.0;
@@ -198,6 +202,14 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
     let bx = (x0 + x1) as f32 / 2.0;
     let by = (y0 + y1) as f32 / 2.0;
     let off = ((bx - centre).powi(2) + (by - centre).powi(2)).sqrt() / n as f32;
+    // Candidate marks sit high in the cell; a printed digit is centred.
+    let high = (centre - by) / n as f32;
+    if height < HIGH_MARK_HEIGHT && high > MAX_RISE {
+        return Prepared::Empty {
+            reason: EmptyReason::OffCentre,
+            margin: ((high - MAX_RISE) / MAX_RISE * 3.0).clamp(0.0, 1.0),
+        };
+    }
     if off > MAX_CENTRE_OFFSET {
         return Prepared::Empty {
             reason: EmptyReason::OffCentre,
