@@ -388,35 +388,42 @@ fn synthetic(model: &Model, dump: Option<&Path>) {
     }
 }
 
+/// Median and fastest of `reps` runs, in ms: the fastest shows the cost
+/// without interference from other work on the machine.
+fn time_ms(reps: usize, mut f: impl FnMut()) -> (f64, f64) {
+    let mut t: Vec<f64> = (0..reps)
+        .map(|_| {
+            let start = Instant::now();
+            f();
+            start.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    (t[reps / 2], t[0])
+}
+
 fn timing(model: &Model, cells: &[GrayImage]) {
     if cells.len() < 369 {
         return;
     }
     for n in [81usize, 369] {
         let batch = &cells[..n];
-        let _ = model.classify_batch(batch);
-        let reps = 50;
-        let t = Instant::now();
-        for _ in 0..reps {
+        let reps = 100;
+        let (bm, bf) = time_ms(reps, || {
             std::hint::black_box(model.classify_batch(batch));
-        }
-        let batch_ms = t.elapsed().as_secs_f64() * 1000.0 / reps as f64;
-        let t = Instant::now();
-        for _ in 0..reps {
+        });
+        let (sm, sf) = time_ms(reps, || {
             for c in batch {
                 std::hint::black_box(model.classify(c));
             }
-        }
-        let seq_ms = t.elapsed().as_secs_f64() * 1000.0 / reps as f64;
-        let t = Instant::now();
-        for _ in 0..reps {
+        });
+        let (pm, pf) = time_ms(reps, || {
             for c in batch {
                 std::hint::black_box(prepare(c));
             }
-        }
-        let prep_ms = t.elapsed().as_secs_f64() * 1000.0 / reps as f64;
+        });
         println!(
-            "== timing: {n} cells: {batch_ms:.2} ms batch (rayon), {seq_ms:.2} ms one thread, of which preprocessing {prep_ms:.2} ms"
+            "== timing: {n} cells, median (fastest) of {reps}: batch (rayon) {bm:.2} ({bf:.2}) ms, one thread {sm:.2} ({sf:.2}) ms, of which preprocessing {pm:.2} ({pf:.2}) ms"
         );
     }
 }
