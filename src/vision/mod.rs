@@ -8,6 +8,8 @@
 //!   of candidate layouts), the actual grid lines, and one square crop per
 //!   cell sampled from the full-resolution image.
 //! - [`homography`]: plane projective transforms fitted from point pairs.
+//! - [`classify`]: empty or a digit for each cell crop, with a confidence and
+//!   the runner-up, from a bundled template model built from fonts.
 //! - [`debug`]: the intermediate images, for `--debug`.
 //!
 //! Typical use:
@@ -27,6 +29,7 @@
 //! puzzle photographed on its side or upside down is located all the same,
 //! and which way up it is must be decided from the digits.
 
+pub mod classify;
 pub mod debug;
 pub mod homography;
 pub mod load;

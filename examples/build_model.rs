@@ -1,0 +1,47 @@
+//! Rebuilds `models/digits.bin` from the fonts in `assets/fonts/`.
+//!
+//! `cargo run --release --example build_model [-- OUT]`. The output is the
+//! same, byte for byte, on every run. `-- --check` builds in memory and
+//! fails if the result differs from the committed `models/digits.bin`.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use sudoku_lens::vision::classify::{BuildConfig, Model, TRAIN_FONTS, build_model};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let arg = std::env::args().nth(1);
+    let check = arg.as_deref() == Some("--check");
+    let out: PathBuf = arg
+        .filter(|_| !check)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("models/digits.bin"));
+    let fonts = TRAIN_FONTS
+        .iter()
+        .map(|name| std::fs::read(root.join("assets/fonts").join(name)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let cfg = BuildConfig::default();
+    let start = Instant::now();
+    let bytes = build_model(&fonts, &cfg)?;
+    let model = Model::from_bytes(&bytes)?;
+    if check {
+        let committed = std::fs::read(&out)?;
+        if committed != bytes {
+            return Err(format!("{} differs from a fresh build", out.display()).into());
+        }
+        println!("{} matches a fresh build", out.display());
+        return Ok(());
+    }
+    std::fs::write(&out, &bytes)?;
+    println!(
+        "{}: {} bytes, {} prototypes from {} fonts, reject distance {:.4}, in {:.1?}",
+        out.display(),
+        bytes.len(),
+        model.len(),
+        fonts.len(),
+        model.reject_distance(),
+        start.elapsed()
+    );
+    Ok(())
+}

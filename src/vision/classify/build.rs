@@ -1,0 +1,239 @@
+//! Building the digit model from fonts: render augmented synthetic cells,
+//! extract features with the same preprocessing as reading, reduce each
+//! digit's samples to prototypes with k-means, calibrate, and serialise.
+//!
+//! Deterministic: every sample's generator is seeded from (seed, digit,
+//! font, index), work is collected in a fixed order, and each k-means runs
+//! sequentially, so the bytes do not depend on the thread count.
+
+use ab_glyph::FontRef;
+use rayon::prelude::*;
+
+use super::prep::{FEATURE_LEN, Prepared, prepare};
+use super::synth::{CellKind, Rng, Strength, render_cell};
+use super::{MAGIC, Model, VERSION};
+
+/// Fonts (file names under `assets/fonts/`) the bundled model is built from.
+pub const TRAIN_FONTS: &[&str] = &[
+    "texgyretermes-regular.otf",
+    "texgyretermes-bold.otf",
+    "texgyreschola-regular.otf",
+    "texgyreschola-bold.otf",
+    "texgyrepagella-regular.otf",
+    "Caladea-Regular.ttf",
+    "Caladea-Bold.ttf",
+    "DejaVuSerif.ttf",
+    "texgyreheros-bold.otf",
+    "LiberationSans-Regular.ttf",
+    "Carlito-Regular.ttf",
+];
+
+/// Fonts kept out of the build, for held-out checks.
+pub const HELDOUT_FONTS: &[&str] = &["texgyrebonum-regular.otf", "DejaVuSans.ttf"];
+
+/// Sizes of the bundled model's build.
+#[derive(Debug, Clone)]
+pub struct BuildConfig {
+    pub seed: u64,
+    /// Synthetic cells per (font, digit).
+    pub samples: usize,
+    /// Prototypes kept per digit.
+    pub prototypes: usize,
+    /// k-means iterations.
+    pub iterations: usize,
+}
+
+impl Default for BuildConfig {
+    fn default() -> Self {
+        BuildConfig {
+            seed: 20_261_123,
+            samples: 60,
+            prototypes: 80,
+            iterations: 12,
+        }
+    }
+}
+
+/// Mixes indices into a seed.
+pub fn sample_seed(seed: u64, a: u64, b: u64, c: u64) -> u64 {
+    let mut r = Rng::new(seed ^ a.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    r.next_u64();
+    let mut r = Rng::new(r.next_u64() ^ b.wrapping_mul(0xc2b2_ae3d_27d4_eb4f));
+    r.next_u64();
+    let mut r = Rng::new(r.next_u64() ^ c.wrapping_mul(0x1656_67b1_9e37_79f9));
+    r.next_u64()
+}
+
+/// Synthetic crop size for a sample: the locator gives about 48-64 px.
+pub fn sample_size(rng: &mut Rng) -> u32 {
+    36 + rng.below(36)
+}
+
+/// Features of every usable training cell of one digit, in a fixed order.
+fn digit_features(fonts: &[FontRef<'_>], digit: u8, cfg: &BuildConfig) -> Vec<Vec<f32>> {
+    let jobs: Vec<(usize, usize)> = (0..fonts.len())
+        .flat_map(|f| (0..cfg.samples).map(move |i| (f, i)))
+        .collect();
+    jobs.par_iter()
+        .filter_map(|&(f, i)| {
+            let mut rng = Rng::new(sample_seed(cfg.seed, digit as u64, f as u64, i as u64));
+            let size = sample_size(&mut rng);
+            let img = render_cell(
+                &fonts[f],
+                &CellKind::Digit(digit),
+                size,
+                &mut rng,
+                Strength::Normal,
+            );
+            match prepare(&img) {
+                Prepared::Ink(ink) => Some(ink.features),
+                Prepared::Empty { .. } => None,
+            }
+        })
+        .collect()
+}
+
+fn dist(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
+}
+
+/// Sequential k-means with a k-means++-style seeding from `rng`.
+fn kmeans(samples: &[Vec<f32>], k: usize, iterations: usize, rng: &mut Rng) -> Vec<Vec<f32>> {
+    let k = k.min(samples.len());
+    let mut centres: Vec<Vec<f32>> = Vec::with_capacity(k);
+    centres.push(samples[rng.below(samples.len() as u32) as usize].clone());
+    let mut nearest: Vec<f32> = samples.iter().map(|s| dist(s, &centres[0])).collect();
+    while centres.len() < k {
+        let total: f64 = nearest.iter().map(|&d| d as f64).sum();
+        let mut target = rng.unit() as f64 * total;
+        let mut pick = samples.len() - 1;
+        for (i, &d) in nearest.iter().enumerate() {
+            target -= d as f64;
+            if target <= 0.0 {
+                pick = i;
+                break;
+            }
+        }
+        centres.push(samples[pick].clone());
+        let c = centres.last().unwrap();
+        for (s, n) in samples.iter().zip(nearest.iter_mut()) {
+            *n = n.min(dist(s, c));
+        }
+    }
+    for _ in 0..iterations {
+        let mut sums = vec![vec![0f64; FEATURE_LEN]; k];
+        let mut counts = vec![0usize; k];
+        for s in samples {
+            let (mut best, mut bd) = (0, f32::INFINITY);
+            for (j, c) in centres.iter().enumerate() {
+                let d = dist(s, c);
+                if d < bd {
+                    bd = d;
+                    best = j;
+                }
+            }
+            counts[best] += 1;
+            for (acc, &v) in sums[best].iter_mut().zip(s) {
+                *acc += v as f64;
+            }
+        }
+        for j in 0..k {
+            if counts[j] == 0 {
+                continue;
+            }
+            let mut c: Vec<f32> = sums[j]
+                .iter()
+                .map(|&v| (v / counts[j] as f64) as f32)
+                .collect();
+            let norm = c.iter().map(|v| v * v).sum::<f32>().sqrt();
+            if norm > 0.0 {
+                c.iter_mut().for_each(|v| *v /= norm);
+            }
+            centres[j] = c;
+        }
+    }
+    centres
+}
+
+fn serialise(protos: &[(u8, Vec<f32>)], tau: f32, reject: f32) -> Vec<u8> {
+    let max = protos
+        .iter()
+        .flat_map(|(_, p)| p.iter().copied())
+        .fold(0f32, f32::max)
+        .max(1e-6);
+    let scale = 255.0 / max;
+    let mut out = Vec::with_capacity(32 + protos.len() * (1 + FEATURE_LEN));
+    out.extend_from_slice(MAGIC);
+    for w in [
+        VERSION,
+        FEATURE_LEN as u32,
+        protos.len() as u32,
+        tau.to_bits(),
+        reject.to_bits(),
+        scale.to_bits(),
+    ] {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    for (label, p) in protos {
+        out.push(*label);
+        out.extend(
+            p.iter()
+                .map(|&v| (v * scale).round().clamp(0.0, 255.0) as u8),
+        );
+    }
+    out
+}
+
+/// Builds a model file from the given font files (TTF or OTF bytes).
+pub fn build_model(fonts: &[Vec<u8>], cfg: &BuildConfig) -> Result<Vec<u8>, ab_glyph::InvalidFont> {
+    let faces: Vec<FontRef<'_>> = fonts
+        .iter()
+        .map(|f| FontRef::try_from_slice(f))
+        .collect::<Result<_, _>>()?;
+    let per_digit: Vec<Vec<Vec<f32>>> = (1..=9u8).map(|d| digit_features(&faces, d, cfg)).collect();
+    let protos: Vec<(u8, Vec<f32>)> = per_digit
+        .par_iter()
+        .enumerate()
+        .map(|(i, samples)| {
+            let mut rng = Rng::new(sample_seed(cfg.seed, 1000 + i as u64, 0, 0));
+            kmeans(samples, cfg.prototypes, cfg.iterations, &mut rng)
+                .into_iter()
+                .map(|c| (i as u8 + 1, c))
+                .collect::<Vec<_>>()
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .flatten()
+        .collect();
+    // Calibrate on fresh cells of the same fonts (another seed): the
+    // distance to the nearest prototype of the right digit, and the gap to
+    // the nearest wrong digit.
+    let draft = Model::from_bytes(&serialise(&protos, 0.05, 1.0)).expect("fresh model parses");
+    let calib_cfg = BuildConfig {
+        seed: cfg.seed ^ 0xca11_b4a7,
+        samples: (cfg.samples / 4).max(2),
+        ..cfg.clone()
+    };
+    let mut right = Vec::new();
+    let mut gaps = Vec::new();
+    for d in 1..=9u8 {
+        for f in digit_features(&faces, d, &calib_cfg) {
+            let dist = draft.class_distances(&f);
+            let own = dist[d as usize - 1];
+            let other = (0..9)
+                .filter(|&j| j != d as usize - 1)
+                .map(|j| dist[j])
+                .fold(f32::INFINITY, f32::min);
+            right.push(own);
+            gaps.push(other - own);
+        }
+    }
+    right.sort_unstable_by(f32::total_cmp);
+    gaps.sort_unstable_by(f32::total_cmp);
+    let q = |v: &[f32], p: f32| v[((v.len() - 1) as f32 * p) as usize];
+    // Reject well beyond what printed digits reach.
+    let reject = q(&right, 0.99) * 1.3;
+    // A median gap maps to a clear preference.
+    let tau = (q(&gaps, 0.5) / 4.0).max(1e-4);
+    Ok(serialise(&protos, tau, reject))
+}

@@ -1,0 +1,608 @@
+//! Cell preprocessing shared by reading and model building: polarity, ink
+//! map, line-remnant removal, choice of the digit's components, the empty /
+//! pencil-mark decision, and the feature vector of the normalised digit.
+
+use image::GrayImage;
+
+/// Side of the square working image every crop is resampled to.
+pub const WORK: usize = 40;
+/// Side of the square the digit's bounding box is scaled to fit.
+const FRAME: usize = 20;
+/// Side of the canvas the scaled digit is centred in.
+const CANVAS: usize = 24;
+/// Pixel features: the canvas averaged over 2x2 blocks.
+const PIX_SIDE: usize = CANVAS / 2;
+/// Gradient-orientation features: cells of 6x6 pixels, 8 unsigned bins.
+const HOG_CELL: usize = 6;
+const HOG_GRID: usize = CANVAS / HOG_CELL;
+const HOG_BINS: usize = 8;
+/// Length of a feature vector.
+pub const FEATURE_LEN: usize = PIX_SIDE * PIX_SIDE + HOG_GRID * HOG_GRID * HOG_BINS;
+
+/// A digit shorter than this fraction of the crop is a candidate mark.
+pub const MIN_DIGIT_HEIGHT: f32 = 0.27;
+/// A digit whose centre is further than this fraction of the crop from the
+/// crop's centre is off-centre: a candidate mark in a corner.
+pub const MAX_CENTRE_OFFSET: f32 = 0.2;
+/// Ink shorter than this fraction of the crop whose centre lies more than
+/// MAX_RISE above the crop's centre is a candidate mark.
+const HIGH_MARK_HEIGHT: f32 = 0.4;
+const MAX_RISE: f32 = 0.1;
+/// Ink wider than this times its height is a row of candidate marks: no
+/// printed digit is that wide.
+const WIDE: f32 = 1.0;
+/// Weakest ink contrast (grey levels) that can be a printed digit.
+const MIN_CONTRAST: f32 = 28.0;
+
+/// Why a crop was judged empty.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmptyReason {
+    /// No ink stands out from the background.
+    NoInk,
+    /// Nothing is left once the border remnants are removed.
+    OnlyBorder,
+    /// The ink is too small: candidate marks.
+    Small,
+    /// The ink lies away from the centre: a mark in a corner.
+    OffCentre,
+    /// The ink is wider than tall: several candidate digits side by side.
+    Wide,
+}
+
+/// What preprocessing found in a crop.
+#[derive(Debug, Clone)]
+pub enum Prepared {
+    /// Nothing that can be a printed digit; `margin` in 0..=1 tells how
+    /// clearly (1 = plainly empty, near 0 = close to a digit).
+    Empty { reason: EmptyReason, margin: f32 },
+    /// A central ink shape, described by its features.
+    Ink(Ink),
+}
+
+/// A central ink shape.
+#[derive(Debug, Clone)]
+pub struct Ink {
+    /// Unit-length feature vector.
+    pub features: Vec<f32>,
+    /// Height of the shape over the crop's side.
+    pub height: f32,
+    /// Width of the shape over the crop's side.
+    pub width: f32,
+    /// Ink contrast against the background, in grey levels.
+    pub contrast: f32,
+    /// Mean stroke width over the shape's height (thin handwriting is low).
+    pub stroke: f32,
+}
+
+/// Runs the whole preprocessing on one crop.
+pub fn prepare(crop: &GrayImage) -> Prepared {
+    let n = WORK;
+    if crop.width() == 0 || crop.height() == 0 {
+        return Prepared::Empty {
+            reason: EmptyReason::NoInk,
+            margin: 1.0,
+        };
+    }
+    let work = to_work(crop);
+    // Polarity and background from the grey-level distribution.
+    let mut hist = [0u32; 256];
+    for &v in &work {
+        hist[v as usize] += 1;
+    }
+    let total = work.len() as u32;
+    let pct = |h: &[u32], p: f32| -> f32 {
+        let target = ((total - 1) as f32 * p) as u32;
+        let mut acc = 0u32;
+        for (i, &c) in h.iter().enumerate() {
+            acc += c;
+            if acc > target {
+                return i as f32;
+            }
+        }
+        (h.len() - 1) as f32
+    };
+    let med = pct(&hist, 0.5);
+    let dark_ink = med - pct(&hist, 0.01);
+    let light_ink = pct(&hist, 0.99) - med;
+    let dark_mode = light_ink > dark_ink;
+    let ink: Vec<f32> = work
+        .iter()
+        .map(|&v| {
+            let d = if dark_mode {
+                v as f32 - med
+            } else {
+                med - v as f32
+            };
+            d.max(0.0)
+        })
+        .collect();
+    // Noise: median difference between horizontal neighbours (edges are
+    // few, so they barely move it); contrast: a high percentile of the ink.
+    let mut dev_hist = [0u32; 256];
+    let mut ink_hist = [0u32; 256];
+    for row in work.chunks_exact(n) {
+        for pair in row.windows(2) {
+            dev_hist[pair[0].abs_diff(pair[1]) as usize] += 1;
+        }
+    }
+    for &i in &ink {
+        ink_hist[i as usize] += 1;
+    }
+    let noise = pct(&dev_hist, 0.5 * (total - n as u32) as f32 / total as f32);
+    let contrast = pct(&ink_hist, 0.995);
+    let min_contrast = MIN_CONTRAST.max(5.0 * noise);
+    if contrast < min_contrast {
+        return Prepared::Empty {
+            reason: EmptyReason::NoInk,
+            margin: (1.0 - contrast / min_contrast).clamp(0.0, 1.0),
+        };
+    }
+    let threshold = otsu(&ink, contrast).max(0.35 * contrast);
+    let mut bin: Vec<bool> = ink.iter().map(|&v| v > threshold).collect();
+    clear_border_lines(&mut bin);
+    let comps = components(&bin);
+    // Components that reach the crop's edge are grid-line remnants.
+    let inner: Vec<&Comp> = comps
+        .iter()
+        .filter(|c| {
+            c.area >= 3 && c.x0 > 0 && c.y0 > 0 && c.x1 < n as i32 - 1 && c.y1 < n as i32 - 1
+        })
+        .collect();
+    if inner.is_empty() {
+        return Prepared::Empty {
+            reason: EmptyReason::OnlyBorder,
+            margin: 1.0,
+        };
+    }
+    // The main component: large and central.
+    let centre = (n as f32 - 1.0) / 2.0;
+    let score = |c: &Comp| {
+        let (cx, cy) = c.centroid();
+        let d = ((cx - centre).powi(2) + (cy - centre).powi(2)).sqrt() / n as f32;
+        c.area as f32 * (1.0 - 1.5 * d).max(0.05)
+    };
+    let main = inner
+        .iter()
+        .copied()
+        .max_by(|a, b| score(a).total_cmp(&score(b)))
+        .expect("not empty");
+    // Merge pieces lying within or next to the main component's box.
+    let pad = (n / 10) as i32;
+    let (mut x0, mut y0, mut x1, mut y1) = (main.x0, main.y0, main.x1, main.y1);
+    let mut keep = vec![false; comps.len()];
+    keep[main.id] = true;
+    for c in &inner {
+        if c.id == main.id || c.area < 2 {
+            continue;
+        }
+        let overlaps = c.x0 <= x1 + pad && c.x1 >= x0 - pad && c.y0 <= y1 + pad && c.y1 >= y0 - pad;
+        let small_enough = c.area * 2 <= main.area.max(8) || (c.x0 >= x0 && c.x1 <= x1);
+        if overlaps && small_enough {
+            keep[c.id] = true;
+            x0 = x0.min(c.x0);
+            y0 = y0.min(c.y0);
+            x1 = x1.max(c.x1);
+            y1 = y1.max(c.y1);
+        }
+    }
+    let height = (y1 - y0 + 1) as f32 / n as f32;
+    let width = (x1 - x0 + 1) as f32 / n as f32;
+    if height < MIN_DIGIT_HEIGHT {
+        return Prepared::Empty {
+            reason: EmptyReason::Small,
+            margin: ((MIN_DIGIT_HEIGHT - height) / MIN_DIGIT_HEIGHT * 3.0).clamp(0.0, 1.0),
+        };
+    }
+    if width > height * WIDE {
+        return Prepared::Empty {
+            reason: EmptyReason::Wide,
+            margin: ((width / height - WIDE) * 2.0).clamp(0.0, 1.0),
+        };
+    }
+    let bx = (x0 + x1) as f32 / 2.0;
+    let by = (y0 + y1) as f32 / 2.0;
+    let off = ((bx - centre).powi(2) + (by - centre).powi(2)).sqrt() / n as f32;
+    // Candidate marks sit high in the cell; a printed digit is centred.
+    let high = (centre - by) / n as f32;
+    if height < HIGH_MARK_HEIGHT && high > MAX_RISE {
+        return Prepared::Empty {
+            reason: EmptyReason::OffCentre,
+            margin: ((high - MAX_RISE) / MAX_RISE * 3.0).clamp(0.0, 1.0),
+        };
+    }
+    if off > MAX_CENTRE_OFFSET {
+        return Prepared::Empty {
+            reason: EmptyReason::OffCentre,
+            margin: ((off - MAX_CENTRE_OFFSET) / MAX_CENTRE_OFFSET * 3.0).clamp(0.0, 1.0),
+        };
+    }
+    // Ink of the kept components (and one pixel around them, for the
+    // anti-aliased edges), scaled to 0..=1.
+    // Kept-ink mask with a one-pixel frame, so neighbours need no checks.
+    let m = n + 2;
+    let mut mask = vec![false; m * m];
+    for c in comps.iter().filter(|c| keep[c.id]) {
+        for &p in &c.pixels {
+            let (x, y) = (p as usize % n, p as usize / n);
+            mask[(y + 1) * m + x + 1] = true;
+        }
+    }
+    let mut digit = vec![0f32; n * n];
+    let mut area = 0usize;
+    let mut boundary = 0usize;
+    let (ylo, yhi) = (
+        (y0 - 1).max(0) as usize,
+        (y1 + 1).min(n as i32 - 1) as usize,
+    );
+    let (xlo, xhi) = (
+        (x0 - 1).max(0) as usize,
+        (x1 + 1).min(n as i32 - 1) as usize,
+    );
+    for y in ylo..=yhi {
+        for x in xlo..=xhi {
+            let (my, mx) = (y + 1, x + 1);
+            let near =
+                (my - 1..=my + 1).any(|yy| mask[yy * m + mx - 1..=yy * m + mx + 1].contains(&true));
+            if near {
+                digit[y * n + x] = (ink[y * n + x] / contrast).min(1.0);
+            }
+            if mask[my * m + mx] {
+                area += 1;
+                let inside = mask[(my - 1) * m + mx]
+                    && mask[(my + 1) * m + mx]
+                    && mask[my * m + mx - 1]
+                    && mask[my * m + mx + 1];
+                if !inside {
+                    boundary += 1;
+                }
+            }
+        }
+    }
+    let stroke = area as f32 / (boundary.max(1) as f32 / 2.0).max(1.0) / (y1 - y0 + 1) as f32;
+    let features = features(&digit, x0, y0, x1, y1);
+    Prepared::Ink(Ink {
+        features,
+        height,
+        width,
+        contrast,
+        stroke,
+    })
+}
+
+/// Resamples any crop to the WORK x WORK working image: area averaging
+/// when shrinking, bilinear when enlarging.
+fn to_work(crop: &GrayImage) -> Vec<u8> {
+    let (w, h) = (crop.width() as usize, crop.height() as usize);
+    if w == WORK && h == WORK {
+        return crop.as_raw().clone();
+    }
+    let src = crop.as_raw();
+    let xw = weights(w, WORK);
+    let yw = weights(h, WORK);
+    // Rows first, then columns.
+    let mut tmp = vec![0f32; h * WORK];
+    for y in 0..h {
+        let row = &src[y * w..(y + 1) * w];
+        for (x, taps) in xw.iter().enumerate() {
+            tmp[y * WORK + x] = taps.iter().map(|&(i, wt)| row[i] as f32 * wt).sum();
+        }
+    }
+    let mut out = vec![0u8; WORK * WORK];
+    for (y, taps) in yw.iter().enumerate() {
+        for x in 0..WORK {
+            let v: f32 = taps.iter().map(|&(i, wt)| tmp[i * WORK + x] * wt).sum();
+            // `as` saturates; + 0.5 rounds the non-negative values.
+            out[y * WORK + x] = (v + 0.5) as u8;
+        }
+    }
+    out
+}
+
+/// For each of `m` output samples, the input indices and weights.
+fn weights(n: usize, m: usize) -> Vec<Vec<(usize, f32)>> {
+    let ratio = n as f32 / m as f32;
+    (0..m)
+        .map(|o| {
+            if ratio >= 1.0 {
+                let (lo, hi) = (o as f32 * ratio, (o + 1) as f32 * ratio);
+                let mut taps = Vec::new();
+                let mut i = lo.floor() as usize;
+                while (i as f32) < hi && i < n {
+                    let wt = ((i + 1) as f32).min(hi) - (i as f32).max(lo);
+                    if wt > 0.0 {
+                        taps.push((i, wt / ratio));
+                    }
+                    i += 1;
+                }
+                taps
+            } else {
+                let c = ((o as f32 + 0.5) * ratio - 0.5).clamp(0.0, (n - 1) as f32);
+                let i0 = c.floor() as usize;
+                let f = c - i0 as f32;
+                let i1 = (i0 + 1).min(n - 1);
+                vec![(i0, 1.0 - f), (i1, f)]
+            }
+        })
+        .collect()
+}
+
+/// Otsu's threshold over the ink values in 0..=top.
+fn otsu(ink: &[f32], top: f32) -> f32 {
+    const BINS: usize = 64;
+    let mut hist = [0u32; BINS];
+    for &v in ink {
+        let b = ((v / top) * (BINS - 1) as f32).clamp(0.0, (BINS - 1) as f32) as usize;
+        hist[b] += 1;
+    }
+    let total = ink.len() as f64;
+    let sum_all: f64 = hist
+        .iter()
+        .enumerate()
+        .map(|(i, &h)| i as f64 * h as f64)
+        .sum();
+    let (mut w0, mut sum0) = (0f64, 0f64);
+    let (mut best, mut best_t) = (-1f64, BINS / 2);
+    for (t, &h) in hist.iter().enumerate() {
+        w0 += h as f64;
+        sum0 += t as f64 * h as f64;
+        let w1 = total - w0;
+        if w0 == 0.0 || w1 == 0.0 {
+            continue;
+        }
+        let m0 = sum0 / w0;
+        let m1 = (sum_all - sum0) / w1;
+        let between = w0 * w1 * (m0 - m1) * (m0 - m1);
+        if between > best {
+            best = between;
+            best_t = t;
+        }
+    }
+    (best_t as f32 + 0.5) / (BINS - 1) as f32 * top
+}
+
+/// Clears rows and columns near the border that belong to a line crossing
+/// the whole crop (grid-line remnants, possibly slightly tilted), even where
+/// they touch the digit. A digit's bar spans far less than the crop.
+fn clear_border_lines(bin: &mut [bool]) {
+    let n = WORK;
+    let band = n * 22 / 100;
+    let own = n * 30 / 100;
+    let span = n * 80 / 100;
+    let rows: Vec<usize> = (0..band).chain(n - band..n).collect();
+    let at = |b: &[bool], x: usize, y: usize, horizontal: bool| {
+        if horizontal {
+            b[y * n + x]
+        } else {
+            b[x * n + y]
+        }
+    };
+    for horizontal in [true, false] {
+        let mut clear = Vec::new();
+        for &i in &rows {
+            let count = (0..n).filter(|&t| at(bin, t, i, horizontal)).count();
+            if count <= own {
+                continue;
+            }
+            let union = (0..n)
+                .filter(|&t| {
+                    (i.saturating_sub(1)..=(i + 1).min(n - 1)).any(|j| at(bin, t, j, horizontal))
+                })
+                .count();
+            if union >= span {
+                clear.push(i);
+            }
+        }
+        for i in clear {
+            for t in 0..n {
+                if horizontal {
+                    bin[i * n + t] = false;
+                } else {
+                    bin[t * n + i] = false;
+                }
+            }
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct Comp {
+    id: usize,
+    area: usize,
+    sx: usize,
+    sy: usize,
+    x0: i32,
+    y0: i32,
+    x1: i32,
+    y1: i32,
+    pixels: Vec<u32>,
+}
+
+impl Comp {
+    fn centroid(&self) -> (f32, f32) {
+        (
+            self.sx as f32 / self.area as f32,
+            self.sy as f32 / self.area as f32,
+        )
+    }
+}
+
+/// 8-connected components, in raster order of their first pixel.
+fn components(bin: &[bool]) -> Vec<Comp> {
+    let n = WORK;
+    let mut seen = vec![false; n * n];
+    let mut out = Vec::new();
+    let mut stack = Vec::new();
+    for start in 0..n * n {
+        if !bin[start] || seen[start] {
+            continue;
+        }
+        let mut c = Comp {
+            id: out.len(),
+            area: 0,
+            sx: 0,
+            sy: 0,
+            x0: i32::MAX,
+            y0: i32::MAX,
+            x1: i32::MIN,
+            y1: i32::MIN,
+            pixels: Vec::new(),
+        };
+        seen[start] = true;
+        stack.push(start);
+        while let Some(p) = stack.pop() {
+            let (x, y) = ((p % n) as i32, (p / n) as i32);
+            c.area += 1;
+            c.sx += x as usize;
+            c.sy += y as usize;
+            c.x0 = c.x0.min(x);
+            c.y0 = c.y0.min(y);
+            c.x1 = c.x1.max(x);
+            c.y1 = c.y1.max(y);
+            c.pixels.push(p as u32);
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let (xx, yy) = (x + dx, y + dy);
+                    if xx < 0 || yy < 0 || xx >= n as i32 || yy >= n as i32 {
+                        continue;
+                    }
+                    let q = yy as usize * n + xx as usize;
+                    if bin[q] && !seen[q] {
+                        seen[q] = true;
+                        stack.push(q);
+                    }
+                }
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Scales the digit's box to fit FRAME (keeping its aspect ratio), centres
+/// it on the canvas, smooths it, and returns the unit-length features.
+fn features(digit: &[f32], x0: i32, y0: i32, x1: i32, y1: i32) -> Vec<f32> {
+    let n = WORK as i32;
+    // Box edges in continuous coordinates, one pixel of slack for edges.
+    let bw = (x1 - x0 + 1) as f32;
+    let bh = (y1 - y0 + 1) as f32;
+    let scale = FRAME as f32 / bw.max(bh);
+    let cx = (x0 + x1) as f32 / 2.0;
+    let cy = (y0 + y1) as f32 / 2.0;
+    let half = (CANVAS as f32 - 1.0) / 2.0;
+    let mut canvas = vec![0f32; CANVAS * CANVAS];
+    // Supersample 2x2 per canvas pixel for a smooth downscale.
+    for v in 0..CANVAS {
+        for u in 0..CANVAS {
+            let mut acc = 0.0;
+            for sy in 0..2 {
+                for sx in 0..2 {
+                    let fu = u as f32 - 0.25 + 0.5 * sx as f32;
+                    let fv = v as f32 - 0.25 + 0.5 * sy as f32;
+                    let x = cx + (fu - half) / scale;
+                    let y = cy + (fv - half) / scale;
+                    acc += bilinear(digit, n, x, y);
+                }
+            }
+            canvas[v * CANVAS + u] = acc / 4.0;
+        }
+    }
+    let canvas = blur3(&blur3(&canvas, CANVAS), CANVAS);
+    let mut feat = Vec::with_capacity(FEATURE_LEN);
+    for by in 0..PIX_SIDE {
+        for bx in 0..PIX_SIDE {
+            let mut s = 0.0;
+            for dy in 0..2 {
+                for dx in 0..2 {
+                    s += canvas[(by * 2 + dy) * CANVAS + bx * 2 + dx];
+                }
+            }
+            feat.push(s / 4.0);
+        }
+    }
+    normalise(&mut feat[..]);
+    let mut hog = vec![0f32; HOG_GRID * HOG_GRID * HOG_BINS];
+    for y in 0..CANVAS {
+        for x in 0..CANVAS {
+            let at = |xx: usize, yy: usize| canvas[yy * CANVAS + xx];
+            let gx = at((x + 1).min(CANVAS - 1), y) - at(x.saturating_sub(1), y);
+            let gy = at(x, (y + 1).min(CANVAS - 1)) - at(x, y.saturating_sub(1));
+            let mag = (gx * gx + gy * gy).sqrt();
+            if mag <= 1e-6 {
+                continue;
+            }
+            let mut ang = gy.atan2(gx);
+            if ang < 0.0 {
+                ang += std::f32::consts::PI;
+            }
+            let pos = ang / std::f32::consts::PI * HOG_BINS as f32 - 0.5;
+            let b0 = floor(pos);
+            let frac = pos - b0 as f32;
+            let b0 = b0.rem_euclid(HOG_BINS as i32) as usize;
+            let b1 = (b0 + 1) % HOG_BINS;
+            let cell = (y / HOG_CELL) * HOG_GRID + x / HOG_CELL;
+            hog[cell * HOG_BINS + b0] += mag * (1.0 - frac);
+            hog[cell * HOG_BINS + b1] += mag * frac;
+        }
+    }
+    normalise(&mut hog);
+    let pix_len = feat.len();
+    feat.extend_from_slice(&hog);
+    // Equal weight for the two parts, then unit length overall.
+    for v in &mut feat[..pix_len] {
+        *v *= 0.8;
+    }
+    normalise(&mut feat);
+    feat
+}
+
+fn bilinear(img: &[f32], n: i32, x: f32, y: f32) -> f32 {
+    let (xi, yi) = (floor(x), floor(y));
+    let fx = x - xi as f32;
+    let fy = y - yi as f32;
+    let get = |xx: i32, yy: i32| {
+        if xx < 0 || yy < 0 || xx >= n || yy >= n {
+            0.0
+        } else {
+            img[(yy * n + xx) as usize]
+        }
+    };
+    let top = get(xi, yi) * (1.0 - fx) + get(xi + 1, yi) * fx;
+    let bottom = get(xi, yi + 1) * (1.0 - fx) + get(xi + 1, yi + 1) * fx;
+    top * (1.0 - fy) + bottom * fy
+}
+
+/// Floor without a library call.
+fn floor(v: f32) -> i32 {
+    let t = v as i32;
+    if t as f32 > v { t - 1 } else { t }
+}
+
+/// Separable [1 2 1] / 4 blur with zero outside.
+fn blur3(img: &[f32], n: usize) -> Vec<f32> {
+    let mut tmp = vec![0f32; n * n];
+    for y in 0..n {
+        for x in 0..n {
+            let l = if x > 0 { img[y * n + x - 1] } else { 0.0 };
+            let r = if x + 1 < n { img[y * n + x + 1] } else { 0.0 };
+            tmp[y * n + x] = (l + 2.0 * img[y * n + x] + r) / 4.0;
+        }
+    }
+    let mut out = vec![0f32; n * n];
+    for y in 0..n {
+        for x in 0..n {
+            let u = if y > 0 { tmp[(y - 1) * n + x] } else { 0.0 };
+            let d = if y + 1 < n { tmp[(y + 1) * n + x] } else { 0.0 };
+            out[y * n + x] = (u + 2.0 * tmp[y * n + x] + d) / 4.0;
+        }
+    }
+    out
+}
+
+fn normalise(v: &mut [f32]) {
+    let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 1e-9 {
+        for x in v.iter_mut() {
+            *x /= norm;
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! The cell classifier: bundled model, held-out fonts, empty and candidate
+//! cells, confidence, and a deterministic build.
+
+use std::path::Path;
+
+use ab_glyph::FontRef;
+use image::{GrayImage, Luma};
+use sudoku_lens::vision::classify::build::{HELDOUT_FONTS, sample_seed, sample_size};
+use sudoku_lens::vision::classify::synth::{CellKind, Rng, Strength, render_cell};
+use sudoku_lens::vision::classify::{
+    BuildConfig, CellReading, Model, ModelError, TRAIN_FONTS, build_model,
+};
+
+fn font_bytes(name: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("assets/fonts")
+            .join(name),
+    )
+    .expect("font file")
+}
+
+fn cells(font: &FontRef<'_>, kind: &CellKind, seed: u64, count: u64) -> Vec<GrayImage> {
+    (0..count)
+        .map(|i| {
+            let mut rng = Rng::new(sample_seed(seed, 7, 11, i));
+            let size = sample_size(&mut rng);
+            render_cell(font, kind, size, &mut rng, Strength::Normal)
+        })
+        .collect()
+}
+
+#[test]
+fn bundled_model_loads() {
+    let model = Model::load_bundled();
+    assert_eq!(model.len(), 9 * BuildConfig::default().prototypes);
+    assert!(model.reject_distance() > 0.0);
+    // Parsed once.
+    assert!(std::ptr::eq(model, Model::load_bundled()));
+}
+
+#[test]
+fn held_out_fonts_read_right() {
+    let model = Model::load_bundled();
+    for name in HELDOUT_FONTS {
+        assert!(!TRAIN_FONTS.contains(name));
+        let data = font_bytes(name);
+        let font = FontRef::try_from_slice(&data).unwrap();
+        let (mut right, mut wrong, mut total) = (0, 0, 0);
+        for digit in 1..=9u8 {
+            for r in model.classify_batch(&cells(&font, &CellKind::Digit(digit), 90_001, 12)) {
+                total += 1;
+                if r.value == digit {
+                    right += 1;
+                } else if r.value != 0 {
+                    wrong += 1;
+                }
+            }
+        }
+        assert!(right * 100 >= total * 88, "{name}: {right}/{total} right");
+        assert!(
+            wrong * 100 <= total * 2,
+            "{name}: {wrong}/{total} wrong digits"
+        );
+    }
+}
+
+fn assert_empty(model: &Model, crop: &GrayImage, what: &str) -> CellReading {
+    let r = model.classify(crop);
+    assert_eq!(r.value, 0, "{what}: {r:?}");
+    r
+}
+
+/// A plain cell with grid-line remnants of the given tone on all sides.
+fn plain(size: u32, bg: u8, line: Option<u8>) -> GrayImage {
+    let mut img = GrayImage::from_pixel(size, size, Luma([bg]));
+    if let Some(tone) = line {
+        for t in 0..size {
+            for s in [0, 1, 2, size - 3, size - 2, size - 1] {
+                img.put_pixel(t, s, Luma([tone]));
+                img.put_pixel(s, t, Luma([tone]));
+            }
+        }
+    }
+    img
+}
+
+#[test]
+fn empty_cells_read_empty() {
+    let model = Model::load_bundled();
+    let plain_cell = assert_empty(model, &plain(56, 235, None), "plain");
+    assert!(plain_cell.confidence > 0.9);
+    assert_empty(model, &plain(56, 235, Some(20)), "border remnants");
+    assert_empty(model, &plain(48, 170, Some(30)), "shaded");
+    assert_empty(model, &plain(64, 25, Some(200)), "dark mode");
+    assert_empty(model, &plain(0, 0, None), "zero-sized crop");
+    assert_empty(model, &plain(3, 200, Some(0)), "tiny crop");
+    // Synthetic empties: noise, blur, shading, dark mode, faint traces.
+    let data = font_bytes(HELDOUT_FONTS[0]);
+    let font = FontRef::try_from_slice(&data).unwrap();
+    for (i, c) in cells(&font, &CellKind::Empty, 90_002, 60)
+        .iter()
+        .enumerate()
+    {
+        assert_empty(model, c, &format!("synthetic empty {i}"));
+    }
+}
+
+#[test]
+fn candidate_marks_read_empty() {
+    let model = Model::load_bundled();
+    let data = font_bytes(HELDOUT_FONTS[1]);
+    let font = FontRef::try_from_slice(&data).unwrap();
+    let marks: [&[u8]; 6] = [&[1], &[2, 3], &[4, 5, 6], &[1, 7, 9], &[8], &[2, 5, 6, 9]];
+    let mut total = 0;
+    let mut empty = 0;
+    for (k, ds) in marks.iter().enumerate() {
+        for c in cells(&font, &CellKind::Pencil(ds.to_vec()), 90_003 + k as u64, 15) {
+            total += 1;
+            if model.classify(&c).value == 0 {
+                empty += 1;
+            }
+        }
+    }
+    assert!(
+        empty * 100 >= total * 97,
+        "{empty}/{total} candidate cells read empty"
+    );
+}
+
+#[test]
+fn ambiguous_ink_gets_lower_confidence() {
+    let model = Model::load_bundled();
+    let data = font_bytes(HELDOUT_FONTS[0]);
+    let font = FontRef::try_from_slice(&data).unwrap();
+    // A clean, centred render of two digits with the same placement.
+    let render = |d: u8| {
+        let mut rng = Rng::new(5);
+        let img = render_cell(&font, &CellKind::Digit(d), 56, &mut rng, Strength::Normal);
+        (
+            img,
+            model.classify(&render_cell(
+                &font,
+                &CellKind::Digit(d),
+                56,
+                &mut Rng::new(5),
+                Strength::Normal,
+            )),
+        )
+    };
+    let (three, r3) = render(3);
+    let (eight, r8) = render(8);
+    assert_eq!(r3.value, 3, "{r3:?}");
+    assert_eq!(r8.value, 8, "{r8:?}");
+    // Darkest of the two: a 3 drawn over an 8.
+    let mut both = three.clone();
+    for (p, q) in both.pixels_mut().zip(eight.pixels()) {
+        p[0] = p[0].min(q[0]);
+    }
+    let mixed = model.classify(&both);
+    let digit_conf = |r: &CellReading, d: u8| {
+        if r.value == d {
+            r.confidence
+        } else if r.runner_up == d {
+            r.runner_up_confidence
+        } else {
+            0.0
+        }
+    };
+    assert!(
+        digit_conf(&mixed, 3) < r3.confidence
+            && mixed.confidence < r3.confidence.max(r8.confidence),
+        "clean 3 {r3:?}, clean 8 {r8:?}, overlaid {mixed:?}"
+    );
+    // A heavily washed-out digit is less sure than the clean one.
+    let mut faint = three.clone();
+    let bg = faint.get_pixel(28, 2)[0] as f32;
+    for p in faint.pixels_mut() {
+        p[0] = (bg + (p[0] as f32 - bg) * 0.3) as u8;
+    }
+    let rf = model.classify(&faint);
+    assert!(
+        digit_conf(&rf, 3) < r3.confidence,
+        "clean {r3:?}, faint {rf:?}"
+    );
+}
+
+#[test]
+fn batch_matches_single_reads() {
+    let model = Model::load_bundled();
+    let data = font_bytes(HELDOUT_FONTS[1]);
+    let font = FontRef::try_from_slice(&data).unwrap();
+    let mut crops = Vec::new();
+    for d in 0..=9u8 {
+        let kind = if d == 0 {
+            CellKind::Empty
+        } else {
+            CellKind::Digit(d)
+        };
+        crops.extend(cells(&font, &kind, 90_004, 3));
+    }
+    let batch = model.classify_batch(&crops);
+    let single: Vec<CellReading> = crops.iter().map(|c| model.classify(c)).collect();
+    assert_eq!(batch, single);
+    for r in &batch {
+        assert!((0.0..=1.0).contains(&r.confidence));
+        assert!((0.0..=1.0).contains(&r.runner_up_confidence));
+        assert!(r.value <= 9 && r.runner_up <= 9);
+        // An empty cell with no digit-like ink has no alternative to offer.
+        if r.value != 0 {
+            assert_ne!(r.value, r.runner_up, "{r:?}");
+        }
+    }
+}
+
+#[test]
+fn build_is_deterministic() {
+    let fonts: Vec<Vec<u8>> = TRAIN_FONTS[..2].iter().map(|n| font_bytes(n)).collect();
+    let cfg = BuildConfig {
+        seed: 3,
+        samples: 4,
+        prototypes: 3,
+        iterations: 3,
+    };
+    let a = build_model(&fonts, &cfg).unwrap();
+    let b = build_model(&fonts, &cfg).unwrap();
+    assert_eq!(a, b);
+    let model = Model::from_bytes(&a).unwrap();
+    assert_eq!(model.len(), 27);
+    let c = build_model(&fonts, &BuildConfig { seed: 4, ..cfg }).unwrap();
+    assert_ne!(a, c, "the seed must matter");
+}
+
+#[test]
+fn bad_model_files_are_refused() {
+    let fonts: Vec<Vec<u8>> = TRAIN_FONTS[..1].iter().map(|n| font_bytes(n)).collect();
+    let cfg = BuildConfig {
+        seed: 1,
+        samples: 3,
+        prototypes: 2,
+        iterations: 1,
+    };
+    let good = build_model(&fonts, &cfg).unwrap();
+    let mut bad = good.clone();
+    bad[0] = b'X';
+    assert!(matches!(Model::from_bytes(&bad), Err(ModelError::Magic)));
+    assert!(matches!(
+        Model::from_bytes(&good[..good.len() - 1]),
+        Err(ModelError::Size)
+    ));
+    let mut bad = good.clone();
+    bad[32] = 0; // first prototype's label
+    assert!(matches!(Model::from_bytes(&bad), Err(ModelError::Label)));
+}
