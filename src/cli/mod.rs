@@ -1,6 +1,8 @@
 //! Command-line arguments and the commands behind them.
 
 mod bench;
+mod eval;
+mod read;
 mod solve;
 
 use std::io::{self, Read};
@@ -48,6 +50,38 @@ pub enum Command {
         #[arg(long, value_name = "NAME", value_parser = parse_layout)]
         layout: Option<Layout>,
     },
+    /// Read the puzzle in photos or screenshots and print it as text.
+    ///
+    /// Finds the grid (classic or samurai), reads each cell, and prints the
+    /// puzzle in the text format of `solve`. Several images are read in
+    /// parallel. Exit status: 0 when every image was read, 1 otherwise.
+    Read {
+        /// Image files: PNG, JPEG, WebP, BMP, GIF, TIFF.
+        #[arg(required = true, value_name = "IMAGE")]
+        images: Vec<PathBuf>,
+        /// Print one JSON object per image: layout, grid, corners (image
+        /// pixels, clockwise from top-left), uncertain cells ([row, col]).
+        #[arg(long)]
+        json: bool,
+        /// The puzzle's shape: auto (detect), classic or samurai.
+        #[arg(long, value_name = "NAME", default_value = "auto", value_parser = parse_layout_or_auto)]
+        layout: LayoutChoice,
+        /// Write the intermediate images (threshold, located grid, rectified
+        /// grid, cell crops) into DIR/<image name>/.
+        #[arg(long, value_name = "DIR")]
+        debug: Option<PathBuf>,
+    },
+    /// Read every image of a folder that has ground truth beside it (NAME.dat
+    /// or NAME.txt) and report how much was read right.
+    Eval {
+        /// A folder of images with ground truth.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+        /// Fail (exit 1) when fewer than this percentage of grids are read
+        /// entirely right.
+        #[arg(long, value_name = "PERCENT")]
+        min_grids: Option<f64>,
+    },
     /// Time the solver on a file of puzzles (one thread) and print puzzles per second.
     Bench {
         /// A puzzle file (a batch, or one puzzle).
@@ -63,6 +97,17 @@ pub enum Command {
         #[arg(long, value_name = "NAME", value_parser = parse_layout)]
         layout: Option<Layout>,
     },
+}
+
+/// `--layout` of `read`: detect, or a named layout.
+#[derive(Clone, Debug)]
+pub struct LayoutChoice(Option<Layout>);
+
+fn parse_layout_or_auto(name: &str) -> Result<LayoutChoice, String> {
+    if name.eq_ignore_ascii_case("auto") {
+        return Ok(LayoutChoice(None));
+    }
+    parse_layout(name).map(|l| LayoutChoice(Some(l)))
 }
 
 fn parse_layout(name: &str) -> Result<Layout, String> {
@@ -97,6 +142,13 @@ pub fn run(command: Command) -> Result<Status, String> {
             count,
             layout,
         } => solve::run(&inputs, json, count, layout.as_ref()),
+        Command::Read {
+            images,
+            json,
+            layout,
+            debug,
+        } => read::run(&images, json, layout.0.as_ref(), debug.as_deref()),
+        Command::Eval { dir, min_grids } => eval::run(&dir, min_grids),
         Command::Bench {
             file,
             count,

@@ -11,6 +11,7 @@
 //! - [`classify`]: empty or a digit for each cell crop, with a confidence and
 //!   the runner-up, from a bundled template model built from fonts.
 //! - [`debug`]: the intermediate images, for `--debug`.
+//! - [`read`]: all of the above in order: an image file in, a puzzle out.
 //!
 //! Typical use:
 //!
@@ -34,3 +35,4 @@ pub mod debug;
 pub mod homography;
 pub mod load;
 pub mod locate;
+pub mod read;

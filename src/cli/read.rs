@@ -1,0 +1,77 @@
+//! `sudoku-lens read`: images in, puzzles as read out.
+
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde_json::json;
+use sudoku_lens::grid::Layout;
+use sudoku_lens::vision::debug::write_debug;
+use sudoku_lens::vision::load::load_path;
+use sudoku_lens::vision::locate::CELL_CROP_SIZE;
+use sudoku_lens::vision::read::{Reading, read_grey};
+
+use super::Status;
+
+pub fn run(images: &[PathBuf], json: bool, layout: Option<&Layout>, debug: Option<&Path>) -> Result<Status, String> {
+    let results: Vec<Result<Reading, String>> = images
+        .par_iter()
+        .map(|path| read_one(path, layout, debug))
+        .collect();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut status = Status::Solved;
+    for (path, result) in images.iter().zip(results) {
+        let written = match result {
+            Err(e) => {
+                eprintln!("sudoku-lens: {e}");
+                status = Status::Malformed;
+                Ok(())
+            }
+            Ok(r) if json => writeln!(out, "{}", reading_json(path, &r)),
+            Ok(r) => write!(out, "{}", r.puzzle.to_text()),
+        };
+        match written {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(status),
+            Err(e) => return Err(format!("cannot write the output: {e}")),
+            Ok(()) => {}
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(format!("cannot write the output: {e}")),
+        _ => Ok(status),
+    }
+}
+
+fn read_one(path: &Path, layout: Option<&Layout>, debug: Option<&Path>) -> Result<Reading, String> {
+    let name = path.display().to_string();
+    let grey = load_path(path).map_err(|e| e.to_string())?.to_luma8();
+    let (result, trace) = read_grey(&grey, layout);
+    if let Some(dir) = debug {
+        let stem = path.file_stem().map_or_else(|| "image".into(), |s| s.to_string_lossy());
+        let dir = dir.join(stem.as_ref());
+        let located = result.as_ref().ok().map(|r| &r.located);
+        if let Err(e) = write_debug(&dir, &trace, &grey, located, CELL_CROP_SIZE) {
+            eprintln!("sudoku-lens: {name}: cannot write debug images to {}: {e}", dir.display());
+        }
+    }
+    result.map_err(|e| e.in_file(&name).to_string())
+}
+
+fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
+    let layout = r.puzzle.layout();
+    let uncertain: Vec<[usize; 2]> = r
+        .uncertain
+        .iter()
+        .map(|&c| {
+            let (row, col) = layout.position(c);
+            [row, col]
+        })
+        .collect();
+    json!({
+        "file": path.display().to_string(),
+        "layout": layout.name(),
+        "grid": r.puzzle.rows(),
+        "corners": r.located.corners,
+        "uncertain": uncertain,
+    })
+}

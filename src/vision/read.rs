@@ -1,0 +1,80 @@
+//! The whole reader: an image file in, a puzzle out, with where it was found
+//! and how sure each cell is.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use image::GrayImage;
+
+use super::classify::{CellReading, Model};
+use super::load::{LoadError, load_path};
+use super::locate::{CELL_CROP_SIZE, LocateError, Located, Trace, cell_crops, locate_traced};
+use crate::grid::{Layout, Puzzle};
+
+/// Cells read with less confidence than this are reported as uncertain.
+pub const UNCERTAIN_BELOW: f32 = 0.75;
+
+/// A puzzle read from an image.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    /// The givens as read (0 = empty), in the layout's own text format.
+    pub puzzle: Puzzle,
+    /// Where the grid is, in the image's pixels after EXIF orientation.
+    pub located: Located,
+    /// What each cell showed, in cell order.
+    pub cells: Vec<CellReading>,
+    /// Cells whose reading is unsure: a digit read with low confidence, or
+    /// ink that was read as empty.
+    pub uncertain: Vec<usize>,
+}
+
+/// Why an image could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error(transparent)]
+    Load(#[from] LoadError),
+    #[error(transparent)]
+    Locate(#[from] LocateError),
+}
+
+/// Reads the puzzle in the image file at `path`. With `layout`, that layout
+/// is assumed instead of detected.
+pub fn read_path(path: &Path, layout: Option<&Layout>) -> Result<Reading, ReadError> {
+    let grey = load_path(path)?.to_luma8();
+    let (result, _) = read_grey(&grey, layout);
+    result.map_err(|e| ReadError::Locate(e.in_file(&path.display().to_string())))
+}
+
+/// Reads the puzzle in a grey image, returning the locator's trace too.
+pub fn read_grey(grey: &GrayImage, layout: Option<&Layout>) -> (Result<Reading, LocateError>, Trace) {
+    let (located, trace) = locate_traced(grey, layout);
+    let located = match located {
+        Ok(l) => l,
+        Err(e) => return (Err(e), trace),
+    };
+    let crops = cell_crops(grey, &located, CELL_CROP_SIZE);
+    let cells = Model::load_bundled().classify_batch(&crops);
+    let uncertain = cells
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| is_uncertain(c))
+        .map(|(i, _)| i)
+        .collect();
+    let values = cells.iter().map(|c| c.value).collect();
+    let puzzle = Puzzle::empty(Arc::new(located.layout.clone())).with_values(values);
+    let reading = Reading {
+        puzzle,
+        located,
+        cells,
+        uncertain,
+    };
+    (Ok(reading), trace)
+}
+
+fn is_uncertain(c: &CellReading) -> bool {
+    if c.value == 0 {
+        c.runner_up != 0
+    } else {
+        c.confidence < UNCERTAIN_BELOW
+    }
+}
