@@ -60,6 +60,7 @@ fn main() {
     let thinned = thin_all(&samurai);
     samurai_groups(&mut c, &samurai, &thinned);
     c.final_summary();
+    ratios(&dir.join("classic"));
     report(&samurai, &thinned);
 }
 
@@ -112,6 +113,41 @@ fn classic(c: &mut Criterion, path: &Path, count: usize) {
         })
     });
     group.finish();
+}
+
+/// Puzzles per second of sudoku-lens and of the `sudoku` crate on each
+/// classic prefix, timed alternately (best of 3 passes each) so that both
+/// see the same machine load, and their ratio.
+fn ratios(dir: &Path) {
+    println!();
+    println!("classic, one thread, counting to 2 (best of 3 alternate passes):");
+    for &(name, count) in CLASSIC {
+        let puzzles = load_classic(&dir.join(format!("{name}.txt")), count);
+        let mut solver = SudokuSolver::new(Arc::new(Layout::classic()));
+        let mut first = vec![0u8; 81];
+        let (mut lens, mut other) = (f64::MAX, f64::MAX);
+        for _ in 0..3 {
+            let t = Instant::now();
+            for (_, values) in &puzzles {
+                black_box(solver.solve_into(black_box(values), 2, &mut first).ok());
+            }
+            lens = lens.min(t.elapsed().as_secs_f64());
+            let t = Instant::now();
+            for (line, _) in &puzzles {
+                let s = sudoku::Sudoku::from_str_line(black_box(line)).expect("a valid line");
+                black_box(s.solutions_count_up_to(2));
+            }
+            other = other.min(t.elapsed().as_secs_f64());
+        }
+        let n = puzzles.len() as f64;
+        println!(
+            "  {name} ({} puzzles): sudoku-lens {:.0}/s, sudoku crate {:.0}/s, ratio {:.3}",
+            puzzles.len(),
+            n / lens,
+            n / other,
+            other / lens
+        );
+    }
 }
 
 /// A samurai puzzle and its name.
