@@ -30,7 +30,11 @@ fn truth_for(image: &Path) -> Result<Option<Vec<u8>>, String> {
             .collect();
         let values = values.map_err(|e| format!("{}: {e}", path.display()))?;
         if values.len() != 81 {
-            return Err(format!("{}: {} values, expected 81", path.display(), values.len()));
+            return Err(format!(
+                "{}: {} values, expected 81",
+                path.display(),
+                values.len()
+            ));
         }
         return Ok(Some(values));
     }
@@ -52,12 +56,16 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
     let (mut cells, mut cells_ok, mut wrong_digits) = (0usize, 0usize, 0usize);
     let mut times = Vec::new();
     for image in &images {
-        let Some(truth) = truth_for(image)? else { continue };
+        let Some(truth) = truth_for(image)? else {
+            continue;
+        };
         total += 1;
         let start = Instant::now();
         let result = read_path(image, None);
         times.push(start.elapsed().as_secs_f64() * 1e3);
-        let name = image.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let name = image
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         let reading = match result {
             Ok(r) => r,
             Err(e) => {
@@ -75,7 +83,11 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
         layout_ok += 1;
         let read = reading.puzzle.values();
         let right = read.iter().zip(&truth).filter(|(a, b)| a == b).count();
-        let wrong = read.iter().zip(&truth).filter(|&(&a, &b)| a != 0 && a != b).count();
+        let wrong = read
+            .iter()
+            .zip(&truth)
+            .filter(|&(&a, &b)| a != 0 && a != b)
+            .count();
         cells += 81;
         cells_ok += right;
         wrong_digits += wrong;
@@ -86,7 +98,10 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
         }
     }
     if total == 0 {
-        return Err(format!("{}: no image with ground truth (.dat or .txt beside it)", dir.display()));
+        return Err(format!(
+            "{}: no image with ground truth (.dat or .txt beside it)",
+            dir.display()
+        ));
     }
     times.sort_by(f64::total_cmp);
     let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;

@@ -13,7 +13,12 @@ use sudoku_lens::vision::read::{Reading, read_grey};
 
 use super::Status;
 
-pub fn run(images: &[PathBuf], json: bool, layout: Option<&Layout>, debug: Option<&Path>) -> Result<Status, String> {
+pub fn run(
+    images: &[PathBuf],
+    json: bool,
+    layout: Option<&Layout>,
+    debug: Option<&Path>,
+) -> Result<Status, String> {
     let results: Vec<Result<Reading, String>> = images
         .par_iter()
         .map(|path| read_one(path, layout, debug))
@@ -37,7 +42,9 @@ pub fn run(images: &[PathBuf], json: bool, layout: Option<&Layout>, debug: Optio
         }
     }
     match out.flush() {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(format!("cannot write the output: {e}")),
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write the output: {e}"))
+        }
         _ => Ok(status),
     }
 }
@@ -47,11 +54,16 @@ fn read_one(path: &Path, layout: Option<&Layout>, debug: Option<&Path>) -> Resul
     let grey = load_path(path).map_err(|e| e.to_string())?.to_luma8();
     let (result, trace) = read_grey(&grey, layout);
     if let Some(dir) = debug {
-        let stem = path.file_stem().map_or_else(|| "image".into(), |s| s.to_string_lossy());
+        let stem = path
+            .file_stem()
+            .map_or_else(|| "image".into(), |s| s.to_string_lossy());
         let dir = dir.join(stem.as_ref());
         let located = result.as_ref().ok().map(|r| &r.located);
         if let Err(e) = write_debug(&dir, &trace, &grey, located, CELL_CROP_SIZE) {
-            eprintln!("sudoku-lens: {name}: cannot write debug images to {}: {e}", dir.display());
+            eprintln!(
+                "sudoku-lens: {name}: cannot write debug images to {}: {e}",
+                dir.display()
+            );
         }
     }
     result.map_err(|e| e.in_file(&name).to_string())

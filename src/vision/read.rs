@@ -46,7 +46,10 @@ pub fn read_path(path: &Path, layout: Option<&Layout>) -> Result<Reading, ReadEr
 }
 
 /// Reads the puzzle in a grey image, returning the locator's trace too.
-pub fn read_grey(grey: &GrayImage, layout: Option<&Layout>) -> (Result<Reading, LocateError>, Trace) {
+pub fn read_grey(
+    grey: &GrayImage,
+    layout: Option<&Layout>,
+) -> (Result<Reading, LocateError>, Trace) {
     let (located, trace) = locate_traced(grey, layout);
     let located = match located {
         Ok(l) => l,

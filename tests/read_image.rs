@@ -1,0 +1,179 @@
+//! The reader end to end through the command line: rendered screenshots of
+//! the puzzle samples read back exactly; images without a grid and files
+//! that are not images get their own messages.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
+use image::{GrayImage, Luma};
+use sudoku_lens::grid::{Document, Puzzle, parse};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn sample(name: &str) -> Puzzle {
+    let path = root().join("samples/puzzles").join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    match parse(&text, name, None).unwrap() {
+        Document::Single(p) => p,
+        Document::Batch(_) => panic!("{name} is one puzzle"),
+    }
+}
+
+/// A clean screenshot of `puzzle`: `cell` pixels per cell, thin inner lines,
+/// thick box and outer lines, digits in a font the classifier was not built
+/// from.
+fn render(puzzle: &Puzzle, cell: u32, margin: u32) -> GrayImage {
+    let font_data = std::fs::read(root().join("assets/fonts/DejaVuSans.ttf")).unwrap();
+    let font = FontRef::try_from_slice(&font_data).unwrap();
+    let scaled = font.as_scaled(PxScale::from(cell as f32 * 0.7));
+    let l = puzzle.layout();
+    let (w, h) = (
+        l.width() as u32 * cell + 2 * margin,
+        l.height() as u32 * cell + 2 * margin,
+    );
+    let mut img = GrayImage::from_pixel(w, h, Luma([255]));
+    let mut dark = |x: u32, y: u32, v: u8, img: &mut GrayImage| {
+        if x < w && y < h {
+            let p = img.get_pixel_mut(x, y);
+            p.0[0] = p.0[0].min(v);
+        }
+    };
+    for cellx in 0..l.cell_count() {
+        let (r, c) = l.position(cellx);
+        let (x0, y0) = (margin + c as u32 * cell, margin + r as u32 * cell);
+        // Borders: thick on box edges (every third line of each 9x9 grid).
+        for (i, edge) in [(c, 0), (c + 1, 1), (r, 2), (r + 1, 3)] {
+            let thick = if i % 3 == 0 { 2 } else { 0 };
+            for t in 0..=thick {
+                for s in 0..=cell {
+                    let (x, y) = match edge {
+                        0 => (x0 + t, y0 + s),
+                        1 => (x0 + cell - t, y0 + s),
+                        2 => (x0 + s, y0 + t),
+                        _ => (x0 + s, y0 + cell - t),
+                    };
+                    dark(x, y, 0, &mut img);
+                }
+            }
+        }
+        let v = puzzle.values()[cellx];
+        if v == 0 {
+            continue;
+        }
+        let glyph = scaled.scaled_glyph(char::from(b'0' + v));
+        let outline = scaled.outline_glyph(glyph).unwrap();
+        let b = outline.px_bounds();
+        let (gx, gy) = (
+            x0 as f32 + (cell as f32 - b.width()) / 2.0,
+            y0 as f32 + (cell as f32 - b.height()) / 2.0,
+        );
+        outline.draw(|x, y, cov| {
+            let v = (255.0 * (1.0 - cov)).round() as u8;
+            dark(gx as u32 + x, gy as u32 + y, v, &mut img);
+        });
+    }
+    img
+}
+
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sudoku-lens-read-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn read(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-lens"))
+        .arg("read")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn check_screenshot(name: &str, layout: &str) {
+    let puzzle = sample(name);
+    let dir = temp_dir(layout);
+    let path = dir.join(format!("{layout}.png"));
+    let (cell, margin) = (40, 24);
+    render(&puzzle, cell, margin).save(&path).unwrap();
+    let o = read(&[
+        "--json",
+        "--debug",
+        dir.join("debug").to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["layout"], layout);
+    let grid: Vec<String> = v["grid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        grid,
+        puzzle.rows(),
+        "{layout}: the grid read differs from the sample"
+    );
+    // Corners on the outer border, clockwise from the top-left.
+    let side = (puzzle.layout().width() as u32 * cell) as f64;
+    let m = margin as f64;
+    let expected = [[m, m], [m + side, m], [m + side, m + side], [m, m + side]];
+    for (got, want) in v["corners"].as_array().unwrap().iter().zip(expected) {
+        let (x, y) = (got[0].as_f64().unwrap(), got[1].as_f64().unwrap());
+        assert!(
+            (x - want[0]).abs() < 4.0 && (y - want[1]).abs() < 4.0,
+            "corner {x},{y} vs {want:?}"
+        );
+    }
+    assert!(
+        dir.join("debug").join(layout).join("cells.png").is_file(),
+        "--debug writes the cell sheet"
+    );
+}
+
+#[test]
+fn a_classic_screenshot_reads_exactly() {
+    check_screenshot("classic.txt", "classic");
+}
+
+#[test]
+fn a_samurai_screenshot_reads_exactly() {
+    check_screenshot("samurai.txt", "samurai");
+}
+
+#[test]
+fn an_image_without_a_grid_says_so() {
+    let dir = temp_dir("nogrid");
+    let path = dir.join("blank.png");
+    GrayImage::from_pixel(300, 200, Luma([230]))
+        .save(&path)
+        .unwrap();
+    let o = read(&[path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("no sudoku grid found in {}", path.display())),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_file_that_is_not_an_image_says_so() {
+    let dir = temp_dir("notimage");
+    let path = dir.join("puzzle.png");
+    std::fs::write(&path, "not an image").unwrap();
+    let o = read(&[path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("puzzle.png"), "{err}");
+    assert!(o.stdout.is_empty());
+}
