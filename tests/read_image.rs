@@ -35,7 +35,7 @@ fn render(puzzle: &Puzzle, cell: u32, margin: u32) -> GrayImage {
         l.height() as u32 * cell + 2 * margin,
     );
     let mut img = GrayImage::from_pixel(w, h, Luma([255]));
-    let mut dark = |x: u32, y: u32, v: u8, img: &mut GrayImage| {
+    let dark = |x: u32, y: u32, v: u8, img: &mut GrayImage| {
         if x < w && y < h {
             let p = img.get_pixel_mut(x, y);
             p.0[0] = p.0[0].min(v);
