@@ -7,7 +7,9 @@
 //! - [`batch`]: many puzzles solved in parallel.
 //! - [`overlay`]: solutions drawn onto the photo in perspective, or as a
 //!   clean grid.
+//! - [`app`]: the desktop app.
 
+pub mod app;
 pub mod batch;
 pub mod grid;
 pub mod overlay;

@@ -97,6 +97,15 @@ pub enum Command {
         #[arg(long, value_name = "NAME", value_parser = parse_layout)]
         layout: Option<Layout>,
     },
+    /// Open the desktop app (also what `sudoku-lens` alone does).
+    Gui {
+        /// A photo, screenshot or puzzle text file to open at once.
+        #[arg(value_name = "FILE")]
+        file: Option<PathBuf>,
+        /// Show the solution as soon as the file is read.
+        #[arg(long)]
+        solve: bool,
+    },
 }
 
 /// `--layout` of `read`: detect, or a named layout.
@@ -155,6 +164,10 @@ pub fn run(command: Command) -> Result<Status, String> {
             repeat,
             layout,
         } => bench::run(&file, count, repeat, layout.as_ref()),
+        Command::Gui { file, solve } => {
+            sudoku_lens::app::run(sudoku_lens::app::Options { file, solve })
+                .map(|()| Status::Solved)
+        }
     }
 }
 

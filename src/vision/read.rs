@@ -8,6 +8,7 @@ use image::GrayImage;
 
 use super::check::{Verdict, check};
 use super::classify::{CellReading, Model};
+use super::homography::Homography;
 use super::load::{LoadError, load_path};
 use super::locate::{CELL_CROP_SIZE, LocateError, Located, Trace, cell_crops, locate_traced};
 use crate::grid::{Layout, Puzzle};
@@ -59,6 +60,12 @@ pub fn read_grey(
         Ok(l) => l,
         Err(e) => return (Err(e), trace),
     };
+    (Ok(read_located(grey, located)), trace)
+}
+
+/// Reads the cells of a grid already located in `grey`: classifies each
+/// cell crop and checks the result with the solver.
+pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
     let crops = cell_crops(grey, &located, CELL_CROP_SIZE);
     let cells = Model::load_bundled().classify_batch(&crops);
     let mut uncertain: Vec<usize> = cells
@@ -76,14 +83,13 @@ pub fn read_grey(
         uncertain.dedup();
     }
     let puzzle = Puzzle::empty(layout).with_values(values);
-    let reading = Reading {
+    Reading {
         puzzle,
         located,
         cells,
         uncertain,
         verdict,
-    };
-    (Ok(reading), trace)
+    }
 }
 
 fn is_uncertain(c: &CellReading) -> bool {
@@ -91,5 +97,90 @@ fn is_uncertain(c: &CellReading) -> bool {
         c.runner_up != 0
     } else {
         c.confidence < UNCERTAIN_BELOW
+    }
+}
+
+/// Reads the puzzle in `grey` with its outer corners given (image pixels,
+/// clockwise from top-left, as in [`Located::corners`]) and its layout
+/// forced, e.g. after a person dragged the corners onto the grid. The grid
+/// lines are taken evenly spaced between the corners. `None` when the
+/// corners are degenerate (three on a line, or crossing sides).
+pub fn read_at_corners(
+    grey: &GrayImage,
+    corners: [[f32; 2]; 4],
+    layout: &Layout,
+) -> Option<Reading> {
+    let located = located_at_corners(corners, layout)?;
+    Some(read_located(grey, located))
+}
+
+/// A [`Located`] with the given corners and layout and evenly spaced grid
+/// lines; its `score` is 0 and `layout_scores` is empty (nothing was
+/// detected). `None` for degenerate or self-crossing corners.
+pub fn located_at_corners(corners: [[f32; 2]; 4], layout: &Layout) -> Option<Located> {
+    if corners.iter().flatten().any(|v| !v.is_finite()) || !is_convex(&corners) {
+        return None;
+    }
+    let (w, h) = (layout.width() as f64, layout.height() as f64);
+    let canvas = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
+    let image = corners.map(|[x, y]| [x as f64, y as f64]);
+    let homography = Homography::from_points(&canvas, &image)?;
+    Some(Located {
+        corners,
+        layout: layout.clone(),
+        homography,
+        col_lines: (0..=layout.width()).map(|i| i as f32).collect(),
+        row_lines: (0..=layout.height()).map(|i| i as f32).collect(),
+        score: 0.0,
+        layout_scores: Vec::new(),
+    })
+}
+
+/// True when the four points, in order, make a convex quadrilateral with a
+/// non-zero area (either orientation).
+fn is_convex(q: &[[f32; 2]; 4]) -> bool {
+    let cross = |i: usize| {
+        let (a, b, c) = (q[i], q[(i + 1) % 4], q[(i + 2) % 4]);
+        (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
+    };
+    let turns = [cross(0), cross(1), cross(2), cross(3)];
+    turns.iter().all(|&t| t > 1e-3) || turns.iter().all(|&t| t < -1e-3)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn corners_given_place_the_cells_between_them() {
+        let layout = Layout::classic();
+        let corners = [[10.0, 20.0], [100.0, 20.0], [100.0, 110.0], [10.0, 110.0]];
+        let found = located_at_corners(corners, &layout).expect("a square is fine");
+        assert_eq!(found.corners, corners);
+        let q = found.cell_quad(0);
+        assert!((q[0][0] - 10.0).abs() < 1e-3 && (q[0][1] - 20.0).abs() < 1e-3);
+        assert!((q[2][0] - 20.0).abs() < 1e-3 && (q[2][1] - 30.0).abs() < 1e-3);
+        let last = found.cell_quad(80);
+        assert!((last[2][0] - 100.0).abs() < 1e-3 && (last[2][1] - 110.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn degenerate_or_crossing_corners_are_refused() {
+        let layout = Layout::classic();
+        let line = [[0.0, 0.0], [50.0, 0.0], [100.0, 0.0], [0.0, 100.0]];
+        assert!(located_at_corners(line, &layout).is_none());
+        let bowtie = [[0.0, 0.0], [100.0, 100.0], [100.0, 0.0], [0.0, 100.0]];
+        assert!(located_at_corners(bowtie, &layout).is_none());
+        let nan = [[f32::NAN, 0.0], [100.0, 0.0], [100.0, 100.0], [0.0, 100.0]];
+        assert!(located_at_corners(nan, &layout).is_none());
+    }
+
+    #[test]
+    fn a_blank_image_read_at_corners_is_all_empty() {
+        let grey = GrayImage::from_pixel(200, 200, image::Luma([255]));
+        let corners = [[10.0, 10.0], [190.0, 10.0], [190.0, 190.0], [10.0, 190.0]];
+        let reading = read_at_corners(&grey, corners, &Layout::classic()).unwrap();
+        assert_eq!(reading.puzzle.values().len(), 81);
+        assert!(reading.puzzle.values().iter().all(|&v| v == 0));
     }
 }

@@ -1,0 +1,409 @@
+//! The puzzle view: the photo (or the drawn grid of a text puzzle) with
+//! zoom and pan, the located grid over it, read digits, marks, the
+//! solution, and the four corner handles.
+
+use eframe::egui::{
+    self, Align2, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Shape, Stroke, StrokeKind,
+    Vec2, pos2, vec2,
+};
+use image::RgbaImage;
+
+use super::SudokuApp;
+use crate::grid::HouseKind;
+
+/// Largest texture side uploaded for a photo; larger photos are shown
+/// downscaled (reading always uses the full image).
+const MAX_TEXTURE_SIDE: u32 = 4096;
+
+/// The app's own marks (selection, handles, read digits) in magenta, apart
+/// from the overlay renderer's blue solution and from print.
+pub const SELECT: Color32 = Color32::from_rgb(196, 30, 150);
+pub const GRID: Color32 = Color32::from_rgba_premultiplied(150, 20, 110, 170);
+pub const UNCERTAIN: Color32 = Color32::from_rgba_premultiplied(140, 100, 0, 110);
+pub const MARKED: Color32 = Color32::from_rgba_premultiplied(150, 20, 20, 130);
+/// The status line's colour for a single solution.
+pub const SOLUTION: Color32 = Color32::from_rgb(22, 128, 61);
+
+/// Zoom and pan of the view, and the corner being dragged.
+#[derive(Clone, Debug, Default)]
+pub struct ViewState {
+    /// Screen points per canvas pixel.
+    zoom: f32,
+    /// Offset of the canvas centre from the view's centre, in points.
+    pan: Vec2,
+    /// Fit the canvas into the view on the next frame.
+    fit: bool,
+    /// Keep fitting while the window is resized, until the person zooms or pans.
+    fitted: bool,
+    /// The corner being dragged and the corners as dragged so far.
+    dragging: Option<(usize, [[f32; 2]; 4])>,
+}
+
+impl ViewState {
+    pub fn request_fit(&mut self) {
+        self.fit = true;
+    }
+
+    pub fn zoom_by(&mut self, factor: f32) {
+        self.zoom = (self.zoom * factor).clamp(0.02, 40.0);
+        self.fitted = false;
+    }
+
+    pub fn zoom(&self) -> f32 {
+        self.zoom
+    }
+}
+
+/// Canvas pixels to screen points and back.
+#[derive(Clone, Copy)]
+struct Xf {
+    origin: Pos2,
+    zoom: f32,
+    centre: Vec2,
+}
+
+impl Xf {
+    fn to_screen(self, p: [f32; 2]) -> Pos2 {
+        self.origin + (vec2(p[0], p[1]) - self.centre) * self.zoom
+    }
+
+    fn to_canvas(self, p: Pos2) -> [f32; 2] {
+        let v = (p - self.origin) / self.zoom + self.centre;
+        [v.x, v.y]
+    }
+}
+
+/// A photo as an egui image, downscaled when larger than a texture may be.
+pub fn color_image(rgba: &RgbaImage) -> egui::ColorImage {
+    let side = rgba.width().max(rgba.height());
+    let shown;
+    let img = if side > MAX_TEXTURE_SIDE {
+        let f = MAX_TEXTURE_SIDE as f32 / side as f32;
+        shown = image::imageops::resize(
+            rgba,
+            ((rgba.width() as f32 * f) as u32).max(1),
+            ((rgba.height() as f32 * f) as u32).max(1),
+            image::imageops::FilterType::Triangle,
+        );
+        &shown
+    } else {
+        rgba
+    };
+    egui::ColorImage::from_rgba_unmultiplied(
+        [img.width() as usize, img.height() as usize],
+        img.as_raw(),
+    )
+}
+
+/// Shows the open document in `rect` and handles pointer input on it.
+pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
+    let texture = app.texture(ui.ctx());
+    let solved = app.solved_texture(ui.ctx());
+    let Some(doc) = app.doc() else { return };
+    let [cw, ch] = doc.canvas_size();
+    let view = &mut app.view;
+    if view.fit || view.fitted || view.zoom <= 0.0 {
+        let margin = 16.0;
+        view.zoom = ((rect.width() - 2.0 * margin) / cw)
+            .min((rect.height() - 2.0 * margin) / ch)
+            .max(0.01);
+        view.pan = Vec2::ZERO;
+        view.fitted = true;
+        view.fit = false;
+    }
+    let bg = ui.allocate_rect(rect, Sense::click_and_drag());
+    let bg = bg.on_hover_cursor(egui::CursorIcon::Grab);
+
+    // Zoom with the wheel or a pinch, around the pointer.
+    if bg.hovered() || bg.contains_pointer() {
+        let (scroll, pinch, pointer) =
+            ui.input(|i| (i.smooth_scroll_delta, i.zoom_delta(), i.pointer.hover_pos()));
+        let factor = pinch * (scroll.y * 0.0015).exp();
+        if (factor - 1.0).abs() > 1e-4
+            && let Some(p) = pointer
+        {
+            let xf = xf(rect, &app.view, cw, ch);
+            let under = xf.to_canvas(p);
+            app.view.zoom_by(factor);
+            let z = app.view.zoom;
+            app.view.pan = p - rect.center() - (vec2(under[0], under[1]) - vec2(cw, ch) / 2.0) * z;
+            ui.input_mut(|i| i.smooth_scroll_delta = Vec2::ZERO);
+        }
+    }
+    if bg.dragged() {
+        app.view.pan += bg.drag_delta();
+        app.view.fitted = false;
+    }
+    let xf = xf(rect, &app.view, cw, ch);
+    if bg.clicked()
+        && let Some(p) = bg.interact_pointer_pos()
+    {
+        let cell = app.doc().and_then(|d| d.cell_at(xf.to_canvas(p)));
+        app.select(cell);
+    }
+
+    let painter = ui.painter_at(rect);
+    let doc = app.doc().expect("checked above");
+    let canvas_rect = Rect::from_min_max(xf.to_screen([0.0, 0.0]), xf.to_screen([cw, ch]));
+    // The picture: with the solution drawn in by the overlay renderer (what
+    // export writes) when it is shown, else the photo or the blank grid.
+    let solution_drawn = solved.is_some();
+    match solved.as_ref().or(texture.as_ref()) {
+        Some(t) => {
+            painter.image(
+                t.id(),
+                canvas_rect,
+                Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)),
+                Color32::WHITE,
+            );
+        }
+        None => {
+            painter.rect_filled(canvas_rect, CornerRadius::same(4), Color32::WHITE);
+        }
+    }
+
+    // Cells: one accessible widget each, named and valued, so that a cell
+    // can be reached without a pointer.
+    let located = doc.current.located.clone();
+    let layout = doc.layout().clone();
+    let values = doc.values().to_vec();
+    let uncertain = doc.current.uncertain.clone();
+    let selected = doc.selected;
+    let is_photo = doc.is_photo();
+    let alphabet = doc.current.puzzle.alphabet();
+    let marked = app.verdict().map(|v| v.marked_cells()).unwrap_or_default();
+    let solution = app.shown_solution().map(|s| s.to_vec());
+    let show_readings = app.prefs.show_readings || !is_photo;
+    let dragging = app.view.dragging;
+    let located = match dragging {
+        Some((_, corners)) => crate::vision::read::located_at_corners(corners, &layout)
+            .map(std::sync::Arc::new)
+            .unwrap_or(located),
+        None => located,
+    };
+
+    let quads: Vec<[Pos2; 4]> = (0..layout.cell_count())
+        .map(|c| located.cell_quad(c).map(|p| xf.to_screen(p)))
+        .collect();
+
+    for (cell, q) in quads.iter().enumerate() {
+        let fill = if marked.contains(&cell) {
+            Some(MARKED)
+        } else if uncertain.contains(&cell) {
+            Some(UNCERTAIN)
+        } else {
+            None
+        };
+        if let Some(f) = fill {
+            painter.add(Shape::convex_polygon(q.to_vec(), f, Stroke::NONE));
+        }
+    }
+
+    // Grid lines over a photo: thin between cells, thick between boxes and
+    // at the edge. A text puzzle's grid is in its picture.
+    let thin = Stroke::new(
+        1.0,
+        if is_photo {
+            GRID
+        } else {
+            Color32::from_gray(150)
+        },
+    );
+    let thick = Stroke::new(
+        if is_photo { 2.0 } else { 2.5 },
+        if is_photo {
+            GRID
+        } else {
+            Color32::from_gray(20)
+        },
+    );
+    let box_of = |cell: usize| -> Vec<u32> {
+        layout
+            .houses_of(cell)
+            .iter()
+            .copied()
+            .filter(|&h| layout.houses()[h as usize].kind == HouseKind::Box)
+            .collect()
+    };
+    let line = |a: [f32; 2], b: [f32; 2], s: Stroke| {
+        let pa = xf.to_screen(located.canvas_to_image(a[0], a[1]));
+        let pb = xf.to_screen(located.canvas_to_image(b[0], b[1]));
+        painter.line_segment([pa, pb], s);
+    };
+    let mut thick_edges = Vec::new();
+    for cell in (0..layout.cell_count()).filter(|_| is_photo) {
+        let (r, c) = layout.position(cell);
+        let (rf, cf) = (r as f32, c as f32);
+        let boxes = box_of(cell);
+        // (neighbour row, col, edge start, edge end)
+        let edges = [
+            (r as isize - 1, c as isize, [cf, rf], [cf + 1.0, rf]),
+            (r as isize, c as isize - 1, [cf, rf], [cf, rf + 1.0]),
+            (
+                r as isize + 1,
+                c as isize,
+                [cf, rf + 1.0],
+                [cf + 1.0, rf + 1.0],
+            ),
+            (
+                r as isize,
+                c as isize + 1,
+                [cf + 1.0, rf],
+                [cf + 1.0, rf + 1.0],
+            ),
+        ];
+        for (i, (nr, nc, a, b)) in edges.into_iter().enumerate() {
+            let neighbour = (nr >= 0 && nc >= 0)
+                .then(|| layout.cell_at(nr as usize, nc as usize))
+                .flatten();
+            match neighbour {
+                None => thick_edges.push((a, b)),
+                Some(n) if i < 2 => {
+                    let same_box = box_of(n).iter().any(|h| boxes.contains(h));
+                    if same_box {
+                        line(a, b, thin);
+                    } else {
+                        thick_edges.push((a, b));
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    for (a, b) in thick_edges {
+        line(a, b, thick);
+    }
+
+    // Digits.
+    for (cell, q) in quads.iter().enumerate() {
+        let centre = pos2(
+            q.iter().map(|p| p.x).sum::<f32>() / 4.0,
+            q.iter().map(|p| p.y).sum::<f32>() / 4.0,
+        );
+        let h = ((q[3] - q[0]).length() + (q[2] - q[1]).length()) / 2.0;
+        let v = values[cell];
+        if v != 0 && show_readings {
+            let ch = alphabet.symbol(v).to_string();
+            if is_photo {
+                // A chip at the cell's top-left: what was read, beside the print.
+                let size = (h * 0.34).clamp(7.0, 40.0);
+                let at = q[0] + (q[2] - q[0]) * 0.06;
+                let chip = Rect::from_min_size(at, Vec2::splat(size * 1.15));
+                painter.rect_filled(
+                    chip,
+                    CornerRadius::same(3),
+                    Color32::from_rgba_unmultiplied(255, 255, 255, 225),
+                );
+                painter.rect_stroke(
+                    chip,
+                    CornerRadius::same(3),
+                    Stroke::new(1.0, SELECT),
+                    StrokeKind::Inside,
+                );
+                painter.text(
+                    chip.center(),
+                    Align2::CENTER_CENTER,
+                    ch,
+                    FontId::proportional(size),
+                    SELECT,
+                );
+            } else if !solution_drawn {
+                painter.text(
+                    centre,
+                    Align2::CENTER_CENTER,
+                    ch,
+                    FontId::proportional(h * 0.62),
+                    Color32::from_gray(15),
+                );
+            }
+        }
+        if selected == Some(cell) {
+            painter.add(Shape::closed_line(q.to_vec(), Stroke::new(3.0, SELECT)));
+        }
+    }
+
+    // One accessible widget per cell.
+    let mut clicked_cell = None;
+    for (cell, q) in quads.iter().enumerate() {
+        let bb = Rect::from_points(q).intersect(rect);
+        if !bb.is_positive() {
+            continue;
+        }
+        let id = ui.scope_id().with(("cell", cell));
+        let r = ui.interact(
+            bb.shrink(bb.width().min(bb.height()) * 0.15),
+            id,
+            Sense::click(),
+        );
+        let v = values[cell];
+        let name = layout.cell_name(cell);
+        let text = if v == 0 {
+            match &solution {
+                Some(sol) => format!("Cell {name}: {} (solution)", alphabet.symbol(sol[cell])),
+                None => format!("Cell {name}: empty"),
+            }
+        } else {
+            format!("Cell {name}: {}", alphabet.symbol(v))
+        };
+        r.widget_info(|| {
+            egui::WidgetInfo::selected(egui::Role::Button, true, selected == Some(cell), &text)
+        });
+        if r.clicked() {
+            clicked_cell = Some(cell);
+        }
+    }
+    if let Some(c) = clicked_cell {
+        app.select(Some(c));
+    }
+
+    // Corner handles (photos only): drag one and the grid is read again.
+    if is_photo {
+        let corners = match app.view.dragging {
+            Some((_, c)) => c,
+            None => app.doc().expect("open").current.located.corners,
+        };
+        let names = ["top-left", "top-right", "bottom-right", "bottom-left"];
+        for (i, corner) in corners.iter().enumerate() {
+            let p = xf.to_screen(*corner);
+            let id = ui.scope_id().with(("corner", i));
+            let hit = Rect::from_center_size(p, Vec2::splat(22.0));
+            let r = ui.interact(hit, id, Sense::drag());
+            r.widget_info(|| {
+                egui::WidgetInfo::labeled(
+                    egui::Role::Button,
+                    true,
+                    format!("Grid corner {}", names[i]),
+                )
+            });
+            let r = r.on_hover_cursor(egui::CursorIcon::Move);
+            if r.drag_started() {
+                app.view.dragging = Some((i, corners));
+            }
+            if r.dragged()
+                && let Some((j, mut c)) = app.view.dragging
+                && j == i
+            {
+                let q = xf.to_canvas(xf.to_screen(c[i]) + r.drag_delta());
+                c[i] = [q[0].clamp(0.0, cw - 1.0), q[1].clamp(0.0, ch - 1.0)];
+                app.view.dragging = Some((j, c));
+            }
+            if r.drag_stopped()
+                && let Some((j, c)) = app.view.dragging.take()
+                && j == i
+            {
+                app.move_corners(c);
+            }
+            let active = r.hovered() || r.dragged();
+            let radius = if active { 9.0 } else { 7.0 };
+            painter.circle(p, radius, Color32::WHITE, Stroke::new(2.5, SELECT));
+        }
+    }
+}
+
+fn xf(rect: Rect, view: &ViewState, cw: f32, ch: f32) -> Xf {
+    Xf {
+        origin: rect.center() + view.pan,
+        zoom: view.zoom,
+        centre: vec2(cw, ch) / 2.0,
+    }
+}

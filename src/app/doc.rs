@@ -1,0 +1,415 @@
+//! One open puzzle: where it came from, its values, where its grid lies on
+//! the photo, and the undo history over all of that. No drawing here.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use image::RgbaImage;
+
+use crate::grid::{Layout, Puzzle};
+use crate::overlay;
+use crate::solve::{SolveError, solve};
+use crate::vision::locate::Located;
+use crate::vision::read::{Reading, located_at_corners};
+
+use super::input::{Photo, default_corners};
+
+/// How the overlay renderer draws: the same for the window and for export.
+pub fn overlay_options() -> overlay::Options {
+    overlay::Options::default()
+}
+
+/// Side of one cell, in pixels, of the drawn grid a text puzzle is shown on
+/// (the overlay renderer's grid: half a cell of margin).
+fn text_cell_px() -> f32 {
+    overlay_options().cell_px as f32
+}
+
+/// The picture of a document: the photo, or the drawn grid of a text
+/// puzzle (lines only, or with its givens and `solution`), with the
+/// solution drawn in by the overlay renderer. What export writes, and what
+/// the window shows when the solution is shown.
+pub fn annotated(
+    source: &Source,
+    snap: &Snapshot,
+    solution: Option<&[u8]>,
+) -> Result<RgbaImage, String> {
+    let options = overlay_options();
+    match source {
+        Source::Photo(p) => {
+            let mut image = (*p.rgba).clone();
+            if let Some(s) = solution {
+                overlay::draw_solution(
+                    &mut image,
+                    &snap.located,
+                    snap.puzzle.values(),
+                    s,
+                    &[],
+                    &options,
+                )
+                .map_err(|e| e.to_string())?;
+            }
+            Ok(image)
+        }
+        Source::Text { .. } => {
+            overlay::render_grid(&snap.puzzle, solution, &options).map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// The empty grid of a text puzzle's layout: its background in the window.
+pub fn blank_grid(layout: &Arc<Layout>) -> Result<RgbaImage, String> {
+    overlay::render_grid(&Puzzle::empty(layout.clone()), None, &overlay_options())
+        .map_err(|e| e.to_string())
+}
+
+/// Where a document's grid lives: on a photo, or on a drawn canvas.
+#[derive(Clone, Debug)]
+pub enum Source {
+    Photo(Photo),
+    /// A puzzle opened as text: shown on a drawn grid of this size (pixels).
+    Text {
+        width: f32,
+        height: f32,
+    },
+}
+
+/// Everything an undo step restores.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub puzzle: Puzzle,
+    /// Where the grid is, in the pixels of the photo (or of the drawn grid).
+    pub located: Arc<Located>,
+    /// Cells the reader was unsure of (photo only).
+    pub uncertain: Vec<usize>,
+}
+
+impl Snapshot {
+    pub fn layout(&self) -> &Arc<Layout> {
+        self.puzzle.layout()
+    }
+}
+
+/// What the solver says of the current values.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// Givens repeat a symbol in one house: the two cells.
+    Conflict {
+        cells: [usize; 2],
+        message: String,
+    },
+    NoSolution,
+    Unique(Vec<u8>),
+    /// Two of the solutions; cells where they differ are the ambiguous ones.
+    Several(Vec<u8>, Vec<u8>),
+}
+
+impl Verdict {
+    /// The live status line.
+    pub fn describe(&self, givens: usize) -> String {
+        match self {
+            Verdict::Conflict { message, .. } => format!("Conflict: {message}"),
+            Verdict::NoSolution => format!("No solution ({givens} givens)"),
+            Verdict::Unique(_) => format!("One solution ({givens} givens)"),
+            Verdict::Several(..) => format!("Several solutions ({givens} givens)"),
+        }
+    }
+
+    /// The cells to point at: conflicting givens, or cells that differ
+    /// between two solutions.
+    pub fn marked_cells(&self) -> Vec<usize> {
+        match self {
+            Verdict::Conflict { cells, .. } => cells.to_vec(),
+            Verdict::Several(a, b) => (0..a.len()).filter(|&i| a[i] != b[i]).collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Counts the solutions of `puzzle` up to two. Runs on a background thread
+/// for large layouts.
+pub fn judge(puzzle: &Puzzle) -> Verdict {
+    match solve(puzzle, 2, 2) {
+        Err(SolveError::Conflict {
+            value,
+            house,
+            first,
+            second,
+            conflict,
+        }) => Verdict::Conflict {
+            cells: [conflict.first, conflict.second],
+            message: format!("{value} appears twice in {house}, at {first} and {second}"),
+        },
+        Ok(out) => match out.count {
+            0 => Verdict::NoSolution,
+            1 => Verdict::Unique(out.solutions.into_iter().next().unwrap_or_default()),
+            _ => {
+                let mut it = out.solutions.into_iter();
+                let a = it.next().unwrap_or_default();
+                let b = it.next().unwrap_or_else(|| a.clone());
+                Verdict::Several(a, b)
+            }
+        },
+    }
+}
+
+/// An open puzzle and its history.
+#[derive(Clone, Debug)]
+pub struct Doc {
+    /// Shown in the title and the recent list.
+    pub name: String,
+    /// The file it came from, if any.
+    pub path: Option<PathBuf>,
+    pub source: Source,
+    pub current: Snapshot,
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
+    /// Bumped by every change of `current`; results computed for an older
+    /// revision are stale.
+    pub revision: u64,
+    /// The selected cell.
+    pub selected: Option<usize>,
+    /// A note from reading (e.g. no grid found), shown until the next change.
+    pub notice: Option<String>,
+}
+
+impl Doc {
+    /// A document for a photo and its reading (or the failure to read it).
+    pub fn from_photo(
+        name: String,
+        path: Option<PathBuf>,
+        photo: Photo,
+        reading: Result<Box<Reading>, String>,
+    ) -> Doc {
+        let (current, notice) = match reading {
+            Ok(r) => (
+                Snapshot {
+                    puzzle: r.puzzle,
+                    located: Arc::new(r.located),
+                    uncertain: r.uncertain,
+                },
+                None,
+            ),
+            Err(message) => {
+                let layout = Arc::new(Layout::classic());
+                let corners = default_corners(photo.rgba.width(), photo.rgba.height());
+                let located =
+                    located_at_corners(corners, &layout).expect("an inset square is a valid quad");
+                (
+                    Snapshot {
+                        puzzle: Puzzle::empty(layout),
+                        located: Arc::new(located),
+                        uncertain: Vec::new(),
+                    },
+                    Some(message),
+                )
+            }
+        };
+        Doc {
+            name,
+            path,
+            source: Source::Photo(photo),
+            current,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            revision: 0,
+            selected: None,
+            notice,
+        }
+    }
+
+    /// A document for a text puzzle, drawn on a plain grid.
+    pub fn from_text(name: String, path: Option<PathBuf>, puzzle: Puzzle) -> Doc {
+        let layout = puzzle.layout().clone();
+        let cell = text_cell_px();
+        let margin = (cell / 2.0).floor();
+        let (w, h) = (
+            layout.width() as f32 * cell + 2.0 * margin,
+            layout.height() as f32 * cell + 2.0 * margin,
+        );
+        let (x0, y0, x1, y1) = (margin, margin, w - margin, h - margin);
+        let located = located_at_corners([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], &layout)
+            .expect("a rectangle is a valid quad");
+        Doc {
+            name,
+            path,
+            source: Source::Text {
+                width: w,
+                height: h,
+            },
+            current: Snapshot {
+                puzzle,
+                located: Arc::new(located),
+                uncertain: Vec::new(),
+            },
+            undo: Vec::new(),
+            redo: Vec::new(),
+            revision: 0,
+            selected: None,
+            notice: None,
+        }
+    }
+
+    pub fn is_photo(&self) -> bool {
+        matches!(self.source, Source::Photo(_))
+    }
+
+    /// Size of what the grid is drawn on, in pixels.
+    pub fn canvas_size(&self) -> [f32; 2] {
+        match &self.source {
+            Source::Photo(p) => [p.rgba.width() as f32, p.rgba.height() as f32],
+            Source::Text { width, height } => [*width, *height],
+        }
+    }
+
+    pub fn layout(&self) -> &Arc<Layout> {
+        self.current.layout()
+    }
+
+    pub fn values(&self) -> &[u8] {
+        self.current.puzzle.values()
+    }
+
+    /// True when there is something to undo: the document holds edits.
+    pub fn is_edited(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Records the current state as an undo step, then applies `change`.
+    fn edit(&mut self, change: impl FnOnce(&mut Snapshot)) {
+        self.undo.push(self.current.clone());
+        self.redo.clear();
+        change(&mut self.current);
+        self.touch();
+    }
+
+    fn touch(&mut self) {
+        self.revision += 1;
+        self.notice = None;
+    }
+
+    /// Sets a cell (0 clears it). Returns false when nothing changed or the
+    /// value is out of range.
+    pub fn set_cell(&mut self, cell: usize, value: u8) -> bool {
+        if cell >= self.values().len()
+            || value as usize > self.layout().size()
+            || self.values()[cell] == value
+        {
+            return false;
+        }
+        self.edit(|s| {
+            s.puzzle.set(cell, value);
+            s.uncertain.retain(|&c| c != cell);
+        });
+        true
+    }
+
+    /// Moves the grid's corners (an undo step); the cells keep their values
+    /// until a new reading arrives through [`Doc::apply_reading`]. Returns
+    /// false when the corners make no grid.
+    pub fn move_corners(&mut self, corners: [[f32; 2]; 4]) -> bool {
+        let Some(located) = located_at_corners(corners, self.layout()) else {
+            return false;
+        };
+        self.edit(|s| s.located = Arc::new(located));
+        true
+    }
+
+    /// Switches the layout (an undo step), keeping the corners; the cells
+    /// are emptied until a new reading arrives.
+    pub fn switch_layout(&mut self, layout: Layout) -> bool {
+        if layout.name() == self.layout().name() {
+            return false;
+        }
+        let corners = self.current.located.corners;
+        let Some(located) = located_at_corners(corners, &layout) else {
+            return false;
+        };
+        let layout = Arc::new(layout);
+        self.edit(|s| {
+            s.puzzle = Puzzle::empty(layout);
+            s.located = Arc::new(located);
+            s.uncertain.clear();
+        });
+        true
+    }
+
+    /// Takes a reading made for `revision` with the current corners and
+    /// layout. It belongs to the step that asked for it, so it is not an
+    /// undo step of its own. Stale readings are refused.
+    pub fn apply_reading(&mut self, revision: u64, reading: Reading) -> bool {
+        if revision != self.revision || reading.located.layout.name() != self.layout().name() {
+            return false;
+        }
+        self.current.puzzle = reading.puzzle;
+        self.current.uncertain = reading.uncertain;
+        self.current.located = Arc::new(reading.located);
+        self.revision += 1;
+        true
+    }
+
+    pub fn undo(&mut self) -> bool {
+        let Some(prev) = self.undo.pop() else {
+            return false;
+        };
+        self.redo.push(std::mem::replace(&mut self.current, prev));
+        self.touch();
+        true
+    }
+
+    pub fn redo(&mut self) -> bool {
+        let Some(next) = self.redo.pop() else {
+            return false;
+        };
+        self.undo.push(std::mem::replace(&mut self.current, next));
+        self.touch();
+        true
+    }
+
+    /// The cell whose quad contains the point (pixels of the canvas).
+    pub fn cell_at(&self, p: [f32; 2]) -> Option<usize> {
+        let located = &self.current.located;
+        (0..self.layout().cell_count()).find(|&c| point_in_quad(p, &located.cell_quad(c)))
+    }
+
+    /// The neighbour of `cell` one step in a direction (rows and columns of
+    /// the canvas), skipping canvas positions outside the shape.
+    pub fn step(&self, cell: usize, dr: isize, dc: isize) -> usize {
+        let l = self.layout();
+        let (mut r, mut c) = (l.position(cell).0 as isize, l.position(cell).1 as isize);
+        loop {
+            r += dr;
+            c += dc;
+            if r < 0 || c < 0 || r >= l.height() as isize || c >= l.width() as isize {
+                return cell;
+            }
+            if let Some(next) = l.cell_at(r as usize, c as usize) {
+                return next;
+            }
+        }
+    }
+}
+
+/// True when `p` lies inside the convex quad `q` (either orientation).
+pub fn point_in_quad(p: [f32; 2], q: &[[f32; 2]; 4]) -> bool {
+    let mut sign = 0.0f32;
+    for i in 0..4 {
+        let (a, b) = (q[i], q[(i + 1) % 4]);
+        let cross = (b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]);
+        if cross != 0.0 {
+            if sign != 0.0 && cross.signum() != sign {
+                return false;
+            }
+            sign = cross.signum();
+        }
+    }
+    true
+}

@@ -1,0 +1,791 @@
+//! The desktop app: open a photo, screenshot or puzzle text, check and fix
+//! what was read, solve, and export the solved photo.
+//!
+//! - [`input`]: what can be opened and the background work of reading it
+//!   (no window code).
+//! - [`doc`]: one open puzzle with its undo history (no window code).
+//! - [`SudokuApp`] (this file): the app's state and every action on it;
+//!   long work runs on threads whose results come back through a channel.
+//! - `view` and `canvas`: drawing, and turning clicks and keys into actions.
+//!
+//! Every way a puzzle arrives (a dropped or opened file, a paste, a sample)
+//! goes through [`SudokuApp::open`], which tests call directly.
+
+pub mod doc;
+pub mod input;
+
+mod canvas;
+mod view;
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use eframe::egui;
+use serde::{Deserialize, Serialize};
+
+use crate::grid::Layout;
+use crate::vision::read::Reading;
+
+use doc::{Doc, Source, Verdict, judge};
+use input::{Input, Loaded, load};
+
+/// Bundled samples: (button text, file name, content).
+pub const TEXT_SAMPLES: &[(&str, &str, &str)] = &[
+    (
+        "Classic sample",
+        "classic.txt",
+        include_str!("../../samples/puzzles/classic.txt"),
+    ),
+    (
+        "Samurai sample",
+        "samurai.txt",
+        include_str!("../../samples/puzzles/samurai.txt"),
+    ),
+];
+
+/// How long corners must rest before the grid is read again, in seconds.
+pub const REREAD_DELAY: f64 = 0.25;
+
+/// Most documents kept in the recent list.
+pub const RECENT_MAX: usize = 12;
+
+/// How the app is started.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// A file to open at once.
+    pub file: Option<PathBuf>,
+    /// Show the solution as soon as the file is read.
+    pub solve: bool,
+}
+
+/// Preferences kept between runs.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Prefs {
+    pub last_folder: Option<PathBuf>,
+    pub show_solution: bool,
+    pub show_readings: bool,
+    pub recent_files: Vec<PathBuf>,
+}
+
+impl Default for Prefs {
+    fn default() -> Prefs {
+        Prefs {
+            last_folder: None,
+            show_solution: true,
+            show_readings: true,
+            recent_files: Vec::new(),
+        }
+    }
+}
+
+/// Storage key of [`Prefs`].
+const PREFS_KEY: &str = "sudoku-lens-prefs";
+
+/// Opens the app's window; returns when it is closed.
+pub fn run(options: Options) -> Result<(), String> {
+    let native = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("sudoku-lens")
+            .with_app_id("sudoku-lens")
+            .with_inner_size([1100.0, 760.0])
+            .with_min_inner_size([520.0, 380.0])
+            .with_drag_and_drop(true),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "sudoku-lens",
+        native,
+        Box::new(move |cc| {
+            let prefs = cc
+                .storage
+                .and_then(|s| eframe::get_value::<Prefs>(s, PREFS_KEY))
+                .unwrap_or_default();
+            let mut app = SudokuApp::new(&cc.egui_ctx, prefs);
+            if options.solve {
+                app.prefs.show_solution = true;
+            }
+            if let Some(file) = options.file {
+                app.open(Input::Path(file));
+            }
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|e| format!("cannot open a window: {e}"))
+}
+
+/// Results of background work.
+enum Message {
+    Opened {
+        ticket: u64,
+        path: Option<PathBuf>,
+        name: String,
+        result: Result<Loaded, String>,
+        texture: Option<egui::ColorImage>,
+    },
+    Reread {
+        doc: u64,
+        revision: u64,
+        result: Result<Box<Reading>, String>,
+    },
+    Judged {
+        doc: u64,
+        revision: u64,
+        verdict: Verdict,
+        /// The picture with the solution drawn in, when there is one.
+        solved: Option<egui::ColorImage>,
+    },
+    PickedOpen(Option<PathBuf>),
+    PickedExport(Option<PathBuf>),
+    Exported(Result<PathBuf, String>),
+}
+
+/// An open puzzle with an id that outlives moves to and from the recent list.
+struct Entry {
+    id: u64,
+    doc: Doc,
+}
+
+/// What is being read in the background.
+pub struct Loading {
+    pub name: String,
+    pub since: f64,
+}
+
+/// The app: open documents, background work, preferences.
+pub struct SudokuApp {
+    ctx: egui::Context,
+    tx: Sender<Message>,
+    rx: Receiver<Message>,
+    pub prefs: Prefs,
+    current: Option<Entry>,
+    /// Earlier documents, most recent first, with their edits and history.
+    recent: Vec<Entry>,
+    next_id: u64,
+    /// The newest open request; older results are discarded.
+    ticket: u64,
+    pub loading: Option<Loading>,
+    /// A failure to show (opening, reading, exporting).
+    pub error: Option<String>,
+    /// A passing note (exported, copied).
+    pub info: Option<String>,
+    /// Corners moved or layout switched: read again once this time passes.
+    reread_due: Option<f64>,
+    rereading: Option<(u64, u64)>,
+    /// The verdict for (document, revision).
+    verdict: Option<(u64, u64, Verdict)>,
+    judging: Option<(u64, u64)>,
+    /// A file dialog is open.
+    dialog_open: bool,
+    /// Zoom and pan of the canvas.
+    pub(crate) view: canvas::ViewState,
+    /// Photo (or blank grid) textures by document id.
+    textures: std::collections::HashMap<u64, egui::TextureHandle>,
+    pending_texture: Option<(u64, egui::ColorImage)>,
+    /// The picture with the solution drawn in, for (document, revision).
+    solved: Option<(u64, u64, egui::TextureHandle)>,
+    pending_solved: Option<(u64, u64, egui::ColorImage)>,
+    /// Time of the current frame, seconds.
+    now: f64,
+}
+
+impl SudokuApp {
+    pub fn new(ctx: &egui::Context, prefs: Prefs) -> SudokuApp {
+        let (tx, rx) = channel();
+        SudokuApp {
+            ctx: ctx.clone(),
+            tx,
+            rx,
+            prefs,
+            current: None,
+            recent: Vec::new(),
+            next_id: 1,
+            ticket: 0,
+            loading: None,
+            error: None,
+            info: None,
+            reread_due: None,
+            rereading: None,
+            verdict: None,
+            judging: None,
+            dialog_open: false,
+            view: canvas::ViewState::default(),
+            textures: Default::default(),
+            pending_texture: None,
+            solved: None,
+            pending_solved: None,
+            now: 0.0,
+        }
+    }
+
+    /// Opens an input: a dropped, chosen or pasted file, pasted text or
+    /// image, or a sample. Reading runs in the background; a newer input
+    /// replaces one still being read. The current document stays reachable
+    /// in the recent list.
+    pub fn open(&mut self, input: Input) {
+        self.ticket += 1;
+        let ticket = self.ticket;
+        let name = input.name();
+        let path = match &input {
+            Input::Path(p) => Some(p.clone()),
+            _ => None,
+        };
+        if let Some(dir) = path
+            .as_ref()
+            .and_then(|p| p.parent())
+            .filter(|d| !d.as_os_str().is_empty())
+        {
+            self.prefs.last_folder = Some(dir.to_path_buf());
+        }
+        self.loading = Some(Loading {
+            name: name.clone(),
+            since: self.now,
+        });
+        self.error = None;
+        self.info = None;
+        let tx = self.tx.clone();
+        let ctx = self.ctx.clone();
+        std::thread::spawn(move || {
+            let result = load(input);
+            let texture = match &result {
+                Ok(Loaded::Photo { photo, .. }) => Some(canvas::color_image(&photo.rgba)),
+                Ok(Loaded::Text { puzzle }) => doc::blank_grid(puzzle.layout())
+                    .ok()
+                    .map(|g| canvas::color_image(&g)),
+                Err(_) => None,
+            };
+            let _ = tx.send(Message::Opened {
+                ticket,
+                path,
+                name,
+                result,
+                texture,
+            });
+            ctx.request_repaint();
+        });
+    }
+
+    /// True while anything runs in the background or waits to run.
+    pub fn is_busy(&self) -> bool {
+        self.loading.is_some()
+            || self.reread_due.is_some()
+            || self.rereading.is_some()
+            || self.judging.is_some()
+            || self.dialog_open
+            || self.needs_judging()
+    }
+
+    /// The open document.
+    pub fn doc(&self) -> Option<&Doc> {
+        self.current.as_ref().map(|e| &e.doc)
+    }
+
+    fn doc_mut(&mut self) -> Option<&mut Doc> {
+        self.current.as_mut().map(|e| &mut e.doc)
+    }
+
+    /// Names of the documents in the recent list, most recent first.
+    pub fn recent_names(&self) -> Vec<String> {
+        self.recent.iter().map(|e| e.doc.name.clone()).collect()
+    }
+
+    /// The solver's verdict on the open document, once known.
+    pub fn verdict(&self) -> Option<&Verdict> {
+        let e = self.current.as_ref()?;
+        match &self.verdict {
+            Some((id, rev, v)) if *id == e.id && *rev == e.doc.revision => Some(v),
+            _ => None,
+        }
+    }
+
+    fn needs_judging(&self) -> bool {
+        match &self.current {
+            Some(e) => self.verdict().is_none() && self.judging != Some((e.id, e.doc.revision)),
+            None => false,
+        }
+    }
+
+    /// The live status line.
+    pub fn status_line(&self) -> String {
+        let Some(doc) = self.doc() else {
+            return String::new();
+        };
+        if self.reread_due.is_some() || self.rereading.is_some() {
+            return "Reading the grid again…".into();
+        }
+        let givens = doc.values().iter().filter(|&&v| v != 0).count();
+        match self.verdict() {
+            Some(v) => v.describe(givens),
+            None => "Checking…".into(),
+        }
+    }
+
+    /// Takes a document in, moving the current one to the recent list.
+    fn show_doc(&mut self, doc: Doc, texture: Option<egui::ColorImage>) {
+        let id = self.next_id;
+        self.next_id += 1;
+        if let Some(old) = self.current.take() {
+            self.stash(old);
+        }
+        if let Some(path) = &doc.path {
+            self.prefs.recent_files.retain(|p| p != path);
+            self.prefs.recent_files.insert(0, path.clone());
+            self.prefs.recent_files.truncate(RECENT_MAX);
+        }
+        if let Some(t) = texture {
+            self.pending_texture = Some((id, t));
+        }
+        self.current = Some(Entry { id, doc });
+        self.view.request_fit();
+        self.reread_due = None;
+    }
+
+    fn stash(&mut self, entry: Entry) {
+        self.textures.remove(&entry.id);
+        self.recent.insert(0, entry);
+        self.recent.truncate(RECENT_MAX);
+    }
+
+    /// Brings back a document from the recent list, with its edits.
+    pub fn reopen_recent(&mut self, index: usize) {
+        if index >= self.recent.len() {
+            return;
+        }
+        let entry = self.recent.remove(index);
+        if let Some(old) = self.current.take() {
+            self.stash(old);
+        }
+        let base = match &entry.doc.source {
+            Source::Photo(p) => Some(canvas::color_image(&p.rgba)),
+            Source::Text { .. } => doc::blank_grid(entry.doc.layout())
+                .ok()
+                .map(|g| canvas::color_image(&g)),
+        };
+        if let Some(t) = base {
+            self.pending_texture = Some((entry.id, t));
+        }
+        self.current = Some(entry);
+        self.view.request_fit();
+        self.reread_due = None;
+        self.error = None;
+    }
+
+    /// Closes the open document into the recent list, back to the start
+    /// screen.
+    pub fn close(&mut self) {
+        if let Some(old) = self.current.take() {
+            self.stash(old);
+        }
+        self.reread_due = None;
+    }
+
+    // ---- edits ----
+
+    pub fn select(&mut self, cell: Option<usize>) {
+        if let Some(d) = self.doc_mut() {
+            d.selected = cell.filter(|&c| c < d.layout().cell_count());
+        }
+    }
+
+    pub fn selected(&self) -> Option<usize> {
+        self.doc().and_then(|d| d.selected)
+    }
+
+    /// Sets the selected cell (0 clears it).
+    pub fn set_selected(&mut self, value: u8) {
+        if let Some(d) = self.doc_mut()
+            && let Some(c) = d.selected
+        {
+            d.set_cell(c, value);
+        }
+    }
+
+    pub fn set_cell(&mut self, cell: usize, value: u8) -> bool {
+        self.doc_mut().is_some_and(|d| d.set_cell(cell, value))
+    }
+
+    pub fn move_selection(&mut self, dr: isize, dc: isize) {
+        if let Some(d) = self.doc_mut() {
+            d.selected = Some(match d.selected {
+                Some(c) => d.step(c, dr, dc),
+                None => 0,
+            });
+        }
+    }
+
+    pub fn undo(&mut self) {
+        if self.doc_mut().is_some_and(|d| d.undo()) {
+            self.reread_due = None;
+        }
+    }
+
+    pub fn redo(&mut self) {
+        if self.doc_mut().is_some_and(|d| d.redo()) {
+            self.reread_due = None;
+        }
+    }
+
+    /// Moves the grid's corners and reads the cells again shortly.
+    pub fn move_corners(&mut self, corners: [[f32; 2]; 4]) {
+        if self.doc_mut().is_some_and(|d| d.move_corners(corners)) {
+            self.reread_due = Some(self.now + REREAD_DELAY);
+        }
+    }
+
+    /// Switches between classic and samurai and reads the cells again.
+    pub fn switch_layout(&mut self, name: &str) {
+        let Ok(layout) = Layout::named(name) else {
+            return;
+        };
+        let is_photo = self.doc().is_some_and(|d| d.is_photo());
+        if is_photo && self.doc_mut().is_some_and(|d| d.switch_layout(layout)) {
+            self.reread_due = Some(self.now);
+        }
+    }
+
+    /// Shows the solution (the Solve button, Enter).
+    pub fn solve(&mut self) {
+        self.prefs.show_solution = true;
+    }
+
+    /// The solution to draw, when it is shown and unique.
+    pub fn shown_solution(&self) -> Option<&[u8]> {
+        if !self.prefs.show_solution {
+            return None;
+        }
+        match self.verdict()? {
+            Verdict::Unique(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The puzzle as text.
+    pub fn puzzle_text(&self) -> Option<String> {
+        self.doc().map(|d| d.current.puzzle.to_text())
+    }
+
+    /// The solution as text, when there is exactly one.
+    pub fn solution_text(&self) -> Option<String> {
+        let doc = self.doc()?;
+        match self.verdict()? {
+            Verdict::Unique(s) => Some(doc.current.puzzle.with_values(s.clone()).to_text()),
+            _ => None,
+        }
+    }
+
+    // ---- dialogs ----
+
+    /// Asks for a file to open (in the background: the window stays live).
+    pub fn pick_open(&mut self) {
+        if self.dialog_open {
+            return;
+        }
+        self.dialog_open = true;
+        let mut dialog = rfd::FileDialog::new()
+            .set_title("Open a sudoku photo, screenshot or puzzle text")
+            .add_filter(
+                "Images and puzzle text",
+                &[input::IMAGE_EXTENSIONS, input::TEXT_EXTENSIONS].concat(),
+            )
+            .add_filter("Images", input::IMAGE_EXTENSIONS)
+            .add_filter("Puzzle text", input::TEXT_EXTENSIONS)
+            .add_filter("All files", &["*"]);
+        if let Some(dir) = &self.prefs.last_folder {
+            dialog = dialog.set_directory(dir);
+        }
+        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
+        std::thread::spawn(move || {
+            let _ = tx.send(Message::PickedOpen(dialog.pick_file()));
+            ctx.request_repaint();
+        });
+    }
+
+    /// Asks where to save the annotated image.
+    pub fn pick_export(&mut self) {
+        if self.dialog_open || self.doc().is_none() {
+            return;
+        }
+        self.dialog_open = true;
+        let stem = self
+            .doc()
+            .and_then(|d| {
+                Path::new(&d.name)
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+            })
+            .unwrap_or_else(|| "sudoku".into());
+        let mut dialog = rfd::FileDialog::new()
+            .set_title("Export the solved puzzle as PNG")
+            .add_filter("PNG image", &["png"])
+            .set_file_name(format!("{stem}-solved.png"));
+        if let Some(dir) = &self.prefs.last_folder {
+            dialog = dialog.set_directory(dir);
+        }
+        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
+        std::thread::spawn(move || {
+            let _ = tx.send(Message::PickedExport(dialog.save_file()));
+            ctx.request_repaint();
+        });
+    }
+
+    /// Writes the annotated image (the photo with the solution drawn in, or
+    /// the drawn grid of a text puzzle) to `path` as PNG, in the background.
+    pub fn export_to(&mut self, path: PathBuf) {
+        let Some(doc) = self.doc() else {
+            self.error = Some("nothing to export: open a puzzle first".into());
+            return;
+        };
+        let (source, snap) = (doc.source.clone(), doc.current.clone());
+        let solution = self.shown_solution().map(|s| s.to_vec());
+        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
+        self.dialog_open = true;
+        std::thread::spawn(move || {
+            let result = export(&source, &snap, solution.as_deref(), &path);
+            let _ = tx.send(Message::Exported(result));
+            ctx.request_repaint();
+        });
+    }
+
+    /// The image that export writes: what the window shows of the puzzle.
+    pub fn annotated_image(&self) -> Option<Result<image::RgbaImage, String>> {
+        let doc = self.doc()?;
+        Some(doc::annotated(
+            &doc.source,
+            &doc.current,
+            self.shown_solution(),
+        ))
+    }
+
+    // ---- the frame ----
+
+    /// Takes in the results of background work and starts what is due.
+    fn pump(&mut self) {
+        while let Ok(msg) = self.rx.try_recv() {
+            self.receive(msg);
+        }
+        if let Some(due) = self.reread_due
+            && self.now >= due
+        {
+            self.reread_due = None;
+            self.start_reread();
+        }
+        if self.needs_judging() {
+            self.start_judging();
+        }
+        if let Some(due) = self.reread_due {
+            self.ctx
+                .request_repaint_after(std::time::Duration::from_secs_f64(
+                    (due - self.now).max(0.0),
+                ));
+        }
+    }
+
+    fn receive(&mut self, msg: Message) {
+        match msg {
+            Message::Opened {
+                ticket,
+                path,
+                name,
+                result,
+                texture,
+            } => {
+                if ticket != self.ticket {
+                    return;
+                }
+                self.loading = None;
+                match result {
+                    Ok(Loaded::Photo { photo, reading }) => {
+                        let doc = Doc::from_photo(name, path, photo, reading);
+                        self.show_doc(doc, texture);
+                    }
+                    Ok(Loaded::Text { puzzle }) => {
+                        let doc = Doc::from_text(name, path, puzzle);
+                        self.show_doc(doc, texture);
+                    }
+                    Err(message) => self.error = Some(message),
+                }
+            }
+            Message::Reread {
+                doc,
+                revision,
+                result,
+            } => {
+                if self.rereading == Some((doc, revision)) {
+                    self.rereading = None;
+                }
+                let Some(e) = self.current.as_mut().filter(|e| e.id == doc) else {
+                    return;
+                };
+                match result {
+                    Ok(reading) => {
+                        e.doc.apply_reading(revision, *reading);
+                    }
+                    Err(message) => self.error = Some(message),
+                }
+            }
+            Message::Judged {
+                doc,
+                revision,
+                verdict,
+                solved,
+            } => {
+                if self.judging == Some((doc, revision)) {
+                    self.judging = None;
+                }
+                if self
+                    .current
+                    .as_ref()
+                    .is_some_and(|e| e.id == doc && e.doc.revision == revision)
+                {
+                    self.verdict = Some((doc, revision, verdict));
+                    self.pending_solved = solved.map(|s| (doc, revision, s));
+                }
+            }
+            Message::PickedOpen(path) => {
+                self.dialog_open = false;
+                if let Some(p) = path {
+                    self.open(Input::Path(p));
+                }
+            }
+            Message::PickedExport(path) => {
+                self.dialog_open = false;
+                if let Some(p) = path {
+                    if let Some(dir) = p.parent() {
+                        self.prefs.last_folder = Some(dir.to_path_buf());
+                    }
+                    self.export_to(p);
+                }
+            }
+            Message::Exported(result) => {
+                self.dialog_open = false;
+                match result {
+                    Ok(p) => {
+                        let note = match self.verdict() {
+                            _ if self.shown_solution().is_some() => "",
+                            Some(Verdict::Unique(_)) => " (solution hidden)",
+                            _ => " (without a solution: the puzzle has none or several)",
+                        };
+                        self.info = Some(format!("Saved {}{note}", p.display()));
+                    }
+                    Err(e) => self.error = Some(e),
+                }
+            }
+        }
+    }
+
+    fn start_reread(&mut self) {
+        let Some(e) = &self.current else { return };
+        let Source::Photo(photo) = &e.doc.source else {
+            return;
+        };
+        let (id, revision) = (e.id, e.doc.revision);
+        let grey = photo.grey.clone();
+        let corners = e.doc.current.located.corners;
+        let layout: Layout = (**e.doc.layout()).clone();
+        self.rereading = Some((id, revision));
+        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
+        std::thread::spawn(move || {
+            let result = input::reread(&grey, corners, &layout).map(Box::new);
+            let _ = tx.send(Message::Reread {
+                doc: id,
+                revision,
+                result,
+            });
+            ctx.request_repaint();
+        });
+    }
+
+    fn start_judging(&mut self) {
+        let Some(e) = &self.current else { return };
+        let (id, revision) = (e.id, e.doc.revision);
+        let snap = e.doc.current.clone();
+        let source = e.doc.source.clone();
+        self.judging = Some((id, revision));
+        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
+        std::thread::spawn(move || {
+            let verdict = judge(&snap.puzzle);
+            // The solved picture is drawn now, so that showing and hiding
+            // the solution is instant.
+            let solved = match &verdict {
+                Verdict::Unique(s) => doc::annotated(&source, &snap, Some(s))
+                    .ok()
+                    .map(|img| canvas::color_image(&img)),
+                _ => None,
+            };
+            let _ = tx.send(Message::Judged {
+                doc: id,
+                revision,
+                verdict,
+                solved,
+            });
+            ctx.request_repaint();
+        });
+    }
+
+    /// The photo texture of the open document, uploaded on first use.
+    fn texture(&mut self, ctx: &egui::Context) -> Option<egui::TextureHandle> {
+        let id = self.current.as_ref()?.id;
+        if let Some((tid, image)) = self.pending_texture.take()
+            && tid == id
+        {
+            let handle =
+                ctx.load_texture(format!("photo-{id}"), image, egui::TextureOptions::LINEAR);
+            self.textures.insert(id, handle);
+        }
+        self.textures.get(&id).cloned()
+    }
+
+    /// The picture with the solution drawn in, when it is shown and ready.
+    fn solved_texture(&mut self, ctx: &egui::Context) -> Option<egui::TextureHandle> {
+        let e = self.current.as_ref()?;
+        let (id, revision) = (e.id, e.doc.revision);
+        if let Some((d, r, image)) = self.pending_solved.take()
+            && d == id
+            && r == revision
+        {
+            let handle = ctx.load_texture(
+                format!("solved-{id}-{revision}"),
+                image,
+                egui::TextureOptions::LINEAR,
+            );
+            self.solved = Some((d, r, handle));
+        }
+        self.shown_solution()?;
+        match &self.solved {
+            Some((d, r, t)) if *d == id && *r == revision => Some(t.clone()),
+            _ => None,
+        }
+    }
+
+    /// Draws the app into `ui` and handles its input: the whole frame.
+    pub fn ui(&mut self, ui: &mut egui::Ui) {
+        self.now = ui.input(|i| i.time);
+        self.pump();
+        view::show(self, ui);
+        self.pump();
+    }
+}
+
+/// Writes the annotated picture of a document as PNG.
+fn export(
+    source: &Source,
+    snap: &doc::Snapshot,
+    solution: Option<&[u8]>,
+    path: &Path,
+) -> Result<PathBuf, String> {
+    let image = doc::annotated(source, snap, solution)?;
+    image
+        .save_with_format(path, image::ImageFormat::Png)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(path.to_path_buf())
+}
+
+impl eframe::App for SudokuApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        SudokuApp::ui(self, ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, PREFS_KEY, &self.prefs);
+    }
+}

@@ -1,0 +1,573 @@
+//! The window's layout: the toolbar, the start screen, the side panel, the
+//! status bar, the drop highlight, and keyboard shortcuts.
+
+use std::sync::Arc;
+
+use eframe::egui::{
+    self, Align, Align2, Color32, FontId, Key, KeyboardShortcut, Layout, Modifiers, RichText,
+    Stroke, Vec2,
+};
+
+use super::doc::Verdict;
+use super::input::{Input, file_name};
+use super::{SudokuApp, TEXT_SAMPLES, canvas};
+
+const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
+const EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+const UNDO: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+const REDO: KeyboardShortcut =
+    KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
+const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+const FIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Num0);
+
+/// The whole window.
+pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    let ctx = ui.ctx().clone();
+    take_drops_and_pastes(app, &ctx);
+    shortcuts(app, &ctx);
+
+    egui::Panel::top("toolbar").show(ui, |ui| toolbar(app, ui));
+    egui::Panel::bottom("status").show(ui, |ui| status_bar(app, ui));
+    if app.doc().is_some() {
+        egui::Panel::right("side")
+            .resizable(false)
+            .exact_size(230.0)
+            .show(ui, |ui| side_panel(app, ui));
+    }
+    egui::CentralPanel::default()
+        .frame(egui::Frame::central_panel(ui.style()).inner_margin(0.0))
+        .show(ui, |ui| {
+            let rect = ui.max_rect();
+            if app.doc().is_some() {
+                canvas::show(app, ui, rect);
+            } else {
+                start_screen(app, ui);
+            }
+            if let Some(l) = &app.loading {
+                let elapsed = app.now - l.since;
+                let text = format!("Reading {}… {:.1} s", l.name, elapsed.max(0.0));
+                egui::Area::new(egui::Id::unique("loading"))
+                    .order(egui::Order::Foreground)
+                    .anchor(Align2::CENTER_TOP, Vec2::new(0.0, rect.top() + 16.0))
+                    .show(ui.ctx(), |ui| {
+                        egui::Frame::popup(ui.style()).show(ui, |ui| {
+                            ui.horizontal(|ui| {
+                                ui.spinner();
+                                ui.label(text);
+                            });
+                        });
+                    });
+                ui.ctx()
+                    .request_repaint_after(std::time::Duration::from_millis(100));
+            }
+        });
+    drop_highlight(&ctx);
+}
+
+/// Files dropped anywhere, and Ctrl+V of an image or text.
+fn take_drops_and_pastes(app: &mut SudokuApp, ctx: &egui::Context) {
+    let (dropped, pasted) = ctx.input(|i| {
+        let dropped: Vec<_> = i
+            .raw
+            .dropped_files
+            .iter()
+            .map(|f| f.path().to_path_buf())
+            .collect();
+        let pasted: Vec<_> = i
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                egui::Event::Paste(text) => Some(Input::Text {
+                    name: "pasted text".into(),
+                    text: text.clone(),
+                }),
+                egui::Event::PasteImage(img) => {
+                    let [w, h] = img.size;
+                    let bytes: Vec<u8> = img
+                        .pixels
+                        .iter()
+                        .flat_map(|c| c.to_srgba_unmultiplied())
+                        .collect();
+                    image::RgbaImage::from_raw(w as u32, h as u32, bytes).map(|image| {
+                        Input::Image {
+                            name: "pasted image".into(),
+                            image: Arc::new(image),
+                        }
+                    })
+                }
+                _ => None,
+            })
+            .collect();
+        (dropped, pasted)
+    });
+    // Several files dropped at once: the last one is opened.
+    if let Some(p) = dropped.into_iter().last() {
+        app.open(Input::Path(p));
+    }
+    if let Some(input) = pasted.into_iter().last() {
+        app.open(input);
+    }
+}
+
+fn shortcuts(app: &mut SudokuApp, ctx: &egui::Context) {
+    // Shortcuts with modifiers first: Ctrl+Shift+Z before Ctrl+Z.
+    let (open, export, redo, undo, fit) = ctx.input_mut(|i| {
+        (
+            i.consume_shortcut(&OPEN),
+            i.consume_shortcut(&EXPORT),
+            i.consume_shortcut(&REDO) || i.consume_shortcut(&REDO_Y),
+            i.consume_shortcut(&UNDO),
+            i.consume_shortcut(&FIT),
+        )
+    });
+    if open {
+        app.pick_open();
+    }
+    if export {
+        app.pick_export();
+    }
+    if redo {
+        app.redo();
+    }
+    if undo {
+        app.undo();
+    }
+    if fit {
+        app.view.request_fit();
+    }
+    if app.doc().is_none() || ctx.egui_wants_keyboard_input() {
+        return;
+    }
+    let size = app.doc().map(|d| d.layout().size()).unwrap_or(9);
+    let alphabet = app.doc().map(|d| d.current.puzzle.alphabet());
+    let mut typed: Vec<u8> = Vec::new();
+    let mut moves = Vec::new();
+    let (mut clear, mut solve, mut deselect, mut zoom_in, mut zoom_out, mut toggle) =
+        (false, false, false, false, false, false);
+    ctx.input_mut(|i| {
+        for (key, d) in [
+            (Key::ArrowUp, (-1, 0)),
+            (Key::ArrowDown, (1, 0)),
+            (Key::ArrowLeft, (0, -1)),
+            (Key::ArrowRight, (0, 1)),
+        ] {
+            while i.consume_key(Modifiers::NONE, key) {
+                moves.push(d);
+            }
+        }
+        for key in [Key::Delete, Key::Backspace] {
+            clear |= i.consume_key(Modifiers::NONE, key);
+        }
+        solve = i.consume_key(Modifiers::NONE, Key::Enter);
+        deselect = i.consume_key(Modifiers::NONE, Key::Escape);
+        toggle = i.consume_key(Modifiers::NONE, Key::H);
+        for e in &i.events {
+            if let egui::Event::Text(t) = e {
+                for ch in t.chars() {
+                    match ch {
+                        '+' | '=' => zoom_in = true,
+                        '-' => zoom_out = true,
+                        '0' | '.' | ' ' => clear = true,
+                        _ => {
+                            if let Some(v) = alphabet.and_then(|a| a.value(ch, size)) {
+                                typed.push(v);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    });
+    for (dr, dc) in moves {
+        app.move_selection(dr, dc);
+    }
+    if clear {
+        app.set_selected(0);
+    }
+    if let Some(&v) = typed.last() {
+        app.set_selected(v);
+    }
+    if solve {
+        app.solve();
+    }
+    if toggle {
+        app.prefs.show_solution = !app.prefs.show_solution;
+    }
+    if deselect {
+        app.select(None);
+    }
+    if zoom_in {
+        app.view.zoom_by(1.25);
+    }
+    if zoom_out {
+        app.view.zoom_by(0.8);
+    }
+}
+
+fn toolbar(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    ui.add_space(4.0);
+    ui.horizontal(|ui| {
+        if ui
+            .button("Open…")
+            .on_hover_text("Open a photo, screenshot or puzzle text (Ctrl+O)")
+            .clicked()
+        {
+            app.pick_open();
+        }
+        ui.menu_button("Samples", |ui| {
+            for (label, name, text) in TEXT_SAMPLES {
+                if ui.button(*label).clicked() {
+                    app.open(Input::Text {
+                        name: (*name).into(),
+                        text: (*text).into(),
+                    });
+                    ui.close();
+                }
+            }
+        });
+        let recent = app.recent_names();
+        let files = app.prefs.recent_files.clone();
+        ui.add_enabled_ui(!recent.is_empty() || !files.is_empty(), |ui| {
+            ui.menu_button("Recent", |ui| {
+                for (i, name) in recent.iter().enumerate() {
+                    if ui
+                        .button(name)
+                        .on_hover_text("Back to this puzzle, edits kept")
+                        .clicked()
+                    {
+                        app.reopen_recent(i);
+                        ui.close();
+                    }
+                }
+                if !recent.is_empty() && !files.is_empty() {
+                    ui.separator();
+                }
+                for p in files {
+                    if ui
+                        .button(file_name(&p))
+                        .on_hover_text(p.display().to_string())
+                        .clicked()
+                    {
+                        app.open(Input::Path(p));
+                        ui.close();
+                    }
+                }
+            });
+        });
+        ui.separator();
+        let (can_undo, can_redo) = app
+            .doc()
+            .map(|d| (d.can_undo(), d.can_redo()))
+            .unwrap_or((false, false));
+        if ui
+            .add_enabled(can_undo, egui::Button::new("Undo"))
+            .on_hover_text("Ctrl+Z")
+            .clicked()
+        {
+            app.undo();
+        }
+        if ui
+            .add_enabled(can_redo, egui::Button::new("Redo"))
+            .on_hover_text("Ctrl+Shift+Z or Ctrl+Y")
+            .clicked()
+        {
+            app.redo();
+        }
+        ui.separator();
+        let has_doc = app.doc().is_some();
+        if ui
+            .add_enabled(has_doc, egui::Button::new("Export PNG…"))
+            .on_hover_text("Save the puzzle with its solution drawn in (Ctrl+S)")
+            .clicked()
+        {
+            app.pick_export();
+        }
+        ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+            if has_doc {
+                if ui
+                    .button("Fit")
+                    .on_hover_text("Fit to the window (Ctrl+0)")
+                    .clicked()
+                {
+                    app.view.request_fit();
+                }
+                if ui.button("−").on_hover_text("Zoom out (-)").clicked() {
+                    app.view.zoom_by(0.8);
+                }
+                if ui.button("+").on_hover_text("Zoom in (+)").clicked() {
+                    app.view.zoom_by(1.25);
+                }
+                ui.label(format!("{:.0}%", app.view.zoom() * 100.0));
+            }
+        });
+    });
+    ui.add_space(2.0);
+}
+
+fn start_screen(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    let rect = ui.max_rect();
+    let card =
+        egui::Rect::from_center_size(rect.center(), Vec2::new(440.0, 330.0).min(rect.size()));
+    ui.scope_builder(egui::UiBuilder::new().max_rect(card), |ui| {
+        ui.vertical_centered(|ui| {
+            ui.label(RichText::new("sudoku-lens").size(30.0).strong());
+            ui.add_space(4.0);
+            ui.label("Read a sudoku from a photo or screenshot, fix what was misread, solve it.");
+            ui.add_space(18.0);
+            if ui
+                .add(
+                    egui::Button::new(RichText::new("Open a file…").size(18.0))
+                        .min_size(Vec2::new(160.0, 34.0)),
+                )
+                .on_hover_text("Ctrl+O")
+                .clicked()
+            {
+                app.pick_open();
+            }
+            ui.add_space(10.0);
+            ui.label("or drop a photo or screenshot here");
+            ui.label("or paste one (Ctrl+V) — a screenshot or puzzle text");
+            ui.add_space(18.0);
+            ui.label(RichText::new("No puzzle at hand? Try a sample:").weak());
+            ui.horizontal(|ui| {
+                let w: f32 = TEXT_SAMPLES.len() as f32 * 130.0;
+                ui.add_space(((ui.available_width() - w) / 2.0).max(0.0));
+                for (label, name, text) in TEXT_SAMPLES {
+                    if ui.button(*label).clicked() {
+                        app.open(Input::Text {
+                            name: (*name).into(),
+                            text: (*text).into(),
+                        });
+                    }
+                }
+            });
+            if !app.recent_names().is_empty() {
+                ui.add_space(12.0);
+                if ui.link("Back to the last puzzle").clicked() {
+                    app.reopen_recent(0);
+                }
+            }
+        });
+    });
+}
+
+fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    let Some(doc) = app.doc() else { return };
+    let name = doc.name.clone();
+    let is_photo = doc.is_photo();
+    let layout_name = doc.layout().name().to_string();
+    let edited = doc.is_edited();
+    let size = doc.layout().size();
+    let selected = doc.selected.map(|c| {
+        let v = doc.values()[c];
+        (
+            doc.layout().cell_name(c),
+            v,
+            doc.current.puzzle.alphabet().symbol(v.max(1)),
+        )
+    });
+    ui.add_space(8.0);
+    ui.label(RichText::new(&name).strong().size(15.0))
+        .on_hover_text(
+            doc.path
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+        );
+    if edited {
+        ui.label(RichText::new("edited").weak());
+    }
+    ui.add_space(6.0);
+    if is_photo {
+        ui.horizontal(|ui| {
+            let label = ui.label("Layout:");
+            egui::ComboBox::from_id_salt("layout")
+                .selected_text(capitalise(&layout_name))
+                .show_ui(ui, |ui| {
+                    for l in ["classic", "samurai"] {
+                        if ui
+                            .selectable_label(layout_name == l, capitalise(l))
+                            .clicked()
+                        {
+                            app.switch_layout(l);
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+        });
+        ui.checkbox(&mut app.prefs.show_readings, "Show digits as read");
+    } else {
+        ui.label(format!("Layout: {}", capitalise(&layout_name)));
+    }
+    ui.separator();
+
+    // Status and solving.
+    let status = app.status_line();
+    let colour = match app.verdict() {
+        Some(Verdict::Unique(_)) => canvas::SOLUTION,
+        Some(_) => Color32::from_rgb(190, 40, 40),
+        None => ui.visuals().text_color(),
+    };
+    ui.label(RichText::new(&status).color(colour).strong());
+    ui.add_space(4.0);
+    ui.horizontal(|ui| {
+        if ui
+            .add(egui::Button::new("Solve").min_size(Vec2::new(70.0, 26.0)))
+            .on_hover_text("Show the solution (Enter)")
+            .clicked()
+        {
+            app.solve();
+        }
+        ui.checkbox(&mut app.prefs.show_solution, "Show solution")
+            .on_hover_text("H");
+    });
+    if app.prefs.show_solution {
+        match app.verdict() {
+            Some(Verdict::NoSolution) => {
+                ui.label("No way to fill the grid: check the marked and orange cells.");
+            }
+            Some(Verdict::Several(..)) => {
+                ui.label("More than one way to fill the grid: red cells differ between two solutions; a given may be missing.");
+            }
+            Some(Verdict::Conflict { .. }) => {
+                ui.label("Two givens clash (red): fix one of them.");
+            }
+            _ => {}
+        }
+    }
+    ui.separator();
+
+    // Editing the selected cell with the mouse alone.
+    match &selected {
+        Some((cell, v, sym)) => {
+            let shown = if *v == 0 {
+                "empty".to_string()
+            } else {
+                sym.to_string()
+            };
+            ui.label(format!("Selected {cell}: {shown}"));
+        }
+        None => {
+            ui.label(RichText::new("Click a cell to change it").weak());
+        }
+    }
+    let alphabet = app.doc().map(|d| d.current.puzzle.alphabet());
+    ui.add_enabled_ui(selected.is_some(), |ui| {
+        let cols = if size <= 9 { 3 } else { 4 };
+        egui::Grid::new("digits")
+            .spacing([4.0, 4.0])
+            .show(ui, |ui| {
+                for v in 1..=size as u8 {
+                    let sym = alphabet.map(|a| a.symbol(v)).unwrap_or('?');
+                    if ui
+                        .add(
+                            egui::Button::new(RichText::new(sym.to_string()).size(16.0))
+                                .min_size(Vec2::new(40.0, 32.0)),
+                        )
+                        .on_hover_text(format!("Set {sym}"))
+                        .clicked()
+                    {
+                        app.set_selected(v);
+                    }
+                    if (v as usize).is_multiple_of(cols) {
+                        ui.end_row();
+                    }
+                }
+            });
+        if ui
+            .button("Clear cell")
+            .on_hover_text("0, Delete or Backspace")
+            .clicked()
+        {
+            app.set_selected(0);
+        }
+    });
+    ui.separator();
+    ui.horizontal_wrapped(|ui| {
+        if ui.button("Copy puzzle").clicked()
+            && let Some(t) = app.puzzle_text()
+        {
+            ui.ctx().copy_text(t);
+            app.info = Some("Puzzle copied as text".into());
+        }
+        let solution = app.solution_text();
+        if ui
+            .add_enabled(solution.is_some(), egui::Button::new("Copy solution"))
+            .clicked()
+            && let Some(t) = solution
+        {
+            ui.ctx().copy_text(t);
+            app.info = Some("Solution copied as text".into());
+        }
+    });
+    ui.with_layout(Layout::bottom_up(Align::Min), |ui| {
+        ui.add_space(6.0);
+        if ui
+            .button("Close")
+            .on_hover_text("Back to the start screen; the puzzle stays under Recent")
+            .clicked()
+        {
+            app.close();
+        }
+    });
+}
+
+fn status_bar(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    ui.horizontal(|ui| {
+        let notice = app.doc().and_then(|d| d.notice.clone());
+        if let Some(e) = app.error.clone().or(notice) {
+            ui.label(RichText::new(e).color(Color32::from_rgb(200, 50, 50)));
+            if ui.small_button("Dismiss").clicked() {
+                app.error = None;
+                if let Some(d) = app.current.as_mut() {
+                    d.doc.notice = None;
+                }
+            }
+        } else if let Some(i) = &app.info {
+            ui.label(i.clone());
+        } else if app.doc().is_some() {
+            ui.label(
+                RichText::new("Arrows move, 1-9 set, 0 clears, Enter solves, H hides the solution. Drag the blue corners onto the grid if it was found wrong.")
+                    .weak(),
+            );
+        } else {
+            ui.label(RichText::new("Open, drop or paste a puzzle").weak());
+        }
+    });
+}
+
+/// A tint over the whole window while files hover over it.
+fn drop_highlight(ctx: &egui::Context) {
+    let hovering = ctx.input(|i| !i.raw.hovered_files.is_empty());
+    if !hovering {
+        return;
+    }
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Foreground,
+        egui::Id::unique("drop"),
+    ));
+    let rect = ctx.content_rect();
+    painter.rect_filled(rect, 0.0, Color32::from_rgba_unmultiplied(37, 99, 235, 60));
+    painter.rect_stroke(
+        rect.shrink(6.0),
+        egui::CornerRadius::same(10),
+        Stroke::new(3.0, canvas::SELECT),
+        egui::StrokeKind::Inside,
+    );
+    painter.text(
+        rect.center(),
+        Align2::CENTER_CENTER,
+        "Drop to open",
+        FontId::proportional(28.0),
+        Color32::WHITE,
+    );
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}

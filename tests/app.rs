@@ -1,0 +1,278 @@
+//! The desktop app driven through its accessibility tree, as a person (or a
+//! screen reader) would: open through the same entry point a dropped file
+//! takes, edit, undo, solve, and read back what the window shows.
+
+use std::path::{Path, PathBuf};
+
+use eframe::egui::{self, Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use sudoku_lens::app::input::Input;
+use sudoku_lens::app::{Prefs, SudokuApp};
+use sudoku_lens::grid::{Document, Puzzle, parse};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn sample(name: &str) -> Puzzle {
+    let text = std::fs::read_to_string(root().join("samples/puzzles").join(name)).unwrap();
+    match parse(&text, name, None).unwrap() {
+        Document::Single(p) => p,
+        Document::Batch(_) => panic!("{name} is one puzzle"),
+    }
+}
+
+fn harness() -> Harness<'static, SudokuApp> {
+    Harness::builder()
+        .with_size(egui::vec2(1200.0, 900.0))
+        .build_ui_state(
+            |ui, app: &mut SudokuApp| app.ui(ui),
+            SudokuApp::new(&egui::Context::default(), Prefs::default()),
+        )
+}
+
+/// Steps the window until background work is done (at most ~10 s).
+fn settle(h: &mut Harness<'static, SudokuApp>) {
+    for _ in 0..1000 {
+        h.step();
+        if !h.state().is_busy() {
+            h.run_steps(3);
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("background work did not finish");
+}
+
+fn open(h: &mut Harness<'static, SudokuApp>, input: Input) {
+    h.state_mut().open(input);
+    settle(h);
+}
+
+fn open_sample(h: &mut Harness<'static, SudokuApp>, name: &str) {
+    let text = std::fs::read_to_string(root().join("samples/puzzles").join(name)).unwrap();
+    open(
+        h,
+        Input::Text {
+            name: name.into(),
+            text,
+        },
+    );
+}
+
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sudoku-lens-app-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p
+}
+
+#[test]
+fn start_screen_says_what_to_do() {
+    let mut h = harness();
+    h.run();
+    h.get_by_label("Open a file…");
+    h.get_by_label_contains("drop a photo or screenshot here");
+    h.get_by_label_contains("paste one (Ctrl+V)");
+    h.get_by_label("Classic sample");
+}
+
+#[test]
+fn a_sample_opens_with_its_givens_and_status() {
+    let mut h = harness();
+    h.run();
+    h.get_by_label("Classic sample").click();
+    settle(&mut h);
+    let puzzle = sample("classic.txt");
+    let doc = h.state().doc().expect("the sample opened");
+    assert_eq!(doc.values(), puzzle.values());
+    // classic.txt starts "4...89.7.".
+    h.get_by_label("Cell r1c1: 4");
+    h.get_by_label("Cell r1c5: 8");
+    h.get_by_label_contains("One solution");
+}
+
+#[test]
+fn edit_conflict_undo_redo_and_solve() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    h.state_mut().prefs.show_solution = false;
+    h.run();
+
+    // Select r1c2 by clicking it and type the 4 that r1c1 already holds.
+    h.get_by_label("Cell r1c2: empty").click();
+    h.run();
+    h.get_by_label_contains("Selected r1c2: empty");
+    h.event(egui::Event::Text("4".into()));
+    settle(&mut h);
+    h.get_by_label("Cell r1c2: 4");
+    h.get_by_label_contains("Conflict: 4 appears twice");
+
+    // Undo brings the empty cell and the single solution back.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    h.get_by_label("Cell r1c2: empty");
+    h.get_by_label_contains("One solution");
+
+    // Redo, then clear with Delete: the edit and its clearing are two steps.
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    settle(&mut h);
+    h.get_by_label("Cell r1c2: 4");
+    h.key_press(Key::Delete);
+    settle(&mut h);
+    h.get_by_label("Cell r1c2: empty");
+
+    // Arrow keys move the selection; the digit pad sets a value.
+    h.key_press(Key::ArrowDown);
+    h.run();
+    h.get_by_label_contains("Selected r2c2");
+    h.get_by_role_and_label(egui::Role::Button, "7").click();
+    settle(&mut h);
+    h.get_by_label("Cell r2c2: 7");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+
+    // Solve: every empty cell shows its digit of the known solution.
+    h.get_by_label("Solve").click();
+    settle(&mut h);
+    let solution = sample("classic.solution.txt");
+    let puzzle = sample("classic.txt");
+    let empty: Vec<usize> = (0..81).filter(|&c| puzzle.values()[c] == 0).collect();
+    assert!(empty.len() > 40);
+    for &cell in &empty {
+        let name = puzzle.layout().cell_name(cell);
+        let label = format!("Cell {name}: {} (solution)", solution.values()[cell]);
+        h.get_by_label(&label);
+    }
+    h.get_by_label("Copy solution");
+}
+
+#[test]
+fn several_solutions_are_reported_and_marked() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    // Remove givens until the puzzle is no longer unique.
+    let givens: Vec<usize> = (0..81)
+        .filter(|&c| h.state().doc().unwrap().values()[c] != 0)
+        .collect();
+    for &c in givens.iter().take(12) {
+        h.state_mut().set_cell(c, 0);
+    }
+    settle(&mut h);
+    h.get_by_label_contains("Several solutions");
+    let marked = h.state().verdict().unwrap().marked_cells();
+    assert!(
+        marked.len() >= 2,
+        "cells that differ between solutions are marked"
+    );
+}
+
+#[test]
+fn a_later_input_replaces_one_still_being_read() {
+    let mut h = harness();
+    let read = |name: &str| Input::Text {
+        name: name.into(),
+        text: std::fs::read_to_string(root().join("samples/puzzles").join(name)).unwrap(),
+    };
+    h.state_mut().open(read("samurai.txt"));
+    h.state_mut().open(read("classic.txt"));
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().name, "classic.txt");
+    assert!(
+        h.state().recent_names().is_empty(),
+        "the replaced input never opened"
+    );
+}
+
+#[test]
+fn opening_another_puzzle_keeps_the_edited_one_in_recent() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    h.state_mut().set_cell(1, 1);
+    open_sample(&mut h, "samurai.txt");
+    assert_eq!(h.state().doc().unwrap().layout().name(), "samurai");
+    assert_eq!(h.state().recent_names(), vec!["classic.txt".to_string()]);
+    h.get_by_label("Recent").click();
+    h.run();
+    h.get_by_label("classic.txt").click();
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!(doc.name, "classic.txt");
+    assert_eq!(doc.values()[1], 1, "the edit survived");
+    assert!(doc.can_undo(), "and so did its history");
+}
+
+#[test]
+fn files_that_are_not_puzzles_get_a_message_in_the_window() {
+    let mut h = harness();
+    let junk = temp_file("junk.bin", &[0xff, 0xfe, 0x00, 0x81, 0x92]);
+    open(&mut h, Input::Path(junk));
+    h.get_by_label_contains("junk.bin is neither an image");
+    assert!(h.state().doc().is_none());
+
+    let missing = root().join("no/such/photo.jpg");
+    open(&mut h, Input::Path(missing));
+    h.get_by_label_contains("photo.jpg does not exist");
+
+    let text = temp_file("bad.txt", b"12345\n");
+    open(&mut h, Input::Path(text));
+    h.get_by_label_contains("bad.txt");
+    assert!(h.state().doc().is_none());
+}
+
+#[test]
+fn a_photo_without_a_grid_opens_with_corners_to_drag_and_layouts_to_pick() {
+    let mut h = harness();
+    let blank = image::RgbaImage::from_pixel(400, 300, image::Rgba([240, 240, 240, 255]));
+    let mut png = Vec::new();
+    blank
+        .write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    open(
+        &mut h,
+        Input::Bytes {
+            name: "blank.png".into(),
+            bytes: png.into(),
+        },
+    );
+    h.get_by_label_contains("no sudoku grid found in blank.png — drag the corners onto the grid");
+    h.get_by_label("Grid corner top-left");
+    h.get_by_label("Grid corner bottom-right");
+    let doc = h.state().doc().unwrap();
+    assert!(doc.is_photo());
+    let before = doc.current.located.corners;
+
+    // Moving a corner is one undo step and reads the grid again.
+    let mut moved = before;
+    moved[0] = [before[0][0] + 20.0, before[0][1] + 10.0];
+    h.state_mut().move_corners(moved);
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().current.located.corners, moved);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().current.located.corners, before);
+
+    // The layout switch reads the cells again with the other layout.
+    h.state_mut().switch_layout("samurai");
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!(doc.layout().name(), "samurai");
+    assert_eq!(doc.values().len(), 369);
+    h.get_by_label("Cell r21c21: empty");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().layout().name(), "classic");
+}
+
+#[test]
+fn pasted_text_opens_like_a_file() {
+    let mut h = harness();
+    h.run();
+    let text = std::fs::read_to_string(root().join("samples/puzzles/classic.txt")).unwrap();
+    h.event(egui::Event::Paste(text));
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().name, "pasted text");
+    h.get_by_label("Cell r1c1: 4");
+}
