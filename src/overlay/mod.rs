@@ -313,7 +313,8 @@ fn draw_outline(image: &mut RgbaImage, located: &Located, colour: Rgba<u8>) -> V
     for cell in 0..layout.cell_count() {
         let (r, c) = layout.position(cell);
         let q = located.cell_quad(cell);
-        let side = (dist(q[0], q[1]) + dist(q[1], q[2]) + dist(q[2], q[3]) + dist(q[3], q[0])) / 4.0;
+        let side =
+            (dist(q[0], q[1]) + dist(q[1], q[2]) + dist(q[2], q[3]) + dist(q[3], q[0])) / 4.0;
         let width = (side * 0.07).max(2.0);
         let neighbour = |dr: isize, dc: isize| {
             let (rr, cc) = (r as isize + dr, c as isize + dc);

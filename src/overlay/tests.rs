@@ -46,8 +46,15 @@ fn digits_land_in_their_cells_only_and_givens_are_left_alone() {
     solution[0] = 5;
     solution[40] = 8; // the centre cell
     let mut image = original.clone();
-    let rects = draw_solution(&mut image, &loc, &givens, &solution, &[], &Options::default())
-        .unwrap();
+    let rects = draw_solution(
+        &mut image,
+        &loc,
+        &givens,
+        &solution,
+        &[],
+        &Options::default(),
+    )
+    .unwrap();
     assert_eq!(rects.len(), 1, "one digit drawn");
     let quad = loc.cell_quad(40);
     let mut inked = 0;
@@ -72,7 +79,15 @@ fn changed_cells_are_framed_in_their_own_colour() {
     let mut solution = vec![0u8; 81];
     solution[10] = 3;
     solution[20] = 4;
-    draw_solution(&mut image, &loc, &givens, &solution, &[20], &Options::default()).unwrap();
+    draw_solution(
+        &mut image,
+        &loc,
+        &givens,
+        &solution,
+        &[20],
+        &Options::default(),
+    )
+    .unwrap();
     let count = |cell: usize, colour: Rgba<u8>| {
         let q = loc.cell_quad(cell);
         image
@@ -155,9 +170,16 @@ fn a_rendered_samurai_is_blank_outside_its_shape() {
     };
     assert!(cell_has(0, 0, Palette::LIGHT.given), "the given is dark");
     assert!(!cell_has(0, 0, Palette::LIGHT.solved));
-    assert!(cell_has(0, 1, Palette::LIGHT.solved), "solved digits are blue");
+    assert!(
+        cell_has(0, 1, Palette::LIGHT.solved),
+        "solved digits are blue"
+    );
     // Thick line on the box edge between columns 3 and 4, thin between 1 and 2.
-    let dark_run = |x: u32| (x - 3..x + 3).filter(|&x| img.get_pixel(x, 15)[0] < 100).count();
+    let dark_run = |x: u32| {
+        (x - 3..x + 3)
+            .filter(|&x| img.get_pixel(x, 15)[0] < 100)
+            .count()
+    };
     assert!(dark_run(10 + 3 * 20) >= 2);
     assert_eq!(dark_run(10 + 20), 1);
 }
