@@ -206,7 +206,7 @@ fn clip_rect(lo: [f64; 2], hi: [f64; 2], iw: u32, ih: u32) -> Option<PixelRect> 
     let y0 = lo[1].floor().max(0.0);
     let x1 = (hi[0].ceil() + 1.0).min(iw as f64);
     let y1 = (hi[1].ceil() + 1.0).min(ih as f64);
-    (x1 > x0 && y1 > y0).then(|| PixelRect {
+    (x1 > x0 && y1 > y0).then_some(PixelRect {
         x: x0 as u32,
         y: y0 as u32,
         width: (x1 - x0) as u32,
