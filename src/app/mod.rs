@@ -43,6 +43,15 @@ pub const TEXT_SAMPLES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// Bundled photo: (button text, file name, content). A rendered page of
+/// `classic.txt` photographed in perspective (made by the ignored test
+/// `regenerate_photo_sample` in `tests/app.rs`).
+pub const PHOTO_SAMPLES: &[(&str, &str, &[u8])] = &[(
+    "Photo sample",
+    "classic-photo.jpg",
+    include_bytes!("../../samples/images/classic-photo.jpg"),
+)];
+
 /// How long corners must rest before the grid is read again, in seconds.
 pub const REREAD_DELAY: f64 = 0.25;
 
@@ -263,6 +272,30 @@ impl SudokuApp {
             });
             ctx.request_repaint();
         });
+    }
+
+    /// Opens a bundled sample by its button text.
+    pub fn open_sample(&mut self, label: &str) {
+        if let Some((_, name, text)) = TEXT_SAMPLES.iter().find(|s| s.0 == label) {
+            self.open(Input::Text {
+                name: (*name).into(),
+                text: (*text).into(),
+            });
+        } else if let Some((_, name, bytes)) = PHOTO_SAMPLES.iter().find(|s| s.0 == label) {
+            self.open(Input::Bytes {
+                name: (*name).into(),
+                bytes: (*bytes).into(),
+            });
+        }
+    }
+
+    /// Button texts of the bundled samples, photos first.
+    pub fn sample_labels() -> Vec<&'static str> {
+        PHOTO_SAMPLES
+            .iter()
+            .map(|s| s.0)
+            .chain(TEXT_SAMPLES.iter().map(|s| s.0))
+            .collect()
     }
 
     /// True while anything runs in the background or waits to run.

@@ -10,7 +10,7 @@ use eframe::egui::{
 
 use super::doc::Verdict;
 use super::input::{Input, file_name};
-use super::{SudokuApp, TEXT_SAMPLES, canvas};
+use super::{SudokuApp, canvas};
 
 const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
 const EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
@@ -215,12 +215,9 @@ fn toolbar(app: &mut SudokuApp, ui: &mut egui::Ui) {
             app.pick_open();
         }
         ui.menu_button("Samples", |ui| {
-            for (label, name, text) in TEXT_SAMPLES {
-                if ui.button(*label).clicked() {
-                    app.open(Input::Text {
-                        name: (*name).into(),
-                        text: (*text).into(),
-                    });
+            for label in SudokuApp::sample_labels() {
+                if ui.button(label).clicked() {
+                    app.open_sample(label);
                     ui.close();
                 }
             }
@@ -330,14 +327,12 @@ fn start_screen(app: &mut SudokuApp, ui: &mut egui::Ui) {
             ui.add_space(18.0);
             ui.label(RichText::new("No puzzle at hand? Try a sample:").weak());
             ui.horizontal(|ui| {
-                let w: f32 = TEXT_SAMPLES.len() as f32 * 130.0;
+                let labels = SudokuApp::sample_labels();
+                let w: f32 = labels.len() as f32 * 125.0;
                 ui.add_space(((ui.available_width() - w) / 2.0).max(0.0));
-                for (label, name, text) in TEXT_SAMPLES {
-                    if ui.button(*label).clicked() {
-                        app.open(Input::Text {
-                            name: (*name).into(),
-                            text: (*text).into(),
-                        });
+                for label in labels {
+                    if ui.button(label).clicked() {
+                        app.open_sample(label);
                     }
                 }
             });
