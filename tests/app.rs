@@ -109,6 +109,7 @@ fn edit_conflict_undo_redo_and_solve() {
     settle(&mut h);
     h.get_by_label("Cell r1c2: 4");
     h.get_by_label_contains("Conflict: 4 appears twice");
+    assert_eq!(h.state().unsaved(), vec!["classic.txt".to_string()]);
 
     // Undo brings the empty cell and the single solution back.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
@@ -202,6 +203,15 @@ fn opening_another_puzzle_keeps_the_edited_one_in_recent() {
     assert_eq!(doc.name, "classic.txt");
     assert_eq!(doc.values()[1], 1, "the edit survived");
     assert!(doc.can_undo(), "and so did its history");
+
+    // Exporting counts as saving the edits.
+    let out = std::env::temp_dir().join(format!("sudoku-lens-edited-{}.png", std::process::id()));
+    assert_eq!(h.state().unsaved(), vec!["classic.txt".to_string()]);
+    h.state_mut().export_to(out.clone());
+    settle(&mut h);
+    assert!(out.exists());
+    std::fs::remove_file(&out).ok();
+    assert!(h.state().unsaved().is_empty());
 }
 
 #[test]

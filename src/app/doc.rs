@@ -171,6 +171,8 @@ pub struct Doc {
     pub selected: Option<usize>,
     /// A note from reading (e.g. no grid found), shown until the next change.
     pub notice: Option<String>,
+    /// The revision last exported, if any.
+    pub exported: Option<u64>,
 }
 
 impl Doc {
@@ -215,6 +217,7 @@ impl Doc {
             revision: 0,
             selected: None,
             notice,
+            exported: None,
         }
     }
 
@@ -247,6 +250,7 @@ impl Doc {
             revision: 0,
             selected: None,
             notice: None,
+            exported: None,
         }
     }
 
@@ -273,6 +277,11 @@ impl Doc {
     /// True when there is something to undo: the document holds edits.
     pub fn is_edited(&self) -> bool {
         !self.undo.is_empty()
+    }
+
+    /// Edited since opened and not exported since the last edit.
+    pub fn has_unsaved_edits(&self) -> bool {
+        self.is_edited() && self.exported != Some(self.revision)
     }
 
     pub fn can_undo(&self) -> bool {

@@ -56,7 +56,7 @@ pub const PHOTO_SAMPLES: &[(&str, &str, &[u8])] = &[(
 pub const REREAD_DELAY: f64 = 0.25;
 
 /// Most documents kept in the recent list.
-pub const RECENT_MAX: usize = 12;
+pub const RECENT_MAX: usize = 20;
 
 /// How the app is started.
 #[derive(Clone, Debug, Default)]
@@ -146,7 +146,11 @@ enum Message {
     },
     PickedOpen(Option<PathBuf>),
     PickedExport(Option<PathBuf>),
-    Exported(Result<PathBuf, String>),
+    Exported {
+        doc: u64,
+        revision: u64,
+        result: Result<PathBuf, String>,
+    },
 }
 
 /// An open puzzle with an id that outlives moves to and from the recent list.
@@ -196,6 +200,11 @@ pub struct SudokuApp {
     pending_solved: Option<(u64, u64, egui::ColorImage)>,
     /// Time of the current frame, seconds.
     now: f64,
+    /// The window's title as last set.
+    title: String,
+    /// Closing was asked for while edits are unsaved: confirm first.
+    confirm_close: bool,
+    close_confirmed: bool,
 }
 
 impl SudokuApp {
@@ -224,6 +233,9 @@ impl SudokuApp {
             solved: None,
             pending_solved: None,
             now: 0.0,
+            title: String::new(),
+            confirm_close: false,
+            close_confirmed: false,
         }
     }
 
@@ -376,7 +388,24 @@ impl SudokuApp {
     fn stash(&mut self, entry: Entry) {
         self.textures.remove(&entry.id);
         self.recent.insert(0, entry);
-        self.recent.truncate(RECENT_MAX);
+        // Over the limit, the oldest unedited document goes first.
+        while self.recent.len() > RECENT_MAX {
+            let drop = (0..self.recent.len())
+                .rev()
+                .find(|&i| !self.recent[i].doc.is_edited())
+                .unwrap_or(self.recent.len() - 1);
+            self.recent.remove(drop);
+        }
+    }
+
+    /// Names of open or recent documents with edits not exported.
+    pub fn unsaved(&self) -> Vec<String> {
+        self.current
+            .iter()
+            .chain(&self.recent)
+            .filter(|e| e.doc.has_unsaved_edits())
+            .map(|e| e.doc.name.clone())
+            .collect()
     }
 
     /// Brings back a document from the recent list, with its edits.
@@ -569,12 +598,21 @@ impl SudokuApp {
             return;
         };
         let (source, snap) = (doc.source.clone(), doc.current.clone());
+        let (id, revision) = self
+            .current
+            .as_ref()
+            .map(|e| (e.id, e.doc.revision))
+            .unwrap_or_default();
         let solution = self.shown_solution().map(|s| s.to_vec());
         let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
         self.dialog_open = true;
         std::thread::spawn(move || {
             let result = export(&source, &snap, solution.as_deref(), &path);
-            let _ = tx.send(Message::Exported(result));
+            let _ = tx.send(Message::Exported {
+                doc: id,
+                revision,
+                result,
+            });
             ctx.request_repaint();
         });
     }
@@ -689,10 +727,17 @@ impl SudokuApp {
                     self.export_to(p);
                 }
             }
-            Message::Exported(result) => {
+            Message::Exported {
+                doc,
+                revision,
+                result,
+            } => {
                 self.dialog_open = false;
                 match result {
                     Ok(p) => {
+                        if let Some(e) = self.current.as_mut().filter(|e| e.id == doc) {
+                            e.doc.exported = Some(revision);
+                        }
                         let note = match self.verdict() {
                             _ if self.shown_solution().is_some() => "",
                             Some(Verdict::Unique(_)) => " (solution hidden)",
@@ -796,6 +841,51 @@ impl SudokuApp {
         self.pump();
         view::show(self, ui);
         self.pump();
+        self.window_chrome(ui.ctx());
+    }
+
+    /// The title, and a question before closing over unsaved edits.
+    fn window_chrome(&mut self, ctx: &egui::Context) {
+        let title = match self.doc() {
+            Some(d) if d.has_unsaved_edits() => format!("sudoku-lens — {} (edited)", d.name),
+            Some(d) => format!("sudoku-lens — {}", d.name),
+            None => "sudoku-lens".to_string(),
+        };
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+        if ctx.input(|i| i.viewport().close_requested())
+            && !self.close_confirmed
+            && !self.unsaved().is_empty()
+        {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.confirm_close = true;
+        }
+        if self.confirm_close {
+            let unsaved = self.unsaved().join(", ");
+            let modal = egui::Modal::new(egui::Id::unique("confirm-close")).show(ctx, |ui| {
+                ui.set_max_width(360.0);
+                ui.heading("Quit with unsaved edits?");
+                ui.label(format!(
+                    "Edits to {unsaved} have not been exported. They are lost when the window closes."
+                ));
+                ui.add_space(8.0);
+                ui.horizontal(|ui| {
+                    if ui.button("Quit anyway").clicked() {
+                        self.close_confirmed = true;
+                        self.confirm_close = false;
+                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+                    }
+                    if ui.button("Keep working").clicked() {
+                        self.confirm_close = false;
+                    }
+                });
+            });
+            if modal.should_close() {
+                self.confirm_close = false;
+            }
+        }
     }
 }
 
