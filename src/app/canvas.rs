@@ -147,7 +147,6 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     let canvas_rect = Rect::from_min_max(xf.to_screen([0.0, 0.0]), xf.to_screen([cw, ch]));
     // The picture: with the solution drawn in by the overlay renderer (what
     // export writes) when it is shown, else the photo or the blank grid.
-    let solution_drawn = solved.is_some();
     match solved.as_ref().or(texture.as_ref()) {
         Some(t) => {
             painter.image(
@@ -173,7 +172,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     let alphabet = doc.current.puzzle.alphabet();
     let marked = app.verdict().map(|v| v.marked_cells()).unwrap_or_default();
     let solution = app.shown_solution().map(|s| s.to_vec());
-    let show_readings = app.prefs.show_readings || !is_photo;
+    let show_readings = app.prefs.show_readings;
     let dragging = app.view.dragging;
     let located = match dragging {
         Some((_, corners)) => crate::vision::read::located_at_corners(corners, &layout)
@@ -274,48 +273,35 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         line(a, b, thick);
     }
 
-    // Digits.
+    // Digits as read from a photo (a text puzzle's are in its picture),
+    // and the selection.
     for (cell, q) in quads.iter().enumerate() {
-        let centre = pos2(
-            q.iter().map(|p| p.x).sum::<f32>() / 4.0,
-            q.iter().map(|p| p.y).sum::<f32>() / 4.0,
-        );
         let h = ((q[3] - q[0]).length() + (q[2] - q[1]).length()) / 2.0;
         let v = values[cell];
-        if v != 0 && show_readings {
+        if v != 0 && show_readings && is_photo {
             let ch = alphabet.symbol(v).to_string();
-            if is_photo {
-                // A chip at the cell's top-left: what was read, beside the print.
-                let size = (h * 0.34).clamp(7.0, 40.0);
-                let at = q[0] + (q[2] - q[0]) * 0.06;
-                let chip = Rect::from_min_size(at, Vec2::splat(size * 1.15));
-                painter.rect_filled(
-                    chip,
-                    CornerRadius::same(3),
-                    Color32::from_rgba_unmultiplied(255, 255, 255, 225),
-                );
-                painter.rect_stroke(
-                    chip,
-                    CornerRadius::same(3),
-                    Stroke::new(1.0, SELECT),
-                    StrokeKind::Inside,
-                );
-                painter.text(
-                    chip.center(),
-                    Align2::CENTER_CENTER,
-                    ch,
-                    FontId::proportional(size),
-                    SELECT,
-                );
-            } else if !solution_drawn {
-                painter.text(
-                    centre,
-                    Align2::CENTER_CENTER,
-                    ch,
-                    FontId::proportional(h * 0.62),
-                    Color32::from_gray(15),
-                );
-            }
+            // A chip at the cell's top-left: what was read, beside the print.
+            let size = (h * 0.34).clamp(7.0, 40.0);
+            let at = q[0] + (q[2] - q[0]) * 0.06;
+            let chip = Rect::from_min_size(at, Vec2::splat(size * 1.15));
+            painter.rect_filled(
+                chip,
+                CornerRadius::same(3),
+                Color32::from_rgba_unmultiplied(255, 255, 255, 225),
+            );
+            painter.rect_stroke(
+                chip,
+                CornerRadius::same(3),
+                Stroke::new(1.0, SELECT),
+                StrokeKind::Inside,
+            );
+            painter.text(
+                chip.center(),
+                Align2::CENTER_CENTER,
+                ch,
+                FontId::proportional(size),
+                SELECT,
+            );
         }
         if selected == Some(cell) {
             painter.add(Shape::closed_line(q.to_vec(), Stroke::new(3.0, SELECT)));

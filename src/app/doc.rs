@@ -57,12 +57,6 @@ pub fn annotated(
     }
 }
 
-/// The empty grid of a text puzzle's layout: its background in the window.
-pub fn blank_grid(layout: &Arc<Layout>) -> Result<RgbaImage, String> {
-    overlay::render_grid(&Puzzle::empty(layout.clone()), None, &overlay_options())
-        .map_err(|e| e.to_string())
-}
-
 /// Where a document's grid lives: on a photo, or on a drawn canvas.
 #[derive(Clone, Debug)]
 pub enum Source {

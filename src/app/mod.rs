@@ -195,6 +195,8 @@ pub struct SudokuApp {
     /// Photo (or blank grid) textures by document id.
     textures: std::collections::HashMap<u64, egui::TextureHandle>,
     pending_texture: Option<(u64, egui::ColorImage)>,
+    /// The (document, revision) the text grid texture shows.
+    text_drawn: Option<(u64, u64)>,
     /// The picture with the solution drawn in, for (document, revision).
     solved: Option<(u64, u64, egui::TextureHandle)>,
     pending_solved: Option<(u64, u64, egui::ColorImage)>,
@@ -230,6 +232,7 @@ impl SudokuApp {
             view: canvas::ViewState::default(),
             textures: Default::default(),
             pending_texture: None,
+            text_drawn: None,
             solved: None,
             pending_solved: None,
             now: 0.0,
@@ -270,10 +273,7 @@ impl SudokuApp {
             let result = load(input);
             let texture = match &result {
                 Ok(Loaded::Photo { photo, .. }) => Some(canvas::color_image(&photo.rgba)),
-                Ok(Loaded::Text { puzzle }) => doc::blank_grid(puzzle.layout())
-                    .ok()
-                    .map(|g| canvas::color_image(&g)),
-                Err(_) => None,
+                _ => None,
             };
             let _ = tx.send(Message::Opened {
                 ticket,
@@ -417,14 +417,8 @@ impl SudokuApp {
         if let Some(old) = self.current.take() {
             self.stash(old);
         }
-        let base = match &entry.doc.source {
-            Source::Photo(p) => Some(canvas::color_image(&p.rgba)),
-            Source::Text { .. } => doc::blank_grid(entry.doc.layout())
-                .ok()
-                .map(|g| canvas::color_image(&g)),
-        };
-        if let Some(t) = base {
-            self.pending_texture = Some((entry.id, t));
+        if let Source::Photo(p) = &entry.doc.source {
+            self.pending_texture = Some((entry.id, canvas::color_image(&p.rgba)));
         }
         self.current = Some(entry);
         self.view.request_fit();
@@ -800,15 +794,32 @@ impl SudokuApp {
         });
     }
 
-    /// The photo texture of the open document, uploaded on first use.
+    /// The picture of the open document without the solution: the photo,
+    /// uploaded on first use, or a text puzzle's grid with its givens,
+    /// drawn by the overlay renderer again after each change.
     fn texture(&mut self, ctx: &egui::Context) -> Option<egui::TextureHandle> {
-        let id = self.current.as_ref()?.id;
+        let e = self.current.as_ref()?;
+        let (id, revision) = (e.id, e.doc.revision);
         if let Some((tid, image)) = self.pending_texture.take()
             && tid == id
         {
             let handle =
                 ctx.load_texture(format!("photo-{id}"), image, egui::TextureOptions::LINEAR);
             self.textures.insert(id, handle);
+        }
+        if matches!(e.doc.source, Source::Text { .. }) && self.text_drawn != Some((id, revision)) {
+            match doc::annotated(&e.doc.source, &e.doc.current, None) {
+                Ok(image) => {
+                    let handle = ctx.load_texture(
+                        format!("grid-{id}"),
+                        canvas::color_image(&image),
+                        egui::TextureOptions::LINEAR,
+                    );
+                    self.textures.insert(id, handle);
+                }
+                Err(message) => self.error = Some(message),
+            }
+            self.text_drawn = Some((id, revision));
         }
         self.textures.get(&id).cloned()
     }

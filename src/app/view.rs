@@ -420,7 +420,7 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
     if app.prefs.show_solution {
         match app.verdict() {
             Some(Verdict::NoSolution) => {
-                ui.label("No way to fill the grid: check the marked and orange cells.");
+                ui.label("No way to fill the grid: check the amber (unsure) cells and your edits.");
             }
             Some(Verdict::Several(..)) => {
                 ui.label("More than one way to fill the grid: red cells differ between two solutions; a given may be missing.");
@@ -523,7 +523,7 @@ fn status_bar(app: &mut SudokuApp, ui: &mut egui::Ui) {
             ui.label(i.clone());
         } else if app.doc().is_some() {
             ui.label(
-                RichText::new("Arrows move, 1-9 set, 0 clears, Enter solves, H hides the solution. Drag the blue corners onto the grid if it was found wrong.")
+                RichText::new("Arrows move, 1-9 set, 0 clears, Enter solves, H hides the solution. Drag the round corner handles onto the grid if it was found wrong.")
                     .weak(),
             );
         } else {
