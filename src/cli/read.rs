@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::json;
 use sudoku_lens::grid::Layout;
+use sudoku_lens::vision::check::Verdict;
 use sudoku_lens::vision::debug::write_debug;
 use sudoku_lens::vision::load::load_path;
 use sudoku_lens::vision::locate::CELL_CROP_SIZE;
@@ -32,8 +33,14 @@ pub fn run(
                 status = Status::Malformed;
                 Ok(())
             }
-            Ok(r) if json => writeln!(out, "{}", reading_json(path, &r)),
-            Ok(r) => write!(out, "{}", r.puzzle.to_text()),
+            Ok(r) => {
+                report_check(path, &r);
+                if json {
+                    writeln!(out, "{}", reading_json(path, &r))
+                } else {
+                    write!(out, "{}", r.puzzle.to_text())
+                }
+            }
         };
         match written {
             Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(status),
@@ -69,6 +76,49 @@ fn read_one(path: &Path, layout: Option<&Layout>, debug: Option<&Path>) -> Resul
     result.map_err(|e| e.in_file(&name).to_string())
 }
 
+/// Tells, on standard error, what the solver check did to the reading.
+fn report_check(path: &Path, r: &Reading) {
+    let name = path.display();
+    let layout = r.puzzle.layout();
+    match &r.verdict {
+        Verdict::Unique => {}
+        Verdict::Changed(changes) => {
+            let list: Vec<String> = changes
+                .iter()
+                .map(|&(cell, v)| {
+                    let was = r.cells[cell].value;
+                    let show = |v: u8| {
+                        if v == 0 {
+                            "empty".to_string()
+                        } else {
+                            v.to_string()
+                        }
+                    };
+                    format!(
+                        "{} read as {}, taken as {}",
+                        layout.cell_name(cell),
+                        show(was),
+                        show(v)
+                    )
+                })
+                .collect();
+            eprintln!(
+                "sudoku-lens: {name}: changed {} so that the puzzle has one solution: {}",
+                if changes.len() == 1 {
+                    "one cell"
+                } else {
+                    "cells"
+                },
+                list.join("; ")
+            );
+        }
+        Verdict::Unresolved => eprintln!(
+            "sudoku-lens: {name}: the puzzle as read does not have exactly one solution; \
+             check the uncertain cells"
+        ),
+    }
+}
+
 fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
     let layout = r.puzzle.layout();
     let uncertain: Vec<[usize; 2]> = r
@@ -79,11 +129,22 @@ fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
             [row, col]
         })
         .collect();
+    let changed: Vec<[usize; 2]> = match &r.verdict {
+        Verdict::Changed(changes) => changes
+            .iter()
+            .map(|&(c, _)| {
+                let (row, col) = layout.position(c);
+                [row, col]
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     json!({
         "file": path.display().to_string(),
         "layout": layout.name(),
         "grid": r.puzzle.rows(),
         "corners": r.located.corners,
         "uncertain": uncertain,
+        "changed": changed,
     })
 }

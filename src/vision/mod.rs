@@ -10,6 +10,9 @@
 //! - [`homography`]: plane projective transforms fitted from point pairs.
 //! - [`classify`]: empty or a digit for each cell crop, with a confidence and
 //!   the runner-up, from a bundled template model built from fonts.
+//! - [`check`]: the solver's check of a reading, trying the runner-up
+//!   readings of the least confident cells when the puzzle has no single
+//!   solution.
 //! - [`debug`]: the intermediate images, for `--debug`.
 //! - [`read`]: all of the above in order: an image file in, a puzzle out.
 //!
@@ -30,6 +33,7 @@
 //! puzzle photographed on its side or upside down is located all the same,
 //! and which way up it is must be decided from the digits.
 
+pub mod check;
 pub mod classify;
 pub mod debug;
 pub mod homography;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use image::GrayImage;
 
+use super::check::{Verdict, check};
 use super::classify::{CellReading, Model};
 use super::load::{LoadError, load_path};
 use super::locate::{CELL_CROP_SIZE, LocateError, Located, Trace, cell_crops, locate_traced};
@@ -23,9 +24,12 @@ pub struct Reading {
     pub located: Located,
     /// What each cell showed, in cell order.
     pub cells: Vec<CellReading>,
-    /// Cells whose reading is unsure: a digit read with low confidence, or
-    /// ink that was read as empty.
+    /// Cells whose reading is unsure: a digit read with low confidence, ink
+    /// that was read as empty, or a cell changed by the solver check.
     pub uncertain: Vec<usize>,
+    /// What the solver check made of the reading; `Changed` lists the cells
+    /// it changed and their new values (already in `puzzle`).
+    pub verdict: Verdict,
 }
 
 /// Why an image could not be read.
@@ -57,19 +61,27 @@ pub fn read_grey(
     };
     let crops = cell_crops(grey, &located, CELL_CROP_SIZE);
     let cells = Model::load_bundled().classify_batch(&crops);
-    let uncertain = cells
+    let mut uncertain: Vec<usize> = cells
         .iter()
         .enumerate()
         .filter(|(_, c)| is_uncertain(c))
         .map(|(i, _)| i)
         .collect();
-    let values = cells.iter().map(|c| c.value).collect();
-    let puzzle = Puzzle::empty(Arc::new(located.layout.clone())).with_values(values);
+    let layout = Arc::new(located.layout.clone());
+    let mut values: Vec<u8> = cells.iter().map(|c| c.value).collect();
+    let verdict = check(&layout, &mut values, &cells);
+    if let Verdict::Changed(changes) = &verdict {
+        uncertain.extend(changes.iter().map(|&(cell, _)| cell));
+        uncertain.sort_unstable();
+        uncertain.dedup();
+    }
+    let puzzle = Puzzle::empty(layout).with_values(values);
     let reading = Reading {
         puzzle,
         located,
         cells,
         uncertain,
+        verdict,
     };
     (Ok(reading), trace)
 }

@@ -1,0 +1,214 @@
+//! Checking a reading with the solver: when the givens as read conflict, or
+//! the puzzle has no solution or several, the runner-up readings of the least
+//! confident cells are tried, fewest changes first, until the puzzle has
+//! exactly one solution.
+
+use std::sync::Arc;
+
+use super::classify::CellReading;
+use crate::grid::Layout;
+use crate::solve::SudokuSolver;
+
+/// How many of the least confident cells are considered for changes.
+pub const CANDIDATE_CELLS: usize = 12;
+/// At most this many cells are changed at once.
+pub const MAX_CHANGES: usize = 3;
+
+/// What the solver says of a reading.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The puzzle as read has exactly one solution.
+    Unique,
+    /// Changing these cells (cell, new value) gives exactly one solution.
+    Changed(Vec<(usize, u8)>),
+    /// No change tried gave one solution; the reading stays as it was.
+    Unresolved,
+}
+
+/// One alternative reading of one cell, and how much less likely it is.
+#[derive(Clone, Copy, Debug)]
+struct Alternative {
+    cell: usize,
+    value: u8,
+    cost: f32,
+}
+
+/// Checks `values` (as read) against the solver and, if needed, changes up to
+/// [`MAX_CHANGES`] of the [`CANDIDATE_CELLS`] least confident cells to their
+/// runner-up reading (or to empty), trying the most likely changes first.
+/// `values` is updated when a change is found.
+pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> Verdict {
+    let mut solver = SudokuSolver::new(layout.clone());
+    let mut first = vec![0u8; values.len()];
+    let mut unique = |v: &[u8]| {
+        layout.first_conflict(v).is_none() && solver.solve_into(v, 2, &mut first) == Ok(1)
+    };
+    if unique(values) {
+        return Verdict::Unique;
+    }
+    let alternatives = alternatives(cells);
+    let mut trial = values.to_vec();
+    for size in 1..=MAX_CHANGES.min(alternatives.len()) {
+        let mut combos = Vec::new();
+        combinations(&alternatives, size, 0, &mut Vec::new(), &mut combos);
+        combos.sort_by(|a, b| cost(&alternatives, a).total_cmp(&cost(&alternatives, b)));
+        for combo in combos {
+            trial.copy_from_slice(values);
+            for &i in &combo {
+                trial[alternatives[i].cell] = alternatives[i].value;
+            }
+            if unique(&trial) {
+                let changes: Vec<(usize, u8)> = combo
+                    .iter()
+                    .map(|&i| (alternatives[i].cell, alternatives[i].value))
+                    .collect();
+                values.copy_from_slice(&trial);
+                return Verdict::Changed(changes);
+            }
+        }
+    }
+    Verdict::Unresolved
+}
+
+/// The other readings of the least confident cells: the runner-up, and
+/// empty for a digit read with little confidence; cost is how much less
+/// likely the alternative is than the reading.
+fn alternatives(cells: &[CellReading]) -> Vec<Alternative> {
+    let mut order: Vec<usize> = (0..cells.len())
+        .filter(|&c| cells[c].value != 0 || cells[c].runner_up != 0)
+        .collect();
+    order.sort_by(|&a, &b| cells[a].confidence.total_cmp(&cells[b].confidence));
+    let mut out = Vec::new();
+    for &c in order.iter().take(CANDIDATE_CELLS) {
+        let r = &cells[c];
+        let gap = (r.confidence - r.runner_up_confidence).max(0.0);
+        if r.runner_up != r.value {
+            out.push(Alternative {
+                cell: c,
+                value: r.runner_up,
+                cost: gap,
+            });
+        }
+        if r.value != 0 && r.runner_up != 0 && r.confidence < super::read::UNCERTAIN_BELOW {
+            out.push(Alternative {
+                cell: c,
+                value: 0,
+                cost: r.confidence,
+            });
+        }
+    }
+    out
+}
+
+fn cost(alternatives: &[Alternative], combo: &[usize]) -> f32 {
+    combo.iter().map(|&i| alternatives[i].cost).sum()
+}
+
+/// Every set of `size` alternatives, no two for the same cell.
+fn combinations(
+    alts: &[Alternative],
+    size: usize,
+    from: usize,
+    current: &mut Vec<usize>,
+    out: &mut Vec<Vec<usize>>,
+) {
+    if current.len() == size {
+        out.push(current.clone());
+        return;
+    }
+    for i in from..alts.len() {
+        if current.iter().any(|&j| alts[j].cell == alts[i].cell) {
+            continue;
+        }
+        current.push(i);
+        combinations(alts, size, i + 1, current, out);
+        current.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....";
+
+    /// A confident reading with no alternative.
+    fn sure(value: u8) -> CellReading {
+        CellReading {
+            value,
+            confidence: 0.99,
+            runner_up: value,
+            runner_up_confidence: 0.0,
+        }
+    }
+
+    fn setup() -> (Arc<Layout>, Vec<u8>, Vec<CellReading>) {
+        let values: Vec<u8> = PUZZLE
+            .bytes()
+            .map(|b| if b == b'.' { 0 } else { b - b'0' })
+            .collect();
+        let cells = values.iter().map(|&v| sure(v)).collect();
+        (Arc::new(Layout::classic()), values, cells)
+    }
+
+    #[test]
+    fn a_unique_reading_is_left_alone() {
+        let (layout, mut values, cells) = setup();
+        let before = values.clone();
+        assert_eq!(check(&layout, &mut values, &cells), Verdict::Unique);
+        assert_eq!(values, before);
+    }
+
+    #[test]
+    fn a_misread_given_is_replaced_by_its_runner_up() {
+        let (layout, mut values, mut cells) = setup();
+        // r1c3 holds 3; misread as 8 (which clashes with the 8 at r3c2),
+        // with 3 as the runner-up.
+        values[2] = 8;
+        cells[2] = CellReading {
+            value: 8,
+            confidence: 0.55,
+            runner_up: 3,
+            runner_up_confidence: 0.45,
+        };
+        // A confident cell with a plausible-looking runner-up must not be
+        // preferred over the unsure one.
+        cells[4].runner_up = 1;
+        cells[4].runner_up_confidence = 0.3;
+        let verdict = check(&layout, &mut values, &cells);
+        assert_eq!(verdict, Verdict::Changed(vec![(2, 3)]));
+        assert_eq!(values[2], 3);
+    }
+
+    #[test]
+    fn a_missed_given_is_restored_when_the_reading_has_several_solutions() {
+        let (layout, mut values, mut cells) = setup();
+        // Dropping r1c5 (7) leaves several solutions (checked below).
+        values[4] = 0;
+        let mut s = SudokuSolver::new(layout.clone());
+        assert!(
+            s.solve(&values, 2, 0).unwrap().count > 1,
+            "the test needs a non-unique reading"
+        );
+        cells[4] = CellReading {
+            value: 0,
+            confidence: 0.6,
+            runner_up: 7,
+            runner_up_confidence: 0.4,
+        };
+        assert_eq!(
+            check(&layout, &mut values, &cells),
+            Verdict::Changed(vec![(4, 7)])
+        );
+    }
+
+    #[test]
+    fn nothing_plausible_leaves_the_reading_unresolved() {
+        let (layout, mut values, cells) = setup();
+        values[2] = 8; // no runner-up offered anywhere
+        let before = values.clone();
+        assert_eq!(check(&layout, &mut values, &cells), Verdict::Unresolved);
+        assert_eq!(values, before);
+    }
+}
