@@ -74,8 +74,10 @@ pub enum ModelError {
 }
 
 /// Below this confidence, ink is read as empty (with the digit as the
-/// runner-up): a wrong digit is worse than a missing one.
-pub const ACCEPT: f32 = 0.5;
+/// runner-up): a wrong digit is worse than a missing one. Checked on both
+/// photo sets: blurred newspaper givens mostly score 0.35-0.5, while no
+/// handwritten digit on the 12 MP photos is misread above 0.25.
+pub const ACCEPT: f32 = 0.35;
 
 pub(crate) const MAGIC: &[u8; 8] = b"SLDIGITS";
 pub(crate) const VERSION: u32 = 1;

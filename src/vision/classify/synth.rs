@@ -345,8 +345,8 @@ pub fn render_cell(
     }
     // Low resolution: phone photos of a whole page give cells of ~40 px
     // that the locator enlarges, so strokes arrive soft and wide.
-    if rng.chance(0.4) {
-        let k = (m as f32 / rng.range(1.4, 2.6)).round().max(8.0) as usize;
+    if rng.chance(0.6) {
+        let k = (m as f32 / rng.range(1.4, 3.2)).round().max(8.0) as usize;
         small = resample(&resample(&small, m, k), k, m);
     }
     // Blur.
