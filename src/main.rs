@@ -9,7 +9,14 @@ use clap::{CommandFactory, Parser};
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     let Some(command) = args.command else {
-        // With no command: the desktop app.
+        // With no command: the desktop app, or help where no window can open.
+        if !has_display() {
+            let _ = cli::Cli::command().print_long_help();
+            eprintln!(
+                "sudoku-lens: no display for the desktop app; the commands above work without one"
+            );
+            return ExitCode::SUCCESS;
+        }
         return match sudoku_lens::app::run(Default::default()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -25,5 +32,23 @@ fn main() -> ExitCode {
             eprintln!("sudoku-lens: {e}");
             cli::Status::Malformed.into()
         }
+    }
+}
+
+/// Whether a window can open: on Linux and the BSDs, an X11 or Wayland
+/// display must be named; elsewhere there always is one.
+fn has_display() -> bool {
+    if cfg!(any(
+        target_os = "linux",
+        target_os = "freebsd",
+        target_os = "openbsd",
+        target_os = "netbsd",
+        target_os = "dragonfly"
+    )) {
+        ["DISPLAY", "WAYLAND_DISPLAY"]
+            .iter()
+            .any(|v| std::env::var_os(v).is_some_and(|d| !d.is_empty()))
+    } else {
+        true
     }
 }

@@ -314,8 +314,13 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
-fn no_arguments_prints_help() {
-    let o = run(&[]);
+fn no_arguments_without_a_display_prints_help() {
+    // With a display, no arguments opens the desktop app instead.
+    let o = bin()
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("the binary runs");
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("Usage: sudoku-lens"));
 }
