@@ -29,6 +29,13 @@ pub const PROBE_CELLS: usize = 40;
 /// located: too little evidence either way.
 pub const MIN_INK_CELLS: usize = 4;
 
+/// Cells of each turn read first, to drop a turn that is clearly worse.
+pub const FIRST_SAMPLE: usize = 10;
+
+/// A turn whose sampled total, scaled to all its cells, falls below this
+/// fraction of the upright total is not read further.
+pub const SAMPLE_KEEP: f32 = 0.8;
+
 /// A turned orientation must beat the upright one's total confidence by this
 /// factor to be taken.
 pub const TURN_MARGIN: f32 = 1.25;
@@ -159,7 +166,7 @@ pub struct Orientation {
     /// Quarter turns clockwise at which the puzzle appears in the image.
     pub turns: u8,
     /// Summed digit confidence of the probed cells under each turn (0 for
-    /// turns not tried).
+    /// turns not tried or dropped after a sample).
     pub scores: [f32; 4],
 }
 
@@ -211,29 +218,72 @@ pub fn orient(
     }
     out.scores[0] = probe.iter().map(|&c| digit_score(&readings[c])).sum();
     // Only crops whose ink can be a digit once turned are read: a quarter
-    // turn swaps width and height, a half turn keeps them.
-    let mut jobs: Vec<(u8, usize)> = Vec::new();
+    // turn swaps width and height, a half turn keeps them. Quarter turns are
+    // only worth trying when much of the ink is too wide for a digit.
+    let sideways = wide >= MIN_INK_CELLS && wide * 2 >= ink;
+    let mut readable: Vec<(u8, Vec<usize>)> = Vec::new();
     for turns in 1..4u8 {
-        if cell_map(layout, turns).is_none() {
+        if (turns != 2 && !sideways) || cell_map(layout, turns).is_none() {
             continue;
         }
-        jobs.extend(probe.iter().copied().filter_map(|c| {
-            let readable = match &prepared[c] {
+        let cells: Vec<usize> = probe
+            .iter()
+            .copied()
+            .filter(|&c| match &prepared[c] {
                 Prepared::Ink(ink) => turns == 2 || ink.width >= ink.height,
                 _ => turns != 2,
-            };
-            readable.then_some((turns, c))
-        }));
+            })
+            .collect();
+        readable.push((turns, cells));
     }
-    let scores: Vec<(u8, f32)> = jobs
-        .par_iter()
-        .map(|&(turns, c)| {
-            let r = model.classify(&turn_crop(&crops[c], turns));
-            (turns, digit_score(&r))
+    let score_of = |jobs: &[(u8, usize)]| -> Vec<(u8, f32)> {
+        jobs.par_iter()
+            .map(|&(turns, c)| {
+                let r = model.classify(&turn_crop(&crops[c], turns));
+                (turns, digit_score(&r))
+            })
+            .collect()
+    };
+    // First a sample of each turn's cells: a turn whose estimated total is
+    // clearly below the upright one is dropped before reading the rest.
+    let first: Vec<(u8, usize)> = readable
+        .iter()
+        .flat_map(|(turns, cells)| {
+            let step = cells.len().div_ceil(FIRST_SAMPLE).max(1);
+            cells.iter().step_by(step).map(move |&c| (*turns, c))
         })
         .collect();
-    for (turns, s) in scores {
-        out.scores[turns as usize] += s;
+    let mut sampled = [0f32; 4];
+    let mut counted = [0usize; 4];
+    for (turns, s) in score_of(&first) {
+        sampled[turns as usize] += s;
+        counted[turns as usize] += 1;
+    }
+    let mut keep = [false; 4];
+    for (turns, cells) in &readable {
+        let t = *turns as usize;
+        let estimate = sampled[t] * cells.len() as f32 / counted[t].max(1) as f32;
+        keep[t] = estimate >= out.scores[0] * SAMPLE_KEEP;
+    }
+    let rest: Vec<(u8, usize)> = readable
+        .iter()
+        .filter(|(turns, _)| keep[*turns as usize])
+        .flat_map(|(turns, cells)| {
+            let step = cells.len().div_ceil(FIRST_SAMPLE).max(1);
+            cells
+                .iter()
+                .enumerate()
+                .filter(move |(i, _)| i % step != 0)
+                .map(move |(_, &c)| (*turns, c))
+        })
+        .collect();
+    for (turns, s) in score_of(&rest) {
+        sampled[turns as usize] += s;
+    }
+    for t in 1..4 {
+        if keep[t] {
+            out.scores[t] = sampled[t];
+        }
     }
     let (best, &score) = out
         .scores
