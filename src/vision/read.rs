@@ -72,10 +72,7 @@ pub fn read_grey(
     let model = Model::load_bundled();
     let crops = cell_crops(grey, &located, CELL_CROP_SIZE);
     let prepared: Vec<Prepared> = crops.par_iter().map(prepare).collect();
-    let cells: Vec<CellReading> = prepared
-        .par_iter()
-        .map(|p| model.read_prepared(p))
-        .collect();
+    let cells = model.read_page(&prepared);
     let turns = orient(model, &located.layout, &crops, &prepared, &cells).turns;
     drop(prepared);
     let (located, _, cells) = apply(model, located, crops, cells, turns);
