@@ -293,7 +293,11 @@ fn the_photo_sample_is_read_solved_and_exported() {
     h.run();
     h.get_by_label("Photo sample").click();
     settle(&mut h);
-    let puzzle = sample("classic.txt");
+    let text =
+        std::fs::read_to_string(root().join("samples/images/classic-photo-page.txt")).unwrap();
+    let Document::Single(puzzle) = parse(&text, "classic-photo-page.txt", None).unwrap() else {
+        panic!("one puzzle");
+    };
     let doc = h.state().doc().expect("the photo opened");
     assert!(doc.is_photo());
     assert_eq!(doc.values(), puzzle.values(), "every cell read right");
@@ -334,64 +338,4 @@ fn the_photo_sample_is_read_solved_and_exported() {
     h.key_press(Key::H);
     h.run();
     h.get_by_label("Cell r1c2: empty");
-}
-
-/// Rewrites `samples/images/classic-photo.jpg`: `classic.txt` drawn by the
-/// overlay renderer on a page, photographed in perspective on a table.
-#[test]
-#[ignore]
-fn regenerate_photo_sample() {
-    use image::{Rgba, RgbaImage};
-    use imageproc::geometric_transformations::{Border, Interpolation, Projection, warp_into};
-    use sudoku_lens::overlay::{Options, Palette, render_grid};
-
-    let p = sample("classic.txt");
-    let mut pal = Palette::LIGHT;
-    pal.paper = Rgba([246, 242, 232, 255]);
-    pal.given = Rgba([30, 30, 35, 255]);
-    pal.lines = Rgba([40, 40, 45, 255]);
-    let options = Options {
-        cell_px: 52,
-        palette: Some(pal),
-        ..Options::default()
-    };
-    let grid = render_grid(&p, None, &options).unwrap();
-    let mut page = RgbaImage::from_pixel(grid.width() + 120, grid.height() + 200, pal.paper);
-    image::imageops::replace(&mut page, &grid, 60, 110);
-    let (w, h) = (page.width() as f32, page.height() as f32);
-    let (ow, oh) = ((w * 1.25) as u32, (h * 1.12) as u32);
-    let from = [(0.0, 0.0), (w, 0.0), (w, h), (0.0, h)];
-    let to = [
-        (0.12 * w, 0.04 * h),
-        (1.16 * w, 0.09 * h),
-        (1.2 * w, 1.08 * h),
-        (0.05 * w, 1.03 * h),
-    ];
-    let projection = Projection::from_control_points(from, to).unwrap();
-    let table = Rgba([118, 92, 70, 255]);
-    let mut out = RgbaImage::from_pixel(ow, oh, table);
-    warp_into(
-        &page,
-        projection,
-        Interpolation::Bilinear,
-        Border::Constant(table),
-        &mut out,
-    );
-    let mut out = imageproc::filter::gaussian_blur_f32(&out, 0.8);
-    let mut s: u64 = 7;
-    for (x, y, px) in out.enumerate_pixels_mut() {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let noise = ((s >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 10.0;
-        let light = 1.0 - 0.18 * (x as f32 / ow as f32) - 0.08 * (y as f32 / oh as f32);
-        for k in 0..3 {
-            px[k] = (px[k] as f32 * light + noise).clamp(0.0, 255.0) as u8;
-        }
-    }
-    let rgb = image::DynamicImage::ImageRgba8(out).to_rgb8();
-    let file = std::fs::File::create(root().join("samples/images/classic-photo.jpg")).unwrap();
-    image::codecs::jpeg::JpegEncoder::new_with_quality(file, 82)
-        .encode_image(&rgb)
-        .unwrap();
 }

@@ -43,14 +43,20 @@ pub const TEXT_SAMPLES: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// Bundled photo: (button text, file name, content). A rendered page of
-/// `classic.txt` photographed in perspective (made by the ignored test
-/// `regenerate_photo_sample` in `tests/app.rs`).
-pub const PHOTO_SAMPLES: &[(&str, &str, &[u8])] = &[(
-    "Photo sample",
-    "classic-photo.jpg",
-    include_bytes!("../../samples/images/classic-photo.jpg"),
-)];
+/// Bundled photos: (button text, file name, content), simulated phone
+/// photos of printed pages from `samples/images/`.
+pub const PHOTO_SAMPLES: &[(&str, &str, &[u8])] = &[
+    (
+        "Photo sample",
+        "classic-photo-page.jpg",
+        include_bytes!("../../samples/images/classic-photo-page.jpg"),
+    ),
+    (
+        "Samurai photo",
+        "samurai-photo-page.jpg",
+        include_bytes!("../../samples/images/samurai-photo-page.jpg"),
+    ),
+];
 
 /// How long corners must rest before the grid is read again, in seconds.
 pub const REREAD_DELAY: f64 = 0.25;

@@ -7,10 +7,14 @@ use std::sync::Arc;
 use image::GrayImage;
 
 use super::check::{Verdict, check};
+use rayon::prelude::*;
+
+use super::classify::prep::{Prepared, prepare};
 use super::classify::{CellReading, Model};
 use super::homography::Homography;
 use super::load::{LoadError, load_path};
 use super::locate::{CELL_CROP_SIZE, LocateError, Located, Trace, cell_crops, locate_traced};
+use super::orient::{apply, orient};
 use crate::grid::{Layout, Puzzle};
 
 /// Cells read with less confidence than this are reported as uncertain.
@@ -21,8 +25,14 @@ pub const UNCERTAIN_BELOW: f32 = 0.75;
 pub struct Reading {
     /// The givens as read (0 = empty), in the layout's own text format.
     pub puzzle: Puzzle,
-    /// Where the grid is, in the image's pixels after EXIF orientation.
+    /// Where the grid is, in the image's pixels after EXIF orientation, in
+    /// the puzzle's own orientation: `corners` run clockwise from the
+    /// puzzle's top-left, and canvas (0, 0) of the homography is that corner
+    /// even when the puzzle appears sideways or upside down.
     pub located: Located,
+    /// Quarter turns clockwise at which the puzzle appears in the image
+    /// (decided from the digits).
+    pub turns: u8,
     /// What each cell showed, in cell order.
     pub cells: Vec<CellReading>,
     /// Cells whose reading is unsure: a digit read with low confidence, ink
@@ -64,10 +74,16 @@ pub fn read_grey(
 }
 
 /// Reads the cells of a grid already located in `grey`: classifies each
-/// cell crop and checks the result with the solver.
+/// cell crop, decides which way up the puzzle is, and checks the result
+/// with the solver.
 pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
+    let model = Model::load_bundled();
     let crops = cell_crops(grey, &located, CELL_CROP_SIZE);
-    let cells = Model::load_bundled().classify_batch(&crops);
+    let prepared: Vec<Prepared> = crops.par_iter().map(prepare).collect();
+    let cells = model.read_page(&prepared);
+    let turns = orient(model, &located.layout, &crops, &prepared, &cells).turns;
+    drop(prepared);
+    let (located, _, cells) = apply(model, located, crops, cells, turns);
     let mut uncertain: Vec<usize> = cells
         .iter()
         .enumerate()
@@ -86,6 +102,7 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
     Reading {
         puzzle,
         located,
+        turns,
         cells,
         uncertain,
         verdict,

@@ -200,11 +200,17 @@ impl Model {
     /// for an empty cell, while handwriting beside sharp print stays empty.
     /// Such readings keep their low confidence, so they count as uncertain.
     pub fn classify_batch(&self, crops: &[GrayImage]) -> Vec<CellReading> {
-        let scored: Vec<Scored> = crops
+        let prepared: Vec<Prepared> = crops.par_iter().map(prep::prepare).collect();
+        self.read_page(&prepared)
+    }
+
+    /// [`Model::classify_batch`] for cells already prepared.
+    pub fn read_page(&self, prepared: &[Prepared]) -> Vec<CellReading> {
+        let scored: Vec<Scored> = prepared
             .par_iter()
-            .map(|c| match prep::prepare(c) {
-                Prepared::Ink(ink) => self.score(&ink),
-                Prepared::Empty { margin, .. } => Scored::empty(margin),
+            .map(|p| match p {
+                Prepared::Ink(ink) => self.score(ink),
+                Prepared::Empty { margin, .. } => Scored::empty(*margin),
             })
             .collect();
         let limit = page_limit(&scored);
