@@ -199,3 +199,33 @@ fn inside(q: &[[f32; 2]; 4], x: f32, y: f32) -> bool {
     }
     true
 }
+
+#[test]
+fn rgb_and_grey_become_opaque_rgba() {
+    let rgb = image::RgbImage::from_fn(5, 3, |x, y| image::Rgb([x as u8, y as u8, 7]));
+    let rgba = into_rgba(DynamicImage::ImageRgb8(rgb.clone()));
+    assert_eq!(rgba, DynamicImage::ImageRgb8(rgb).into_rgba8());
+    let grey = image::GrayImage::from_fn(4, 2, |x, y| image::Luma([(x * 10 + y) as u8]));
+    let rgba = into_rgba(DynamicImage::ImageLuma8(grey.clone()));
+    assert_eq!(rgba, DynamicImage::ImageLuma8(grey).into_rgba8());
+}
+
+#[test]
+fn rgb_and_rgba_photos_get_the_same_colours() {
+    let loc = located(
+        Layout::classic(),
+        [[12.0, 8.0], [300.0, 20.0], [290.0, 310.0], [4.0, 290.0]],
+    );
+    let mut rgba = RgbaImage::from_pixel(320, 320, Rgba([200, 190, 180, 255]));
+    let mut rgb = image::RgbImage::from_pixel(320, 320, image::Rgb([200, 190, 180]));
+    let givens = vec![0u8; 81];
+    let solution: Vec<u8> = (0..81).map(|c| (c % 9 + 1) as u8).collect();
+    let options = Options {
+        outline: true,
+        ..Options::default()
+    };
+    let a = draw_solution(&mut rgba, &loc, &givens, &solution, &[3], &options).unwrap();
+    let b = draw_solution(&mut rgb, &loc, &givens, &solution, &[3], &options).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(DynamicImage::ImageRgba8(rgba).into_rgb8(), rgb);
+}
