@@ -314,15 +314,16 @@ impl Dlx {
         }
         // An option whose first item is covered by the selection is out, so
         // only the options led by free items are looked at.
-        let every = !self.restricted;
-        for h in (1..headers).filter(|_| every) {
-            if self.selected_items[h] {
-                continue;
-            }
-            let (from, to) = (self.led_start[h] as usize, self.led_start[h + 1] as usize);
-            for j in from..to {
-                let k = self.led[j] as usize;
-                self.link_option(k);
+        if !self.restricted {
+            for h in 1..headers {
+                if self.selected_items[h] {
+                    continue;
+                }
+                let (from, to) = (self.led_start[h] as usize, self.led_start[h + 1] as usize);
+                for j in from..to {
+                    let k = self.led[j] as usize;
+                    self.link_option(k);
+                }
             }
         }
         for h in 1..headers {
@@ -334,23 +335,22 @@ impl Dlx {
 
     /// Links option `k` at the bottom of its items' lists, unless it shares
     /// an item with the selection.
+    #[inline]
     fn link_option(&mut self, k: usize) {
-        {
-            let (a, b) = option_range(&self.option_start, k);
-            if self.nodes[a..b]
-                .iter()
-                .any(|x| self.selected_items[x.top as usize])
-            {
-                return;
-            }
-            for x in a..b {
-                let h = self.nodes[x].top as usize;
-                let prev = self.nodes[h].up;
-                self.nodes[prev as usize].down = x as u32;
-                self.nodes[x].up = prev;
-                self.nodes[h].up = x as u32;
-                self.len[h] += 1;
-            }
+        let (a, b) = option_range(&self.option_start, k);
+        let selected = &self.selected_items;
+        let nodes = &mut self.nodes;
+        if nodes[a..b].iter().any(|x| selected[x.top as usize]) {
+            return;
+        }
+        let len = &mut self.len;
+        for x in a..b {
+            let h = nodes[x].top as usize;
+            let prev = nodes[h].up;
+            nodes[prev as usize].down = x as u32;
+            nodes[x].up = prev;
+            nodes[h].up = x as u32;
+            len[h] += 1;
         }
     }
 

@@ -160,9 +160,10 @@ impl SudokuSolver {
         let cand = &self.singles.cand;
         self.dlx
             .allow(cand.iter().enumerate().flat_map(|(cell, &m)| {
-                (0..n)
-                    .filter(move |v| m >> v & 1 != 0)
-                    .map(move |v| cell * n + v)
+                // The set bits of `m`, lowest first, without testing each symbol.
+                std::iter::successors(Some(m), |&r| Some(r & r.wrapping_sub(1)))
+                    .take_while(|&r| r != 0)
+                    .map(move |r| cell * n + r.trailing_zeros() as usize)
             }));
         Ok(self.dlx.search(limit, found))
     }
@@ -187,6 +188,12 @@ struct Singles {
     placed: Vec<(u32, u8)>,
     /// Options of a solution found without searching.
     options: Vec<u32>,
+    /// Placements waiting to be made (naked singles found by `place`).
+    forced: Vec<(u32, u32)>,
+    /// The cells sharing a house with each cell, once each (cell `c` has
+    /// `peers[peer_start[c]..peer_start[c + 1]]`).
+    peers: Vec<u32>,
+    peer_start: Vec<u32>,
     /// Pairs of houses sharing two or more cells (but not all).
     overlaps: Vec<Overlap>,
 }
@@ -205,6 +212,19 @@ struct Overlap {
 impl Singles {
     fn new(layout: &Layout) -> Singles {
         let cells = layout.cell_count();
+        let mut peers = Vec::new();
+        let mut peer_start = vec![0u32];
+        for cell in 0..cells {
+            let from = peers.len();
+            for &h in layout.houses_of(cell) {
+                for &c in &layout.houses()[h as usize].cells {
+                    if c as usize != cell && !peers[from..].contains(&c) {
+                        peers.push(c);
+                    }
+                }
+            }
+            peer_start.push(peers.len() as u32);
+        }
         Singles {
             full: (1u32 << layout.size()) - 1,
             cand: vec![0; cells],
@@ -212,6 +232,9 @@ impl Singles {
             filled: vec![false; cells],
             placed: Vec::with_capacity(cells),
             options: Vec::with_capacity(cells),
+            forced: Vec::with_capacity(cells),
+            peers,
+            peer_start,
             overlaps: overlaps(layout),
         }
     }
@@ -270,6 +293,10 @@ impl Singles {
                 while hidden != 0 {
                     let bit = hidden & hidden.wrapping_neg();
                     hidden &= hidden - 1;
+                    if self.used[h] & bit != 0 {
+                        // Placed here by a naked single on the way.
+                        continue;
+                    }
                     let Some(&c) = house
                         .cells
                         .iter()
@@ -397,22 +424,46 @@ impl Singles {
 
     /// Places the symbol of `bit` in `cell`; false if it has no candidate
     /// there or a house of the cell already holds it.
+    /// Cells left with a single candidate on the way are placed too (naked
+    /// singles, followed at once rather than found by a later scan).
     fn place(&mut self, layout: &Layout, cell: usize, bit: u32) -> bool {
-        if self.cand[cell] & bit == 0 {
-            return false;
-        }
-        self.filled[cell] = true;
-        self.cand[cell] = 0;
-        self.placed
-            .push((cell as u32, bit.trailing_zeros() as u8 + 1));
-        for &h in layout.houses_of(cell) {
-            let h = h as usize;
-            if self.used[h] & bit != 0 {
+        self.forced.clear();
+        self.forced.push((cell as u32, bit));
+        while let Some((cell, bit)) = self.forced.pop() {
+            let cell = cell as usize;
+            // A cell goes on the stack once, when one candidate is left; a
+            // later removal empties it and fails at once. So a filled cell
+            // (no candidates) only comes from a caller, and fails here.
+            if self.cand[cell] & bit == 0 {
                 return false;
             }
-            self.used[h] |= bit;
-            for &c in &layout.houses()[h].cells {
-                self.cand[c as usize] &= !bit;
+            self.filled[cell] = true;
+            self.cand[cell] = 0;
+            self.placed
+                .push((cell as u32, bit.trailing_zeros() as u8 + 1));
+            for &h in layout.houses_of(cell) {
+                let h = h as usize;
+                if self.used[h] & bit != 0 {
+                    return false;
+                }
+                self.used[h] |= bit;
+            }
+            let (a, b) = (
+                self.peer_start[cell] as usize,
+                self.peer_start[cell + 1] as usize,
+            );
+            for &c in &self.peers[a..b] {
+                let m = &mut self.cand[c as usize];
+                if *m & bit != 0 {
+                    *m &= !bit;
+                    let left = *m;
+                    if left & left.wrapping_sub(1) == 0 {
+                        if left == 0 {
+                            return false;
+                        }
+                        self.forced.push((c, left));
+                    }
+                }
             }
         }
         true
