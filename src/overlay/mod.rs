@@ -172,7 +172,10 @@ pub enum OverlayError {
 /// For every cell empty in `givens` (0) and solved in `solution` (1..=size),
 /// the solved digit is drawn centred in the cell's quad
 /// ([`Located::cell_quad`]), `options.digit_height` of the cell tall, in the
-/// palette's `solved` colour. Cells listed in `changed` (those of the
+/// palette's `solved` colour. A cell with marks in it (pencil candidates,
+/// handwriting the reader took for empty) is first covered, inside a thin
+/// margin, with its own paper colour, so that the digit reads clearly.
+/// Cells listed in `changed` (those of the
 /// reader's `Verdict::Changed`) get a thin frame just inside their quad in
 /// the `changed` colour, and their digit, if empty, in that colour too.
 /// `givens` and `solution` have one value per cell of `located.layout`, in
@@ -215,10 +218,22 @@ pub fn draw_solution<P: Paintable>(
     for &c in changed {
         is_changed[c] = true;
     }
-    // What to draw where; then the coverage of each, in parallel (it reads
-    // nothing of the image), then blending, in order.
-    let frame = (!changed.is_empty()).then(|| Stamp::frame(0.07, 0.035, res));
+    // What to draw where, in order: plates, frames, digits; then the
+    // coverage of each, in parallel (it reads nothing of the image), then
+    // blending, in order.
+    let plate = Stamp::frame(INSET, 1.0, res);
+    let frame = (!changed.is_empty()).then(|| Stamp::frame(INSET, 0.035, res));
     let mut jobs: Vec<(&Stamp, &Homography, Rgba<u8>)> = Vec::new();
+    for cell in 0..layout.cell_count() {
+        if givens[cell] != 0 || solution[cell] == 0 {
+            continue;
+        }
+        if let Some(map) = &maps[cell]
+            && let Some(paper) = marked_paper(image, map)
+        {
+            jobs.push((&plate, map, paper));
+        }
+    }
     if let Some(frame) = &frame {
         for &c in changed {
             if let Some(map) = &maps[c] {
@@ -294,6 +309,64 @@ pub fn into_rgba(image: DynamicImage) -> RgbaImage {
     }
 }
 
+/// Fraction of the cell's side left bare around a plate or a frame.
+const INSET: f64 = 0.07;
+
+/// The paper colour of a cell with marks in it (pencil candidates,
+/// handwriting), `None` for a clean cell. The cell's interior inside
+/// [`INSET`] is sampled on a 24 x 24 grid; samples far from the median luma
+/// are marks, and the paper is the mean of the samples close to it.
+fn marked_paper<P: Paintable>(image: &Canvas<P>, map: &Homography) -> Option<Rgba<u8>> {
+    const N: usize = 24;
+    let mut samples = [[0u8; 3]; N * N];
+    let mut lumas = [0u8; N * N];
+    let mut n = 0;
+    let (w, h) = (image.width() as f64, image.height() as f64);
+    for j in 0..N {
+        for i in 0..N {
+            let at = |k: usize| INSET + (1.0 - 2.0 * INSET) * (k as f64 + 0.5) / N as f64;
+            let (x, y) = map.map(at(i), at(j));
+            let (x, y) = (x.round(), y.round());
+            if !(x >= 0.0 && y >= 0.0 && x < w && y < h) {
+                continue;
+            }
+            let c = image.get_pixel(x as u32, y as u32).channels();
+            samples[n] = [c[0], c[1], c[2]];
+            lumas[n] = luma(c);
+            n += 1;
+        }
+    }
+    if n < N * N / 2 {
+        return None;
+    }
+    let mut sorted = lumas;
+    let sorted = &mut sorted[..n];
+    let median = *sorted.select_nth_unstable(n / 2).1 as i32;
+    let far = lumas[..n]
+        .iter()
+        .filter(|&&l| (l as i32 - median).abs() > 48)
+        .count();
+    if far < 2 {
+        return None;
+    }
+    let mut sum = [0u32; 3];
+    let mut count = 0;
+    for (s, &l) in samples[..n].iter().zip(&lumas[..n]) {
+        if (l as i32 - median).abs() <= 16 {
+            for k in 0..3 {
+                sum[k] += s[k] as u32;
+            }
+            count += 1;
+        }
+    }
+    let mean = |k: usize| (sum[k] / count.max(1)) as u8;
+    Some(Rgba([mean(0), mean(1), mean(2), 255]))
+}
+
+fn luma(c: &[u8]) -> u8 {
+    ((299 * c[0] as u32 + 587 * c[1] as u32 + 114 * c[2] as u32 + 500) / 1000) as u8
+}
+
 /// The median luma of the grid's paper: sampled at four points of every
 /// cell empty in `givens` (every cell if none is), away from the lines.
 /// [`Palette::for_background`] of it picks the colours of [`draw_solution`].
@@ -310,9 +383,7 @@ pub fn background_luma<P: Paintable>(image: &Canvas<P>, located: &Located, given
             let [x, y] = located.canvas_to_image(c as f32 + dx, r as f32 + dy);
             let (x, y) = (x.round(), y.round());
             if x >= 0.0 && y >= 0.0 && (x as u32) < image.width() && (y as u32) < image.height() {
-                let p = image.get_pixel(x as u32, y as u32).channels();
-                let luma = (299 * p[0] as u32 + 587 * p[1] as u32 + 114 * p[2] as u32 + 500) / 1000;
-                samples.push(luma as u8);
+                samples.push(luma(image.get_pixel(x as u32, y as u32).channels()));
             }
         }
     }

@@ -229,3 +229,43 @@ fn rgb_and_rgba_photos_get_the_same_colours() {
     assert_eq!(a, b);
     assert_eq!(DynamicImage::ImageRgba8(rgba).into_rgb8(), rgb);
 }
+
+#[test]
+fn pencil_marks_under_a_solved_digit_are_covered_with_paper() {
+    let loc = located(
+        Layout::classic(),
+        [[0.0, 0.0], [449.0, 0.0], [449.0, 449.0], [0.0, 449.0]],
+    );
+    let paper = Rgba([235, 230, 220, 255]);
+    let mut image = RgbaImage::from_pixel(450, 450, paper);
+    // A candidate mark in the corner of r2c2 (cell 10, 50 px a side).
+    for y in 58..64 {
+        for x in 58..61 {
+            image.put_pixel(x, y, Rgba([90, 90, 90, 255]));
+        }
+    }
+    let original = image.clone();
+    let givens = vec![0u8; 81];
+    let mut solution = vec![0u8; 81];
+    solution[10] = 1;
+    solution[11] = 1;
+    draw_solution(
+        &mut image,
+        &loc,
+        &givens,
+        &solution,
+        &[],
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(*image.get_pixel(59, 60), paper, "the mark is covered");
+    // The clean cell beside it only gets the digit's ink.
+    let changed_in = |x0: u32| {
+        (50..100)
+            .flat_map(|y| (x0..x0 + 50).map(move |x| (x, y)))
+            .filter(|&(x, y)| image.get_pixel(x, y) != original.get_pixel(x, y))
+            .count()
+    };
+    assert!(changed_in(100) < 600, "{}", changed_in(100));
+    assert!(changed_in(50) > changed_in(100), "mark removed too");
+}
