@@ -24,7 +24,7 @@
 //! alternative of rendering the digits in grid space once and warping that
 //! image over the whole photo, several times slower because every photo
 //! pixel is mapped). To redraw while the solution is being edited, keep a
-//! copy of the photo and, before each redraw, copy back the rectangles the
+//! copy of the photo and, before each redraw, [`restore`] the rectangles the
 //! previous call returned.
 //!
 //! ```
@@ -278,6 +278,29 @@ pub fn draw_solution<P: Paintable>(
         touched.extend(draw_outline(image, located, palette.outline));
     }
     Ok(touched)
+}
+
+/// Copies the rectangles a [`draw_solution`] call returned back from
+/// `original` (the image before drawing, same size), undoing that drawing
+/// at the cost of the rectangles' area: redraw after an edit without copying
+/// the whole photo.
+pub fn restore<P: Paintable>(image: &mut Canvas<P>, original: &Canvas<P>, rects: &[PixelRect]) {
+    let n = P::CHANNEL_COUNT as usize;
+    let stride = image.width() as usize * n;
+    if image.dimensions() != original.dimensions() {
+        return;
+    }
+    let src: &[u8] = original;
+    let dst: &mut [u8] = image;
+    for r in rects {
+        let x1 = (r.x + r.width).min(original.width()) as usize;
+        let y1 = (r.y + r.height).min(original.height()) as usize;
+        for y in r.y as usize..y1 {
+            let row = y * stride;
+            let span = row + r.x as usize * n..row + x1 * n;
+            dst[span.clone()].copy_from_slice(&src[span]);
+        }
+    }
 }
 
 /// The image as RGBA, to draw on: 8-bit RGB and grey images (what JPEG and

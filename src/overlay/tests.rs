@@ -269,3 +269,24 @@ fn pencil_marks_under_a_solved_digit_are_covered_with_paper() {
     assert!(changed_in(100) < 600, "{}", changed_in(100));
     assert!(changed_in(50) > changed_in(100), "mark removed too");
 }
+
+#[test]
+fn restoring_the_returned_rectangles_undoes_the_drawing() {
+    let loc = located(
+        Layout::samurai(),
+        [[5.0, 9.0], [420.0, 2.0], [430.0, 425.0], [0.0, 415.0]],
+    );
+    let original = RgbaImage::from_fn(440, 440, |x, y| Rgba([x as u8, y as u8, 200, 255]));
+    let mut image = original.clone();
+    let n = loc.layout.cell_count();
+    let givens = vec![0u8; n];
+    let solution: Vec<u8> = (0..n).map(|c| (c % 9 + 1) as u8).collect();
+    let options = Options {
+        outline: true,
+        ..Options::default()
+    };
+    let rects = draw_solution(&mut image, &loc, &givens, &solution, &[0, 5], &options).unwrap();
+    assert_ne!(image, original);
+    restore(&mut image, &original, &rects);
+    assert_eq!(image, original);
+}
