@@ -58,10 +58,13 @@ pub fn run(
 ) -> Result<Status, String> {
     let items = expand(inputs);
     if export.file.is_some() && items.len() > 1 {
-        usage_error(&format!(
-            "--export writes one file, but there are {} inputs; use --export-dir DIR to write one file per input",
-            items.len()
-        ));
+        usage_error(
+            "solve",
+            &format!(
+                "--export writes one file, but there are {} inputs; use --export-dir DIR to write one file per input",
+                items.len()
+            ),
+        );
     }
     if let Some(dir) = &export.dir {
         std::fs::create_dir_all(dir)
