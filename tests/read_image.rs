@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::{GrayImage, Luma};
 use sudoku_lens::grid::{Document, Puzzle, parse};
+use sudoku_lens::vision::read::read_grey;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -148,6 +149,52 @@ fn a_classic_screenshot_reads_exactly() {
 #[test]
 fn a_samurai_screenshot_reads_exactly() {
     check_screenshot("samurai.txt", "samurai");
+}
+
+/// A screenshot turned by a quarter turn reads as the same puzzle, with the
+/// corners clockwise from the puzzle's own top-left.
+fn check_turned(name: &str) {
+    let puzzle = sample(name);
+    let (cell, margin) = (40, 24);
+    let img = render(&puzzle, cell, margin);
+    let (w, h) = (img.width() as f32 - 1.0, img.height() as f32 - 1.0);
+    let side = (puzzle.layout().width() as u32 * cell) as f32;
+    let m = margin as f32;
+    // Upright corners, clockwise from the top-left.
+    let upright = [[m, m], [m + side, m], [m + side, m + side], [m, m + side]];
+    for turns in 1..4u8 {
+        let turned = match turns {
+            1 => image::imageops::rotate90(&img),
+            2 => image::imageops::rotate180(&img),
+            _ => image::imageops::rotate270(&img),
+        };
+        // Where a point of the upright image lands in the turned one.
+        let to_turned = |[x, y]: [f32; 2]| match turns {
+            1 => [h - y, x],
+            2 => [w - x, h - y],
+            _ => [y, w - x],
+        };
+        let (result, _) = read_grey(&turned, None);
+        let r = result.unwrap_or_else(|e| panic!("{name} turned {turns}: {e}"));
+        assert_eq!(r.turns, turns, "{name}: quarter turns found");
+        assert_eq!(r.puzzle.rows(), puzzle.rows(), "{name} turned {turns}");
+        for (got, want) in r.located.corners.iter().zip(upright.map(to_turned)) {
+            assert!(
+                (got[0] - want[0]).abs() < 4.0 && (got[1] - want[1]).abs() < 4.0,
+                "{name} turned {turns}: corner {got:?} vs {want:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_turned_classic_screenshot_reads_upright() {
+    check_turned("classic.txt");
+}
+
+#[test]
+fn a_turned_samurai_screenshot_reads_upright() {
+    check_turned("samurai.txt");
 }
 
 #[test]

@@ -252,3 +252,67 @@ fn bad_model_files_are_refused() {
     bad[32] = 0; // first prototype's label
     assert!(matches!(Model::from_bytes(&bad), Err(ModelError::Label)));
 }
+
+/// The same cells as a whole-page phone photo gives them: ~14 px a side,
+/// enlarged back by the locator, so every stroke arrives soft and wide.
+fn soften(crop: &GrayImage, side: u32) -> GrayImage {
+    use image::imageops::{FilterType, blur, resize};
+    let small = resize(crop, side, side, FilterType::Triangle);
+    blur(
+        &resize(&small, crop.width(), crop.height(), FilterType::Triangle),
+        1.0,
+    )
+}
+
+#[test]
+fn a_page_of_soft_print_is_read_against_itself() {
+    let model = Model::load_bundled();
+    let data = font_bytes(HELDOUT_FONTS[0]);
+    let font = FontRef::try_from_slice(&data).unwrap();
+    let mut crops = Vec::new();
+    let mut truth = Vec::new();
+    for d in 1..=9u8 {
+        for c in cells(&font, &CellKind::Digit(d), 90_006, 4) {
+            crops.push(soften(&c, 13));
+            truth.push(d);
+        }
+    }
+    let count = |readings: &[CellReading]| {
+        let right = readings
+            .iter()
+            .zip(&truth)
+            .filter(|(r, t)| r.value == **t)
+            .count();
+        let wrong = readings
+            .iter()
+            .zip(&truth)
+            .filter(|(r, t)| r.value != 0 && r.value != **t)
+            .count();
+        (right, wrong)
+    };
+    let single: Vec<CellReading> = crops.iter().map(|c| model.classify(c)).collect();
+    let page = model.classify_batch(&crops);
+    let (single_right, single_wrong) = count(&single);
+    let (page_right, page_wrong) = count(&page);
+    // Alone, soft print is often taken for an empty cell; among its page,
+    // it is read.
+    assert!(
+        page_right > single_right,
+        "page {page_right} vs single {single_right} of {}",
+        truth.len()
+    );
+    assert!(
+        page_wrong <= single_wrong + 1,
+        "{page_wrong} vs {single_wrong}"
+    );
+    // What the page added is flagged: its confidence stays under ACCEPT.
+    for (p, s) in page.iter().zip(&single) {
+        if p.value != s.value {
+            assert_eq!(s.value, 0);
+            assert!(
+                p.confidence < sudoku_lens::vision::classify::ACCEPT,
+                "{p:?}"
+            );
+        }
+    }
+}

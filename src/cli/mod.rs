@@ -81,7 +81,8 @@ pub enum Command {
         #[arg(required = true, value_name = "IMAGE")]
         images: Vec<PathBuf>,
         /// Print one JSON object per image: layout, grid, corners (image
-        /// pixels, clockwise from top-left), uncertain cells ([row, col]).
+        /// pixels, clockwise from the puzzle's top-left even when the photo
+        /// shows it turned), uncertain cells ([row, col]).
         #[arg(long)]
         json: bool,
         /// The puzzle's shape: auto (detect), classic or samurai.

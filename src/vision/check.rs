@@ -36,14 +36,20 @@ struct Alternative {
 /// Checks `values` (as read) against the solver and, if needed, changes up to
 /// [`MAX_CHANGES`] of the [`CANDIDATE_CELLS`] least confident cells to their
 /// runner-up reading (or to empty), trying the most likely changes first.
+/// A digit found to be misread by emptying its cell is then set to the
+/// solution's digit: the cell holds a printed given, only not the one read.
 /// `values` is updated when a change is found.
 pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> Verdict {
     let mut solver = SudokuSolver::new(layout.clone());
     let mut first = vec![0u8; values.len()];
-    let mut unique = |v: &[u8]| {
-        layout.first_conflict(v).is_none() && solver.solve_into(v, 2, &mut first) == Ok(1)
+    // 0, 1, or 2 meaning "several"; `first` gets the first solution.
+    let mut solutions = |v: &[u8], first: &mut [u8]| -> u64 {
+        if layout.first_conflict(v).is_some() {
+            return 0;
+        }
+        solver.solve_into(v, 2, first).unwrap_or(0)
     };
-    if unique(values) {
+    if solutions(values, &mut first) == 1 {
         return Verdict::Unique;
     }
     let alternatives = alternatives(cells);
@@ -57,14 +63,28 @@ pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> 
             for &i in &combo {
                 trial[alternatives[i].cell] = alternatives[i].value;
             }
-            if unique(&trial) {
-                let changes: Vec<(usize, u8)> = combo
-                    .iter()
-                    .map(|&i| (alternatives[i].cell, alternatives[i].value))
-                    .collect();
-                values.copy_from_slice(&trial);
-                return Verdict::Changed(changes);
+            match solutions(&trial, &mut first) {
+                1 => {}
+                _ => continue,
             }
+            // A digit that had to go was still printed ink: the given there
+            // is the (unique) solution's digit, misread. Restoring it keeps
+            // the puzzle unique and the reading complete.
+            let mut changes = Vec::with_capacity(combo.len());
+            for &i in &combo {
+                let Alternative { cell, value, .. } = alternatives[i];
+                let value = if value == 0 && values[cell] != 0 {
+                    first[cell]
+                } else {
+                    value
+                };
+                trial[cell] = value;
+                if value != values[cell] {
+                    changes.push((cell, value));
+                }
+            }
+            values.copy_from_slice(&trial);
+            return Verdict::Changed(changes);
         }
     }
     Verdict::Unresolved
@@ -201,6 +221,30 @@ mod tests {
             check(&layout, &mut values, &cells),
             Verdict::Changed(vec![(4, 7)])
         );
+    }
+
+    #[test]
+    fn a_misread_given_without_a_right_runner_up_takes_the_solutions_digit() {
+        let (layout, mut values, mut cells) = setup();
+        let mut solver = SudokuSolver::new(layout.clone());
+        let solution = solver.solve(&values, 1, 1).unwrap().solutions[0].clone();
+        // An extra given (the puzzle stays unique without it), misread as a
+        // digit that clashes with the solution, with a runner-up that
+        // clashes too: only emptying the cell gives one solution.
+        let cell = values.iter().position(|&v| v == 0).unwrap();
+        let wrong = |skip: u8| (1..=9).find(|&d| d != solution[cell] && d != skip).unwrap();
+        values[cell] = wrong(0);
+        cells[cell] = CellReading {
+            value: values[cell],
+            confidence: 0.4,
+            runner_up: wrong(values[cell]),
+            runner_up_confidence: 0.3,
+        };
+        assert_eq!(
+            check(&layout, &mut values, &cells),
+            Verdict::Changed(vec![(cell, solution[cell])])
+        );
+        assert_eq!(values[cell], solution[cell]);
     }
 
     #[test]

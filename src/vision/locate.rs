@@ -58,7 +58,9 @@ pub struct Located {
     /// The outer corners of the grid, on the centre line of its outer border,
     /// in pixels of the image given to [`locate`] (pixel indices: the centre
     /// of pixel (0, 0) is (0, 0)), clockwise from the top-left as the image
-    /// is stored: top-left, top-right, bottom-right, bottom-left.
+    /// is stored: top-left, top-right, bottom-right, bottom-left. (The
+    /// reader then turns the whole location to the puzzle's own order with
+    /// [`crate::vision::orient::turn_located`].)
     pub corners: [[f32; 2]; 4],
     /// The detected (or forced) layout.
     pub layout: Layout,

@@ -8,6 +8,8 @@
 //!   of candidate layouts), the actual grid lines, and one square crop per
 //!   cell sampled from the full-resolution image.
 //! - [`homography`]: plane projective transforms fitted from point pairs.
+//! - [`orient`]: which quarter turn makes the digits upright, and the
+//!   located grid turned to match.
 //! - [`classify`]: empty or a digit for each cell crop, with a confidence and
 //!   the runner-up, from a bundled template model built from fonts.
 //! - [`check`]: the solver's check of a reading, trying the runner-up
@@ -29,9 +31,10 @@
 //! # Ok(()) }
 //! ```
 //!
-//! Corners and crops are in the orientation of the pixels (after EXIF): a
-//! puzzle photographed on its side or upside down is located all the same,
-//! and which way up it is must be decided from the digits.
+//! [`locate`] gives corners and crops in the orientation of the pixels (after
+//! EXIF): a puzzle photographed on its side or upside down is located all the
+//! same, and [`orient`] then decides from the digits which way up it is;
+//! [`read`] returns the grid in the puzzle's own orientation.
 
 pub mod check;
 pub mod classify;
@@ -39,4 +42,5 @@ pub mod debug;
 pub mod homography;
 pub mod load;
 pub mod locate;
+pub mod orient;
 pub mod read;

@@ -7,9 +7,13 @@ use std::sync::Arc;
 use image::GrayImage;
 
 use super::check::{Verdict, check};
+use rayon::prelude::*;
+
+use super::classify::prep::{Prepared, prepare};
 use super::classify::{CellReading, Model};
 use super::load::{LoadError, load_path};
 use super::locate::{CELL_CROP_SIZE, LocateError, Located, Trace, cell_crops, locate_traced};
+use super::orient::{apply, orient};
 use crate::grid::{Layout, Puzzle};
 
 /// Cells read with less confidence than this are reported as uncertain.
@@ -20,8 +24,14 @@ pub const UNCERTAIN_BELOW: f32 = 0.75;
 pub struct Reading {
     /// The givens as read (0 = empty), in the layout's own text format.
     pub puzzle: Puzzle,
-    /// Where the grid is, in the image's pixels after EXIF orientation.
+    /// Where the grid is, in the image's pixels after EXIF orientation, in
+    /// the puzzle's own orientation: `corners` run clockwise from the
+    /// puzzle's top-left, and canvas (0, 0) of the homography is that corner
+    /// even when the puzzle appears sideways or upside down.
     pub located: Located,
+    /// Quarter turns clockwise at which the puzzle appears in the image
+    /// (decided from the digits).
+    pub turns: u8,
     /// What each cell showed, in cell order.
     pub cells: Vec<CellReading>,
     /// Cells whose reading is unsure: a digit read with low confidence, ink
@@ -59,8 +69,16 @@ pub fn read_grey(
         Ok(l) => l,
         Err(e) => return (Err(e), trace),
     };
+    let model = Model::load_bundled();
     let crops = cell_crops(grey, &located, CELL_CROP_SIZE);
-    let cells = Model::load_bundled().classify_batch(&crops);
+    let prepared: Vec<Prepared> = crops.par_iter().map(prepare).collect();
+    let cells: Vec<CellReading> = prepared
+        .par_iter()
+        .map(|p| model.read_prepared(p))
+        .collect();
+    let turns = orient(model, &located.layout, &crops, &prepared, &cells).turns;
+    drop(prepared);
+    let (located, _, cells) = apply(model, located, crops, cells, turns);
     let mut uncertain: Vec<usize> = cells
         .iter()
         .enumerate()
@@ -79,6 +97,7 @@ pub fn read_grey(
     let reading = Reading {
         puzzle,
         located,
+        turns,
         cells,
         uncertain,
         verdict,

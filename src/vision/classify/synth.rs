@@ -343,8 +343,14 @@ pub fn render_cell(
             small[y * m + x] = s / (ss * ss) as f32;
         }
     }
+    // Low resolution: phone photos of a whole page give cells of ~40 px
+    // that the locator enlarges, so strokes arrive soft and wide.
+    if rng.chance(0.6) {
+        let k = (m as f32 / rng.range(1.4, 3.2)).round().max(8.0) as usize;
+        small = resample(&resample(&small, m, k), k, m);
+    }
     // Blur.
-    let blurs = rng.below(if hard { 4 } else { 3 });
+    let blurs = rng.below(if hard { 5 } else { 4 });
     for _ in 0..blurs {
         small = blur121(&small, m);
     }
@@ -363,6 +369,45 @@ pub fn render_cell(
         block_compress(&mut out, m, quality);
     }
     GrayImage::from_raw(size, size, out).expect("size matches")
+}
+
+/// Resamples an n x n image to m x m: area averaging when shrinking,
+/// bilinear when enlarging.
+fn resample(img: &[f32], n: usize, m: usize) -> Vec<f32> {
+    let r = n as f32 / m as f32;
+    let mut out = vec![0f32; m * m];
+    if r >= 1.0 {
+        let mut cnt = vec![0f32; m * m];
+        for y in 0..n {
+            for x in 0..n {
+                let (ox, oy) = (
+                    ((x as f32 / r) as usize).min(m - 1),
+                    ((y as f32 / r) as usize).min(m - 1),
+                );
+                out[oy * m + ox] += img[y * n + x];
+                cnt[oy * m + ox] += 1.0;
+            }
+        }
+        for (o, c) in out.iter_mut().zip(&cnt) {
+            *o /= c.max(1.0);
+        }
+    } else {
+        let at = |v: f32| {
+            let c = ((v + 0.5) * r - 0.5).clamp(0.0, (n - 1) as f32);
+            let i = c as usize;
+            (i, (i + 1).min(n - 1), c - i as f32)
+        };
+        for y in 0..m {
+            let (y0, y1, fy) = at(y as f32);
+            for x in 0..m {
+                let (x0, x1, fx) = at(x as f32);
+                let top = img[y0 * n + x0] * (1.0 - fx) + img[y0 * n + x1] * fx;
+                let bot = img[y1 * n + x0] * (1.0 - fx) + img[y1 * n + x1] * fx;
+                out[y * m + x] = top * (1.0 - fy) + bot * fy;
+            }
+        }
+    }
+    out
 }
 
 fn blur121(img: &[f32], n: usize) -> Vec<f32> {

@@ -1,0 +1,985 @@
+//! Writes the image samples in `samples/images/`: classic and samurai
+//! puzzles rendered as app screenshots (light and dark mode, shaded boxes,
+//! highlighted cells, candidate marks, a number pad) and as simulated phone
+//! photos of a printed page (perspective, small and quarter-turn rotations,
+//! uneven light and shadow, a curved page, blur, noise, JPEG compression,
+//! print around the grid), each with `NAME.txt`, the reading expected from
+//! `sudoku-lens read NAME.png`.
+//!
+//! Digits are drawn in fonts the digit model is not built from. Everything is
+//! seeded, so a rerun writes the same files.
+//!
+//! cargo run --release --example make_image_samples
+
+use std::path::Path;
+use std::sync::Arc;
+
+use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
+use image::{ImageEncoder, Rgb, RgbImage};
+use sudoku_lens::grid::{Document, Layout, Puzzle, parse};
+use sudoku_lens::solve::SudokuSolver;
+use sudoku_lens::solve::generate::{full_grid, thin};
+use sudoku_lens::vision::classify::TRAIN_FONTS;
+use sudoku_lens::vision::classify::synth::Rng;
+use sudoku_lens::vision::homography::Homography;
+
+type Colour = [u8; 3];
+
+/// Fonts of the samples, none of which the digit model is built from: a sans
+/// and a serif.
+const FONTS: &[&str] = &["DejaVuSans.ttf", "texgyrebonum-regular.otf"];
+
+/// How a grid is drawn.
+#[derive(Clone)]
+struct Style {
+    paper: Colour,
+    line: Colour,
+    digit: Colour,
+    /// Fill of every other 3x3 box.
+    shade: Option<Colour>,
+    /// Fill of the selected cell's row, column and box, and of the cell.
+    highlight: Option<(Colour, Colour)>,
+    /// Colour of candidate marks in some empty cells.
+    pencil: Option<Colour>,
+    /// Line widths in cell units.
+    thin: f32,
+    thick: f32,
+    /// Index into the fonts.
+    font: usize,
+    /// Digit ink height over the cell side.
+    digit_height: f32,
+}
+
+impl Style {
+    fn print(font: usize) -> Style {
+        Style {
+            paper: [250, 250, 246],
+            line: [20, 20, 20],
+            digit: [15, 15, 15],
+            shade: None,
+            highlight: None,
+            pencil: None,
+            thin: 0.025,
+            thick: 0.07,
+            font,
+            digit_height: 0.58,
+        }
+    }
+}
+
+/// What surrounds the grid on the page or screen.
+#[derive(Clone, Default)]
+struct Extras {
+    /// A status line above the grid (an app's header).
+    header: bool,
+    /// A row of digit buttons below the grid.
+    number_pad: Option<(Colour, Colour)>,
+    /// Lines of text beside and below the grid (a printed page).
+    text: bool,
+    /// A smaller second puzzle beside the grid.
+    second_grid: Option<Puzzle>,
+}
+
+struct Fonts(Vec<FontVec>);
+
+fn fill(img: &mut RgbImage, x0: f32, y0: f32, x1: f32, y1: f32, c: Colour) {
+    let (w, h) = (img.width() as i64, img.height() as i64);
+    let xa = (x0.round() as i64).clamp(0, w);
+    let xb = (x1.round() as i64).clamp(0, w);
+    let ya = (y0.round() as i64).clamp(0, h);
+    let yb = (y1.round() as i64).clamp(0, h);
+    for y in ya..yb {
+        for x in xa..xb {
+            img.put_pixel(x as u32, y as u32, Rgb(c));
+        }
+    }
+}
+
+fn blend(img: &mut RgbImage, x: i64, y: i64, c: Colour, a: f32) {
+    if x < 0 || y < 0 || x >= img.width() as i64 || y >= img.height() as i64 {
+        return;
+    }
+    let p = img.get_pixel_mut(x as u32, y as u32);
+    for (v, &c) in p.0.iter_mut().zip(&c) {
+        *v = (*v as f32 * (1.0 - a) + c as f32 * a).round() as u8;
+    }
+}
+
+/// Draws `ch` with its ink box centred on (cx, cy), `height` pixels tall
+/// for a digit.
+fn glyph_centred(
+    img: &mut RgbImage,
+    font: &FontVec,
+    ch: char,
+    cx: f32,
+    cy: f32,
+    height: f32,
+    c: Colour,
+) {
+    // Size so that the digit 8's ink is `height` tall.
+    let probe = font
+        .outline_glyph(
+            font.glyph_id('8')
+                .with_scale_and_position(100.0, point(0.0, 0.0)),
+        )
+        .expect("the font has digits");
+    let scale = 100.0 * height / probe.px_bounds().height();
+    let g = font
+        .glyph_id(ch)
+        .with_scale_and_position(scale, point(0.0, 0.0));
+    let Some(outline) = font.outline_glyph(g) else {
+        return;
+    };
+    let b = outline.px_bounds();
+    let (ox, oy) = (
+        (cx - b.width() / 2.0).round() as i64,
+        (cy - b.height() / 2.0).round() as i64,
+    );
+    outline.draw(|x, y, cov| blend(img, ox + x as i64, oy + y as i64, c, cov.min(1.0)));
+}
+
+/// Draws a line of text starting at (x, baseline).
+fn text(img: &mut RgbImage, font: &FontVec, s: &str, x: f32, baseline: f32, px: f32, c: Colour) {
+    let scaled = font.as_scaled(PxScale::from(px));
+    let mut pen = x;
+    for ch in s.chars() {
+        let id = scaled.glyph_id(ch);
+        let g = id.with_scale_and_position(px, point(pen, baseline));
+        if let Some(o) = font.outline_glyph(g) {
+            let b = o.px_bounds();
+            o.draw(|gx, gy, cov| {
+                blend(
+                    img,
+                    b.min.x as i64 + gx as i64,
+                    b.min.y as i64 + gy as i64,
+                    c,
+                    cov.min(1.0),
+                )
+            });
+        }
+        pen += scaled.h_advance(id);
+    }
+}
+
+/// Draws `puzzle` with its top-left corner at (ox, oy), `cell` pixels per
+/// cell.
+fn draw_grid(
+    img: &mut RgbImage,
+    fonts: &Fonts,
+    puzzle: &Puzzle,
+    (ox, oy): (f32, f32),
+    cell: f32,
+    style: &Style,
+    rng: &mut Rng,
+) {
+    let l = puzzle.layout();
+    let values = puzzle.values();
+    // The selected cell: an empty one near the middle of the canvas.
+    let selected = style.highlight.and_then(|_| {
+        let mid = (l.height() / 2, l.width() / 2);
+        (0..l.cell_count())
+            .filter(|&c| values[c] == 0)
+            .min_by_key(|&c| {
+                let (r, k) = l.position(c);
+                r.abs_diff(mid.0 + 1) + k.abs_diff(mid.1 + 2)
+            })
+    });
+    for c in 0..l.cell_count() {
+        let (r, k) = l.position(c);
+        let (x, y) = (ox + k as f32 * cell, oy + r as f32 * cell);
+        let mut bg = style.paper;
+        if let Some(s) = style.shade
+            && (r / 3 + k / 3) % 2 == 1
+        {
+            bg = s;
+        }
+        if let (Some((band, own)), Some(sel)) = (style.highlight, selected) {
+            let (sr, sk) = l.position(sel);
+            if c == sel {
+                bg = own;
+            } else if r == sr || k == sk || (r / 3 == sr / 3 && k / 3 == sk / 3) {
+                bg = band;
+            }
+        }
+        fill(img, x, y, x + cell, y + cell, bg);
+    }
+    for c in 0..l.cell_count() {
+        let (r, k) = l.position(c);
+        let (x, y) = (ox + k as f32 * cell, oy + r as f32 * cell);
+        for (i, vertical, at) in [
+            (k, true, x),
+            (k + 1, true, x + cell),
+            (r, false, y),
+            (r + 1, false, y + cell),
+        ] {
+            let t = cell * if i % 3 == 0 { style.thick } else { style.thin };
+            let t = t.max(1.0) / 2.0;
+            if vertical {
+                fill(img, at - t, y - t, at + t, y + cell + t, style.line);
+            } else {
+                fill(img, x - t, at - t, x + cell + t, at + t, style.line);
+            }
+        }
+    }
+    let font = &fonts.0[style.font];
+    for (c, &v) in values.iter().enumerate() {
+        let (r, k) = l.position(c);
+        let (x, y) = (ox + k as f32 * cell, oy + r as f32 * cell);
+        if v != 0 {
+            // Printed digits sit a little off centre, as they do.
+            let dx = rng.range(-0.03, 0.03) * cell;
+            let dy = rng.range(-0.03, 0.03) * cell;
+            glyph_centred(
+                img,
+                font,
+                char::from(b'0' + v),
+                x + cell / 2.0 + dx,
+                y + cell / 2.0 + dy,
+                cell * style.digit_height,
+                style.digit,
+            );
+        } else if let Some(pc) = style.pencil
+            && rng.chance(0.45)
+        {
+            // Two to four candidates in their places of a 3x3 mini-grid.
+            let n = 2 + rng.below(3);
+            let mut marks: Vec<u8> = Vec::new();
+            while marks.len() < n as usize {
+                let d = 1 + rng.below(9) as u8;
+                if !marks.contains(&d) {
+                    marks.push(d);
+                }
+            }
+            for d in marks {
+                let (mr, mc) = ((d - 1) / 3, (d - 1) % 3);
+                glyph_centred(
+                    img,
+                    font,
+                    char::from(b'0' + d),
+                    x + cell * (0.2 + 0.3 * mc as f32),
+                    y + cell * (0.2 + 0.3 * mr as f32),
+                    cell * 0.18,
+                    pc,
+                );
+            }
+        }
+    }
+}
+
+/// Words for the print around a grid.
+const WORDS: &[&str] = &[
+    "puzzle",
+    "the",
+    "each",
+    "row",
+    "column",
+    "and",
+    "box",
+    "must",
+    "contain",
+    "digits",
+    "one",
+    "to",
+    "nine",
+    "solution",
+    "page",
+    "tomorrow",
+    "difficulty",
+    "moderate",
+    "fill",
+    "grid",
+    "so",
+    "that",
+    "every",
+    "of",
+    "in",
+    "weekend",
+    "edition",
+    "answers",
+];
+
+fn sentence(rng: &mut Rng, words: usize) -> String {
+    (0..words)
+        .map(|_| WORDS[rng.below(WORDS.len() as u32) as usize])
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A page (or screen) with the puzzle and its surroundings. Returns the
+/// image and the grid's outer corners on it.
+fn page(
+    fonts: &Fonts,
+    puzzle: &Puzzle,
+    cell: f32,
+    style: &Style,
+    extras: &Extras,
+    rng: &mut Rng,
+) -> RgbImage {
+    let l = puzzle.layout();
+    let (gw, gh) = (l.width() as f32 * cell, l.height() as f32 * cell);
+    let margin = (cell * 0.8).round();
+    let left = margin + if extras.text { cell * 4.0 } else { 0.0 };
+    let top = margin + if extras.header { cell * 1.2 } else { 0.0 };
+    let right_extra = match &extras.second_grid {
+        Some(_) => cell * 4.6,
+        None => 0.0,
+    };
+    let bottom_extra = if extras.number_pad.is_some() {
+        cell * 2.0
+    } else if extras.text {
+        cell * 2.2
+    } else {
+        0.0
+    };
+    let w = (left + gw + right_extra + margin).round() as u32;
+    let h = (top + gh + bottom_extra + margin).round() as u32;
+    let mut img = RgbImage::from_pixel(w, h, Rgb(style.paper));
+    let font = &fonts.0[style.font];
+    let muted = [
+        ((style.line[0] as u16 + style.paper[0] as u16) / 2) as u8,
+        ((style.line[1] as u16 + style.paper[1] as u16) / 2) as u8,
+        ((style.line[2] as u16 + style.paper[2] as u16) / 2) as u8,
+    ];
+    if extras.header {
+        let base = top - cell * 0.45;
+        text(&mut img, font, "Medium", left, base, cell * 0.4, muted);
+        text(
+            &mut img,
+            font,
+            "Mistakes 0/3",
+            left + gw * 0.38,
+            base,
+            cell * 0.4,
+            muted,
+        );
+        text(
+            &mut img,
+            font,
+            "04:12",
+            left + gw * 0.82,
+            base,
+            cell * 0.4,
+            muted,
+        );
+    }
+    if extras.text {
+        let px = cell * 0.3;
+        let mut y = top + px;
+        while y < top + gh + cell * 2.0 {
+            let s = sentence(rng, 3);
+            text(&mut img, font, &s, margin * 0.5, y, px, style.line);
+            y += px * 1.5;
+        }
+        let mut y = top + gh + cell * 0.9;
+        for _ in 0..2 {
+            let s = sentence(rng, 9);
+            text(&mut img, font, &s, left, y, px, style.line);
+            y += px * 1.5;
+        }
+    }
+    draw_grid(&mut img, fonts, puzzle, (left, top), cell, style, rng);
+    if let Some(second) = &extras.second_grid {
+        let small = cell * 0.42;
+        let ox = left + gw + cell * 0.6;
+        let style2 = Style {
+            highlight: None,
+            pencil: None,
+            ..style.clone()
+        };
+        draw_grid(&mut img, fonts, second, (ox, top), small, &style2, rng);
+        text(
+            &mut img,
+            font,
+            "No. 2",
+            ox,
+            top + small * 9.0 + cell * 0.6,
+            cell * 0.35,
+            style.line,
+        );
+    }
+    if let Some((button, label)) = extras.number_pad {
+        let bw = gw / 9.0;
+        let y0 = top + gh + cell * 0.5;
+        for d in 1..=9u8 {
+            let x0 = left + (d - 1) as f32 * bw;
+            fill(
+                &mut img,
+                x0 + bw * 0.08,
+                y0,
+                x0 + bw * 0.92,
+                y0 + cell * 1.2,
+                button,
+            );
+            glyph_centred(
+                &mut img,
+                font,
+                char::from(b'0' + d),
+                x0 + bw / 2.0,
+                y0 + cell * 0.6,
+                cell * 0.55,
+                label,
+            );
+        }
+    }
+    img
+}
+
+/// How a page is photographed.
+#[derive(Clone)]
+struct Camera {
+    size: (u32, u32),
+    /// Quarter turns clockwise of the page in the photo.
+    turns: u8,
+    /// Further rotation, degrees clockwise.
+    angle: f32,
+    /// Corner displacement for perspective, in grid sides.
+    perspective: f32,
+    /// The grid's side over the photo's short side.
+    fill: f32,
+    /// Bow of the page: rows bend by this fraction of the grid's height.
+    curve: f32,
+    /// Darkening from one side to the other, 0..1.
+    gradient: f32,
+    /// Depth of a soft shadow over part of the page, 0..1.
+    shadow: f32,
+    /// Colour of the light.
+    tint: [f32; 3],
+    blur: f32,
+    noise: f32,
+    quality: u8,
+}
+
+impl Camera {
+    fn new(size: (u32, u32)) -> Camera {
+        Camera {
+            size,
+            turns: 0,
+            angle: 0.0,
+            perspective: 0.0,
+            fill: 0.8,
+            curve: 0.0,
+            gradient: 0.0,
+            shadow: 0.0,
+            tint: [1.0, 1.0, 1.0],
+            blur: 0.0,
+            noise: 0.0,
+            quality: 85,
+        }
+    }
+}
+
+fn bilinear(img: &RgbImage, x: f32, y: f32) -> Option<[f32; 3]> {
+    let (w, h) = (img.width() as i64, img.height() as i64);
+    let (x0, y0) = (x.floor() as i64, y.floor() as i64);
+    if x0 < 0 || y0 < 0 || x0 + 1 >= w || y0 + 1 >= h {
+        return None;
+    }
+    let (tx, ty) = (x - x0 as f32, y - y0 as f32);
+    let p = |x: i64, y: i64| img.get_pixel(x as u32, y as u32).0;
+    let (a, b, c, d) = (p(x0, y0), p(x0 + 1, y0), p(x0, y0 + 1), p(x0 + 1, y0 + 1));
+    Some(std::array::from_fn(|i| {
+        let top = a[i] as f32 * (1.0 - tx) + b[i] as f32 * tx;
+        let bot = c[i] as f32 * (1.0 - tx) + d[i] as f32 * tx;
+        top * (1.0 - ty) + bot * ty
+    }))
+}
+
+/// The page photographed: placed in perspective on a table, lit unevenly,
+/// blurred and noisy. `grid` is the grid's box on the page (x0, y0, x1, y1).
+fn photograph(page: &RgbImage, grid: [f32; 4], cam: &Camera, rng: &mut Rng) -> RgbImage {
+    let (w, h) = cam.size;
+    let [gx0, gy0, gx1, gy1] = grid;
+    let side = (w.min(h) as f32) * cam.fill;
+    let scale = side / (gx1 - gx0).max(gy1 - gy0);
+    let theta = (cam.turns as f32 * 90.0 + cam.angle).to_radians();
+    let (gcx, gcy) = ((gx0 + gx1) / 2.0, (gy0 + gy1) / 2.0);
+    let (ocx, ocy) = (
+        w as f32 / 2.0 + rng.range(-0.04, 0.04) * w as f32,
+        h as f32 / 2.0 + rng.range(-0.04, 0.04) * h as f32,
+    );
+    let place = |x: f32, y: f32| -> [f64; 2] {
+        let (dx, dy) = ((x - gcx) * scale, (y - gcy) * scale);
+        [
+            (ocx + dx * theta.cos() - dy * theta.sin()) as f64,
+            (ocy + dx * theta.sin() + dy * theta.cos()) as f64,
+        ]
+    };
+    let from = [[gx0, gy0], [gx1, gy0], [gx1, gy1], [gx0, gy1]];
+    let to: Vec<[f64; 2]> = from
+        .iter()
+        .map(|&[x, y]| {
+            let p = place(x, y);
+            let j = cam.perspective * side;
+            [
+                p[0] + (rng.range(-j, j)) as f64,
+                p[1] + (rng.range(-j, j)) as f64,
+            ]
+        })
+        .collect();
+    let from: Vec<[f64; 2]> = from.iter().map(|p| [p[0] as f64, p[1] as f64]).collect();
+    let to_photo = Homography::from_points(&from, &to).expect("a proper quad");
+    let to_page = to_photo.inverse().expect("invertible");
+    let table: Colour = [
+        90 + rng.below(60) as u8,
+        75 + rng.below(50) as u8,
+        60 + rng.below(40) as u8,
+    ];
+    let (sa, sb) = (rng.range(0.0, std::f32::consts::TAU), rng.range(-0.3, 0.3));
+    let (gdx, gdy) = (sa.cos(), sa.sin());
+    let diag = ((w * w + h * h) as f32).sqrt();
+    let (shadow_angle, shadow_at) = (rng.range(0.0, std::f32::consts::TAU), rng.range(0.15, 0.4));
+    let mut out = RgbImage::new(w, h);
+    let gh = gy1 - gy0;
+    let gw = gx1 - gx0;
+    for y in 0..h {
+        for x in 0..w {
+            let mut acc = [0f32; 3];
+            for (sx, sy) in [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)] {
+                let (u, v) =
+                    to_page.map((x as f32 + sx - 0.5) as f64, (y as f32 + sy - 0.5) as f64);
+                let (u, v) = (u as f32, v as f32);
+                // A bowed page: the print moves down most mid-page.
+                let t = ((u - gx0) / gw).clamp(-0.5, 1.5);
+                let v = v - cam.curve * gh * (std::f32::consts::PI * t).sin();
+                let p = bilinear(page, u, v).unwrap_or_else(|| {
+                    let n = ((x / 7 + y / 5) % 3) as f32;
+                    table.map(|c| c as f32 + n)
+                });
+                for i in 0..3 {
+                    acc[i] += p[i] / 4.0;
+                }
+            }
+            // Light: a gradient across the photo and a soft shadow.
+            let along = ((x as f32 - w as f32 / 2.0) * gdx + (y as f32 - h as f32 / 2.0) * gdy)
+                / diag
+                + 0.5;
+            let mut gain = 1.0 - cam.gradient * along.clamp(0.0, 1.0) + sb * 0.05;
+            if cam.shadow > 0.0 {
+                let d = ((x as f32 - w as f32 / 2.0) * shadow_angle.cos()
+                    + (y as f32 - h as f32 / 2.0) * shadow_angle.sin())
+                    / diag
+                    - shadow_at;
+                let s = ((d + 0.06) / 0.12).clamp(0.0, 1.0);
+                gain *= 1.0 - cam.shadow * s * s * (3.0 - 2.0 * s);
+            }
+            let px = std::array::from_fn(|i| (acc[i] * gain * cam.tint[i]).clamp(0.0, 255.0) as u8);
+            out.put_pixel(x, y, Rgb(px));
+        }
+    }
+    if cam.blur > 0.0 {
+        out = imageproc::filter::gaussian_blur_f32(&out, cam.blur);
+    }
+    if cam.noise > 0.0 {
+        for p in out.pixels_mut() {
+            let n = rng.normal() * cam.noise;
+            for c in p.0.iter_mut() {
+                *c = (*c as f32 + n + rng.normal() * cam.noise * 0.3).clamp(0.0, 255.0) as u8;
+            }
+        }
+    }
+    out
+}
+
+/// EXIF block with only the orientation tag.
+fn exif_orientation(tag: u16) -> Vec<u8> {
+    let mut e = vec![
+        0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, // TIFF header, IFD at 8
+        0x01, 0x00, // one entry
+        0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00,
+    ];
+    e.extend_from_slice(&tag.to_le_bytes());
+    e.extend_from_slice(&[0, 0, 0, 0, 0, 0]);
+    e
+}
+
+fn save_jpeg(img: &RgbImage, path: &Path, quality: u8, exif: Option<Vec<u8>>) {
+    let file = std::fs::File::create(path).expect("writable samples folder");
+    let mut enc =
+        image::codecs::jpeg::JpegEncoder::new_with_quality(std::io::BufWriter::new(file), quality);
+    if let Some(e) = exif {
+        enc.set_exif_metadata(e).expect("JPEG takes EXIF");
+    }
+    enc.write_image(
+        img.as_raw(),
+        img.width(),
+        img.height(),
+        image::ExtendedColorType::Rgb8,
+    )
+    .expect("JPEG encodes");
+}
+
+fn load_puzzle(root: &Path, name: &str) -> Puzzle {
+    let text = std::fs::read_to_string(root.join("samples/puzzles").join(name)).expect(name);
+    match parse(&text, name, None).expect("a valid sample") {
+        Document::Single(p) => p,
+        Document::Batch(_) => panic!("{name} holds one puzzle"),
+    }
+}
+
+fn generated_classic(seed: u64, givens: usize) -> Puzzle {
+    let layout = Arc::new(Layout::classic());
+    let mut solver = SudokuSolver::new(layout.clone());
+    let full = full_grid(&mut solver, seed);
+    Puzzle::empty(layout).with_values(thin(&mut solver, &full, givens, seed))
+}
+
+/// One sample: a screenshot (saved as PNG) or a photo (saved as JPEG).
+struct Sample {
+    name: &'static str,
+    puzzle: Puzzle,
+    style: Style,
+    extras: Extras,
+    cell: f32,
+    camera: Option<Camera>,
+    /// EXIF orientation tag written into the JPEG, whatever its pixels show.
+    exif: Option<u16>,
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("samples/images");
+    std::fs::create_dir_all(&dir).expect("samples folder");
+    for f in FONTS {
+        assert!(
+            !TRAIN_FONTS.contains(f),
+            "{f} is one of the digit model's fonts: pick a held-out one"
+        );
+    }
+    let fonts = Fonts(
+        FONTS
+            .iter()
+            .map(|f| {
+                let bytes = std::fs::read(root.join("assets/fonts").join(f)).expect("font file");
+                FontVec::try_from_vec(bytes).expect("a valid font")
+            })
+            .collect(),
+    );
+    let (sans, serif) = (0, 1);
+    let classic = load_puzzle(root, "classic.txt");
+    let samurai = load_puzzle(root, "samurai.txt");
+    let gen_a = generated_classic(101, 27);
+    let gen_b = generated_classic(102, 30);
+
+    let light = Style {
+        paper: [255, 255, 255],
+        line: [52, 72, 97],
+        digit: [52, 72, 97],
+        thick: 0.05,
+        ..Style::print(sans)
+    };
+    let dark = Style {
+        paper: [28, 28, 30],
+        line: [120, 120, 128],
+        digit: [235, 235, 240],
+        highlight: Some(([44, 48, 62], [58, 80, 120])),
+        ..light.clone()
+    };
+    let shaded = Style {
+        shade: Some([232, 236, 242]),
+        highlight: Some(([220, 230, 250], [187, 222, 251])),
+        pencil: Some([110, 110, 110]),
+        digit: [30, 60, 170],
+        ..light.clone()
+    };
+    let app = Extras {
+        header: true,
+        number_pad: Some(([234, 238, 244], [52, 72, 97])),
+        ..Extras::default()
+    };
+    let dark_app = Extras {
+        header: true,
+        number_pad: Some(([50, 50, 56], [200, 200, 210])),
+        ..Extras::default()
+    };
+    let print = Style::print(serif);
+    let news = Extras {
+        text: true,
+        second_grid: Some(gen_b.clone()),
+        ..Extras::default()
+    };
+    let phone = |size, f: &dyn Fn(&mut Camera)| {
+        let mut c = Camera::new(size);
+        f(&mut c);
+        Some(c)
+    };
+    let samples = vec![
+        Sample {
+            name: "classic-screen-light",
+            puzzle: classic.clone(),
+            style: light.clone(),
+            extras: Extras::default(),
+            cell: 64.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "classic-screen-dark",
+            puzzle: gen_a.clone(),
+            style: dark.clone(),
+            extras: dark_app.clone(),
+            cell: 72.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "classic-screen-pencil",
+            puzzle: classic.clone(),
+            style: shaded.clone(),
+            extras: app.clone(),
+            cell: 80.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "samurai-screen-light",
+            puzzle: samurai.clone(),
+            style: light.clone(),
+            extras: Extras::default(),
+            cell: 44.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "samurai-screen-dark",
+            puzzle: samurai.clone(),
+            style: Style {
+                shade: Some([38, 38, 42]),
+                ..dark.clone()
+            },
+            extras: Extras::default(),
+            cell: 44.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "classic-photo-page",
+            puzzle: classic.clone(),
+            style: print.clone(),
+            extras: news.clone(),
+            cell: 48.0,
+            camera: phone((1024, 768), &|c| {
+                c.angle = -4.0;
+                c.perspective = 0.05;
+                c.fill = 0.7;
+                c.gradient = 0.3;
+                c.tint = [1.0, 0.96, 0.88];
+                c.blur = 0.8;
+                c.noise = 4.0;
+                c.quality = 80;
+            }),
+            exif: None,
+        },
+        Sample {
+            name: "classic-photo-turn90",
+            puzzle: gen_a.clone(),
+            style: print.clone(),
+            extras: Extras {
+                text: true,
+                ..Extras::default()
+            },
+            cell: 48.0,
+            camera: phone((768, 1024), &|c| {
+                c.turns = 1;
+                c.angle = 3.0;
+                c.perspective = 0.04;
+                c.shadow = 0.35;
+                c.blur = 1.0;
+                c.noise = 3.0;
+                c.quality = 75;
+            }),
+            exif: None,
+        },
+        Sample {
+            name: "classic-photo-turn180",
+            puzzle: classic.clone(),
+            style: Style::print(sans),
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: phone((1000, 750), &|c| {
+                c.turns = 2;
+                c.angle = -2.0;
+                c.perspective = 0.06;
+                c.curve = 0.012;
+                c.gradient = 0.4;
+                c.blur = 0.7;
+                c.noise = 5.0;
+                c.quality = 70;
+            }),
+            exif: None,
+        },
+        Sample {
+            name: "classic-photo-turn270-colour",
+            puzzle: gen_b.clone(),
+            style: Style {
+                digit: [25, 50, 150],
+                line: [25, 50, 150],
+                ..Style::print(serif)
+            },
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: phone((900, 1200), &|c| {
+                c.turns = 3;
+                c.angle = 6.0;
+                c.perspective = 0.03;
+                c.gradient = 0.25;
+                c.tint = [0.92, 0.97, 1.0];
+                c.blur = 0.9;
+                c.noise = 4.0;
+                c.quality = 80;
+            }),
+            exif: None,
+        },
+        Sample {
+            name: "classic-photo-exif",
+            puzzle: classic.clone(),
+            style: print.clone(),
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: phone((960, 720), &|c| {
+                c.angle = 2.0;
+                c.perspective = 0.04;
+                c.gradient = 0.2;
+                c.blur = 0.8;
+                c.noise = 3.0;
+                c.quality = 85;
+            }),
+            // Stored upright but tagged "rotate 90 clockwise to view": a
+            // viewer (and the loader) shows the puzzle on its side.
+            exif: Some(6),
+        },
+        Sample {
+            name: "classic-photo-small",
+            puzzle: gen_b.clone(),
+            style: Style::print(sans),
+            extras: Extras {
+                text: true,
+                ..Extras::default()
+            },
+            cell: 40.0,
+            camera: phone((640, 480), &|c| {
+                c.angle = -7.0;
+                c.perspective = 0.06;
+                c.fill = 0.75;
+                c.gradient = 0.35;
+                c.shadow = 0.25;
+                c.tint = [1.0, 0.93, 0.82];
+                c.blur = 1.0;
+                c.noise = 5.0;
+                c.quality = 70;
+            }),
+            exif: None,
+        },
+        Sample {
+            name: "samurai-photo-page",
+            puzzle: samurai.clone(),
+            style: print.clone(),
+            extras: Extras {
+                text: true,
+                ..Extras::default()
+            },
+            cell: 48.0,
+            camera: phone((1200, 1000), &|c| {
+                c.angle = 3.0;
+                c.perspective = 0.04;
+                c.fill = 0.85;
+                c.gradient = 0.3;
+                c.tint = [1.0, 0.95, 0.86];
+                c.blur = 0.7;
+                c.noise = 3.0;
+                c.quality = 82;
+            }),
+            exif: None,
+        },
+        Sample {
+            name: "samurai-photo-turn90-shadow",
+            puzzle: samurai.clone(),
+            style: Style::print(sans),
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: phone((1000, 1200), &|c| {
+                c.turns = 1;
+                c.angle = -3.0;
+                c.perspective = 0.03;
+                c.fill = 0.85;
+                c.shadow = 0.3;
+                c.blur = 0.6;
+                c.noise = 3.0;
+                c.quality = 80;
+            }),
+            exif: None,
+        },
+        Sample {
+            name: "samurai-photo-turn180-curved",
+            puzzle: samurai.clone(),
+            style: print.clone(),
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: phone((1200, 1000), &|c| {
+                c.turns = 2;
+                c.angle = 1.5;
+                c.perspective = 0.03;
+                c.fill = 0.85;
+                c.curve = 0.006;
+                c.gradient = 0.35;
+                c.blur = 0.6;
+                c.noise = 4.0;
+                c.quality = 78;
+            }),
+            exif: None,
+        },
+        Sample {
+            name: "samurai-photo-turn270-colour",
+            puzzle: samurai.clone(),
+            style: Style {
+                digit: [150, 30, 40],
+                ..Style::print(serif)
+            },
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: phone((1100, 1100), &|c| {
+                c.turns = 3;
+                c.angle = 4.0;
+                c.perspective = 0.04;
+                c.fill = 0.85;
+                c.gradient = 0.3;
+                c.tint = [0.95, 0.97, 1.0];
+                c.blur = 0.8;
+                c.noise = 3.0;
+                c.quality = 80;
+            }),
+            exif: None,
+        },
+    ];
+    for (i, s) in samples.iter().enumerate() {
+        let mut rng = Rng::new(0x5a3d_1e00 + i as u64);
+        let img = page(&fonts, &s.puzzle, s.cell, &s.style, &s.extras, &mut rng);
+        let l = s.puzzle.layout();
+        let margin = (s.cell * 0.8).round();
+        let left = margin + if s.extras.text { s.cell * 4.0 } else { 0.0 };
+        let top = margin + if s.extras.header { s.cell * 1.2 } else { 0.0 };
+        let grid = [
+            left,
+            top,
+            left + l.width() as f32 * s.cell,
+            top + l.height() as f32 * s.cell,
+        ];
+        let file = match &s.camera {
+            None => {
+                let f = format!("{}.png", s.name);
+                img.save(dir.join(&f)).expect("PNG written");
+                f
+            }
+            Some(cam) => {
+                let photo = photograph(&img, grid, cam, &mut rng);
+                let exif = s.exif.map(exif_orientation);
+                let f = format!("{}.jpg", s.name);
+                save_jpeg(&photo, &dir.join(&f), cam.quality, exif);
+                f
+            }
+        };
+        std::fs::write(dir.join(format!("{}.txt", s.name)), s.puzzle.to_text())
+            .expect("expected reading written");
+        let bytes = std::fs::metadata(dir.join(&file)).map_or(0, |m| m.len());
+        println!("{file}: {} KB", bytes / 1024);
+    }
+}

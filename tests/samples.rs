@@ -1,0 +1,115 @@
+//! Every image in `samples/images/` (screenshots and simulated photos made by
+//! `cargo run --release --example make_image_samples`) is read through the
+//! library and must give exactly the grid in its `NAME.txt`, without the
+//! solver check having to change any cell.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use sudoku_lens::grid::{Document, parse};
+use sudoku_lens::vision::check::Verdict;
+use sudoku_lens::vision::read::read_path;
+
+const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff"];
+
+fn samples_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/images")
+}
+
+/// The sample files: images, expected readings, and anything else.
+fn listing() -> (Vec<PathBuf>, Vec<PathBuf>, Vec<PathBuf>) {
+    let mut images = Vec::new();
+    let mut texts = Vec::new();
+    let mut other = Vec::new();
+    for entry in std::fs::read_dir(samples_dir()).expect("samples/images exists") {
+        let path = entry.unwrap().path();
+        let ext = path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        if IMAGE_EXTENSIONS.contains(&ext.as_str()) {
+            images.push(path);
+        } else if ext == "txt" {
+            texts.push(path);
+        } else {
+            other.push(path);
+        }
+    }
+    images.sort();
+    texts.sort();
+    (images, texts, other)
+}
+
+#[test]
+fn every_image_has_its_expected_reading_and_every_reading_its_image() {
+    let (images, texts, other) = listing();
+    assert!(
+        images.len() >= 10,
+        "samples/images holds {} images",
+        images.len()
+    );
+    assert!(
+        other.is_empty(),
+        "unexpected files in samples/images: {other:?}"
+    );
+    for image in &images {
+        assert!(
+            image.with_extension("txt").is_file(),
+            "{} has no expected reading ({})",
+            image.display(),
+            image.with_extension("txt").display()
+        );
+    }
+    for text in &texts {
+        assert!(
+            images.iter().any(|i| i.with_extension("txt") == *text),
+            "{} has no image",
+            text.display()
+        );
+    }
+}
+
+#[test]
+fn every_sample_image_reads_exactly() {
+    let (images, _, _) = listing();
+    let failures: Vec<String> = images
+        .par_iter()
+        .filter_map(|image| {
+            let name = image.file_name().unwrap().to_string_lossy().to_string();
+            let Ok(text) = std::fs::read_to_string(image.with_extension("txt")) else {
+                return Some(format!("{name}: no expected reading"));
+            };
+            let expected = match parse(&text, &name, None) {
+                Ok(Document::Single(p)) => p,
+                Ok(Document::Batch(_)) => return Some(format!("{name}: .txt holds a batch")),
+                Err(e) => return Some(format!("{name}: bad .txt: {e}")),
+            };
+            let reading = match read_path(image, None) {
+                Ok(r) => r,
+                Err(e) => return Some(format!("{name}: {e}")),
+            };
+            let layout = reading.puzzle.layout().name().to_string();
+            if layout != expected.layout().name() {
+                return Some(format!(
+                    "{name}: read as {layout}, expected {}",
+                    expected.layout().name()
+                ));
+            }
+            if reading.puzzle.rows() != expected.rows() {
+                return Some(format!(
+                    "{name}: read\n{}expected\n{}",
+                    reading.puzzle.to_text(),
+                    expected.to_text()
+                ));
+            }
+            if reading.verdict != Verdict::Unique {
+                return Some(format!(
+                    "{name}: right only after the solver check: {:?}",
+                    reading.verdict
+                ));
+            }
+            None
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
