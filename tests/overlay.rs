@@ -186,10 +186,7 @@ fn a_samurai_photo_reads_back_solved() {
 #[test]
 fn sample_images_read_back_solved() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/images");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        eprintln!("no {}: nothing to check", dir.display());
-        return;
-    };
+    let entries = std::fs::read_dir(&dir).unwrap();
     let mut images: Vec<_> = entries
         .map(|e| e.unwrap().path())
         .filter(|p| {
@@ -245,9 +242,12 @@ fn sample_images_read_back_solved() {
         misread.len(),
         misread.join(", ")
     );
+    assert!(images.len() >= 10, "{} sample images", images.len());
     assert!(
-        images.is_empty() || !checked.is_empty(),
-        "the reader reads none of the sample images"
+        checked.len() * 2 >= images.len(),
+        "the reader reads only {} of {} sample images",
+        checked.len(),
+        images.len()
     );
 }
 
