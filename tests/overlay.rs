@@ -178,6 +178,79 @@ fn a_samurai_photo_reads_back_solved() {
     round_trip(&p, photo(&screen, 11), "samurai photo");
 }
 
+/// The generated screenshots and photos of `samples/images/` (each with its
+/// expected givens in NAME.txt): every one whose givens the reader gets right
+/// must read back, once the solution is drawn on it, as the full solution.
+/// Images the reader itself misreads say nothing of the overlay and are
+/// listed, not failed.
+#[test]
+fn sample_images_read_back_solved() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/images");
+    let entries = std::fs::read_dir(&dir).unwrap();
+    let mut images: Vec<_> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("png" | "jpg" | "jpeg")
+            ) && p.with_extension("txt").is_file()
+        })
+        .collect();
+    images.sort();
+    let (mut checked, mut misread) = (Vec::new(), Vec::new());
+    for path in &images {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(path.with_extension("txt")).unwrap();
+        let Ok(Document::Single(expected)) = parse(&text, &name, None) else {
+            panic!("{name}: the expected reading does not parse");
+        };
+        let image = sudoku_lens::vision::load::load_path(path).unwrap();
+        let rgb = image.to_rgb8();
+        let grey = image.to_luma8();
+        let first = match read_grey(&grey, None).0 {
+            Ok(r) if r.puzzle.values() == expected.values() => r,
+            _ => {
+                misread.push(name);
+                continue;
+            }
+        };
+        let outcome = solve(&expected, 2, 1).unwrap();
+        assert_eq!(outcome.count, 1, "{name}: the sample has one solution");
+        let solution = &outcome.solutions[0];
+        let mut drawn = rgb.clone();
+        draw_solution(
+            &mut drawn,
+            &first.located,
+            expected.values(),
+            solution,
+            &[],
+            &Options::default(),
+        )
+        .unwrap();
+        let grey = image::DynamicImage::ImageRgb8(drawn).to_luma8();
+        let again = read_grey(&grey, None).0.unwrap();
+        assert_eq!(
+            again.puzzle.values(),
+            &solution[..],
+            "{name}: the overlay reads back as the solution"
+        );
+        checked.push(name);
+    }
+    eprintln!(
+        "overlay read back on {} sample images; {} misread by the reader before any drawing: {}",
+        checked.len(),
+        misread.len(),
+        misread.join(", ")
+    );
+    assert!(images.len() >= 10, "{} sample images", images.len());
+    assert!(
+        checked.len() * 2 >= images.len(),
+        "the reader reads only {} of {} sample images",
+        checked.len(),
+        images.len()
+    );
+}
+
 /// Whether (x, y) is inside a convex quad (either winding).
 fn inside(q: &[[f32; 2]; 4], x: f32, y: f32) -> bool {
     let mut sign = 0.0f32;

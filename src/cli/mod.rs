@@ -203,10 +203,17 @@ pub fn run(command: Command) -> Result<Status, String> {
     }
 }
 
-/// Ends the program with a usage error (status 2), as for a bad argument.
-fn usage_error(message: &str) -> ! {
+/// Ends the program with a usage error of `subcommand` (status 2), as for a
+/// bad argument.
+fn usage_error(subcommand: &str, message: &str) -> ! {
     use clap::CommandFactory;
-    Cli::command()
+    let mut cli = Cli::command();
+    cli.build();
+    let mut command = cli
+        .find_subcommand_mut(subcommand)
+        .cloned()
+        .unwrap_or_else(Cli::command);
+    command
         .error(clap::error::ErrorKind::ArgumentConflict, message)
         .exit()
 }

@@ -7,13 +7,14 @@ use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
-use image::RgbaImage;
+use image::DynamicImage;
+use image::codecs::jpeg::JpegEncoder;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use sudoku_lens::batch::solve_all;
 use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, parse};
-use sudoku_lens::overlay::{Options, draw_solution, render_grid};
+use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
 use sudoku_lens::vision::check::Verdict as CheckVerdict;
 use sudoku_lens::vision::load::load_path;
@@ -57,10 +58,13 @@ pub fn run(
 ) -> Result<Status, String> {
     let items = expand(inputs);
     if export.file.is_some() && items.len() > 1 {
-        usage_error(&format!(
-            "--export writes one file, but there are {} inputs; use --export-dir DIR to write one file per input",
-            items.len()
-        ));
+        usage_error(
+            "solve",
+            &format!(
+                "--export writes one file, but there are {} inputs; use --export-dir DIR to write one file per input",
+                items.len()
+            ),
+        );
     }
     if let Some(dir) = &export.dir {
         std::fs::create_dir_all(dir)
@@ -334,22 +338,25 @@ fn solve_image(
         (None, _) | (Some(Ok(_)), None) => None,
         (Some(Err(e)), _) => Some(Err(e.clone())),
         (Some(Ok(out)), Some(solution)) => {
-            let mut rgba = image.into_rgba8();
             let changed: Vec<usize> = match &reading.verdict {
                 CheckVerdict::Changed(c) => c.iter().map(|&(cell, _)| cell).collect(),
                 _ => Vec::new(),
             };
-            let drawn = draw_solution(
-                &mut rgba,
-                &reading.located,
-                reading.puzzle.values(),
-                solution,
-                &changed,
-                options,
-            );
+            // Draw on the pixels as decoded: RGB (JPEG) needs no conversion.
+            let drawn = match image {
+                DynamicImage::ImageRgb8(mut rgb) => {
+                    paint(&mut rgb, &reading, solution, &changed, options)
+                        .map(|()| DynamicImage::ImageRgb8(rgb))
+                }
+                other => {
+                    let mut rgba = into_rgba(other);
+                    paint(&mut rgba, &reading, solution, &changed, options)
+                        .map(|()| DynamicImage::ImageRgba8(rgba))
+                }
+            };
             Some(match drawn {
                 Err(e) => Err(format!("{name}: cannot draw the solution: {e}")),
-                Ok(_) => save(&rgba, out).map(|()| out.clone()),
+                Ok(image) => save(&image, out).map(|()| out.clone()),
             })
         }
     };
@@ -360,8 +367,27 @@ fn solve_image(
     }
 }
 
+fn paint<P: Paintable>(
+    image: &mut Canvas<P>,
+    reading: &Reading,
+    solution: &[u8],
+    changed: &[usize],
+    options: &Options,
+) -> Result<(), String> {
+    draw_solution(
+        image,
+        &reading.located,
+        reading.puzzle.values(),
+        solution,
+        changed,
+        options,
+    )
+    .map(|_| ())
+    .map_err(|e| e.to_string())
+}
+
 /// Writes `image` as JPEG when the name ends in .jpg or .jpeg, else as PNG.
-fn save(image: &RgbaImage, path: &Path) -> Result<(), String> {
+fn save(image: &DynamicImage, path: &Path) -> Result<(), String> {
     let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
     let jpeg = path
         .extension()
@@ -370,10 +396,12 @@ fn save(image: &RgbaImage, path: &Path) -> Result<(), String> {
     let file = File::create(path).map_err(|e| fail(&e))?;
     let mut w = BufWriter::new(file);
     if jpeg {
-        let rgb = image::DynamicImage::ImageRgba8(image.clone()).into_rgb8();
-        image::codecs::jpeg::JpegEncoder::new_with_quality(&mut w, 92)
-            .encode_image(&rgb)
-            .map_err(|e| fail(&e))?;
+        let mut encoder = JpegEncoder::new_with_quality(&mut w, 92);
+        match image {
+            DynamicImage::ImageRgb8(rgb) => encoder.encode_image(rgb),
+            other => encoder.encode_image(&other.to_rgb8()),
+        }
+        .map_err(|e| fail(&e))?;
     } else {
         image
             .write_to(&mut w, image::ImageFormat::Png)
@@ -544,7 +572,7 @@ fn export_text(
         (Some(Err(e)), _) => Err(e.clone()),
         (Some(Ok(path)), Some(solution)) => render_grid(puzzle, Some(solution), options)
             .map_err(|e| format!("{name}: cannot draw the solution: {e}"))
-            .and_then(|image| save(&image, path)),
+            .and_then(|image| save(&DynamicImage::ImageRgba8(image), path)),
     };
     match written {
         Ok(()) => Status::Solved,

@@ -8,7 +8,9 @@
 //! - [`render_grid`] draws a puzzle of any layout (samurai and jigsaw
 //!   included) as a clean grid, without a photo.
 //!
-//! Plain functions over [`image::RgbaImage`]; no files, no CLI or GUI types.
+//! Plain functions over `image` buffers ([`image::RgbaImage`], or for
+//! drawing on a photo also [`image::RgbImage`], as JPEG decodes, which saves
+//! a conversion); no files, no CLI or GUI types.
 //!
 //! ## Cost
 //!
@@ -22,7 +24,7 @@
 //! alternative of rendering the digits in grid space once and warping that
 //! image over the whole photo, several times slower because every photo
 //! pixel is mapped). To redraw while the solution is being edited, keep a
-//! copy of the photo and, before each redraw, copy back the rectangles the
+//! copy of the photo and, before each redraw, [`restore`] the rectangles the
 //! previous call returned.
 //!
 //! ```
@@ -39,15 +41,16 @@ mod render;
 mod stamp;
 
 use ab_glyph::FontRef;
-use image::{Rgba, RgbaImage};
+use image::{DynamicImage, Rgba, RgbaImage};
 
 use crate::grid::{Alphabet, HouseKind, Layout};
 use crate::vision::homography::Homography;
 use crate::vision::locate::Located;
 
+use rayon::prelude::*;
 pub use render::render_grid;
-pub use stamp::PixelRect;
-use stamp::{GlyphSet, Stamp, segment};
+pub use stamp::{Canvas, Paintable, PixelRect};
+use stamp::{GlyphSet, Stamp, Tile, segment};
 
 /// The digits' typeface: TeX Gyre Heros Bold (GUST Font License; see
 /// `assets/fonts/`), a Helvetica-like bold that stays legible small and
@@ -164,12 +167,15 @@ pub enum OverlayError {
 
 /// Draws the solution onto `image`, the image `located` was found in
 /// (full resolution, EXIF orientation applied, as
-/// [`crate::vision::load::load_path`] gives it).
+/// [`crate::vision::load::load_path`] gives it), RGBA or RGB.
 ///
 /// For every cell empty in `givens` (0) and solved in `solution` (1..=size),
 /// the solved digit is drawn centred in the cell's quad
 /// ([`Located::cell_quad`]), `options.digit_height` of the cell tall, in the
-/// palette's `solved` colour. Cells listed in `changed` (those of the
+/// palette's `solved` colour. A cell with marks in it (pencil candidates,
+/// handwriting the reader took for empty) is first covered, inside a thin
+/// margin, with its own paper colour, so that the digit reads clearly.
+/// Cells listed in `changed` (those of the
 /// reader's `Verdict::Changed`) get a thin frame just inside their quad in
 /// the `changed` colour, and their digit, if empty, in that colour too.
 /// `givens` and `solution` have one value per cell of `located.layout`, in
@@ -180,8 +186,8 @@ pub enum OverlayError {
 /// `options.outline`, outside the outline's strokes) are left untouched.
 /// Returns the rectangles of pixels that may have changed, one per stamp or
 /// stroke: copying those rectangles back from the original restores it.
-pub fn draw_solution(
-    image: &mut RgbaImage,
+pub fn draw_solution<P: Paintable>(
+    image: &mut Canvas<P>,
     located: &Located,
     givens: &[u8],
     solution: &[u8],
@@ -208,17 +214,37 @@ pub fn draw_solution(
     let res = glyph_resolution(&maps);
     let font = FontRef::try_from_slice(FONT).expect("the bundled font parses");
     let mut glyphs = GlyphSet::new(font, options.digit_height as f64, res);
-    let mut touched = Vec::new();
     let mut is_changed = vec![false; layout.cell_count()];
     for &c in changed {
         is_changed[c] = true;
     }
-    if !changed.is_empty() {
-        let frame = Stamp::frame(0.07, 0.035, res);
+    // What to draw where, in order: plates, frames, digits; then the
+    // coverage of each, in parallel (it reads nothing of the image), then
+    // blending, in order.
+    let plate = Stamp::frame(INSET, 1.0, res);
+    let frame = (!changed.is_empty()).then(|| Stamp::frame(INSET, 0.035, res));
+    let mut jobs: Vec<(&Stamp, &Homography, Rgba<u8>)> = Vec::new();
+    for cell in 0..layout.cell_count() {
+        if givens[cell] != 0 || solution[cell] == 0 {
+            continue;
+        }
+        if let Some(map) = &maps[cell]
+            && let Some(paper) = marked_paper(image, map)
+        {
+            jobs.push((&plate, map, paper));
+        }
+    }
+    if let Some(frame) = &frame {
         for &c in changed {
             if let Some(map) = &maps[c] {
-                touched.extend(frame.draw(image, map, palette.changed));
+                jobs.push((frame, map, palette.changed));
             }
+        }
+    }
+    for cell in 0..layout.cell_count() {
+        let v = solution[cell];
+        if givens[cell] == 0 && v != 0 {
+            glyphs.get(v, Alphabet::Digits.symbol(v));
         }
     }
     for cell in 0..layout.cell_count() {
@@ -226,14 +252,26 @@ pub fn draw_solution(
         if givens[cell] != 0 || v == 0 {
             continue;
         }
-        let Some(map) = &maps[cell] else { continue };
+        let (Some(map), Some(stamp)) = (&maps[cell], glyphs.made(v)) else {
+            continue;
+        };
         let colour = if is_changed[cell] {
             palette.changed
         } else {
             palette.solved
         };
-        if let Some(stamp) = glyphs.get(v, Alphabet::Digits.symbol(v)) {
-            touched.extend(stamp.draw(image, map, colour));
+        jobs.push((stamp, map, colour));
+    }
+    let (iw, ih) = image.dimensions();
+    let tiles: Vec<Option<Tile>> = jobs
+        .par_iter()
+        .map(|(stamp, map, _)| stamp.coverage(map, iw, ih))
+        .collect();
+    let mut touched = Vec::with_capacity(tiles.len());
+    for (tile, (_, _, colour)) in tiles.iter().zip(&jobs) {
+        if let Some(tile) = tile {
+            tile.blend(image, *colour);
+            touched.push(tile.rect);
         }
     }
     if options.outline {
@@ -242,10 +280,120 @@ pub fn draw_solution(
     Ok(touched)
 }
 
+/// Copies the rectangles a [`draw_solution`] call returned back from
+/// `original` (the image before drawing, same size), undoing that drawing
+/// at the cost of the rectangles' area: redraw after an edit without copying
+/// the whole photo.
+pub fn restore<P: Paintable>(image: &mut Canvas<P>, original: &Canvas<P>, rects: &[PixelRect]) {
+    let n = P::CHANNEL_COUNT as usize;
+    let stride = image.width() as usize * n;
+    if image.dimensions() != original.dimensions() {
+        return;
+    }
+    let src: &[u8] = original;
+    let dst: &mut [u8] = image;
+    for r in rects {
+        let x1 = (r.x + r.width).min(original.width()) as usize;
+        let y1 = (r.y + r.height).min(original.height()) as usize;
+        for y in r.y as usize..y1 {
+            let row = y * stride;
+            let span = row + r.x as usize * n..row + x1 * n;
+            dst[span.clone()].copy_from_slice(&src[span]);
+        }
+    }
+}
+
+/// The image as RGBA, to draw on: 8-bit RGB and grey images (what JPEG and
+/// most PNG photos decode to) are converted in parallel, several times
+/// faster than [`image::DynamicImage::into_rgba8`]; RGBA is taken as is.
+pub fn into_rgba(image: DynamicImage) -> RgbaImage {
+    let (w, h) = (image.width(), image.height());
+    let row = w as usize * 4;
+    let convert = |src: &[u8], channels: usize| {
+        let mut out = vec![0u8; row * h as usize];
+        out.par_chunks_mut(row)
+            .zip(src.par_chunks(w as usize * channels))
+            .for_each(|(dst, src)| {
+                for (d, s) in dst.chunks_exact_mut(4).zip(src.chunks_exact(channels)) {
+                    if channels == 3 {
+                        d.copy_from_slice(&[s[0], s[1], s[2], 255]);
+                    } else {
+                        d.copy_from_slice(&[s[0], s[0], s[0], 255]);
+                    }
+                }
+            });
+        RgbaImage::from_raw(w, h, out).expect("sized buffer")
+    };
+    match image {
+        DynamicImage::ImageRgba8(i) => i,
+        DynamicImage::ImageRgb8(i) => convert(i.as_raw(), 3),
+        DynamicImage::ImageLuma8(i) => convert(i.as_raw(), 1),
+        other => other.into_rgba8(),
+    }
+}
+
+/// Fraction of the cell's side left bare around a plate or a frame.
+const INSET: f64 = 0.07;
+
+/// The paper colour of a cell with marks in it (pencil candidates,
+/// handwriting), `None` for a clean cell. The cell's interior inside
+/// [`INSET`] is sampled on a 24 x 24 grid; samples far from the median luma
+/// are marks, and the paper is the mean of the samples close to it.
+fn marked_paper<P: Paintable>(image: &Canvas<P>, map: &Homography) -> Option<Rgba<u8>> {
+    const N: usize = 24;
+    let mut samples = [[0u8; 3]; N * N];
+    let mut lumas = [0u8; N * N];
+    let mut n = 0;
+    let (w, h) = (image.width() as f64, image.height() as f64);
+    for j in 0..N {
+        for i in 0..N {
+            let at = |k: usize| INSET + (1.0 - 2.0 * INSET) * (k as f64 + 0.5) / N as f64;
+            let (x, y) = map.map(at(i), at(j));
+            let (x, y) = (x.round(), y.round());
+            if !(x >= 0.0 && y >= 0.0 && x < w && y < h) {
+                continue;
+            }
+            let c = image.get_pixel(x as u32, y as u32).channels();
+            samples[n] = [c[0], c[1], c[2]];
+            lumas[n] = luma(c);
+            n += 1;
+        }
+    }
+    if n < N * N / 2 {
+        return None;
+    }
+    let mut sorted = lumas;
+    let sorted = &mut sorted[..n];
+    let median = *sorted.select_nth_unstable(n / 2).1 as i32;
+    let far = lumas[..n]
+        .iter()
+        .filter(|&&l| (l as i32 - median).abs() > 48)
+        .count();
+    if far < 2 {
+        return None;
+    }
+    let mut sum = [0u32; 3];
+    let mut count = 0;
+    for (s, &l) in samples[..n].iter().zip(&lumas[..n]) {
+        if (l as i32 - median).abs() <= 16 {
+            for k in 0..3 {
+                sum[k] += s[k] as u32;
+            }
+            count += 1;
+        }
+    }
+    let mean = |k: usize| (sum[k] / count.max(1)) as u8;
+    Some(Rgba([mean(0), mean(1), mean(2), 255]))
+}
+
+fn luma(c: &[u8]) -> u8 {
+    ((299 * c[0] as u32 + 587 * c[1] as u32 + 114 * c[2] as u32 + 500) / 1000) as u8
+}
+
 /// The median luma of the grid's paper: sampled at four points of every
 /// cell empty in `givens` (every cell if none is), away from the lines.
 /// [`Palette::for_background`] of it picks the colours of [`draw_solution`].
-pub fn background_luma(image: &RgbaImage, located: &Located, givens: &[u8]) -> u8 {
+pub fn background_luma<P: Paintable>(image: &Canvas<P>, located: &Located, givens: &[u8]) -> u8 {
     let layout = &located.layout;
     let any_empty = givens.contains(&0);
     let mut samples = Vec::with_capacity(layout.cell_count() * 4);
@@ -258,9 +406,7 @@ pub fn background_luma(image: &RgbaImage, located: &Located, givens: &[u8]) -> u
             let [x, y] = located.canvas_to_image(c as f32 + dx, r as f32 + dy);
             let (x, y) = (x.round(), y.round());
             if x >= 0.0 && y >= 0.0 && (x as u32) < image.width() && (y as u32) < image.height() {
-                let p = image.get_pixel(x as u32, y as u32);
-                let luma = (299 * p[0] as u32 + 587 * p[1] as u32 + 114 * p[2] as u32 + 500) / 1000;
-                samples.push(luma as u8);
+                samples.push(luma(image.get_pixel(x as u32, y as u32).channels()));
             }
         }
     }
@@ -307,7 +453,11 @@ fn glyph_resolution(maps: &[Option<Homography>]) -> f64 {
 
 /// Strokes along the edges of the shape (cell edges with no cell beyond),
 /// through the refined grid lines. Stroke width follows the local cell size.
-fn draw_outline(image: &mut RgbaImage, located: &Located, colour: Rgba<u8>) -> Vec<PixelRect> {
+fn draw_outline<P: Paintable>(
+    image: &mut Canvas<P>,
+    located: &Located,
+    colour: Rgba<u8>,
+) -> Vec<PixelRect> {
     let layout = &located.layout;
     let mut out = Vec::new();
     for cell in 0..layout.cell_count() {

@@ -9,7 +9,7 @@
 //! image's size.
 
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
-use image::{Rgba, RgbaImage};
+use image::{ImageBuffer, Pixel, Rgb, Rgba};
 
 use crate::vision::homography::Homography;
 
@@ -37,6 +37,20 @@ impl PixelRect {
         }
     }
 }
+
+/// The pixels drawn on: 8-bit RGB (as photos decode) or RGBA. Sealed.
+pub trait Paintable: Pixel<Subpixel = u8> + sealed::Sealed {}
+impl Paintable for Rgb<u8> {}
+impl Paintable for Rgba<u8> {}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for image::Rgb<u8> {}
+    impl Sealed for image::Rgba<u8> {}
+}
+
+/// An image of [`Paintable`] pixels.
+pub type Canvas<P> = ImageBuffer<P, Vec<u8>>;
 
 /// A coverage bitmap (0..=255) with a one-pixel empty border, placed in
 /// cell-local coordinates: bitmap pixel `(i, j)` has its centre at
@@ -117,16 +131,24 @@ impl Stamp {
 
     /// Draws the stamp in `colour` through `cell_to_image` (cell-local
     /// coordinates to image pixel indices, the centre of pixel (0, 0) being
-    /// (0, 0)), clipped to `clip`. Returns the rectangle of pixels examined,
-    /// `None` when the stamp falls outside the image or the map is degenerate
-    /// there.
-    pub fn draw(
+    /// (0, 0)). Returns the rectangle of pixels examined, `None` when the
+    /// stamp falls outside the image or the map is degenerate there.
+    pub fn draw<P: Paintable>(
         &self,
-        image: &mut RgbaImage,
+        image: &mut Canvas<P>,
         cell_to_image: &Homography,
         colour: Rgba<u8>,
     ) -> Option<PixelRect> {
-        let rect = self.bounds(cell_to_image, image.width(), image.height())?;
+        let tile = self.coverage(cell_to_image, image.width(), image.height())?;
+        tile.blend(image, colour);
+        Some(tile.rect)
+    }
+
+    /// The stamp's coverage over its bounding box in an `iw` x `ih` image,
+    /// through `cell_to_image` (see [`Stamp::draw`]). Reads no image, so
+    /// tiles of different cells can be computed in parallel.
+    pub fn coverage(&self, cell_to_image: &Homography, iw: u32, ih: u32) -> Option<Tile> {
+        let rect = self.bounds(cell_to_image, iw, ih)?;
         // Image pixel -> bitmap coordinates whose integers are pixel centres.
         let to_bitmap = Homography::from_matrix([
             self.res,
@@ -140,42 +162,38 @@ impl Stamp {
             1.0,
         ]);
         let m = cell_to_image.inverse()?.then(&to_bitmap).matrix();
-        let alpha = colour[3] as u32;
-        let (w, h) = (self.width as i64, self.height as i64);
-        let stride = image.width() as usize;
-        let buf: &mut [u8] = image;
-        for y in rect.y..rect.y + rect.height {
-            let yf = y as f64;
+        let (w, h) = (self.width as f64 - 1.0, self.height as f64 - 1.0);
+        let mut cov = vec![0u8; rect.width as usize * rect.height as usize];
+        let c = &self.cov;
+        let stride = self.width;
+        for (j, out) in cov.chunks_exact_mut(rect.width as usize).enumerate() {
+            let yf = (rect.y as usize + j) as f64;
             let x0 = rect.x as f64;
             let mut nx = m[0] * x0 + m[1] * yf + m[2];
             let mut ny = m[3] * x0 + m[4] * yf + m[5];
             let mut nw = m[6] * x0 + m[7] * yf + m[8];
-            let row = y as usize * stride;
-            for x in rect.x..rect.x + rect.width {
-                if nw > 0.0 {
-                    let (bx, by) = (nx / nw, ny / nw);
-                    let (fx, fy) = (bx.floor(), by.floor());
-                    let (ix, iy) = (fx as i64, fy as i64);
-                    if ix >= 0 && iy >= 0 && ix + 1 < w && iy + 1 < h {
-                        let (tx, ty) = (bx - fx, by - fy);
-                        let i = iy as usize * self.width + ix as usize;
-                        let c = &self.cov;
-                        let top = c[i] as f64 + (c[i + 1] as f64 - c[i] as f64) * tx;
-                        let bot = c[i + self.width] as f64
-                            + (c[i + self.width + 1] as f64 - c[i + self.width] as f64) * tx;
-                        let cov = top + (bot - top) * ty;
-                        let a = (cov * alpha as f64 / 255.0 + 0.5) as u32;
-                        if a > 0 {
-                            blend(&mut buf[(row + x as usize) * 4..][..4], colour, a);
-                        }
-                    }
-                }
+            for o in out.iter_mut() {
+                let inv = 1.0 / nw;
+                let (bx, by) = (nx * inv, ny * inv);
+                let ahead = nw > 0.0;
                 nx += m[0];
                 ny += m[3];
                 nw += m[6];
+                // The bitmap's border is empty: outside it, no coverage.
+                if !(ahead && bx >= 0.0 && by >= 0.0 && bx < w && by < h) {
+                    continue;
+                }
+                let (ix, iy) = (bx as usize, by as usize);
+                let (tx, ty) = ((bx - ix as f64) as f32, (by - iy as f64) as f32);
+                let i = iy * stride + ix;
+                let (a, b) = (c[i] as f32, c[i + 1] as f32);
+                let (d, e) = (c[i + stride] as f32, c[i + stride + 1] as f32);
+                let top = a + (b - a) * tx;
+                let bot = d + (e - d) * tx;
+                *o = (top + (bot - top) * ty + 0.5) as u8;
             }
         }
-        Some(rect)
+        Some(Tile { rect, cov })
     }
 
     /// The image pixels the stamp can touch, clipped to the image.
@@ -214,8 +232,36 @@ fn clip_rect(lo: [f64; 2], hi: [f64; 2], iw: u32, ih: u32) -> Option<PixelRect> 
     })
 }
 
-/// `dst = dst + (colour - dst) * a / 255` on the colour channels; alpha moves
-/// towards opaque the same way.
+/// Coverage (0..=255) over a rectangle of image pixels.
+#[derive(Clone, Debug)]
+pub struct Tile {
+    pub rect: PixelRect,
+    cov: Vec<u8>,
+}
+
+impl Tile {
+    /// Blends `colour` into `image` by the tile's coverage times the
+    /// colour's alpha; pixels without coverage are not written.
+    pub fn blend<P: Paintable>(&self, image: &mut Canvas<P>, colour: Rgba<u8>) {
+        let n = P::CHANNEL_COUNT as usize;
+        let alpha = colour[3] as u32;
+        let stride = image.width() as usize;
+        let r = self.rect;
+        let buf: &mut [u8] = image;
+        for (j, row) in self.cov.chunks_exact(r.width as usize).enumerate() {
+            let start = ((r.y as usize + j) * stride + r.x as usize) * n;
+            let dst = &mut buf[start..start + r.width as usize * n];
+            for (px, &c) in dst.chunks_exact_mut(n).zip(row) {
+                if c != 0 {
+                    blend(px, colour, (c as u32 * alpha + 127) / 255);
+                }
+            }
+        }
+    }
+}
+
+/// `dst = dst + (colour - dst) * a / 255` on the colour channels of an RGB
+/// or RGBA pixel; alpha moves towards opaque the same way.
 #[inline]
 fn blend(dst: &mut [u8], colour: Rgba<u8>, a: u32) {
     let a = a.min(255);
@@ -224,14 +270,15 @@ fn blend(dst: &mut [u8], colour: Rgba<u8>, a: u32) {
         let c = colour[k] as u32;
         dst[k] = ((d * (255 - a) + c * a + 127) / 255) as u8;
     }
-    let d = dst[3] as u32;
-    dst[3] = ((d * (255 - a) + 255 * a + 127) / 255) as u8;
+    if let Some(d) = dst.get_mut(3) {
+        *d = ((*d as u32 * (255 - a) + 255 * a + 127) / 255) as u8;
+    }
 }
 
 /// Draws an anti-aliased line segment of `width` pixels with round ends,
 /// touching only its bounding box. Returns the rectangle examined.
-pub fn segment(
-    image: &mut RgbaImage,
+pub fn segment<P: Paintable>(
+    image: &mut Canvas<P>,
     p: [f32; 2],
     q: [f32; 2],
     width: f32,
@@ -257,8 +304,7 @@ pub fn segment(
             let cov = (r + 0.5 - d).clamp(0.0, 1.0);
             let a = (cov * alpha + 0.5) as u32;
             if a > 0 {
-                let px = image.get_pixel_mut(x, y);
-                blend(&mut px.0, colour, a);
+                blend(image.get_pixel_mut(x, y).channels_mut(), colour, a);
             }
         }
     }
@@ -292,6 +338,11 @@ impl<'f> GlyphSet<'f> {
         self.glyphs[i]
             .get_or_insert_with(|| Stamp::glyph(&self.font, symbol, self.height, self.res))
             .as_ref()
+    }
+
+    /// The stamp of symbol `v` if [`GlyphSet::get`] made it already.
+    pub fn made(&self, v: u8) -> Option<&Stamp> {
+        self.glyphs.get(v as usize)?.as_ref()?.as_ref()
     }
 }
 

@@ -199,3 +199,94 @@ fn inside(q: &[[f32; 2]; 4], x: f32, y: f32) -> bool {
     }
     true
 }
+
+#[test]
+fn rgb_and_grey_become_opaque_rgba() {
+    let rgb = image::RgbImage::from_fn(5, 3, |x, y| image::Rgb([x as u8, y as u8, 7]));
+    let rgba = into_rgba(DynamicImage::ImageRgb8(rgb.clone()));
+    assert_eq!(rgba, DynamicImage::ImageRgb8(rgb).into_rgba8());
+    let grey = image::GrayImage::from_fn(4, 2, |x, y| image::Luma([(x * 10 + y) as u8]));
+    let rgba = into_rgba(DynamicImage::ImageLuma8(grey.clone()));
+    assert_eq!(rgba, DynamicImage::ImageLuma8(grey).into_rgba8());
+}
+
+#[test]
+fn rgb_and_rgba_photos_get_the_same_colours() {
+    let loc = located(
+        Layout::classic(),
+        [[12.0, 8.0], [300.0, 20.0], [290.0, 310.0], [4.0, 290.0]],
+    );
+    let mut rgba = RgbaImage::from_pixel(320, 320, Rgba([200, 190, 180, 255]));
+    let mut rgb = image::RgbImage::from_pixel(320, 320, image::Rgb([200, 190, 180]));
+    let givens = vec![0u8; 81];
+    let solution: Vec<u8> = (0..81).map(|c| (c % 9 + 1) as u8).collect();
+    let options = Options {
+        outline: true,
+        ..Options::default()
+    };
+    let a = draw_solution(&mut rgba, &loc, &givens, &solution, &[3], &options).unwrap();
+    let b = draw_solution(&mut rgb, &loc, &givens, &solution, &[3], &options).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(DynamicImage::ImageRgba8(rgba).into_rgb8(), rgb);
+}
+
+#[test]
+fn pencil_marks_under_a_solved_digit_are_covered_with_paper() {
+    let loc = located(
+        Layout::classic(),
+        [[0.0, 0.0], [449.0, 0.0], [449.0, 449.0], [0.0, 449.0]],
+    );
+    let paper = Rgba([235, 230, 220, 255]);
+    let mut image = RgbaImage::from_pixel(450, 450, paper);
+    // A candidate mark in the corner of r2c2 (cell 10, 50 px a side).
+    for y in 58..64 {
+        for x in 58..61 {
+            image.put_pixel(x, y, Rgba([90, 90, 90, 255]));
+        }
+    }
+    let original = image.clone();
+    let givens = vec![0u8; 81];
+    let mut solution = vec![0u8; 81];
+    solution[10] = 1;
+    solution[11] = 1;
+    draw_solution(
+        &mut image,
+        &loc,
+        &givens,
+        &solution,
+        &[],
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(*image.get_pixel(59, 60), paper, "the mark is covered");
+    // The clean cell beside it only gets the digit's ink.
+    let changed_in = |x0: u32| {
+        (50..100)
+            .flat_map(|y| (x0..x0 + 50).map(move |x| (x, y)))
+            .filter(|&(x, y)| image.get_pixel(x, y) != original.get_pixel(x, y))
+            .count()
+    };
+    assert!(changed_in(100) < 600, "{}", changed_in(100));
+    assert!(changed_in(50) > changed_in(100), "mark removed too");
+}
+
+#[test]
+fn restoring_the_returned_rectangles_undoes_the_drawing() {
+    let loc = located(
+        Layout::samurai(),
+        [[5.0, 9.0], [420.0, 2.0], [430.0, 425.0], [0.0, 415.0]],
+    );
+    let original = RgbaImage::from_fn(440, 440, |x, y| Rgba([x as u8, y as u8, 200, 255]));
+    let mut image = original.clone();
+    let n = loc.layout.cell_count();
+    let givens = vec![0u8; n];
+    let solution: Vec<u8> = (0..n).map(|c| (c % 9 + 1) as u8).collect();
+    let options = Options {
+        outline: true,
+        ..Options::default()
+    };
+    let rects = draw_solution(&mut image, &loc, &givens, &solution, &[0, 5], &options).unwrap();
+    assert_ne!(image, original);
+    restore(&mut image, &original, &rects);
+    assert_eq!(image, original);
+}
