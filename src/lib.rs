@@ -5,8 +5,11 @@
 //! - [`solve`]: a generic Dancing Links exact-cover engine and the encoding of
 //!   any layout into it.
 //! - [`batch`]: many puzzles solved in parallel.
+//! - [`overlay`]: solutions drawn onto the photo in perspective, or as a
+//!   clean grid.
 
 pub mod batch;
 pub mod grid;
+pub mod overlay;
 pub mod solve;
 pub mod vision;

@@ -271,7 +271,7 @@ fn unreadable_files_exit_1() {
         "sudoku-lens: /nonexistent/p.txt: no such file"
     );
 
-    let bin = temp_file("binary", "p.png", &[0x89, b'P', b'N', b'G', 0xff, 0xfe]);
+    let bin = temp_file("binary", "p.dat", &[0x89, b'P', b'N', b'G', 0xff, 0xfe]);
     let o = run(&["solve", bin.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
@@ -279,6 +279,13 @@ fn unreadable_files_exit_1() {
         "{}",
         stderr(&o)
     );
+
+    // Named as an image: taken as one, and the loader says what is wrong.
+    let bin = temp_file("binary", "p.png", &[0x89, b'P', b'N', b'G', 0xff, 0xfe]);
+    let o = run(&["solve", bin.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("p.png"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not an image"), "{}", stderr(&o));
 
     let empty = temp_file("empty", "e.txt", b"\n\n");
     let o = run(&["solve", empty.to_str().unwrap()]);

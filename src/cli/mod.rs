@@ -22,24 +22,45 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Solve puzzles from text files and print the solutions in the input's format.
+    /// Solve puzzles from text files, photos or screenshots and print the
+    /// solutions in the input's format.
     ///
     /// A file holds one puzzle (one line of 81 characters; 9 rows of 9, spaces
     /// and `| - +` ignored; or a canvas of a multi-grid shape such as samurai,
     /// `#` or a space outside the shape), or a batch: one puzzle per line,
     /// `#` lines are comments. A batch prints one line per input line.
     ///
+    /// An image (told by its content, or its extension) is read as by `read`
+    /// and solved; with --export the solution is drawn onto it. A folder
+    /// means every image in it, read in parallel.
+    ///
     /// Exit status: 0 every puzzle solved uniquely; 1 unreadable or malformed
-    /// input; 3 no solution (or conflicting givens); 4 more than one solution
-    /// (the first is printed). With several problems, the first of 1, 3, 4.
+    /// input, or no grid found in an image; 3 no solution (or conflicting
+    /// givens); 4 more than one solution (the first is printed and drawn).
+    /// With several problems, the first of 1, 3, 4.
     #[command(
         after_help = "Examples:\n  sudoku-lens solve samples/puzzles/samurai.txt\n  \
-        sudoku-lens solve --json puzzles.txt\n  echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 | sudoku-lens solve -"
+        sudoku-lens solve --json puzzles.txt\n  \
+        sudoku-lens solve photo.jpg --export solved.png\n  \
+        sudoku-lens solve photos/ --export-dir solved/\n  \
+        echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 | sudoku-lens solve -"
     )]
     Solve {
-        /// Puzzle text files; `-` reads standard input.
+        /// Puzzle text files, images, or folders of images; `-` reads
+        /// standard input.
         #[arg(required = true, value_name = "INPUT")]
         inputs: Vec<PathBuf>,
+        /// Write the solution drawn onto the image (a text puzzle: a clean
+        /// rendered grid) to FILE: PNG, or JPEG if FILE ends in .jpg/.jpeg.
+        /// One input only.
+        #[arg(long, value_name = "FILE", conflicts_with = "export_dir")]
+        export: Option<PathBuf>,
+        /// Write each input's solution to DIR/<name>.solved.png.
+        #[arg(long, value_name = "DIR")]
+        export_dir: Option<PathBuf>,
+        /// Also draw the located grid's outline on exported images.
+        #[arg(long)]
+        outline: bool,
         /// Print one JSON object per puzzle instead of text.
         #[arg(long)]
         json: bool,
@@ -139,10 +160,20 @@ pub fn run(command: Command) -> Result<Status, String> {
     match command {
         Command::Solve {
             inputs,
+            export,
+            export_dir,
+            outline,
             json,
             count,
             layout,
-        } => solve::run(&inputs, json, count, layout.as_ref()),
+        } => {
+            let export = solve::Export {
+                file: export,
+                dir: export_dir,
+                outline,
+            };
+            solve::run(&inputs, json, count, layout.as_ref(), &export)
+        }
         Command::Read {
             images,
             json,
@@ -157,6 +188,21 @@ pub fn run(command: Command) -> Result<Status, String> {
             layout,
         } => bench::run(&file, count, repeat, layout.as_ref()),
     }
+}
+
+/// Ends the program with a usage error of `subcommand` (status 2), as for a
+/// bad argument.
+fn usage_error(subcommand: &str, message: &str) -> ! {
+    use clap::CommandFactory;
+    let mut cli = Cli::command();
+    cli.build();
+    let mut command = cli
+        .find_subcommand_mut(subcommand)
+        .cloned()
+        .unwrap_or_else(Cli::command);
+    command
+        .error(clap::error::ErrorKind::ArgumentConflict, message)
+        .exit()
 }
 
 /// Reads a text input (`-` is standard input); returns its display name too.

@@ -77,7 +77,7 @@ fn read_one(path: &Path, layout: Option<&Layout>, debug: Option<&Path>) -> Resul
 }
 
 /// Tells, on standard error, what the solver check did to the reading.
-fn report_check(path: &Path, r: &Reading) {
+pub(super) fn report_check(path: &Path, r: &Reading) {
     let name = path.display();
     let layout = r.puzzle.layout();
     match &r.verdict {
@@ -119,7 +119,7 @@ fn report_check(path: &Path, r: &Reading) {
     }
 }
 
-fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
+pub(super) fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
     let layout = r.puzzle.layout();
     let uncertain: Vec<[usize; 2]> = r
         .uncertain

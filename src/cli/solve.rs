@@ -1,37 +1,138 @@
-//! `sudoku-lens solve`: text puzzles in, solutions out.
+//! `sudoku-lens solve`: text puzzles, photos and screenshots in, solutions
+//! out, and with `--export` the solution drawn onto the image (or, for a text
+//! puzzle, a clean rendered grid).
 
-use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
 
+use image::DynamicImage;
+use image::codecs::jpeg::JpegEncoder;
 use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
 use serde_json::{Value, json};
 use sudoku_lens::batch::solve_all;
 use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, parse};
+use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
+use sudoku_lens::vision::check::Verdict as CheckVerdict;
+use sudoku_lens::vision::load::load_path;
+use sudoku_lens::vision::read::{Reading, read_grey};
 
-use super::{Status, read_input};
+use super::{Status, read_input, usage_error};
+
+/// Where `--export` and `--export-dir` write, and how.
+#[derive(Debug, Default)]
+pub struct Export {
+    /// One output file (one input only).
+    pub file: Option<PathBuf>,
+    /// A folder for `<stem>.solved.png` per input.
+    pub dir: Option<PathBuf>,
+    /// Draw the located grid's outline too.
+    pub outline: bool,
+}
+
+/// Image file extensions taken as images even when the content says
+/// otherwise (the loader then tells what is wrong), and looked for in folders.
+const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff"];
+
+/// One input after folders are expanded.
+enum Input {
+    Text(PathBuf),
+    Image(PathBuf),
+    /// An input that cannot be used at all (a folder without images).
+    Unusable(String),
+}
+
+/// Where an input's export goes: `None` without `--export`/`--export-dir`,
+/// or the file, or why it may not be written.
+type Target = Option<Result<PathBuf, String>>;
 
 pub fn run(
     inputs: &[PathBuf],
     json: bool,
     limit: u64,
     layout: Option<&Layout>,
+    export: &Export,
 ) -> Result<Status, String> {
+    let items = expand(inputs);
+    if export.file.is_some() && items.len() > 1 {
+        usage_error(
+            "solve",
+            &format!(
+                "--export writes one file, but there are {} inputs; use --export-dir DIR to write one file per input",
+                items.len()
+            ),
+        );
+    }
+    if let Some(dir) = &export.dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create the folder {}: {e}", dir.display()))?;
+    }
+    let targets = plan_exports(&items, export);
+
+    let images: Vec<(usize, &Path)> = items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, it)| match it {
+            Input::Image(p) => Some((i, p.as_path())),
+            _ => None,
+        })
+        .collect();
+    let bar = progress(images.len(), "images");
+    let options = Options {
+        outline: export.outline,
+        ..Options::default()
+    };
+    let mut done: HashMap<usize, ImageOutcome> = images
+        .par_iter()
+        .map(|&(i, path)| {
+            let outcome = solve_image(path, layout, limit, &targets[i], &options);
+            bar.inc(1);
+            (i, outcome)
+        })
+        .collect();
+    bar.finish_and_clear();
+
     let mut out = BufWriter::new(io::stdout().lock());
     let mut status = Status::Solved;
-    for path in inputs {
-        let st = match read_input(path) {
-            Err(e) => {
-                eprintln!("sudoku-lens: {e}");
-                Status::Malformed
+    for (i, item) in items.iter().enumerate() {
+        let written = match item {
+            Input::Unusable(msg) => {
+                eprintln!("sudoku-lens: {msg}");
+                if json {
+                    writeln!(out, "{}", error_json(msg)).map(|_| Status::Malformed)
+                } else {
+                    Ok(Status::Malformed)
+                }
             }
-            Ok((name, text)) => match solve_text(&name, &text, json, limit, layout, &mut out) {
-                Ok(st) => st,
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(status),
-                Err(e) => return Err(format!("cannot write the output: {e}")),
+            Input::Image(path) => {
+                let outcome = done.remove(&i).expect("every image was processed");
+                report_image(&mut out, path, &outcome, json, limit)
+            }
+            Input::Text(path) => match read_input(path) {
+                Err(e) => {
+                    eprintln!("sudoku-lens: {e}");
+                    Ok(Status::Malformed)
+                }
+                Ok((name, text)) => solve_text(
+                    &name,
+                    &text,
+                    json,
+                    limit,
+                    layout,
+                    &targets[i],
+                    &options,
+                    &mut out,
+                ),
             },
         };
-        status = status.max(st);
+        match written {
+            Ok(st) => status = status.max(st),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(status),
+            Err(e) => return Err(format!("cannot write the output: {e}")),
+        }
     }
     match out.flush() {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
@@ -41,18 +142,391 @@ pub fn run(
     }
 }
 
+/// The inputs with each folder replaced by its images (sorted by name;
+/// `*.solved.*` files, the outputs of `--export-dir`, are left out), and each
+/// file taken as an image or as text.
+fn expand(inputs: &[PathBuf]) -> Vec<Input> {
+    let mut items = Vec::new();
+    for path in inputs {
+        if path.as_os_str() == "-" || !path.is_dir() {
+            items.push(if path.as_os_str() != "-" && is_image(path) {
+                Input::Image(path.clone())
+            } else {
+                Input::Text(path.clone())
+            });
+            continue;
+        }
+        let listed = std::fs::read_dir(path).and_then(|entries| {
+            entries
+                .map(|e| e.map(|e| e.path()))
+                .collect::<io::Result<Vec<PathBuf>>>()
+        });
+        let mut files: Vec<PathBuf> = match listed {
+            Err(e) => {
+                items.push(Input::Unusable(format!(
+                    "{}: cannot list the folder: {e}",
+                    path.display()
+                )));
+                continue;
+            }
+            Ok(files) => files
+                .into_iter()
+                .filter(|p| p.is_file() && has_image_extension(p) && !is_export(p))
+                .collect(),
+        };
+        if files.is_empty() {
+            items.push(Input::Unusable(format!(
+                "{}: is a folder with no images in it (PNG, JPEG, WebP, BMP, GIF, TIFF)",
+                path.display()
+            )));
+        }
+        files.sort();
+        items.extend(files.into_iter().map(Input::Image));
+    }
+    items
+}
+
+fn has_image_extension(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| IMAGE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
+}
+
+/// Whether a file is an output of `--export-dir`: `NAME.solved.EXT`.
+fn is_export(path: &Path) -> bool {
+    path.file_stem()
+        .and_then(|s| s.to_str())
+        .is_some_and(|s| s.ends_with(".solved"))
+}
+
+/// An image by its extension, or by content: the signature of a supported
+/// format followed by binary data (a text puzzle never has control bytes).
+fn is_image(path: &Path) -> bool {
+    if has_image_extension(path) {
+        return true;
+    }
+    let mut head = [0u8; 32];
+    let Ok(n) = File::open(path).and_then(|mut f| f.read(&mut head)) else {
+        return false;
+    };
+    let head = &head[..n];
+    let binary = head
+        .iter()
+        .any(|&b| b >= 0x80 || (b < 0x20 && !b"\t\n\r".contains(&b)));
+    let format = image::guess_format(head);
+    use image::ImageFormat as F;
+    binary
+        && matches!(
+            format,
+            Ok(F::Png | F::Jpeg | F::WebP | F::Bmp | F::Gif | F::Tiff)
+        )
+}
+
+/// Each input's export target. An input is never overwritten, and two inputs
+/// never write the same file.
+fn plan_exports(items: &[Input], export: &Export) -> Vec<Target> {
+    let inputs: Vec<PathBuf> = items
+        .iter()
+        .filter_map(|it| match it {
+            Input::Text(p) | Input::Image(p) => p.canonicalize().ok(),
+            Input::Unusable(_) => None,
+        })
+        .collect();
+    let mut claimed: HashMap<PathBuf, PathBuf> = HashMap::new();
+    items
+        .iter()
+        .map(|it| {
+            let source = match it {
+                Input::Text(p) | Input::Image(p) => p,
+                Input::Unusable(_) => return None,
+            };
+            let target = if let Some(file) = &export.file {
+                file.clone()
+            } else if let Some(dir) = &export.dir {
+                let stem = if source.as_os_str() == "-" {
+                    "stdin".into()
+                } else {
+                    source
+                        .file_stem()
+                        .map_or_else(|| "puzzle".into(), |s| s.to_string_lossy())
+                };
+                dir.join(format!("{stem}.solved.png"))
+            } else {
+                return None;
+            };
+            let canonical = target.canonicalize().ok();
+            if canonical.as_ref().is_some_and(|c| inputs.contains(c)) {
+                return Some(Err(format!(
+                    "{}: will not export to {}, which is an input",
+                    source.display(),
+                    target.display()
+                )));
+            }
+            let key = canonical.unwrap_or_else(|| target.clone());
+            if let Some(first) = claimed.get(&key) {
+                return Some(Err(format!(
+                    "{}: not exported: {} is already the export of {}",
+                    source.display(),
+                    target.display(),
+                    first.display()
+                )));
+            }
+            claimed.insert(key, source.clone());
+            Some(Ok(target))
+        })
+        .collect()
+}
+
+/// A progress bar on standard error when it is a terminal and there is more
+/// than one thing to do.
+fn progress(len: usize, what: &str) -> ProgressBar {
+    if len > 1 && io::stderr().is_terminal() {
+        ProgressBar::new(len as u64).with_style(
+            ProgressStyle::with_template(&format!(
+                "{{spinner}} {{pos}}/{{len}} {what} [{{bar:30}}] {{elapsed}} so far, {{eta}} left"
+            ))
+            .expect("valid template")
+            .progress_chars("=> "),
+        )
+    } else {
+        ProgressBar::hidden()
+    }
+}
+
+/// What became of one image.
+struct ImageOutcome {
+    reading: Result<Reading, String>,
+    solved: Option<Result<Outcome, SolveError>>,
+    /// The file written, or why it was not.
+    exported: Option<Result<PathBuf, String>>,
+}
+
+/// Reads, solves and (with a target) draws one image.
+fn solve_image(
+    path: &Path,
+    layout: Option<&Layout>,
+    limit: u64,
+    target: &Target,
+    options: &Options,
+) -> ImageOutcome {
+    let name = path.display().to_string();
+    let image = match load_path(path) {
+        Ok(i) => i,
+        Err(e) => {
+            return ImageOutcome {
+                reading: Err(e.to_string()),
+                solved: None,
+                exported: None,
+            };
+        }
+    };
+    let grey = image.to_luma8();
+    let reading = match read_grey(&grey, layout).0 {
+        Ok(r) => r,
+        Err(e) => {
+            return ImageOutcome {
+                reading: Err(e.in_file(&name).to_string()),
+                solved: None,
+                exported: None,
+            };
+        }
+    };
+    drop(grey);
+    let solved = solve(&reading.puzzle, limit, 1);
+    let first = solved.as_ref().ok().and_then(|o| o.solutions.first());
+    let exported = match (target, first) {
+        (None, _) | (Some(Ok(_)), None) => None,
+        (Some(Err(e)), _) => Some(Err(e.clone())),
+        (Some(Ok(out)), Some(solution)) => {
+            let changed: Vec<usize> = match &reading.verdict {
+                CheckVerdict::Changed(c) => c.iter().map(|&(cell, _)| cell).collect(),
+                _ => Vec::new(),
+            };
+            // Draw on the pixels as decoded: RGB (JPEG) needs no conversion.
+            let drawn = match image {
+                DynamicImage::ImageRgb8(mut rgb) => {
+                    paint(&mut rgb, &reading, solution, &changed, options)
+                        .map(|()| DynamicImage::ImageRgb8(rgb))
+                }
+                other => {
+                    let mut rgba = into_rgba(other);
+                    paint(&mut rgba, &reading, solution, &changed, options)
+                        .map(|()| DynamicImage::ImageRgba8(rgba))
+                }
+            };
+            Some(match drawn {
+                Err(e) => Err(format!("{name}: cannot draw the solution: {e}")),
+                Ok(image) => save(&image, out).map(|()| out.clone()),
+            })
+        }
+    };
+    ImageOutcome {
+        reading: Ok(reading),
+        solved: Some(solved),
+        exported,
+    }
+}
+
+fn paint<P: Paintable>(
+    image: &mut Canvas<P>,
+    reading: &Reading,
+    solution: &[u8],
+    changed: &[usize],
+    options: &Options,
+) -> Result<(), String> {
+    draw_solution(
+        image,
+        &reading.located,
+        reading.puzzle.values(),
+        solution,
+        changed,
+        options,
+    )
+    .map(|_| ())
+    .map_err(|e| e.to_string())
+}
+
+/// Writes `image` as JPEG when the name ends in .jpg or .jpeg, else as PNG.
+fn save(image: &DynamicImage, path: &Path) -> Result<(), String> {
+    let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+    let jpeg = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg"));
+    let file = File::create(path).map_err(|e| fail(&e))?;
+    let mut w = BufWriter::new(file);
+    if jpeg {
+        let mut encoder = JpegEncoder::new_with_quality(&mut w, 92);
+        match image {
+            DynamicImage::ImageRgb8(rgb) => encoder.encode_image(rgb),
+            other => encoder.encode_image(&other.to_rgb8()),
+        }
+        .map_err(|e| fail(&e))?;
+    } else {
+        image
+            .write_to(&mut w, image::ImageFormat::Png)
+            .map_err(|e| fail(&e))?;
+    }
+    w.flush().map_err(|e| fail(&e))
+}
+
+/// Prints one image's result (stdout) and its problems (stderr).
+fn report_image(
+    out: &mut impl Write,
+    path: &Path,
+    outcome: &ImageOutcome,
+    json: bool,
+    limit: u64,
+) -> io::Result<Status> {
+    let name = path.display();
+    let reading = match &outcome.reading {
+        Err(e) => {
+            eprintln!("sudoku-lens: {e}");
+            if json {
+                let mut obj = error_json(e);
+                obj["file"] = Value::String(name.to_string());
+                writeln!(out, "{obj}")?;
+            }
+            return Ok(Status::Malformed);
+        }
+        Ok(r) => r,
+    };
+    if matches!(reading.verdict, CheckVerdict::Changed(_)) {
+        super::read::report_check(path, reading);
+    }
+    let puzzle = &reading.puzzle;
+    let check = uncertain_hint(reading);
+    let drew = match &outcome.exported {
+        Some(Ok(p)) => format!(" and drew it on {}", p.display()),
+        _ => String::new(),
+    };
+    let result = outcome.solved.as_ref().expect("read images are solved");
+    let (count, first, mut status) = match result {
+        Err(e) => {
+            eprintln!("sudoku-lens: {name}: {e}{check}");
+            (0, None, Status::NoSolution)
+        }
+        Ok(o) if o.count == 0 => {
+            eprintln!("sudoku-lens: {name}: no solution{check}");
+            (0, None, Status::NoSolution)
+        }
+        Ok(o) => {
+            let status = if o.count > 1 {
+                eprintln!(
+                    "sudoku-lens: {name}: {}, not one{check}; printed the first{drew}",
+                    how_many(o.count, limit)
+                );
+                Status::Multiple
+            } else {
+                Status::Solved
+            };
+            (
+                o.count,
+                o.solutions.first().map(|s| puzzle.with_values(s.clone())),
+                status,
+            )
+        }
+    };
+    if let Some(Err(e)) = &outcome.exported {
+        eprintln!("sudoku-lens: {e}");
+        status = status.max(Status::Malformed);
+    }
+    if json {
+        let mut obj = super::read::reading_json(path, reading);
+        obj["solution"] = json!(first.as_ref().map(Puzzle::rows));
+        obj["solutions"] = json!(count);
+        if let Some(Ok(p)) = &outcome.exported {
+            obj["export"] = Value::String(p.display().to_string());
+        }
+        if let Err(e) = result {
+            obj["error"] = Value::String(e.to_string());
+        }
+        writeln!(out, "{obj}")?;
+    } else if let Some(sol) = &first {
+        write!(out, "{}", sol.to_text())?;
+    }
+    Ok(status)
+}
+
+/// " (check the uncertain cells r1c2, r5c5)" when the reader was unsure of
+/// some cells, else nothing.
+fn uncertain_hint(r: &Reading) -> String {
+    if r.uncertain.is_empty() {
+        return String::new();
+    }
+    let layout = r.puzzle.layout();
+    let names: Vec<String> = r.uncertain.iter().map(|&c| layout.cell_name(c)).collect();
+    let what = if names.len() == 1 {
+        "the uncertain cell"
+    } else {
+        "the uncertain cells"
+    };
+    format!(" (check {what} {})", names.join(", "))
+}
+
+fn how_many(count: u64, limit: u64) -> String {
+    if count >= limit {
+        format!("at least {count} solutions")
+    } else {
+        format!("{count} solutions")
+    }
+}
+
 /// What became of one puzzle, for the output and the exit status.
 enum Verdict<'a> {
     Malformed(String),
-    Solved(&'a Puzzle, Result<Outcome, SolveError>),
+    Solved(&'a Puzzle, &'a Result<Outcome, SolveError>),
 }
 
+#[allow(clippy::too_many_arguments)]
 fn solve_text(
     name: &str,
     text: &str,
     json: bool,
     limit: u64,
     layout: Option<&Layout>,
+    target: &Target,
+    options: &Options,
     out: &mut impl Write,
 ) -> io::Result<Status> {
     let doc = match parse(text, name, layout) {
@@ -68,9 +542,44 @@ fn solve_text(
     match doc {
         Document::Single(p) => {
             let result = solve(&p, limit, 1);
-            report(out, name, &Verdict::Solved(&p, result), json, limit, None)
+            let status = report(out, name, &Verdict::Solved(&p, &result), json, limit, None)?;
+            let first = result.as_ref().ok().and_then(|o| o.solutions.first());
+            Ok(status.max(export_text(name, &p, first, target, options)))
         }
-        Document::Batch(entries) => solve_batch(name, &entries, json, limit, out),
+        Document::Batch(entries) => {
+            let mut status = solve_batch(name, &entries, json, limit, out)?;
+            if target.is_some() {
+                eprintln!(
+                    "sudoku-lens: {name}: not exported: the file is a batch, and an export draws one puzzle"
+                );
+                status = status.max(Status::Malformed);
+            }
+            Ok(status)
+        }
+    }
+}
+
+/// Writes the clean rendered grid of a solved text puzzle to its target.
+fn export_text(
+    name: &str,
+    puzzle: &Puzzle,
+    solution: Option<&Vec<u8>>,
+    target: &Target,
+    options: &Options,
+) -> Status {
+    let written = match (target, solution) {
+        (None, _) | (Some(Ok(_)), None) => return Status::Solved,
+        (Some(Err(e)), _) => Err(e.clone()),
+        (Some(Ok(path)), Some(solution)) => render_grid(puzzle, Some(solution), options)
+            .map_err(|e| format!("{name}: cannot draw the solution: {e}"))
+            .and_then(|image| save(&DynamicImage::ImageRgba8(image), path)),
+    };
+    match written {
+        Ok(()) => Status::Solved,
+        Err(e) => {
+            eprintln!("sudoku-lens: {e}");
+            Status::Malformed
+        }
     }
 }
 
@@ -102,7 +611,7 @@ fn solve_batch(
     let results = solve_all(&puzzles, limit, 1, || bar.inc(1));
     bar.finish_and_clear();
 
-    let mut results = results.into_iter();
+    let mut results = results.iter();
     let mut status = Status::Solved;
     for entry in entries {
         match entry {
@@ -152,7 +661,7 @@ fn report(
             }
             return Ok(Status::Malformed);
         }
-        Verdict::Solved(p, r) => (*p, r),
+        Verdict::Solved(p, r) => (*p, *r),
     };
     let (count, first, status) = match result {
         Err(e) => {

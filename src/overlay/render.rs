@@ -1,0 +1,107 @@
+//! A puzzle drawn as a clean grid, without a photo.
+
+use ab_glyph::FontRef;
+use image::{Rgba, RgbaImage};
+
+use super::stamp::GlyphSet;
+use super::{FONT, Options, OverlayError, Palette, check_options, check_values, same_box};
+use crate::grid::Puzzle;
+use crate::vision::homography::Homography;
+
+/// Draws `puzzle` as a clean grid: `options.cell_px` pixels per cell and
+/// half a cell of margin, thin lines between cells of a box, thick lines
+/// around boxes (jigsaw regions) and around the shape, canvas positions
+/// outside the shape (samurai corners, ...) left as blank paper. Givens are
+/// drawn in the palette's `given` colour; with `solution` (one value per
+/// cell, 0 = unknown) the other cells' values in its `solved` colour. Any
+/// layout: samurai, jigsaw, 16x16 (symbols as the puzzle writes them).
+///
+/// The palette is `options.palette`, or [`Palette::LIGHT`].
+pub fn render_grid(
+    puzzle: &Puzzle,
+    solution: Option<&[u8]>,
+    options: &Options,
+) -> Result<RgbaImage, OverlayError> {
+    check_options(options)?;
+    let layout = puzzle.layout();
+    if let Some(s) = solution {
+        check_values(layout, "solution", s)?;
+    }
+    let palette = options.palette.unwrap_or(Palette::LIGHT);
+    let cell = options.cell_px;
+    let margin = cell / 2;
+    let (w, h) = (
+        layout.width() as u32 * cell + 2 * margin,
+        layout.height() as u32 * cell + 2 * margin,
+    );
+    let mut image = RgbaImage::from_pixel(w, h, palette.paper);
+    let thin = (cell as f32 / 32.0).round().max(1.0) as u32;
+    let thick = (cell as f32 / 12.0).round().max(2.0) as u32;
+    for pass_thick in [false, true] {
+        for c in 0..layout.cell_count() {
+            let (row, col) = layout.position(c);
+            let x0 = margin + col as u32 * cell;
+            let y0 = margin + row as u32 * cell;
+            // (neighbour's offset, line along x?, line's fixed coordinate)
+            let edges = [
+                ((-1, 0), true, y0),
+                ((1, 0), true, y0 + cell),
+                ((0, -1), false, x0),
+                ((0, 1), false, x0 + cell),
+            ];
+            for ((dr, dc), horizontal, at) in edges {
+                let (rr, cc) = (row as isize + dr, col as isize + dc);
+                let other = (rr >= 0 && cc >= 0)
+                    .then(|| layout.cell_at(rr as usize, cc as usize))
+                    .flatten();
+                let is_thick = other.is_none_or(|o| !same_box(layout, c, o));
+                if is_thick != pass_thick {
+                    continue;
+                }
+                let t = if is_thick { thick } else { thin };
+                let (from, to) = if horizontal {
+                    (x0, x0 + cell)
+                } else {
+                    (y0, y0 + cell)
+                };
+                let lo = at - t / 2;
+                let (a0, a1) = (from - t / 2, to + t - t / 2);
+                if horizontal {
+                    fill(&mut image, a0, lo, a1, lo + t, palette.lines);
+                } else {
+                    fill(&mut image, lo, a0, lo + t, a1, palette.lines);
+                }
+            }
+        }
+    }
+    let font = FontRef::try_from_slice(FONT).expect("the bundled font parses");
+    let mut glyphs = GlyphSet::new(font, options.digit_height as f64, cell as f64);
+    for c in 0..layout.cell_count() {
+        let given = puzzle.values()[c];
+        let (v, colour) = match (given, solution.map(|s| s[c])) {
+            (0, Some(v)) if v != 0 => (v, palette.solved),
+            (0, _) => continue,
+            (g, _) => (g, palette.given),
+        };
+        let (row, col) = layout.position(c);
+        let (x0, y0) = (
+            (margin + col as u32 * cell) as f64 - 0.5,
+            (margin + row as u32 * cell) as f64 - 0.5,
+        );
+        let s = cell as f64;
+        let map = Homography::from_matrix([s, 0.0, x0, 0.0, s, y0, 0.0, 0.0, 1.0]);
+        if let Some(stamp) = glyphs.get(v, puzzle.alphabet().symbol(v)) {
+            stamp.draw(&mut image, &map, colour);
+        }
+    }
+    Ok(image)
+}
+
+/// Fills pixels `x0..x1` x `y0..y1`, clipped to the image.
+fn fill(image: &mut RgbaImage, x0: u32, y0: u32, x1: u32, y1: u32, colour: Rgba<u8>) {
+    for y in y0..y1.min(image.height()) {
+        for x in x0..x1.min(image.width()) {
+            image.put_pixel(x, y, colour);
+        }
+    }
+}

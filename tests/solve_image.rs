@@ -1,0 +1,299 @@
+//! `sudoku-lens solve` on images: outputs, exports, messages and exit codes.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::Arc;
+
+use image::{GrayImage, Luma};
+use sudoku_lens::grid::{Document, Layout, Puzzle, parse};
+use sudoku_lens::overlay::{Options, render_grid};
+
+const CLASSIC: &str =
+    "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....";
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_sudoku-lens"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// A fresh folder of this test's own.
+fn temp_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sudoku-lens-solve-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn puzzle(line: &str) -> Puzzle {
+    match parse(line, "test", None).unwrap() {
+        Document::Single(p) => p,
+        Document::Batch(_) => panic!("one puzzle"),
+    }
+}
+
+/// A screenshot of `line` (a classic puzzle on one line) saved as PNG.
+fn screenshot(dir: &Path, name: &str, line: &str) -> PathBuf {
+    let options = Options {
+        cell_px: 40,
+        ..Options::default()
+    };
+    let path = dir.join(name);
+    render_grid(&puzzle(line), None, &options)
+        .unwrap()
+        .save(&path)
+        .unwrap();
+    path
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The grid `read --json` finds in an image, as one line.
+fn read_back(path: &Path) -> String {
+    let o = run(&["read", "--json", s(path)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    v["grid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn a_screenshot_is_solved_and_exported() {
+    let dir = temp_dir("export");
+    let input = screenshot(&dir, "puzzle.png", CLASSIC);
+    let before = std::fs::read(&input).unwrap();
+    let out = dir.join("out.png");
+    let o = run(&["solve", "--json", s(&input), "--export", s(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["file"], s(&input));
+    assert_eq!(v["solutions"], 1);
+    assert_eq!(v["corners"].as_array().unwrap().len(), 4);
+    assert!(v["uncertain"].is_array());
+    assert_eq!(v["export"], s(&out));
+    let solution: String = v["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    assert_eq!(solution.len(), 81);
+    assert!(!solution.contains('.'));
+    assert_eq!(
+        read_back(&out),
+        solution,
+        "the export reads as the solution"
+    );
+    assert_eq!(
+        std::fs::read(&input).unwrap(),
+        before,
+        "the input is untouched"
+    );
+
+    // Text output is the solution, as for a text puzzle.
+    let o = run(&["solve", s(&input)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).replace('\n', ""), solution);
+}
+
+#[test]
+fn a_jpeg_name_gets_a_jpeg() {
+    let dir = temp_dir("jpeg");
+    let input = screenshot(&dir, "p.png", CLASSIC);
+    let out = dir.join("solved.JPG");
+    let o = run(&["solve", s(&input), "--export", s(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(&bytes[..3], &[0xff, 0xd8, 0xff], "JPEG signature");
+}
+
+#[test]
+fn an_image_without_a_grid_exits_1_naming_it() {
+    let dir = temp_dir("nogrid");
+    let path = dir.join("blank.png");
+    GrayImage::from_pixel(300, 200, Luma([230]))
+        .save(&path)
+        .unwrap();
+    let out = dir.join("out.png");
+    let o = run(&["solve", s(&path), "--export", s(&out)]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        stderr(&o).trim(),
+        format!("sudoku-lens: no sudoku grid found in {}", path.display())
+    );
+    assert!(stdout(&o).is_empty());
+    assert!(!out.exists(), "nothing exported");
+}
+
+#[test]
+fn an_image_whose_puzzle_has_no_solution_exits_3() {
+    let dir = temp_dir("nosolution");
+    // r1c1 has no candidate: 1-8 in its row, 9 in its column.
+    let line = format!(".12345678{}", "9".to_string() + &".".repeat(71));
+    let path = screenshot(&dir, "stuck.png", &line);
+    let out = dir.join("out.png");
+    let o = run(&["solve", s(&path), "--export", s(&out)]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("sudoku-lens: {}: no solution", path.display())),
+        "{err}"
+    );
+    assert!(stdout(&o).is_empty());
+    assert!(!out.exists(), "nothing exported");
+}
+
+#[test]
+fn an_image_with_conflicting_givens_names_both_cells() {
+    let dir = temp_dir("conflict");
+    let mut line = CLASSIC.to_string();
+    line.replace_range(0..1, "3"); // row 1 holds a 3 at r1c3 already
+    let path = screenshot(&dir, "clash.png", &line);
+    let o = run(&["solve", s(&path)]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("givens conflict: 3 appears twice in row 1") && err.contains("r1c1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_image_with_several_solutions_draws_the_first_and_exits_4() {
+    let dir = temp_dir("several");
+    let line = format!("{}{}", &CLASSIC[..27], ".".repeat(54));
+    let path = screenshot(&dir, "open.png", &line);
+    let out = dir.join("first.png");
+    let o = run(&["solve", s(&path), "--export", s(&out)]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!(
+            "{}: at least 2 solutions, not one",
+            path.display()
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "printed the first and drew it on {}",
+            out.display()
+        )),
+        "{err}"
+    );
+    let printed = stdout(&o).replace('\n', "");
+    assert_eq!(printed.len(), 81);
+    assert_eq!(read_back(&out), printed, "the first solution is drawn");
+}
+
+#[test]
+fn export_with_several_inputs_is_a_usage_error() {
+    let dir = temp_dir("several-inputs");
+    let a = screenshot(&dir, "a.png", CLASSIC);
+    let o = run(&["solve", s(&a), s(&a), "--export", s(&dir.join("x.png"))]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("use --export-dir"), "{err}");
+    // A folder of two images counts as two inputs.
+    screenshot(&dir, "b.png", CLASSIC);
+    let o = run(&["solve", s(&dir), "--export", s(&dir.join("x.png"))]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!dir.join("x.png").exists());
+}
+
+#[test]
+fn a_folder_is_solved_into_an_export_dir() {
+    let dir = temp_dir("folder");
+    let photos = dir.join("photos");
+    std::fs::create_dir_all(&photos).unwrap();
+    screenshot(&photos, "one.png", CLASSIC);
+    let open = format!("{}{}", &CLASSIC[..27], ".".repeat(54));
+    screenshot(&photos, "two.png", &open);
+    std::fs::write(photos.join("notes.txt"), "not an image").unwrap();
+    let out = dir.join("solved");
+    let o = run(&["solve", s(&photos), "--export-dir", s(&out)]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 18, "two grids, in name order");
+    assert!(out.join("one.solved.png").is_file());
+    assert!(out.join("two.solved.png").is_file());
+    // Exports in the inputs' own folder are not taken as inputs next time,
+    // and never overwrite an input.
+    let o = run(&["solve", s(&photos), "--export-dir", s(&photos)]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let o = run(&["solve", s(&photos), "--export-dir", s(&photos)]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 18, "{}", stderr(&o));
+}
+
+#[test]
+fn an_input_is_never_overwritten() {
+    let dir = temp_dir("overwrite");
+    let input = screenshot(&dir, "p.png", CLASSIC);
+    let before = std::fs::read(&input).unwrap();
+    let o = run(&["solve", s(&input), "--export", s(&input)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("which is an input"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&input).unwrap(), before);
+    // Nor through --export-dir: an input named like an export.
+    let named = screenshot(&dir, "q.solved.png", CLASSIC);
+    let before = std::fs::read(&named).unwrap();
+    let q = dir.join("q.png");
+    std::fs::copy(&named, &q).unwrap();
+    let o = run(&["solve", s(&q), s(&named), "--export-dir", s(&dir)]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&named).unwrap(), before);
+}
+
+#[test]
+fn a_text_puzzle_exports_a_rendered_grid() {
+    let dir = temp_dir("text");
+    let samurai = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/puzzles/samurai.txt");
+    let out = dir.join("samurai.png");
+    let o = run(&["solve", s(&samurai), "--export", s(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let expected = std::fs::read_to_string(samurai.with_file_name("samurai.solution.txt")).unwrap();
+    assert_eq!(stdout(&o), expected, "text output as before");
+    let o = run(&["read", "--json", s(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["layout"], "samurai");
+    let read: Vec<String> = v["grid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap().to_string())
+        .collect();
+    let text = std::fs::read_to_string(&samurai).unwrap();
+    let Document::Single(p) = parse(&text, "samurai.txt", None).unwrap() else {
+        panic!()
+    };
+    let solution = sudoku_lens::solve::solve(&p, 1, 1).unwrap().solutions[0].clone();
+    let solved = Puzzle::empty(Arc::new(Layout::samurai())).with_values(solution);
+    assert_eq!(
+        read,
+        solved.rows(),
+        "the rendered grid reads as the solution"
+    );
+
+    // A batch cannot be exported.
+    let batch = dir.join("batch.txt");
+    std::fs::write(&batch, format!("{CLASSIC}\n{CLASSIC}\n")).unwrap();
+    let o = run(&["solve", s(&batch), "--export", s(&dir.join("b.png"))]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("the file is a batch"), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 2);
+}
