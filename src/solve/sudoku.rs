@@ -268,17 +268,23 @@ impl Singles {
                 self.full & !used
             };
         }
+        // Cells left with one candidate by `place` are followed there; only
+        // the givens and the eliminations below leave any for a scan.
+        let mut scan = true;
         loop {
             let before = self.placed.len();
-            for cell in 0..values.len() {
-                if self.filled[cell] {
-                    continue;
-                }
-                let m = self.cand[cell];
-                if m & m.wrapping_sub(1) == 0 && !self.place(layout, cell, m) {
-                    return false;
+            if scan {
+                for cell in 0..values.len() {
+                    if self.filled[cell] {
+                        continue;
+                    }
+                    let m = self.cand[cell];
+                    if m & m.wrapping_sub(1) == 0 && !self.place(layout, cell, m) {
+                        return false;
+                    }
                 }
             }
+            scan = false;
             for (h, house) in layout.houses().iter().enumerate() {
                 let (mut once, mut twice) = (0u32, 0u32);
                 for &c in &house.cells {
@@ -309,8 +315,11 @@ impl Singles {
                     }
                 }
             }
-            if self.placed.len() == before && !self.lock_candidates() && !self.pairs(layout) {
-                return true;
+            if self.placed.len() == before {
+                if !self.lock_candidates() && !self.pairs(layout) {
+                    return true;
+                }
+                scan = true;
             }
         }
     }
