@@ -41,8 +41,18 @@ pub struct SudokuSolver {
 
 impl SudokuSolver {
     pub fn new(layout: Arc<Layout>) -> SudokuSolver {
+        let mut dlx = Dlx::new(&matrix(&layout));
+        // Where grids overlap (cells in more than three houses, as in a
+        // samurai), weighing every tie keeps the search on the shared cells
+        // first, which keeps the grids' search trees from multiplying. A
+        // single grid gains nothing from more than a few: on hard classic
+        // puzzles, weighing the first 6 ties cut instructions by 9-14%
+        // against weighing all, and against taking the first.
+        if (0..layout.cell_count()).all(|c| layout.houses_of(c).len() <= 3) {
+            dlx.set_tie_reach(6);
+        }
         SudokuSolver {
-            dlx: Dlx::new(&matrix(&layout)),
+            dlx,
             singles: Singles::new(&layout),
             layout,
         }
