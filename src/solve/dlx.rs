@@ -142,6 +142,8 @@ pub struct Dlx {
     tied: Vec<u32>,
     /// Choices made (search tree nodes) since the counter was last read.
     visited: u64,
+    /// Ties for the fewest options are weighed among this many tied items.
+    tie_reach: usize,
 }
 
 impl Dlx {
@@ -220,6 +222,7 @@ impl Dlx {
             chosen: Vec::new(),
             tied: vec![0; headers],
             visited: 0,
+            tie_reach: usize::MAX,
         };
         d.set_subset_limit(2);
         d
@@ -230,6 +233,13 @@ impl Dlx {
     pub fn set_subset_limit(&mut self, max: usize) {
         assert!(max <= SUBSET_MAX, "subset limit above {SUBSET_MAX}");
         self.small = max.max(1) as u32;
+    }
+
+    /// Ties for the fewest options go to the item with the most reach among
+    /// the first `max` tied items (at least 1; default all). Weighing every
+    /// tie can cost more than its better choices save.
+    pub fn set_tie_reach(&mut self, max: usize) {
+        self.tie_reach = max.max(1);
     }
 
     /// The number of choices (search tree nodes) made since the last call.
@@ -483,7 +493,8 @@ impl Dlx {
     }
 
     /// The active primary item with the fewest options (the first one found
-    /// with 0 or 1 ends the scan); ties go to the one with the most reach.
+    /// with 0 or 1 ends the scan); ties go to the one with the most reach
+    /// among the first [`Dlx::set_tie_reach`] tied.
     /// One pass over the item list gathers the tied items.
     fn choose(&mut self) -> usize {
         let mut ties = 0;
@@ -505,6 +516,7 @@ impl Dlx {
             p = self.rlink[p] as usize;
         }
         let mut best = self.tied[0] as usize;
+        let ties = ties.min(self.tie_reach);
         if ties > 1 {
             let mut best_reach = self.reach(best);
             for j in 1..ties {

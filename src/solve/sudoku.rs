@@ -41,8 +41,18 @@ pub struct SudokuSolver {
 
 impl SudokuSolver {
     pub fn new(layout: Arc<Layout>) -> SudokuSolver {
+        let mut dlx = Dlx::new(&matrix(&layout));
+        // Where grids overlap (cells in more than three houses, as in a
+        // samurai), weighing every tie keeps the search on the shared cells
+        // first, which keeps the grids' search trees from multiplying. A
+        // single grid gains nothing from more than a few: on hard classic
+        // puzzles, weighing the first 6 ties cut instructions by 9-14%
+        // against weighing all, and against taking the first.
+        if (0..layout.cell_count()).all(|c| layout.houses_of(c).len() <= 3) {
+            dlx.set_tie_reach(6);
+        }
         SudokuSolver {
-            dlx: Dlx::new(&matrix(&layout)),
+            dlx,
             singles: Singles::new(&layout),
             layout,
         }
@@ -268,17 +278,23 @@ impl Singles {
                 self.full & !used
             };
         }
+        // Cells left with one candidate by `place` are followed there; only
+        // the givens and the eliminations below leave any for a scan.
+        let mut scan = true;
         loop {
             let before = self.placed.len();
-            for cell in 0..values.len() {
-                if self.filled[cell] {
-                    continue;
-                }
-                let m = self.cand[cell];
-                if m & m.wrapping_sub(1) == 0 && !self.place(layout, cell, m) {
-                    return false;
+            if scan {
+                for cell in 0..values.len() {
+                    if self.filled[cell] {
+                        continue;
+                    }
+                    let m = self.cand[cell];
+                    if m & m.wrapping_sub(1) == 0 && !self.place(layout, cell, m) {
+                        return false;
+                    }
                 }
             }
+            scan = false;
             for (h, house) in layout.houses().iter().enumerate() {
                 let (mut once, mut twice) = (0u32, 0u32);
                 for &c in &house.cells {
@@ -309,8 +325,11 @@ impl Singles {
                     }
                 }
             }
-            if self.placed.len() == before && !self.lock_candidates() && !self.pairs(layout) {
-                return true;
+            if self.placed.len() == before {
+                if !self.lock_candidates() && !self.pairs(layout) {
+                    return true;
+                }
+                scan = true;
             }
         }
     }
