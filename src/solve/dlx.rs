@@ -908,9 +908,16 @@ mod tests {
 
     /// Solutions of `m` counted by trying every subset of its options.
     fn brute_force(m: &Matrix, primary: usize) -> u64 {
+        brute_force_with(m, primary, None)
+    }
+
+    /// [`brute_force`], counting only the solutions that use option
+    /// `required` when one is given.
+    fn brute_force_with(m: &Matrix, primary: usize, required: Option<usize>) -> u64 {
         let n = m.option_count();
         let mut count = 0;
-        for set in 0u32..1 << n {
+        let uses = |set: &u32| required.is_none_or(|k| set >> k & 1 == 1);
+        for set in (0u32..1 << n).filter(uses) {
             let mut covered = vec![0u32; m.item_count()];
             for k in (0..n).filter(|k| set >> k & 1 == 1) {
                 for &i in m.option(k) {
@@ -991,21 +998,7 @@ mod tests {
             let (m, primary) = random_matrix(&mut rng);
             let k = rng.below(m.option_count());
             // Solutions containing option k, by brute force over the rest.
-            let n = m.option_count();
-            let mut expected = 0;
-            for set in (0u32..1 << n).filter(|s| s >> k & 1 == 1) {
-                let mut covered = vec![0u32; m.item_count()];
-                for j in (0..n).filter(|j| set >> j & 1 == 1) {
-                    for &i in m.option(j) {
-                        covered[i as usize] += 1;
-                    }
-                }
-                if covered[..primary].iter().all(|&c| c == 1)
-                    && covered[primary..].iter().all(|&c| c <= 1)
-                {
-                    expected += 1;
-                }
-            }
+            let expected = brute_force_with(&m, primary, Some(k));
             let mut d = Dlx::new(&m);
             d.select(k).unwrap();
             assert_eq!(
