@@ -441,32 +441,7 @@ fn report_image(
         _ => String::new(),
     };
     let result = outcome.solved.as_ref().expect("read images are solved");
-    let (count, first, mut status) = match result {
-        Err(e) => {
-            eprintln!("sudoku-lens: {name}: {e}{check}");
-            (0, None, Status::NoSolution)
-        }
-        Ok(o) if o.count == 0 => {
-            eprintln!("sudoku-lens: {name}: no solution{check}");
-            (0, None, Status::NoSolution)
-        }
-        Ok(o) => {
-            let status = if o.count > 1 {
-                eprintln!(
-                    "sudoku-lens: {name}: {}, not one{check}; printed the first{drew}",
-                    how_many(o.count, limit)
-                );
-                Status::Multiple
-            } else {
-                Status::Solved
-            };
-            (
-                o.count,
-                o.solutions.first().map(|s| puzzle.with_values(s.clone())),
-                status,
-            )
-        }
-    };
+    let (count, first, mut status) = judge(&name, puzzle, result, limit, &check, &drew);
     if let Some(Err(e)) = &outcome.exported {
         eprintln!("sudoku-lens: {e}");
         status = status.max(Status::Malformed);
@@ -502,6 +477,46 @@ fn uncertain_hint(r: &Reading) -> String {
         "the uncertain cells"
     };
     format!(" (check {what} {})", names.join(", "))
+}
+
+/// What a solve result means for the exit status: the solution count, the
+/// first solution, and the status; a problem is reported on stderr as
+/// "PLACE: PROBLEM{hint}", with `drew` after "printed the first" when the
+/// first of several solutions was also drawn.
+fn judge(
+    place: &dyn std::fmt::Display,
+    puzzle: &Puzzle,
+    result: &Result<Outcome, SolveError>,
+    limit: u64,
+    hint: &str,
+    drew: &str,
+) -> (u64, Option<Puzzle>, Status) {
+    match result {
+        Err(e) => {
+            eprintln!("sudoku-lens: {place}: {e}{hint}");
+            (0, None, Status::NoSolution)
+        }
+        Ok(o) if o.count == 0 => {
+            eprintln!("sudoku-lens: {place}: no solution{hint}");
+            (0, None, Status::NoSolution)
+        }
+        Ok(o) => {
+            let status = if o.count > 1 {
+                eprintln!(
+                    "sudoku-lens: {place}: {}, not one{hint}; printed the first{drew}",
+                    how_many(o.count, limit)
+                );
+                Status::Multiple
+            } else {
+                Status::Solved
+            };
+            (
+                o.count,
+                o.solutions.first().map(|s| puzzle.with_values(s.clone())),
+                status,
+            )
+        }
+    }
 }
 
 fn how_many(count: u64, limit: u64) -> String {
@@ -663,34 +678,7 @@ fn report(
         }
         Verdict::Solved(p, r) => (*p, *r),
     };
-    let (count, first, status) = match result {
-        Err(e) => {
-            eprintln!("sudoku-lens: {place}: {e}");
-            (0, None, Status::NoSolution)
-        }
-        Ok(o) if o.count == 0 => {
-            eprintln!("sudoku-lens: {place}: no solution");
-            (0, None, Status::NoSolution)
-        }
-        Ok(o) => {
-            let status = if o.count > 1 {
-                let how_many = if o.count >= limit {
-                    format!("at least {} solutions", o.count)
-                } else {
-                    format!("{} solutions", o.count)
-                };
-                eprintln!("sudoku-lens: {place}: {how_many}, not one; printed the first");
-                Status::Multiple
-            } else {
-                Status::Solved
-            };
-            (
-                o.count,
-                o.solutions.first().map(|s| puzzle.with_values(s.clone())),
-                status,
-            )
-        }
-    };
+    let (count, first, status) = judge(&place, puzzle, result, limit, "", "");
     if json {
         let mut obj = json!({
             "layout": puzzle.layout().name(),
