@@ -41,7 +41,7 @@ pub fn run(
             ));
         }
     }
-    let (mut unique, mut multiple, mut none) = (0u64, 0u64, 0u64);
+    let (mut unique, mut multiple, mut none, mut nodes) = (0u64, 0u64, 0u64, 0u64);
     let mut best = f64::INFINITY;
     for run in 0..repeat {
         let start = Instant::now();
@@ -52,6 +52,7 @@ pub fn run(
                 .expect("a solver per layout");
             let count = solver.solve_into(p.values(), limit, first).unwrap_or(0);
             if run == 0 {
+                nodes += solver.take_node_count();
                 match count {
                     0 => none += 1,
                     1 => unique += 1,
@@ -64,11 +65,13 @@ pub fn run(
     let n = puzzles.len() as f64;
     println!(
         "{name}: {} puzzles, best of {repeat}: {:.3} s, {:.0} puzzles/s, {:.1} us/puzzle \
-         (one thread, counting to {limit}; {unique} unique, {multiple} several, {none} none)",
+         (one thread, counting to {limit}; {unique} unique, {multiple} several, {none} none; \
+         {:.1} search nodes/puzzle)",
         puzzles.len(),
         best,
         n / best,
-        best * 1e6 / n
+        best * 1e6 / n,
+        nodes as f64 / n
     );
     Ok(Status::Solved)
 }

@@ -180,11 +180,12 @@ impl SudokuSolver {
 }
 
 /// Placing the symbols that the givens force, with bit masks: a cell with a
-/// single candidate (naked single), a symbol with a single place in a house
-/// (hidden single), and a symbol whose places in one house all lie in a
-/// second house, which rules it out of the rest of the second (locked
-/// candidates), repeated until nothing more is forced. Every solution holds
-/// these placements, so counting solutions after them is exact.
+/// single candidate (naked single) and a symbol with a single place in a
+/// house (hidden single), repeated until nothing more is forced. Every
+/// solution holds these placements, so counting solutions after them is
+/// exact. Subtler reductions (locked candidates) are left to the engine's
+/// subset rule, which applies them during the search as well: doing them
+/// here too cost more than it saved, on easy and hard puzzles alike.
 #[derive(Clone, Debug)]
 struct Singles {
     /// A bit per symbol.
@@ -204,19 +205,6 @@ struct Singles {
     /// `peers[peer_start[c]..peer_start[c + 1]]`).
     peers: Vec<u32>,
     peer_start: Vec<u32>,
-    /// Pairs of houses sharing two or more cells (but not all).
-    overlaps: Vec<Overlap>,
-}
-
-/// Two houses `a` and `b` that share some cells.
-#[derive(Clone, Debug)]
-struct Overlap {
-    a: usize,
-    b: usize,
-    shared: Vec<u32>,
-    /// Cells of `a` outside `b`, and of `b` outside `a`.
-    a_only: Vec<u32>,
-    b_only: Vec<u32>,
 }
 
 impl Singles {
@@ -245,7 +233,6 @@ impl Singles {
             forced: Vec::with_capacity(cells),
             peers,
             peer_start,
-            overlaps: overlaps(layout),
         }
     }
 
@@ -278,23 +265,16 @@ impl Singles {
                 self.full & !used
             };
         }
-        // Cells left with one candidate by `place` are followed there; only
-        // the givens and the eliminations below leave any for a scan.
-        let mut scan = true;
+        // Cells left with one candidate by the givens are placed first;
+        // those that `place` leaves with one are followed there.
+        for cell in 0..values.len() {
+            let m = self.cand[cell];
+            if !self.filled[cell] && m & m.wrapping_sub(1) == 0 && !self.place(layout, cell, m) {
+                return false;
+            }
+        }
         loop {
             let before = self.placed.len();
-            if scan {
-                for cell in 0..values.len() {
-                    if self.filled[cell] {
-                        continue;
-                    }
-                    let m = self.cand[cell];
-                    if m & m.wrapping_sub(1) == 0 && !self.place(layout, cell, m) {
-                        return false;
-                    }
-                }
-            }
-            scan = false;
             for (h, house) in layout.houses().iter().enumerate() {
                 let (mut once, mut twice) = (0u32, 0u32);
                 for &c in &house.cells {
@@ -326,119 +306,9 @@ impl Singles {
                 }
             }
             if self.placed.len() == before {
-                if !self.lock_candidates() && !self.pairs(layout) {
-                    return true;
-                }
-                scan = true;
+                return true;
             }
         }
-    }
-
-    /// Removes candidates by locked candidates; true if any went. Both
-    /// ways for each pair of houses: the symbols that house `a` can only
-    /// hold in the shared cells leave the rest of `b`, and the other way.
-    fn lock_candidates(&mut self) -> bool {
-        let mut changed = false;
-        let cand = &mut self.cand;
-        let fold = |cand: &[u32], cells: &[u32]| cells.iter().fold(0, |m, &c| m | cand[c as usize]);
-        let mut remove = |cand: &mut [u32], cells: &[u32], locked: u32| {
-            for &c in cells {
-                let m = &mut cand[c as usize];
-                changed |= *m & locked != 0;
-                *m &= !locked;
-            }
-        };
-        for o in &self.overlaps {
-            let inside = fold(cand, &o.shared);
-            if inside == 0 {
-                continue;
-            }
-            // Computed before either removal: removing candidates only
-            // makes `outside` smaller, so this misses some, never errs.
-            let a_out = fold(cand, &o.a_only);
-            let b_out = fold(cand, &o.b_only);
-            let locked_a = inside & !a_out & !self.used[o.a];
-            if locked_a != 0 {
-                remove(cand, &o.b_only, locked_a);
-            }
-            let locked_b = inside & !b_out & !self.used[o.b];
-            if locked_b != 0 {
-                remove(cand, &o.a_only, locked_b);
-            }
-        }
-        changed
-    }
-
-    /// Removes candidates by naked and hidden pairs; true if any went.
-    /// Naked: two cells of a house with the same two candidates hold those
-    /// two symbols, which leaves the rest of the house. Hidden: two symbols
-    /// with the same two places in a house fill those two cells, which
-    /// keep no other candidate.
-    fn pairs(&mut self, layout: &Layout) -> bool {
-        let mut changed = false;
-        let mut places = [0u32; 32];
-        for (h, house) in layout.houses().iter().enumerate() {
-            let cells = &house.cells;
-            for (i, &c) in cells.iter().enumerate() {
-                let m = self.cand[c as usize];
-                if !two_bits(m) {
-                    continue;
-                }
-                let Some(&d) = cells[i + 1..].iter().find(|&&d| self.cand[d as usize] == m) else {
-                    continue;
-                };
-                for &e in cells {
-                    if e != c && e != d {
-                        let x = &mut self.cand[e as usize];
-                        changed |= *x & m != 0;
-                        *x &= !m;
-                    }
-                }
-            }
-            // Places of each symbol in the house, as bits of cell positions.
-            let free = self.full & !self.used[h];
-            let mut left = free;
-            while left != 0 {
-                let v = left.trailing_zeros() as usize;
-                left &= left - 1;
-                places[v] = 0;
-            }
-            for (i, &c) in cells.iter().enumerate() {
-                let mut m = self.cand[c as usize];
-                while m != 0 {
-                    let v = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    places[v] |= 1 << i;
-                }
-            }
-            let mut left = free;
-            while left != 0 {
-                let v = left.trailing_zeros() as usize;
-                left &= left - 1;
-                let at = places[v];
-                if !two_bits(at) {
-                    continue;
-                }
-                let mut rest = left;
-                while rest != 0 {
-                    let w = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    if places[w] != at {
-                        continue;
-                    }
-                    let keep = 1 << v | 1 << w;
-                    let mut p = at;
-                    while p != 0 {
-                        let i = p.trailing_zeros() as usize;
-                        p &= p - 1;
-                        let x = &mut self.cand[cells[i] as usize];
-                        changed |= *x & !keep != 0;
-                        *x &= keep;
-                    }
-                }
-            }
-        }
-        changed
     }
 
     /// Places the symbol of `bit` in `cell`; false if it has no candidate
@@ -487,48 +357,6 @@ impl Singles {
         }
         true
     }
-}
-
-/// True when `m` has exactly two bits set (no popcount instruction needed).
-#[inline]
-fn two_bits(m: u32) -> bool {
-    let r = m & m.wrapping_sub(1);
-    r != 0 && r & r.wrapping_sub(1) == 0
-}
-
-/// Every pair of houses sharing at least two cells but not all.
-fn overlaps(layout: &Layout) -> Vec<Overlap> {
-    let houses = layout.houses();
-    let mut out = Vec::new();
-    for (a, ha) in houses.iter().enumerate() {
-        for (b, hb) in houses.iter().enumerate().skip(a + 1) {
-            let shared: Vec<u32> = ha
-                .cells
-                .iter()
-                .copied()
-                .filter(|c| hb.cells.contains(c))
-                .collect();
-            if shared.len() < 2 || shared.len() == ha.cells.len() || shared.len() == hb.cells.len()
-            {
-                continue;
-            }
-            let only = |h: &crate::grid::House| {
-                h.cells
-                    .iter()
-                    .copied()
-                    .filter(|c| !shared.contains(c))
-                    .collect()
-            };
-            out.push(Overlap {
-                a,
-                b,
-                a_only: only(ha),
-                b_only: only(hb),
-                shared,
-            });
-        }
-    }
-    out
 }
 
 /// The exact-cover matrix of a layout: option `cell * n + v` places symbol
@@ -654,8 +482,8 @@ mod tests {
         assert_eq!(s.solve(&v, 2, 1).unwrap().count, 0);
     }
 
-    /// Puzzles with many solutions: the counts after the pre-pass (singles,
-    /// locked candidates, pairs) agree with a plain search of the matrix
+    /// Puzzles with many solutions: the counts after the pre-pass (naked
+    /// and hidden singles) agree with a plain search of the matrix
     /// with the givens alone.
     #[test]
     fn pre_pass_keeps_counts_exact() {
