@@ -167,14 +167,17 @@ impl SudokuSolver {
             }
         }
         // Only the candidates left by the pre-pass go into the search.
-        let cand = &self.singles.cand;
-        self.dlx
-            .allow(cand.iter().enumerate().flat_map(|(cell, &m)| {
-                // The set bits of `m`, lowest first, without testing each symbol.
-                std::iter::successors(Some(m), |&r| Some(r & r.wrapping_sub(1)))
-                    .take_while(|&r| r != 0)
-                    .map(move |r| cell * n + r.trailing_zeros() as usize)
-            }));
+        let options = &mut self.singles.options;
+        options.clear();
+        for (cell, &m) in self.singles.cand.iter().enumerate() {
+            // The set bits of `m`, lowest first, without testing each symbol.
+            let mut r = m;
+            while r != 0 {
+                options.push((cell * n) as u32 + r.trailing_zeros());
+                r &= r - 1;
+            }
+        }
+        self.dlx.allow(options.iter().map(|&k| k as usize));
         Ok(self.dlx.search(limit, found))
     }
 }
@@ -197,7 +200,8 @@ struct Singles {
     filled: Vec<bool>,
     /// Cells and symbols placed, in order.
     placed: Vec<(u32, u8)>,
-    /// Options of a solution found without searching.
+    /// Options of a solution found without searching, or the candidates
+    /// allowed into the search.
     options: Vec<u32>,
     /// Placements waiting to be made (naked singles found by `place`).
     forced: Vec<(u32, u32)>,
@@ -229,7 +233,7 @@ impl Singles {
             used: vec![0; layout.houses().len()],
             filled: vec![false; cells],
             placed: Vec::with_capacity(cells),
-            options: Vec::with_capacity(cells),
+            options: Vec::with_capacity(cells * layout.size()),
             forced: Vec::with_capacity(cells),
             peers,
             peer_start,
