@@ -349,6 +349,8 @@ impl SudokuApp {
         }
     }
 
+    /// True when the open document's state has no verdict and none is on
+    /// the way.
     fn needs_judging(&self) -> bool {
         match &self.current {
             Some(e) => self.verdict().is_none() && self.judging != Some((e.id, e.doc.revision)),
@@ -640,7 +642,10 @@ impl SudokuApp {
             self.reread_due = None;
             self.start_reread();
         }
-        if self.needs_judging() {
+        // One judgement at a time: edits made while one runs are judged
+        // together once it returns, so fast typing on a hard puzzle never
+        // piles up solver threads.
+        if self.judging.is_none() && self.needs_judging() {
             self.start_judging();
         }
         if let Some(due) = self.reread_due {
