@@ -7,8 +7,9 @@ use rayon::prelude::*;
 use serde_json::json;
 use sudoku_lens::grid::Layout;
 use sudoku_lens::vision::check::Verdict;
+use sudoku_lens::vision::classify::Model;
 use sudoku_lens::vision::debug::write_debug;
-use sudoku_lens::vision::load::load_path;
+use sudoku_lens::vision::load::{load_path, to_grey};
 use sudoku_lens::vision::locate::CELL_CROP_SIZE;
 use sudoku_lens::vision::read::{Reading, read_grey};
 
@@ -58,7 +59,9 @@ pub fn run(
 
 fn read_one(path: &Path, layout: Option<&Layout>, debug: Option<&Path>) -> Result<Reading, String> {
     let name = path.display().to_string();
-    let grey = load_path(path).map_err(|e| e.to_string())?.to_luma8();
+    // The model is parsed while the image decodes.
+    let (image, _) = rayon::join(|| load_path(path), Model::load_bundled);
+    let grey = to_grey(&image.map_err(|e| e.to_string())?);
     let (result, trace) = read_grey(&grey, layout);
     if let Some(dir) = debug {
         let stem = path

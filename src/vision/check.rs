@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use super::classify::CellReading;
 use crate::grid::Layout;
 use crate::solve::SudokuSolver;
@@ -13,6 +15,9 @@ use crate::solve::SudokuSolver;
 pub const CANDIDATE_CELLS: usize = 12;
 /// At most this many cells are changed at once.
 pub const MAX_CHANGES: usize = 3;
+/// Combinations tried by one thread before it looks for more work: enough
+/// to pay for the solver each job builds.
+const COMBOS_PER_JOB: usize = 32;
 
 /// What the solver says of a reading.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,39 +58,61 @@ pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> 
         return Verdict::Unique;
     }
     let alternatives = alternatives(cells);
-    let mut trial = values.to_vec();
     for size in 1..=MAX_CHANGES.min(alternatives.len()) {
         let mut combos = Vec::new();
         combinations(&alternatives, size, 0, &mut Vec::new(), &mut combos);
         combos.sort_by(|a, b| cost(&alternatives, a).total_cmp(&cost(&alternatives, b)));
-        for combo in combos {
-            trial.copy_from_slice(values);
-            for &i in &combo {
-                trial[alternatives[i].cell] = alternatives[i].value;
-            }
-            match solutions(&trial, &mut first) {
-                1 => {}
-                _ => continue,
-            }
-            // A digit that had to go was still printed ink: the given there
-            // is the (unique) solution's digit, misread. Restoring it keeps
-            // the puzzle unique and the reading complete.
-            let mut changes = Vec::with_capacity(combo.len());
-            for &i in &combo {
-                let Alternative { cell, value, .. } = alternatives[i];
-                let value = if value == 0 && values[cell] != 0 {
-                    first[cell]
-                } else {
-                    value
-                };
-                trial[cell] = value;
-                if value != values[cell] {
-                    changes.push((cell, value));
-                }
-            }
-            values.copy_from_slice(&trial);
-            return Verdict::Changed(changes);
+        // The cheapest combination giving one solution: the combinations
+        // are tried side by side, each thread with its own solver, and the
+        // first in order that works wins, as if tried one by one.
+        let base: &[u8] = values;
+        let found = combos
+            .par_iter()
+            .with_min_len(COMBOS_PER_JOB)
+            .map_init(
+                || {
+                    (
+                        SudokuSolver::new(layout.clone()),
+                        base.to_vec(),
+                        vec![0u8; base.len()],
+                    )
+                },
+                |(solver, trial, first), combo| {
+                    trial.copy_from_slice(base);
+                    for &i in combo {
+                        trial[alternatives[i].cell] = alternatives[i].value;
+                    }
+                    let unique = layout.first_conflict(trial).is_none()
+                        && solver.solve_into(trial, 2, first).unwrap_or(0) == 1;
+                    unique.then(|| (combo, first.clone()))
+                },
+            )
+            .find_map_first(|found| found);
+        let Some((combo, first)) = found else {
+            continue;
+        };
+        let mut trial = values.to_vec();
+        for &i in combo {
+            trial[alternatives[i].cell] = alternatives[i].value;
         }
+        // A digit that had to go was still printed ink: the given there
+        // is the (unique) solution's digit, misread. Restoring it keeps
+        // the puzzle unique and the reading complete.
+        let mut changes = Vec::with_capacity(combo.len());
+        for &i in combo {
+            let Alternative { cell, value, .. } = alternatives[i];
+            let value = if value == 0 && values[cell] != 0 {
+                first[cell]
+            } else {
+                value
+            };
+            trial[cell] = value;
+            if value != values[cell] {
+                changes.push((cell, value));
+            }
+        }
+        values.copy_from_slice(&trial);
+        return Verdict::Changed(changes);
     }
     Verdict::Unresolved
 }

@@ -6,7 +6,8 @@ use std::io::Cursor;
 use std::path::Path;
 
 use image::error::{ImageError, LimitErrorKind};
-use image::{DynamicImage, ImageDecoder, ImageReader, Limits};
+use image::{DynamicImage, GrayImage, ImageDecoder, ImageReader, Limits, RgbImage};
+use rayon::prelude::*;
 
 /// The largest image accepted, in pixels (width x height). Checked from the
 /// header, before the pixels are decoded.
@@ -120,6 +121,76 @@ pub fn load_bytes_with(
     Ok(img)
 }
 
+/// The grey image the reader works on: exactly what
+/// [`DynamicImage::to_luma8`] gives (the luminance of the image's colour
+/// space, rounded), computed directly for 8-bit RGB (every decoded JPEG)
+/// rather than through the general conversion, which goes through 32-bit
+/// floats in blocks and costs more than decoding a small photo.
+pub fn to_grey(img: &DynamicImage) -> GrayImage {
+    let DynamicImage::ImageRgb8(rgb) = img else {
+        return img.to_luma8();
+    };
+    // The weights of R, G and B are those of the image's colour space: read
+    // them back from the general conversion of pure red, green and blue
+    // (255 expands to exactly 1.0, so each comes out as the weight itself).
+    let mut probe =
+        RgbImage::from_raw(3, 1, vec![255, 0, 0, 0, 255, 0, 0, 0, 255]).expect("sized buffer");
+    if probe.set_color_space(rgb.color_space()).is_err() {
+        return img.to_luma8();
+    }
+    let weights = DynamicImage::ImageRgb8(probe).to_luma32f().into_raw();
+    let [kr, kg, kb] = [weights[0], weights[1], weights[2]];
+    let (w, h) = rgb.dimensions();
+    let src = rgb.as_raw();
+    let mut out = vec![0u8; w as usize * h as usize];
+    out.par_chunks_mut(w.max(1) as usize * 64)
+        .zip(src.par_chunks(w.max(1) as usize * 64 * 3))
+        .for_each(|(o, s)| {
+            for (g, p) in o.iter_mut().zip(s.chunks_exact(3)) {
+                *g = luma_u8(p[0], p[1], p[2], kr, kg, kb);
+            }
+        });
+    GrayImage::from_raw(w, h, out).expect("sized buffer")
+}
+
+/// One pixel of [`to_grey`], with the operations of the general conversion
+/// in the same order: components scaled to 0..1, summed from zero with a
+/// fused multiply-add where the target has one (as the conversion does),
+/// scaled back and rounded half away from zero, saturating.
+#[inline]
+fn luma_u8(r: u8, g: u8, b: u8, kr: f32, kg: f32, kb: f32) -> u8 {
+    const R: f32 = 1.0 / u8::MAX as f32;
+    let (r, g, b) = (r as f32 * R, g as f32 * R, b as f32 * R);
+    let luma = if cfg!(any(
+        all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            target_feature = "fma"
+        ),
+        all(target_arch = "aarch64", target_feature = "neon")
+    )) {
+        b.mul_add(kb, g.mul_add(kg, r.mul_add(kr, 0.0)))
+    } else {
+        0.0 + r * kr + g * kg + b * kb
+    };
+    round_u8(luma * u8::MAX as f32)
+}
+
+/// `v.round() as u8` (half away from zero, saturating, NaN to 0) without
+/// the library call that `round` is on targets without SSE 4.1.
+#[inline]
+fn round_u8(v: f32) -> u8 {
+    // NaN goes to 0 as well.
+    if v.is_nan() || v <= 0.0 {
+        return 0;
+    }
+    if v >= 255.0 {
+        return 255;
+    }
+    // Exact below 2^23: the fraction is computed without rounding.
+    let t = v as u32;
+    (t + (v - t as f32 >= 0.5) as u32) as u8
+}
+
 fn classify(e: ImageError, file: &str, dims: Option<(u32, u32)>) -> LoadError {
     match e {
         ImageError::Unsupported(u) => LoadError::Unsupported {
@@ -192,6 +263,53 @@ mod tests {
         let e = load_bytes(&png[..png.len() / 2], "half.png").unwrap_err();
         assert!(matches!(e, LoadError::Undecodable { .. }), "{e:?}");
         assert!(e.to_string().contains("half.png"));
+    }
+
+    #[test]
+    fn to_grey_is_to_luma8() {
+        // Every red and green level, blue varying along both, and the
+        // levels where rounding is closest to a half.
+        let img = RgbImage::from_fn(256, 256, |x, y| {
+            image::Rgb([x as u8, y as u8, ((x * 7 + y * 13) % 256) as u8])
+        });
+        let img = DynamicImage::ImageRgb8(img);
+        assert_eq!(to_grey(&img), img.to_luma8());
+        let img = RgbImage::from_fn(256, 256, |x, y| {
+            image::Rgb([((x * 31 + y) % 256) as u8, y as u8, x as u8])
+        });
+        let img = DynamicImage::ImageRgb8(img);
+        assert_eq!(to_grey(&img), img.to_luma8());
+        let empty = DynamicImage::ImageRgb8(RgbImage::new(0, 0));
+        assert_eq!(to_grey(&empty).dimensions(), (0, 0));
+        let grey = DynamicImage::ImageLuma8(GrayImage::from_pixel(3, 2, Luma([9])));
+        assert_eq!(to_grey(&grey), grey.to_luma8());
+    }
+
+    #[test]
+    fn round_u8_is_round_as_u8() {
+        for v in [
+            -1.0f32,
+            -0.4,
+            0.0,
+            0.49999997,
+            0.5,
+            1.5,
+            2.5,
+            254.49998,
+            254.5,
+            255.0,
+            255.4,
+            255.6,
+            1e9,
+            f32::NAN,
+            f32::INFINITY,
+        ] {
+            assert_eq!(round_u8(v), v.round() as u8, "{v}");
+        }
+        for i in 0..=2_600_000u32 {
+            let v = i as f32 * 1e-4;
+            assert_eq!(round_u8(v), v.round() as u8, "{v}");
+        }
     }
 
     #[test]

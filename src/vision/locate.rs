@@ -24,7 +24,7 @@
 //! whether the puzzle is upside down or on its side is decided later, from
 //! the digits.
 
-use image::{GrayImage, Luma};
+use image::GrayImage;
 use imageproc::contours::{BorderType, find_contours};
 use imageproc::point::Point;
 use rayon::prelude::*;
@@ -216,79 +216,15 @@ pub fn locate_traced(
 
     let (w, h) = trace.small.dimensions();
     let min_side = (w.min(h) as f32 * 0.12).max(30.0);
-    let mut cands: Vec<Candidate> = Vec::new();
-    for (polarity, mask) in trace.ink.iter().enumerate() {
-        // A one-pixel blank frame, so that a grid touching the image edge
-        // (a full-width screenshot) still has an outer outline.
-        let mut padded = GrayImage::new(w + 2, h + 2);
-        image::imageops::replace(&mut padded, mask, 1, 1);
-        let mut contours = find_contours::<i32>(&padded);
-        for c in &mut contours {
-            for p in &mut c.points {
-                p.x -= 1;
-                p.y -= 1;
-            }
-        }
-        let mut outers: Vec<(f32, usize)> = contours
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.border_type == BorderType::Outer && c.points.len() >= 20)
-            .filter_map(|(i, c)| {
-                let (x0, x1, y0, y1) = bbox(&c.points);
-                let (bw, bh) = ((x1 - x0) as f32, (y1 - y0) as f32);
-                (bw >= min_side && bh >= min_side).then_some((bw * bh, i))
-            })
-            .collect();
-        outers.sort_by(|a, b| b.0.total_cmp(&a.0));
-        outers.truncate(10);
-        let mut holes_of: Vec<Vec<usize>> = vec![Vec::new(); contours.len()];
-        for (i, c) in contours.iter().enumerate() {
-            if let (BorderType::Hole, Some(p)) = (c.border_type, c.parent) {
-                holes_of[p].push(i);
-            }
-        }
-        for (area, oi) in outers {
-            let pts = &contours[oi].points;
-            if let Some(quad) = fit_quad(pts, 0.05) {
-                cands.push(Candidate { quad, polarity });
-            }
-            // The same component seen from inside: the hull of its
-            // cell-like holes, pushed out to the outline's straight stretch.
-            // Print that touches the grid changes the outline, not the cells.
-            let min_hole = (area.sqrt() / 40.0).max(5.0) as i32;
-            let cells: Vec<(i32, usize)> = holes_of[oi]
-                .iter()
-                .filter_map(|&h| {
-                    let (x0, x1, y0, y1) = bbox(&contours[h].points);
-                    let (w, h2) = (x1 - x0, y1 - y0);
-                    (w >= min_hole && h2 >= min_hole && w <= 2 * h2 && h2 <= 2 * w)
-                        .then_some((w * h2, h))
-                })
-                .collect();
-            if cells.len() < 9 {
-                continue;
-            }
-            let mut areas: Vec<i32> = cells.iter().map(|c| c.0).collect();
-            areas.sort_unstable();
-            let med = areas[areas.len() / 2];
-            let hole_pts: Vec<Point<i32>> = cells
-                .iter()
-                .filter(|c| c.0 * 4 >= med && c.0 <= med * 4)
-                .flat_map(|c| contours[c.1].points.iter().copied())
-                .collect();
-            // A cell lost to touching print cuts a corner off the hull: let the
-            // sides' lines restore it.
-            if let Some(inner) = fit_quad(&hole_pts, 0.25) {
-                let quad = refit_sides(pts, inner, 0.04, 0.05).unwrap_or(inner);
-                cands.push(Candidate { quad, polarity });
-            }
-            if let Some(inner) = quad_from_longest_edges(&hole_pts) {
-                let inner = refit_sides(&hole_pts, inner, 0.02, 0.05).unwrap_or(inner);
-                let quad = refit_sides(pts, inner, 0.04, 0.05).unwrap_or(inner);
-                cands.push(Candidate { quad, polarity });
-            }
-        }
-    }
+    // The two masks' outlines are traced side by side; candidates keep the
+    // order dark ink first.
+    let per_mask: Vec<Vec<Candidate>> = trace
+        .ink
+        .par_iter()
+        .enumerate()
+        .map(|(polarity, mask)| candidates(mask, polarity, min_side))
+        .collect();
+    let cands: Vec<Candidate> = per_mask.into_iter().flatten().collect();
 
     let scored: Vec<(usize, Vec<(usize, f32)>)> = cands
         .par_iter()
@@ -338,6 +274,90 @@ pub fn locate_traced(
         layout_scores,
     );
     (Ok(located_small.scaled(scale)), trace)
+}
+
+/// The candidate quads of one ink mask: for each of its largest outlines,
+/// the outline's own quad and those of the hull of its cell-like holes.
+fn candidates(mask: &GrayImage, polarity: usize, min_side: f32) -> Vec<Candidate> {
+    let (w, h) = mask.dimensions();
+    // A one-pixel blank frame, so that a grid touching the image edge
+    // (a full-width screenshot) still has an outer outline.
+    let mut padded = GrayImage::new(w + 2, h + 2);
+    image::imageops::replace(&mut padded, mask, 1, 1);
+    let mut contours = find_contours::<i32>(&padded);
+    for c in &mut contours {
+        for p in &mut c.points {
+            p.x -= 1;
+            p.y -= 1;
+        }
+    }
+    let mut outers: Vec<(f32, usize)> = contours
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.border_type == BorderType::Outer && c.points.len() >= 20)
+        .filter_map(|(i, c)| {
+            let (x0, x1, y0, y1) = bbox(&c.points);
+            let (bw, bh) = ((x1 - x0) as f32, (y1 - y0) as f32);
+            (bw >= min_side && bh >= min_side).then_some((bw * bh, i))
+        })
+        .collect();
+    outers.sort_by(|a, b| b.0.total_cmp(&a.0));
+    outers.truncate(10);
+    let mut holes_of: Vec<Vec<usize>> = vec![Vec::new(); contours.len()];
+    for (i, c) in contours.iter().enumerate() {
+        if let (BorderType::Hole, Some(p)) = (c.border_type, c.parent) {
+            holes_of[p].push(i);
+        }
+    }
+    // Each outline's candidates in turn, the outlines fitted side by side.
+    let per_outline: Vec<Vec<Candidate>> = outers
+        .par_iter()
+        .map(|&(area, oi)| {
+            let mut cands = Vec::new();
+            let pts = &contours[oi].points;
+            if let Some(quad) = fit_quad(pts, 0.05) {
+                cands.push(Candidate { quad, polarity });
+            }
+            // The same component seen from inside: the hull of its
+            // cell-like holes, pushed out to the outline's straight stretch.
+            // Print that touches the grid changes the outline, not the cells.
+            let min_hole = (area.sqrt() / 40.0).max(5.0) as i32;
+            let cells: Vec<(i32, usize)> = holes_of[oi]
+                .iter()
+                .filter_map(|&h| {
+                    let (x0, x1, y0, y1) = bbox(&contours[h].points);
+                    let (w, h2) = (x1 - x0, y1 - y0);
+                    (w >= min_hole && h2 >= min_hole && w <= 2 * h2 && h2 <= 2 * w)
+                        .then_some((w * h2, h))
+                })
+                .collect();
+            if cells.len() < 9 {
+                return cands;
+            }
+            let mut areas: Vec<i32> = cells.iter().map(|c| c.0).collect();
+            areas.sort_unstable();
+            let med = areas[areas.len() / 2];
+            let hole_pts: Vec<Point<i32>> = cells
+                .iter()
+                .filter(|c| c.0 * 4 >= med && c.0 <= med * 4)
+                .flat_map(|c| contours[c.1].points.iter().copied())
+                .collect();
+            // A cell lost to touching print cuts a corner off the hull: let the
+            // sides' lines restore it.
+            let hull = imageproc::geometry::convex_hull(hole_pts.clone());
+            if let Some(inner) = fit_quad_in_hull(&hole_pts, &hull, 0.25) {
+                let quad = refit_sides(pts, inner, 0.04, 0.05).unwrap_or(inner);
+                cands.push(Candidate { quad, polarity });
+            }
+            if let Some(inner) = quad_from_longest_edges(&hull) {
+                let inner = refit_sides(&hole_pts, inner, 0.02, 0.05).unwrap_or(inner);
+                let quad = refit_sides(pts, inner, 0.04, 0.05).unwrap_or(inner);
+                cands.push(Candidate { quad, polarity });
+            }
+            cands
+        })
+        .collect();
+    per_outline.into_iter().flatten().collect()
 }
 
 struct Candidate {
@@ -451,7 +471,19 @@ fn quad_area(q: &[[f32; 2]; 4]) -> f32 {
 /// a sweep of rotations), then each side refitted to the outline points
 /// lying along it, and ordered clockwise from the top-left.
 fn fit_quad(pts: &[Point<i32>], max_move: f32) -> Option<[[f32; 2]; 4]> {
-    let hull = imageproc::geometry::convex_hull(pts.to_vec());
+    fit_quad_in_hull(
+        pts,
+        &imageproc::geometry::convex_hull(pts.to_vec()),
+        max_move,
+    )
+}
+
+/// [`fit_quad`] with the convex hull of `pts` already computed.
+fn fit_quad_in_hull(
+    pts: &[Point<i32>],
+    hull: &[Point<i32>],
+    max_move: f32,
+) -> Option<[[f32; 2]; 4]> {
     if hull.len() < 4 {
         return None;
     }
@@ -491,13 +523,13 @@ fn fit_quad(pts: &[Point<i32>], max_move: f32) -> Option<[[f32; 2]; 4]> {
 /// simplified convex hull: right when a corner of the hull is cut off
 /// (a cell at a corner merged with print), where the largest inscribed
 /// quadrilateral would put a corner on the cut.
-fn quad_from_longest_edges(pts: &[Point<i32>]) -> Option<[[f32; 2]; 4]> {
-    let hull = imageproc::geometry::convex_hull(pts.to_vec());
+/// The argument is the convex hull of the points.
+fn quad_from_longest_edges(hull: &[Point<i32>]) -> Option<[[f32; 2]; 4]> {
     if hull.len() < 4 {
         return None;
     }
-    let perimeter = imageproc::geometry::arc_length(&hull, true);
-    let poly = imageproc::geometry::approximate_polygon_dp(&hull, 0.01 * perimeter, true);
+    let perimeter = imageproc::geometry::arc_length(hull, true);
+    let poly = imageproc::geometry::approximate_polygon_dp(hull, 0.01 * perimeter, true);
     let n = poly.len();
     if n < 4 {
         return None;
@@ -654,45 +686,61 @@ fn square_to_quad(quad: &[[f32; 2]; 4], w: f64, h: f64) -> Option<Homography> {
 /// ink when any of several samples over its footprint is, so that thin
 /// lines survive when the quad is larger than the rectangle.
 fn rectify_mask(mask: &GrayImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> GrayImage {
-    let mut out = GrayImage::new(w, h);
     let Some(hm) = square_to_quad(quad, w as f64, h as f64) else {
-        return out;
+        return GrayImage::new(w, h);
     };
     let side = (0..4)
         .map(|i| dist(quad[i], quad[(i + 1) % 4]))
         .sum::<f32>()
         / 4.0;
-    let k = ((side / w.min(h) as f32).ceil() as u32).clamp(1, 4);
+    let k = ((side / w.min(h) as f32).ceil() as u32).clamp(1, 4) as usize;
     let (mw, mh) = (mask.width() as f64, mask.height() as f64);
     let raw = mask.as_raw();
     let stride = mask.width() as usize;
-    for y in 0..h {
-        for x in 0..w {
-            let mut ink = false;
-            'samples: for j in 0..k {
-                for i in 0..k {
-                    let (sx, sy) = hm.map(
-                        x as f64 + (i as f64 + 0.5) / k as f64,
-                        y as f64 + (j as f64 + 0.5) / k as f64,
-                    );
-                    let (sx, sy) = (sx + 0.5, sy + 0.5);
-                    if sx >= 0.0
-                        && sy >= 0.0
-                        && sx < mw
-                        && sy < mh
-                        && raw[sy as usize * stride + sx as usize] > 0
-                    {
-                        ink = true;
-                        break 'samples;
-                    }
+    let m = hm.matrix();
+    // Each sample column's and row's share of the map, the same products
+    // as `Homography::map` and summed below in the same order, so that every
+    // sample lands exactly where `map` puts it.
+    let offsets: Vec<f64> = (0..k).map(|i| (i as f64 + 0.5) / k as f64).collect();
+    let cols: Vec<[f64; 3]> = (0..w as usize)
+        .flat_map(|x| {
+            offsets.iter().map(move |o| {
+                let u = x as f64 + o;
+                [m[0] * u, m[3] * u, m[6] * u]
+            })
+        })
+        .collect();
+    let mut out = vec![0u8; w as usize * h as usize];
+    out.par_chunks_mut(w as usize)
+        .enumerate()
+        .for_each(|(y, row)| {
+            let rows: Vec<[f64; 3]> = offsets
+                .iter()
+                .map(|o| {
+                    let v = y as f64 + o;
+                    [m[1] * v, m[4] * v, m[7] * v]
+                })
+                .collect();
+            for (x, px) in row.iter_mut().enumerate() {
+                let cols = &cols[x * k..][..k];
+                let ink = rows.iter().any(|r| {
+                    cols.iter().any(|c| {
+                        let d = c[2] + r[2] + m[8];
+                        let sx = (c[0] + r[0] + m[2]) / d + 0.5;
+                        let sy = (c[1] + r[1] + m[5]) / d + 0.5;
+                        sx >= 0.0
+                            && sy >= 0.0
+                            && sx < mw
+                            && sy < mh
+                            && raw[sy as usize * stride + sx as usize] > 0
+                    })
+                });
+                if ink {
+                    *px = 255;
                 }
             }
-            if ink {
-                out.put_pixel(x, y, Luma([255]));
-            }
-        }
-    }
-    out
+        });
+    GrayImage::from_raw(w, h, out).expect("sized buffer")
 }
 
 /// How well the ink mask under `quad` matches `layout`'s canvas stretched
@@ -811,16 +859,20 @@ fn refine(
     let first =
         square_to_quad(quad, lw as f64, lh as f64).expect("candidate quads are not degenerate");
     let rect = rectify_mask(mask, quad, rw, rh);
-    let quad = match outer_corners(&rect, &layout) {
-        Some(c) => c.map(|[x, y]| {
-            let (u, v) = first.map(x as f64, y as f64);
-            [u as f32, v as f32]
-        }),
-        None => *quad,
+    let (quad, rect) = match outer_corners(&rect, &layout) {
+        Some(c) => {
+            let quad = c.map(|[x, y]| {
+                let (u, v) = first.map(x as f64, y as f64);
+                [u as f32, v as f32]
+            });
+            let rect = rectify_mask(mask, &quad, rw, rh);
+            (quad, rect)
+        }
+        // The same quad: the same rectified mask.
+        None => (*quad, rect),
     };
     let quad = &quad;
     let homography = square_to_quad(quad, lw as f64, lh as f64).unwrap_or(first);
-    let rect = rectify_mask(mask, quad, rw, rh);
     let col_lines = find_lines(&rect, &layout, true);
     let row_lines = find_lines(&rect, &layout, false);
     // Re-anchor the canvas on the centres of the outer lines: the outline
@@ -1109,20 +1161,40 @@ pub fn cell_crops(full_grey: &GrayImage, located: &Located, size: u32) -> Vec<Gr
             let (w, hh) = (full_grey.width() as i32, full_grey.height() as i32);
             let mut out = vec![0u8; (size * size) as usize];
             let inv = 1.0 / (k * k) as f32;
-            for y in 0..size {
-                for x in 0..size {
-                    let mut acc = 0f32;
-                    for sy in 0..k {
+            // Each sample column's and row's share of the homography, the
+            // same products as `h[0] * u + h[1] * v + h[2]` and so on, summed
+            // below in the same order.
+            let cols: Vec<[f64; 3]> = (0..size)
+                .flat_map(|x| {
+                    (0..k).map(move |sx| {
+                        let u = (u0 + su * (x as f32 + (sx as f32 + 0.5) / k as f32)) as f64;
+                        [h[0] * u, h[3] * u, h[6] * u]
+                    })
+                })
+                .collect();
+            let rows: Vec<[f64; 3]> = (0..size)
+                .flat_map(|y| {
+                    (0..k).map(move |sy| {
                         let v = (v0 + sv * (y as f32 + (sy as f32 + 0.5) / k as f32)) as f64;
-                        for sx in 0..k {
-                            let u = (u0 + su * (x as f32 + (sx as f32 + 0.5) / k as f32)) as f64;
-                            let d = h[6] * u + h[7] * v + h[8];
-                            let px = ((h[0] * u + h[1] * v + h[2]) / d) as f32;
-                            let py = ((h[3] * u + h[4] * v + h[5]) / d) as f32;
+                        [h[1] * v, h[4] * v, h[7] * v]
+                    })
+                })
+                .collect();
+            let k = k as usize;
+            for (y, line) in out.chunks_exact_mut(size as usize).enumerate() {
+                let rows = &rows[y * k..][..k];
+                for (x, o) in line.iter_mut().enumerate() {
+                    let cols = &cols[x * k..][..k];
+                    let mut acc = 0f32;
+                    for r in rows {
+                        for c in cols {
+                            let d = c[2] + r[2] + h[8];
+                            let px = ((c[0] + r[0] + h[2]) / d) as f32;
+                            let py = ((c[1] + r[1] + h[5]) / d) as f32;
                             acc += bilinear_raw(raw, w, hh, px, py);
                         }
                     }
-                    out[(y * size + x) as usize] = (acc * inv + 0.5).min(255.0) as u8;
+                    *o = (acc * inv + 0.5).min(255.0) as u8;
                 }
             }
             GrayImage::from_raw(size, size, out).expect("sized buffer")
@@ -1130,11 +1202,25 @@ pub fn cell_crops(full_grey: &GrayImage, located: &Located, size: u32) -> Vec<Gr
         .collect()
 }
 
+/// `v.floor() as i32` (saturating, NaN to 0) without the library call that
+/// `floor` is on targets without SSE 4.1.
+#[inline]
+fn floor_i32(v: f32) -> i32 {
+    let t = v as i32;
+    // Truncation rounds negative fractions up; exact, since |t| < 2^31 and a
+    // float with a fraction is below 2^23.
+    if (t as f32) > v {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
+}
+
 /// Bilinear sample at pixel-index coordinates (the centre of pixel (0, 0)
 /// is (0, 0)), clamped at the border.
 #[inline]
 fn bilinear_raw(raw: &[u8], w: i32, h: i32, x: f32, y: f32) -> f32 {
-    let (x0, y0) = (x.floor() as i32, y.floor() as i32);
+    let (x0, y0) = (floor_i32(x), floor_i32(y));
     let (tx, ty) = (x - x0 as f32, y - y0 as f32);
     if x0 >= 0 && y0 >= 0 && x0 + 1 < w && y0 + 1 < h {
         let i = (y0 * w + x0) as usize;
@@ -1158,6 +1244,7 @@ fn bilinear_raw(raw: &[u8], w: i32, h: i32, x: f32, y: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use image::Luma;
 
     #[test]
     fn clockwise_order_starts_top_left() {
@@ -1171,6 +1258,34 @@ mod tests {
         assert!((piecewise(&lines, 0.0) - 0.1).abs() < 1e-6);
         assert!((piecewise(&lines, 1.5) - 1.6).abs() < 1e-6);
         assert!((piecewise(&lines, 3.0) - 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn floor_i32_is_floor_as_i32() {
+        let specials = [
+            0.0f32,
+            -0.0,
+            0.5,
+            -0.5,
+            -1.0,
+            -1.5,
+            1e-30,
+            -1e-30,
+            2147483520.0,
+            -2147483648.0,
+            3e9,
+            -3e9,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        for v in specials {
+            assert_eq!(floor_i32(v), v.floor() as i32, "{v}");
+        }
+        for i in -200_000..200_000 {
+            let v = i as f32 * 0.013;
+            assert_eq!(floor_i32(v), v.floor() as i32, "{v}");
+        }
     }
 
     #[test]

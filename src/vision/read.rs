@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use super::classify::prep::{Prepared, prepare};
 use super::classify::{CellReading, Model};
 use super::homography::Homography;
-use super::load::{LoadError, load_path};
+use super::load::{LoadError, load_path, to_grey};
 use super::locate::{CELL_CROP_SIZE, LocateError, Located, Trace, cell_crops, locate_traced};
 use super::orient::{apply, orient};
 use crate::grid::{Layout, Puzzle};
@@ -55,7 +55,9 @@ pub enum ReadError {
 /// Reads the puzzle in the image file at `path`. With `layout`, that layout
 /// is assumed instead of detected.
 pub fn read_path(path: &Path, layout: Option<&Layout>) -> Result<Reading, ReadError> {
-    let grey = load_path(path)?.to_luma8();
+    // The model is parsed while the image decodes.
+    let (image, _) = rayon::join(|| load_path(path), Model::load_bundled);
+    let grey = to_grey(&image?);
     let (result, _) = read_grey(&grey, layout);
     result.map_err(|e| ReadError::Locate(e.in_file(&path.display().to_string())))
 }
