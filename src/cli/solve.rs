@@ -17,7 +17,7 @@ use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, parse};
 use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
 use sudoku_lens::vision::check::Verdict as CheckVerdict;
-use sudoku_lens::vision::load::load_path;
+use sudoku_lens::vision::load::{load_path, to_grey};
 use sudoku_lens::vision::read::{Reading, read_grey};
 
 use super::{Status, read_input, usage_error};
@@ -320,7 +320,7 @@ fn solve_image(
             };
         }
     };
-    let grey = image.to_luma8();
+    let grey = to_grey(&image);
     let reading = match read_grey(&grey, layout).0 {
         Ok(r) => r,
         Err(e) => {

@@ -24,7 +24,7 @@
 //! use sudoku_lens::vision::{load, locate};
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let path = std::path::Path::new("photo.jpg");
-//! let grey = load::load_path(path)?.to_luma8();
+//! let grey = load::to_grey(&load::load_path(path)?);
 //! let found = locate::locate(&grey, None).map_err(|e| e.in_file("photo.jpg"))?;
 //! let crops = locate::cell_crops(&grey, &found, locate::CELL_CROP_SIZE);
 //! assert_eq!(crops.len(), found.layout.cell_count());
