@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use image::GrayImage;
 use rayon::prelude::*;
 
-pub use build::{BuildConfig, TRAIN_FONTS, build_model};
+pub use build::{BuildConfig, DIGIT_FONTS, TRAIN_FONTS, build_model, build_model_with};
 use prep::{FEATURE_LEN, Prepared};
 
 /// Dot product with independent lanes, so that it vectorises.
