@@ -338,7 +338,10 @@ impl Scored {
         }
         let empty_conf = 1.0 - self.fit;
         let second_conf = self.p_second * self.fit;
-        if empty_conf > second_conf {
+        // An unsure digit names the next digit even when empty is likelier:
+        // the solver check tries empty for such a reading anyway, and a
+        // blurred 6 read as a 5 can only be mended if the 6 is offered.
+        if empty_conf > second_conf && confidence >= crate::vision::read::UNCERTAIN_BELOW {
             CellReading {
                 value: self.first,
                 confidence,
@@ -408,6 +411,30 @@ mod tests {
         ));
         // Empty cells stay empty.
         assert!(!accepted(&page(0.06, Scored::empty(0.1))));
+    }
+
+    #[test]
+    fn an_unsure_digit_names_the_next_digit() {
+        let unsure = Scored {
+            ink: true,
+            first: 5,
+            second: 6,
+            dmin: 0.12,
+            p_first: 0.5,
+            p_second: 0.4,
+            fit: 0.5,
+        };
+        let r = unsure.reading(true);
+        assert_eq!((r.value, r.runner_up), (5, 6), "{r:?}");
+        // A sure digit keeps empty as its runner-up when that is likelier.
+        let sure = Scored {
+            p_first: 0.95,
+            p_second: 0.04,
+            fit: 0.85,
+            ..unsure
+        };
+        let r = sure.reading(true);
+        assert_eq!((r.value, r.runner_up), (5, 0), "{r:?}");
     }
 
     #[test]
