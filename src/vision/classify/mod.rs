@@ -263,7 +263,7 @@ impl Model {
 /// from its prototype than the page's median digit a digit may be.
 pub const PAGE_FIT: f32 = 3.0;
 /// ... and the farthest it may be in any case.
-pub const PAGE_MAX_DISTANCE: f32 = 0.2;
+pub const PAGE_MAX_DISTANCE: f32 = 0.25;
 /// Below this many clearly read digits the page sets no reference.
 pub const PAGE_MIN_DIGITS: usize = 5;
 
