@@ -7,7 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use sudoku_lens::vision::classify::{BuildConfig, Model, TRAIN_FONTS, build_model};
+use sudoku_lens::vision::classify::{
+    BuildConfig, DIGIT_FONTS, Model, TRAIN_FONTS, build_model_with,
+};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -21,9 +23,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .map(|name| std::fs::read(root.join("assets/fonts").join(name)))
         .collect::<Result<Vec<_>, _>>()?;
+    let digit_fonts = DIGIT_FONTS
+        .iter()
+        .map(|&(name, digits)| Ok((std::fs::read(root.join("assets/fonts").join(name))?, digits)))
+        .collect::<Result<Vec<_>, std::io::Error>>()?;
     let cfg = BuildConfig::default();
     let start = Instant::now();
-    let bytes = build_model(&fonts, &cfg)?;
+    let bytes = build_model_with(&fonts, &digit_fonts, &cfg)?;
     let model = Model::from_bytes(&bytes)?;
     if check {
         let committed = std::fs::read(&out)?;
@@ -39,7 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         out.display(),
         bytes.len(),
         model.len(),
-        fonts.len(),
+        fonts.len() + digit_fonts.len(),
         model.reject_distance(),
         start.elapsed()
     );

@@ -28,6 +28,12 @@ pub const TRAIN_FONTS: &[&str] = &[
     "Carlito-Regular.ttf",
 ];
 
+/// Fonts (under `assets/fonts/`) that give the model only some digits: a
+/// glyph form the training fonts lack, without the family's other digits
+/// (B612's open-top 4, as printed in some newspapers; its other digits pull
+/// blurred 6s towards 8).
+pub const DIGIT_FONTS: &[(&str, &[u8])] = &[("B612-Regular.otf", &[4]), ("B612-Bold.otf", &[4])];
+
 /// Fonts kept out of the build, for held-out checks.
 pub const HELDOUT_FONTS: &[&str] = &["texgyrebonum-regular.otf", "DejaVuSans.ttf"];
 
@@ -70,8 +76,9 @@ pub fn sample_size(rng: &mut Rng) -> u32 {
 }
 
 /// Features of every usable training cell of one digit, in a fixed order.
-fn digit_features(fonts: &[FontRef<'_>], digit: u8, cfg: &BuildConfig) -> Vec<Vec<f32>> {
+fn digit_features(fonts: &[Face<'_>], digit: u8, cfg: &BuildConfig) -> Vec<Vec<f32>> {
     let jobs: Vec<(usize, usize)> = (0..fonts.len())
+        .filter(|&f| fonts[f].digits.is_none_or(|ds| ds.contains(&digit)))
         .flat_map(|f| (0..cfg.samples).map(move |i| (f, i)))
         .collect();
     jobs.par_iter()
@@ -79,7 +86,7 @@ fn digit_features(fonts: &[FontRef<'_>], digit: u8, cfg: &BuildConfig) -> Vec<Ve
             let mut rng = Rng::new(sample_seed(cfg.seed, digit as u64, f as u64, i as u64));
             let size = sample_size(&mut rng);
             let img = render_cell(
-                &fonts[f],
+                &fonts[f].font,
                 &CellKind::Digit(digit),
                 size,
                 &mut rng,
@@ -184,12 +191,37 @@ fn serialise(protos: &[(u8, Vec<f32>)], tau: f32, reject: f32) -> Vec<u8> {
     out
 }
 
+/// A training font, and the digits taken from it (`None`: all).
+struct Face<'a> {
+    font: FontRef<'a>,
+    digits: Option<&'a [u8]>,
+}
+
 /// Builds a model file from the given font files (TTF or OTF bytes).
 pub fn build_model(fonts: &[Vec<u8>], cfg: &BuildConfig) -> Result<Vec<u8>, ab_glyph::InvalidFont> {
-    let faces: Vec<FontRef<'_>> = fonts
-        .iter()
-        .map(|f| FontRef::try_from_slice(f))
-        .collect::<Result<_, _>>()?;
+    build_model_with(fonts, &[], cfg)
+}
+
+/// [`build_model`] with fonts that give only some digits (font bytes and
+/// the digits taken from it, as in [`DIGIT_FONTS`]).
+pub fn build_model_with(
+    fonts: &[Vec<u8>],
+    digit_fonts: &[(Vec<u8>, &[u8])],
+    cfg: &BuildConfig,
+) -> Result<Vec<u8>, ab_glyph::InvalidFont> {
+    let mut faces: Vec<Face<'_>> = Vec::with_capacity(fonts.len() + digit_fonts.len());
+    for f in fonts {
+        faces.push(Face {
+            font: FontRef::try_from_slice(f)?,
+            digits: None,
+        });
+    }
+    for (f, digits) in digit_fonts {
+        faces.push(Face {
+            font: FontRef::try_from_slice(f)?,
+            digits: Some(digits),
+        });
+    }
     let per_digit: Vec<Vec<Vec<f32>>> = (1..=9u8).map(|d| digit_features(&faces, d, cfg)).collect();
     let protos: Vec<(u8, Vec<f32>)> = per_digit
         .par_iter()

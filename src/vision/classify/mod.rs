@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 use image::GrayImage;
 use rayon::prelude::*;
 
-pub use build::{BuildConfig, TRAIN_FONTS, build_model};
+pub use build::{BuildConfig, DIGIT_FONTS, TRAIN_FONTS, build_model, build_model_with};
 use prep::{FEATURE_LEN, Prepared};
 
 /// Dot product with independent lanes, so that it vectorises.
@@ -263,7 +263,7 @@ impl Model {
 /// from its prototype than the page's median digit a digit may be.
 pub const PAGE_FIT: f32 = 3.0;
 /// ... and the farthest it may be in any case.
-pub const PAGE_MAX_DISTANCE: f32 = 0.2;
+pub const PAGE_MAX_DISTANCE: f32 = 0.25;
 /// Below this many clearly read digits the page sets no reference.
 pub const PAGE_MIN_DIGITS: usize = 5;
 
@@ -338,7 +338,10 @@ impl Scored {
         }
         let empty_conf = 1.0 - self.fit;
         let second_conf = self.p_second * self.fit;
-        if empty_conf > second_conf {
+        // An unsure digit names the next digit even when empty is likelier:
+        // the solver check tries empty for such a reading anyway, and a
+        // blurred 6 read as a 5 can only be mended if the 6 is offered.
+        if empty_conf > second_conf && confidence >= crate::vision::read::UNCERTAIN_BELOW {
             CellReading {
                 value: self.first,
                 confidence,
@@ -408,6 +411,30 @@ mod tests {
         ));
         // Empty cells stay empty.
         assert!(!accepted(&page(0.06, Scored::empty(0.1))));
+    }
+
+    #[test]
+    fn an_unsure_digit_names_the_next_digit() {
+        let unsure = Scored {
+            ink: true,
+            first: 5,
+            second: 6,
+            dmin: 0.12,
+            p_first: 0.5,
+            p_second: 0.4,
+            fit: 0.5,
+        };
+        let r = unsure.reading(true);
+        assert_eq!((r.value, r.runner_up), (5, 6), "{r:?}");
+        // A sure digit keeps empty as its runner-up when that is likelier.
+        let sure = Scored {
+            p_first: 0.95,
+            p_second: 0.04,
+            fit: 0.85,
+            ..unsure
+        };
+        let r = sure.reading(true);
+        assert_eq!((r.value, r.runner_up), (5, 0), "{r:?}");
     }
 
     #[test]

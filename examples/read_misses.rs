@@ -1,0 +1,135 @@
+//! Lists the cells the whole reader gets wrong on a folder of photos with
+//! ground truth (`NAME.dat` as in `sudoku-lens eval`), with what the cell
+//! preparation and the model made of each, and optionally saves the crops.
+//!
+//! `cargo run --release --example read_misses -- DIR [--dump OUT]`
+//!
+//! The photos are used for measuring only; nothing from them goes into the
+//! model.
+
+use std::path::PathBuf;
+
+use image::{GrayImage, Luma};
+use sudoku_lens::vision::classify::Model;
+use sudoku_lens::vision::classify::prep::{Prepared, prepare};
+use sudoku_lens::vision::locate::{CELL_CROP_SIZE, cell_crops};
+use sudoku_lens::vision::read::read_path;
+
+fn truth(path: &std::path::Path) -> Option<Vec<u8>> {
+    for (ext, skip) in [("dat", 2), ("txt", 0)] {
+        if let Ok(text) = std::fs::read_to_string(path.with_extension(ext)) {
+            let v: Vec<u8> = text
+                .lines()
+                .skip(skip)
+                .flat_map(str::split_whitespace)
+                .filter_map(|t| t.parse::<u8>().ok())
+                .map(|v| if v > 9 { 0 } else { v })
+                .collect();
+            return (v.len() == 81).then_some(v);
+        }
+    }
+    None
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let dir = PathBuf::from(args.next().expect("DIR"));
+    let mut dump = None;
+    while let Some(a) = args.next() {
+        if a == "--dump" {
+            dump = args.next().map(PathBuf::from);
+        }
+    }
+    let model = Model::load_bundled();
+    let mut images: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "jpg" || e == "png"))
+        .collect();
+    images.sort();
+    let mut crops_out = Vec::new();
+    for path in images {
+        let Some(truth) = truth(&path) else { continue };
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let reading = match read_path(&path, None) {
+            Ok(r) => r,
+            Err(e) => {
+                println!("{name}: {e}");
+                continue;
+            }
+        };
+        let values = reading.puzzle.values();
+        if values.len() != 81 {
+            println!("{name}: layout {}", reading.puzzle.layout().name());
+            continue;
+        }
+        let wrong: Vec<usize> = (0..81).filter(|&i| values[i] != truth[i]).collect();
+        if wrong.is_empty() {
+            continue;
+        }
+        let grey = sudoku_lens::vision::load::load_path(&path)
+            .unwrap()
+            .to_luma8();
+        let crops = cell_crops(&grey, &reading.located, CELL_CROP_SIZE);
+        println!(
+            "{name}: {} wrong, turns {}, verdict {:?}",
+            wrong.len(),
+            reading.turns,
+            reading.verdict
+        );
+        for i in wrong {
+            let c = &reading.cells[i];
+            let prep = match prepare(&crops[i]) {
+                Prepared::Empty { reason, margin } => {
+                    format!("empty {reason:?} margin {margin:.2}")
+                }
+                Prepared::Ink(ink) => {
+                    let d = model.class_distances(&ink.features);
+                    let mut order: Vec<usize> = (0..9).collect();
+                    order.sort_by(|&a, &b| d[a].total_cmp(&d[b]));
+                    format!(
+                        "ink h {:.2} w {:.2} contrast {:.0} stroke {:.3} d/reject {:.2} nearest {}:{:.3} {}:{:.3} {}:{:.3}",
+                        ink.height,
+                        ink.width,
+                        ink.contrast,
+                        ink.stroke,
+                        d[order[0]] / model.reject_distance(),
+                        order[0] + 1,
+                        d[order[0]],
+                        order[1] + 1,
+                        d[order[1]],
+                        order[2] + 1,
+                        d[order[2]]
+                    )
+                }
+            };
+            println!(
+                "  r{}c{} truth {} final {} cell {} ({:.2}) runner-up {} ({:.2}) | {prep}",
+                i / 9 + 1,
+                i % 9 + 1,
+                truth[i],
+                values[i],
+                c.value,
+                c.confidence,
+                c.runner_up,
+                c.runner_up_confidence
+            );
+            crops_out.push(crops[i].clone());
+        }
+    }
+    if let Some(out) = dump {
+        if crops_out.is_empty() {
+            return;
+        }
+        let s = crops_out[0].width();
+        let cols = 10;
+        let rows = crops_out.len().div_ceil(cols);
+        let mut m =
+            GrayImage::from_pixel(cols as u32 * (s + 2), rows as u32 * (s + 2), Luma([128]));
+        for (i, c) in crops_out.iter().enumerate() {
+            let (x, y) = ((i % cols) as u32 * (s + 2), (i / cols) as u32 * (s + 2));
+            image::imageops::replace(&mut m, c, x as i64, y as i64);
+        }
+        m.save(out).unwrap();
+    }
+}
