@@ -54,13 +54,25 @@ pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> 
         }
         solver.solve_into(v, 2, first).unwrap_or(0)
     };
-    if solutions(values, &mut first) == 1 {
+    let count = solutions(values, &mut first);
+    if count == 1 {
         return Verdict::Unique;
     }
     let alternatives = alternatives(cells);
+    // Givens added to a puzzle with no solution (or a conflict) leave it
+    // with none, and givens taken from one with several leave it with
+    // several: combinations that only do that are not tried.
+    let hopeless: Vec<bool> = alternatives
+        .iter()
+        .map(|a| match count {
+            0 => values[a.cell] == 0 && a.value != 0,
+            _ => values[a.cell] != 0 && a.value == 0,
+        })
+        .collect();
     for size in 1..=MAX_CHANGES.min(alternatives.len()) {
         let mut combos = Vec::new();
         combinations(&alternatives, size, 0, &mut Vec::new(), &mut combos);
+        combos.retain(|combo| !combo.iter().all(|&i| hopeless[i]));
         combos.sort_by(|a, b| cost(&alternatives, a).total_cmp(&cost(&alternatives, b)));
         // The cheapest combination giving one solution: the combinations
         // are tried side by side, each thread with its own solver, and the
