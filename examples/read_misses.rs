@@ -2,7 +2,8 @@
 //! ground truth (`NAME.dat` as in `sudoku-lens eval`), with what the cell
 //! preparation and the model made of each, and optionally saves the crops.
 //!
-//! `cargo run --release --example read_misses -- DIR [--dump OUT]`
+//! `cargo run --release --example read_misses -- DIR [--dump OUT.png]`: the
+//! crops of the missed cells go into one image, ten to a row.
 //!
 //! The photos are used for measuring only; nothing from them goes into the
 //! model.
@@ -130,6 +131,12 @@ fn main() {
             let (x, y) = ((i % cols) as u32 * (s + 2), (i / cols) as u32 * (s + 2));
             image::imageops::replace(&mut m, c, x as i64, y as i64);
         }
-        m.save(out).unwrap();
+        if let Err(e) = m.save(&out) {
+            eprintln!(
+                "read_misses: cannot write the crops to {}: {e}",
+                out.display()
+            );
+            std::process::exit(1);
+        }
     }
 }

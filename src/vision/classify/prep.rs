@@ -141,11 +141,23 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
     let mut bin: Vec<bool> = ink.iter().map(|&v| v > threshold).collect();
     clear_border_lines(&mut bin);
     let comps = components(&bin);
-    // Components that reach the crop's edge are grid-line remnants.
+    // Components that reach the crop's edge are grid-line remnants, unless
+    // one reaches a single edge from across the centre, at least half the
+    // crop tall: a large digit that the crop clips.
+    let last = n as i32 - 1;
+    let mid = last / 2;
     let inner: Vec<&Comp> = comps
         .iter()
         .filter(|c| {
-            c.area >= 3 && c.x0 > 0 && c.y0 > 0 && c.x1 < n as i32 - 1 && c.y1 < n as i32 - 1
+            let edges =
+                (c.x0 == 0) as u8 + (c.y0 == 0) as u8 + (c.x1 == last) as u8 + (c.y1 == last) as u8;
+            let clipped_digit = edges == 1
+                && c.x0 < mid
+                && c.x1 > mid
+                && c.y0 < mid
+                && c.y1 > mid
+                && (c.y1 - c.y0 + 1) * 2 >= n as i32;
+            c.area >= 3 && (edges == 0 || clipped_digit)
         })
         .collect();
     if inner.is_empty() {
@@ -201,7 +213,19 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
     }
     let bx = (x0 + x1) as f32 / 2.0;
     let by = (y0 + y1) as f32 / 2.0;
-    let off = ((bx - centre).powi(2) + (by - centre).powi(2)).sqrt() / n as f32;
+    // Across an edge that clips the ink, where its middle lies is unknown:
+    // only the other direction's offset counts.
+    let dx = if x0 == 0 || x1 == last {
+        0.0
+    } else {
+        bx - centre
+    };
+    let dy = if y0 == 0 || y1 == last {
+        0.0
+    } else {
+        by - centre
+    };
+    let off = (dx.powi(2) + dy.powi(2)).sqrt() / n as f32;
     // Candidate marks sit high in the cell; a printed digit is centred.
     let high = (centre - by) / n as f32;
     if height < HIGH_MARK_HEIGHT && high > MAX_RISE {
