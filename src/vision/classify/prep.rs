@@ -630,3 +630,55 @@ fn normalise(v: &mut [f32]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Luma;
+
+    /// A white 64 x 64 crop with black rectangles `(x0, y0, x1, y1)`,
+    /// ends excluded.
+    fn crop(rects: &[(u32, u32, u32, u32)]) -> GrayImage {
+        GrayImage::from_fn(64, 64, |x, y| {
+            let inked = rects
+                .iter()
+                .any(|&(x0, y0, x1, y1)| (x0..x1).contains(&x) && (y0..y1).contains(&y));
+            Luma([if inked { 20 } else { 235 }])
+        })
+    }
+
+    fn reason(p: &Prepared) -> Option<EmptyReason> {
+        match p {
+            Prepared::Empty { reason, .. } => Some(*reason),
+            Prepared::Ink(_) => None,
+        }
+    }
+
+    #[test]
+    fn a_centred_digit_is_ink() {
+        // A "4"-like cross well inside the crop.
+        let p = prepare(&crop(&[
+            (36, 12, 43, 52),
+            (16, 34, 50, 40),
+            (18, 12, 24, 38),
+        ]));
+        assert!(matches!(p, Prepared::Ink(_)), "{:?}", reason(&p));
+    }
+
+    #[test]
+    fn a_large_digit_clipped_at_one_edge_is_still_ink() {
+        // The same shape, so large that the crop cuts its top off.
+        let p = prepare(&crop(&[(36, 0, 43, 56), (14, 34, 52, 41), (16, 0, 23, 38)]));
+        assert!(matches!(p, Prepared::Ink(_)), "{:?}", reason(&p));
+    }
+
+    #[test]
+    fn line_remnants_at_the_edge_are_not_digits() {
+        // A grid line along the top, then a short stub from the top edge
+        // that does not reach the centre, then a tall bar by the side.
+        for rects in [&[(0, 0, 64, 4)][..], &[(28, 0, 35, 20)], &[(2, 0, 9, 50)]] {
+            let p = prepare(&crop(rects));
+            assert_eq!(reason(&p), Some(EmptyReason::OnlyBorder), "{rects:?}");
+        }
+    }
+}
