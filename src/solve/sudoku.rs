@@ -286,11 +286,8 @@ impl Singles {
         }
         // Cells left with one candidate by the givens are placed first;
         // those that `place` leaves with one are followed there.
-        for cell in 0..values.len() {
-            let m = self.cand[cell];
-            if !self.filled[cell] && m & m.wrapping_sub(1) == 0 && !self.place(layout, cell, m) {
-                return false;
-            }
+        if !self.place_naked(layout) {
+            return false;
         }
         loop {
             let before = self.placed.len();
@@ -329,17 +326,23 @@ impl Singles {
                     return true;
                 }
                 // Cells that locked candidates left with one candidate.
-                for cell in 0..values.len() {
-                    let m = self.cand[cell];
-                    if !self.filled[cell]
-                        && m & m.wrapping_sub(1) == 0
-                        && !self.place(layout, cell, m)
-                    {
-                        return false;
-                    }
+                if !self.place_naked(layout) {
+                    return false;
                 }
             }
         }
+    }
+
+    /// Places every empty cell with a single candidate (and what that
+    /// forces); false if an empty cell has none or a placement clashes.
+    fn place_naked(&mut self, layout: &Layout) -> bool {
+        for cell in 0..self.cand.len() {
+            let m = self.cand[cell];
+            if !self.filled[cell] && m & m.wrapping_sub(1) == 0 && !self.place(layout, cell, m) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Removes candidates by locked candidates; true if any went. Both
