@@ -1164,22 +1164,21 @@ pub fn cell_crops(full_grey: &GrayImage, located: &Located, size: u32) -> Vec<Gr
             // Each sample column's and row's share of the homography, the
             // same products as `h[0] * u + h[1] * v + h[2]` and so on, summed
             // below in the same order.
-            let cols: Vec<[f64; 3]> = (0..size)
-                .flat_map(|x| {
-                    (0..k).map(move |sx| {
-                        let u = (u0 + su * (x as f32 + (sx as f32 + 0.5) / k as f32)) as f64;
-                        [h[0] * u, h[3] * u, h[6] * u]
+            // `first` is the column of the homography that the coordinate
+            // multiplies (0 for u, 1 for v).
+            let terms = |start: f32, step: f32, first: usize| -> Vec<[f64; 3]> {
+                (0..size)
+                    .flat_map(|i| {
+                        (0..k).map(move |s| {
+                            let t =
+                                (start + step * (i as f32 + (s as f32 + 0.5) / k as f32)) as f64;
+                            [h[first] * t, h[first + 3] * t, h[first + 6] * t]
+                        })
                     })
-                })
-                .collect();
-            let rows: Vec<[f64; 3]> = (0..size)
-                .flat_map(|y| {
-                    (0..k).map(move |sy| {
-                        let v = (v0 + sv * (y as f32 + (sy as f32 + 0.5) / k as f32)) as f64;
-                        [h[1] * v, h[4] * v, h[7] * v]
-                    })
-                })
-                .collect();
+                    .collect()
+            };
+            let cols = terms(u0, su, 0);
+            let rows = terms(v0, sv, 1);
             let k = k as usize;
             for (y, line) in out.chunks_exact_mut(size as usize).enumerate() {
                 let rows = &rows[y * k..][..k];
