@@ -15,6 +15,9 @@ use crate::solve::SudokuSolver;
 pub const CANDIDATE_CELLS: usize = 12;
 /// At most this many cells are changed at once.
 pub const MAX_CHANGES: usize = 3;
+/// On a puzzle with several solutions, a digit is swapped for its runner-up
+/// only if the runner-up was at most this much less likely.
+const CLOSE_CALL: f32 = 0.1;
 /// Combinations tried by one thread before it looks for more work: enough
 /// to pay for the solver each job builds.
 const COMBOS_PER_JOB: usize = 32;
@@ -61,12 +64,17 @@ pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> 
     let alternatives = alternatives(cells);
     // Givens added to a puzzle with no solution (or a conflict) leave it
     // with none, and givens taken from one with several leave it with
-    // several: combinations that only do that are not tried.
+    // several: combinations that only do that are not tried. Nor, on a
+    // puzzle with several solutions, are those that only swap digits read
+    // clearly: several solutions mostly come from givens read as empty; a
+    // misread digit that leaves several was a close call between two
+    // digits, and a clear one swapped to pin one solution down would be a
+    // wrong given made on purpose.
     let hopeless: Vec<bool> = alternatives
         .iter()
         .map(|a| match count {
             0 => values[a.cell] == 0 && a.value != 0,
-            _ => values[a.cell] != 0 && a.value == 0,
+            _ => values[a.cell] != 0 && (a.value == 0 || a.cost > CLOSE_CALL),
         })
         .collect();
     for size in 1..=MAX_CHANGES.min(alternatives.len()) {
@@ -284,6 +292,57 @@ mod tests {
             Verdict::Changed(vec![(cell, solution[cell])])
         );
         assert_eq!(values[cell], solution[cell]);
+    }
+
+    /// A reading with several solutions (the 6 at r2c3 missed), and a given
+    /// whose swap for another digit (r7c3: 1 to 8) would leave exactly one.
+    fn several_and_a_pinning_swap() -> (Arc<Layout>, Vec<u8>, Vec<CellReading>, usize, u8) {
+        let (layout, mut values, cells) = setup();
+        let (missed, cell, digit) = (11, 56, 8);
+        values[missed] = 0;
+        let mut solver = SudokuSolver::new(layout.clone());
+        assert!(
+            solver.solve(&values, 2, 0).unwrap().count > 1,
+            "the test needs several solutions"
+        );
+        let mut trial = values.clone();
+        trial[cell] = digit;
+        assert!(layout.first_conflict(&trial).is_none());
+        assert_eq!(
+            solver.solve(&trial, 2, 0).unwrap().count,
+            1,
+            "the swap must pin one solution"
+        );
+        (layout, values, cells, cell, digit)
+    }
+
+    #[test]
+    fn several_solutions_do_not_swap_a_clearly_read_digit() {
+        let (layout, mut values, mut cells, cell, digit) = several_and_a_pinning_swap();
+        cells[cell] = CellReading {
+            value: values[cell],
+            confidence: 0.7,
+            runner_up: digit,
+            runner_up_confidence: 0.2,
+        };
+        let before = values.clone();
+        assert_eq!(check(&layout, &mut values, &cells), Verdict::Unresolved);
+        assert_eq!(values, before);
+    }
+
+    #[test]
+    fn several_solutions_swap_a_close_call() {
+        let (layout, mut values, mut cells, cell, digit) = several_and_a_pinning_swap();
+        cells[cell] = CellReading {
+            value: values[cell],
+            confidence: 0.45,
+            runner_up: digit,
+            runner_up_confidence: 0.4,
+        };
+        assert_eq!(
+            check(&layout, &mut values, &cells),
+            Verdict::Changed(vec![(cell, digit)])
+        );
     }
 
     #[test]
