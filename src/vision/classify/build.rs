@@ -93,8 +93,11 @@ fn digit_features(fonts: &[Face<'_>], digit: u8, cfg: &BuildConfig) -> Vec<Vec<f
                 Strength::Normal,
             );
             match prepare(&img) {
-                Prepared::Ink(ink) => Some(ink.features),
-                Prepared::Empty { .. } => None,
+                // Training cells are drawn in place: one whose digit lands
+                // off to the side is a drawing gone wrong, not a digit to
+                // learn from.
+                Prepared::Ink(ink) if !ink.shifted => Some(ink.features),
+                _ => None,
             }
         })
         .collect()

@@ -24,6 +24,14 @@ pub const MIN_DIGIT_HEIGHT: f32 = 0.27;
 /// A digit whose centre is further than this fraction of the crop from the
 /// crop's centre is off-centre: a candidate mark in a corner.
 pub const MAX_CENTRE_OFFSET: f32 = 0.2;
+/// Ink at least TALL_DIGIT of the crop tall, whose centre is within
+/// MAX_LEVEL_OFFSET of the crop's centre vertically, may lie up to
+/// MAX_SIDEWAYS_OFFSET to the side: candidate marks sit high or low in a
+/// cell, while a printed digit lies level with a crop that its grid lines
+/// placed to one side.
+const TALL_DIGIT: f32 = 0.45;
+const MAX_LEVEL_OFFSET: f32 = 0.15;
+const MAX_SIDEWAYS_OFFSET: f32 = 0.3;
 /// Ink shorter than this fraction of the crop whose centre lies more than
 /// MAX_RISE above the crop's centre is a candidate mark.
 const HIGH_MARK_HEIGHT: f32 = 0.4;
@@ -72,6 +80,9 @@ pub struct Ink {
     pub contrast: f32,
     /// Mean stroke width over the shape's height (thin handwriting is low).
     pub stroke: f32,
+    /// Kept only as a digit level with the centre but off to one side
+    /// (see MAX_SIDEWAYS_OFFSET): a crop placed off its column.
+    pub shifted: bool,
 }
 
 /// Runs the whole preprocessing on one crop.
@@ -234,7 +245,13 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
             margin: ((high - MAX_RISE) / MAX_RISE * 3.0).clamp(0.0, 1.0),
         };
     }
-    if off > MAX_CENTRE_OFFSET {
+    // A digit's height of ink beside the centre, level with it, is a
+    // printed digit in a crop placed off its column, not a mark.
+    let shifted_digit = height >= TALL_DIGIT
+        && dx.abs() / n as f32 <= MAX_SIDEWAYS_OFFSET
+        && dy.abs() / n as f32 <= MAX_LEVEL_OFFSET;
+    let shifted = off > MAX_CENTRE_OFFSET;
+    if shifted && !shifted_digit {
         return Prepared::Empty {
             reason: EmptyReason::OffCentre,
             margin: ((off - MAX_CENTRE_OFFSET) / MAX_CENTRE_OFFSET * 3.0).clamp(0.0, 1.0),
@@ -290,6 +307,7 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
         width,
         contrast,
         stroke,
+        shifted,
     })
 }
 
@@ -670,6 +688,34 @@ mod tests {
         // The same shape, so large that the crop cuts its top off.
         let p = prepare(&crop(&[(36, 0, 43, 56), (14, 34, 52, 41), (16, 0, 23, 38)]));
         assert!(matches!(p, Prepared::Ink(_)), "{:?}", reason(&p));
+    }
+
+    /// A "1" half the crop tall, moved from the centre by (dx, dy) pixels.
+    fn one_moved(dx: u32, dy: u32) -> GrayImage {
+        crop(&[
+            (29 + dx, 16 + dy, 36 + dx, 48 + dy),
+            (24 + dx, 16 + dy, 30 + dx, 21 + dy),
+        ])
+    }
+
+    #[test]
+    fn a_digit_level_with_the_centre_but_to_one_side_is_ink() {
+        // A quarter of the crop to the right: a crop placed off its column.
+        match prepare(&one_moved(16, 0)) {
+            Prepared::Ink(ink) => assert!(ink.shifted),
+            p => panic!("{:?}", reason(&p)),
+        }
+        match prepare(&one_moved(0, 0)) {
+            Prepared::Ink(ink) => assert!(!ink.shifted),
+            p => panic!("{:?}", reason(&p)),
+        }
+    }
+
+    #[test]
+    fn a_digit_off_to_one_side_and_off_level_is_not_ink() {
+        // The same shift sideways, and a fifth of the crop down.
+        let p = prepare(&one_moved(16, 12));
+        assert_eq!(reason(&p), Some(EmptyReason::OffCentre));
     }
 
     #[test]
