@@ -61,20 +61,23 @@ pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> 
     if count == 1 {
         return Verdict::Unique;
     }
-    let alternatives = alternatives(cells);
+    let mut alternatives = alternatives(cells);
+    // On a puzzle with several solutions, a digit read clearly is not
+    // swapped for another: several solutions mostly come from givens read
+    // as empty; a misread digit that leaves several was a close call
+    // between two digits, and a clear one swapped to pin one solution down
+    // would be a wrong given made on purpose.
+    if count > 1 {
+        alternatives.retain(|a| values[a.cell] == 0 || a.value == 0 || a.cost <= CLOSE_CALL);
+    }
     // Givens added to a puzzle with no solution (or a conflict) leave it
     // with none, and givens taken from one with several leave it with
-    // several: combinations that only do that are not tried. Nor, on a
-    // puzzle with several solutions, are those that only swap digits read
-    // clearly: several solutions mostly come from givens read as empty; a
-    // misread digit that leaves several was a close call between two
-    // digits, and a clear one swapped to pin one solution down would be a
-    // wrong given made on purpose.
+    // several: combinations that only do that are not tried.
     let hopeless: Vec<bool> = alternatives
         .iter()
         .map(|a| match count {
             0 => values[a.cell] == 0 && a.value != 0,
-            _ => values[a.cell] != 0 && (a.value == 0 || a.cost > CLOSE_CALL),
+            _ => values[a.cell] != 0 && a.value == 0,
         })
         .collect();
     for size in 1..=MAX_CHANGES.min(alternatives.len()) {
@@ -328,6 +331,40 @@ mod tests {
         let before = values.clone();
         assert_eq!(check(&layout, &mut values, &cells), Verdict::Unresolved);
         assert_eq!(values, before);
+    }
+
+    #[test]
+    fn several_solutions_do_not_swap_a_clear_digit_alongside_a_likely_change() {
+        let (layout, mut values, mut cells, cell, digit) = several_and_a_pinning_swap();
+        cells[cell] = CellReading {
+            value: values[cell],
+            confidence: 0.7,
+            runner_up: digit,
+            runner_up_confidence: 0.2,
+        };
+        // An empty cell whose likely runner-up agrees with the solution the
+        // swap pins, but leaves several solutions on its own: together
+        // with the swap it would give one.
+        let mut solver = SudokuSolver::new(layout.clone());
+        let mut pinned = values.clone();
+        pinned[cell] = digit;
+        let solution = solver.solve(&pinned, 1, 1).unwrap().solutions[0].clone();
+        let added = (0..81)
+            .find(|&c| {
+                let mut v = values.clone();
+                v[c] = solution[c];
+                values[c] == 0 && solver.solve(&v, 2, 0).unwrap().count > 1
+            })
+            .expect("the test needs a given that leaves several solutions");
+        cells[added] = CellReading {
+            value: 0,
+            confidence: 0.5,
+            runner_up: solution[added],
+            runner_up_confidence: 0.45,
+        };
+        let before = values[cell];
+        assert_eq!(check(&layout, &mut values, &cells), Verdict::Unresolved);
+        assert_eq!(values[cell], before);
     }
 
     #[test]
