@@ -95,8 +95,8 @@ fn digit_features(fonts: &[Face<'_>], digit: u8, cfg: &BuildConfig) -> Vec<Vec<f
             match prepare(&img) {
                 // Training cells are drawn in place: one whose digit lands
                 // off to the side is a drawing gone wrong, not a digit to
-                // learn from.
-                Prepared::Ink(ink) if !ink.shifted => Some(ink.features),
+                // learn from, and the model learns from clearly inked cells.
+                Prepared::Ink(ink) if !ink.shifted && !ink.faint => Some(ink.features),
                 _ => None,
             }
         })

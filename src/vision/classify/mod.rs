@@ -244,6 +244,11 @@ impl Model {
             }
         }
         let dmin = dist[first];
+        let fade = if ink.faint {
+            (ink.contrast / prep::MIN_CONTRAST).min(1.0)
+        } else {
+            1.0
+        };
         let total: f32 = dist.iter().map(|&d| (-(d - dmin) / self.tau).exp()).sum();
         let p_second = (-(dist[second] - dmin) / self.tau).exp() / total;
         Scored {
@@ -253,8 +258,9 @@ impl Model {
             dmin,
             p_first: 1.0 / total,
             p_second,
-            // How well the best digit fits at all: 1 when close, 0 at `reject`.
-            fit: (1.0 - dmin / self.reject).clamp(0.0, 1.0),
+            // How well the best digit fits at all: 1 when close, 0 at
+            // `reject`; faint ink is less sure in proportion.
+            fit: (1.0 - dmin / self.reject).clamp(0.0, 1.0) * fade,
         }
     }
 }

@@ -39,8 +39,16 @@ const MAX_RISE: f32 = 0.1;
 /// Ink wider than this times its height is a row of candidate marks: no
 /// printed digit is that wide.
 const WIDE: f32 = 1.0;
-/// Weakest ink contrast (grey levels) that can be a printed digit.
-const MIN_CONTRAST: f32 = 28.0;
+/// Ink contrast (grey levels) from which ink is clearly there.
+pub(crate) const MIN_CONTRAST: f32 = 28.0;
+/// Weakest ink contrast that can be a printed digit: fainter than
+/// MIN_CONTRAST, ink is a digit only with a printed stroke (at least
+/// FAINT_MIN_STROKE) and a digit's height (at most FAINT_MAX_HEIGHT). Faded
+/// print keeps both; pencil marks and folds of the page are thin, and the
+/// shadow of a grid line runs the crop's height.
+const FAINT_CONTRAST: f32 = 15.0;
+const FAINT_MIN_STROKE: f32 = 0.15;
+const FAINT_MAX_HEIGHT: f32 = 0.75;
 
 /// Why a crop was judged empty.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +91,9 @@ pub struct Ink {
     /// Kept only as a digit level with the centre but off to one side
     /// (see MAX_SIDEWAYS_OFFSET): a crop placed off its column.
     pub shifted: bool,
+    /// Fainter than clearly inked (see FAINT_CONTRAST), kept for its printed
+    /// stroke and height.
+    pub faint: bool,
 }
 
 /// Runs the whole preprocessing on one crop.
@@ -142,12 +153,14 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
     let noise = pct(&dev_hist, 0.5 * (total - n as u32) as f32 / total as f32);
     let contrast = pct(&ink_hist, 0.995);
     let min_contrast = MIN_CONTRAST.max(5.0 * noise);
-    if contrast < min_contrast {
-        return Prepared::Empty {
-            reason: EmptyReason::NoInk,
-            margin: (1.0 - contrast / min_contrast).clamp(0.0, 1.0),
-        };
+    let no_ink = Prepared::Empty {
+        reason: EmptyReason::NoInk,
+        margin: (1.0 - contrast / min_contrast).clamp(0.0, 1.0),
+    };
+    if contrast < FAINT_CONTRAST.max(5.0 * noise) {
+        return no_ink;
     }
+    let faint = contrast < min_contrast;
     let threshold = otsu(&ink, contrast).max(0.35 * contrast);
     let mut bin: Vec<bool> = ink.iter().map(|&v| v > threshold).collect();
     clear_border_lines(&mut bin);
@@ -300,6 +313,9 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
         }
     }
     let stroke = area as f32 / (boundary.max(1) as f32 / 2.0).max(1.0) / (y1 - y0 + 1) as f32;
+    if faint && (stroke < FAINT_MIN_STROKE || height > FAINT_MAX_HEIGHT) {
+        return no_ink;
+    }
     let features = features(&digit, x0, y0, x1, y1);
     Prepared::Ink(Ink {
         features,
@@ -308,6 +324,7 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
         contrast,
         stroke,
         shifted,
+        faint,
     })
 }
 
@@ -716,6 +733,42 @@ mod tests {
         // The same shift sideways, and a fifth of the crop down.
         let p = prepare(&one_moved(16, 12));
         assert_eq!(reason(&p), Some(EmptyReason::OffCentre));
+    }
+
+    /// `rects` drawn 22 grey levels darker than the paper: faded print.
+    fn faint(rects: &[(u32, u32, u32, u32)]) -> GrayImage {
+        let mut img = crop(rects);
+        for p in img.pixels_mut() {
+            p.0[0] = if p.0[0] < 128 { 178 } else { 200 };
+        }
+        img
+    }
+
+    #[test]
+    fn faint_print_with_a_printed_stroke_is_ink() {
+        let four = [(36, 12, 43, 52), (16, 34, 50, 40), (18, 12, 24, 38)];
+        match prepare(&faint(&four)) {
+            Prepared::Ink(ink) => assert!(ink.faint, "contrast {}", ink.contrast),
+            p => panic!("{:?}", reason(&p)),
+        }
+        match prepare(&crop(&four)) {
+            Prepared::Ink(ink) => assert!(!ink.faint),
+            p => panic!("{:?}", reason(&p)),
+        }
+    }
+
+    #[test]
+    fn faint_thin_or_tall_marks_are_not_ink() {
+        // A pencil-thin stroke of a digit's height, and a fold running
+        // nearly the crop's height: ink when dark, nothing when faint.
+        for rects in [&[(30, 14, 33, 50)][..], &[(26, 3, 36, 61)]] {
+            assert!(
+                matches!(prepare(&crop(rects)), Prepared::Ink(_)),
+                "{rects:?}"
+            );
+            let p = prepare(&faint(rects));
+            assert_eq!(reason(&p), Some(EmptyReason::NoInk), "{rects:?}");
+        }
     }
 
     #[test]
