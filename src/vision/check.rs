@@ -61,7 +61,7 @@ pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> 
     if count == 1 {
         return Verdict::Unique;
     }
-    let mut alternatives = alternatives(cells);
+    let mut alternatives = alternatives(cells, count > 1);
     // On a puzzle with several solutions, a digit read clearly is not
     // swapped for another: several solutions mostly come from givens read
     // as empty; a misread digit that leaves several was a close call
@@ -142,12 +142,22 @@ pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> 
 
 /// The other readings of the least confident cells: the runner-up, and
 /// empty for a digit read with little confidence; cost is how much less
-/// likely the alternative is than the reading.
-fn alternatives(cells: &[CellReading]) -> Vec<Alternative> {
+/// likely the alternative is than the reading. On a reading with
+/// `several` solutions, the cells read as empty over some ink come first,
+/// however sure: a given read as empty is what mostly leaves several.
+fn alternatives(cells: &[CellReading], several: bool) -> Vec<Alternative> {
     let mut order: Vec<usize> = (0..cells.len())
         .filter(|&c| cells[c].value != 0 || cells[c].runner_up != 0)
         .collect();
-    order.sort_by(|&a, &b| cells[a].confidence.total_cmp(&cells[b].confidence));
+    let key = |c: usize| {
+        let r = &cells[c];
+        if several && r.value == 0 {
+            r.confidence - 1.0
+        } else {
+            r.confidence
+        }
+    };
+    order.sort_by(|&a, &b| key(a).total_cmp(&key(b)));
     let mut out = Vec::new();
     for &c in order.iter().take(CANDIDATE_CELLS) {
         let r = &cells[c];
@@ -267,6 +277,30 @@ mod tests {
             runner_up: 7,
             runner_up_confidence: 0.4,
         };
+        assert_eq!(
+            check(&layout, &mut values, &cells),
+            Verdict::Changed(vec![(4, 7)])
+        );
+    }
+
+    #[test]
+    fn a_missed_given_is_tried_before_many_unsure_digits_on_several_solutions() {
+        let (layout, mut values, mut cells) = setup();
+        // r1c5 (7) read as empty, and fairly surely so: its ink fitted no
+        // digit well.
+        values[4] = 0;
+        cells[4] = CellReading {
+            value: 0,
+            confidence: 0.97,
+            runner_up: 7,
+            runner_up_confidence: 0.03,
+        };
+        // More unsure digits than the check weighs, all read right.
+        let givens: Vec<usize> = (0..81).filter(|&c| values[c] != 0).collect();
+        assert!(givens.len() > CANDIDATE_CELLS);
+        for &c in &givens[..CANDIDATE_CELLS] {
+            cells[c].confidence = 0.5;
+        }
         assert_eq!(
             check(&layout, &mut values, &cells),
             Verdict::Changed(vec![(4, 7)])
