@@ -127,10 +127,13 @@ pub struct Dlx {
 
     /// The node chosen at each level of the search.
     stack: Vec<u32>,
-    /// Length of `trail` when each level's choice was made.
+    /// Length of `undo` when each level's option was taken (after its item
+    /// was covered, before the option's other items were).
     marks: Vec<u32>,
-    /// Options dropped by the subset rule, in order, to restore on backtracking.
-    trail: Vec<u32>,
+    /// Every change to the links since the search started, in order, to
+    /// undo on backtracking: an item header taken out of the item list, or
+    /// an option node taken out of its item's list.
+    undo: Vec<u32>,
     /// Items noted while options go: forced choices, dead ends, and items
     /// for the subset rule.
     pending: Pending,
@@ -211,7 +214,7 @@ impl Dlx {
             linked: false,
             stack: Vec::new(),
             marks: Vec::new(),
-            trail: Vec::new(),
+            undo: Vec::with_capacity(count),
             pending: Pending {
                 singles: Vec::with_capacity(headers),
                 queue: Vec::with_capacity(headers),
@@ -382,7 +385,7 @@ impl Dlx {
         let mut count = 0;
         self.stack.clear();
         self.marks.clear();
-        self.trail.clear();
+        self.undo.clear();
         self.clear_pending();
         let mut p = self.rlink[0] as usize;
         while p != 0 {
@@ -424,13 +427,18 @@ impl Dlx {
                         self.deactivate(x as usize);
                         self.cover(i);
                         self.stack.push(x);
-                        self.marks.push(self.trail.len() as u32);
+                        self.marks.push(self.undo.len() as u32);
                         self.cover_others(x as usize);
                         continue;
                     }
                 }
             }
             // Backtrack to the deepest level with an option left to try.
+            // The list of a covered item does not change while it is
+            // covered, so the next option of each level can be read before
+            // anything is undone, and the levels left behind (forced ones,
+            // and those whose options are all tried) are undone together
+            // with the level that takes its next option, in one pass.
             self.clear_pending();
             loop {
                 let Some(x) = self.stack.pop() else {
@@ -438,22 +446,20 @@ impl Dlx {
                     return count;
                 };
                 let mark = self.marks.pop().unwrap_or(0);
-                self.restore(mark as usize);
                 let x = x as usize;
-                self.uncover_others(x);
                 let i = self.nodes[x].top as usize;
                 let next = self.nodes[x].down as usize;
                 if next != i {
+                    self.restore(mark as usize);
                     self.visited += 1;
                     self.stack.push(next as u32);
-                    self.marks.push(self.trail.len() as u32);
+                    self.marks.push(mark);
                     self.deactivate(next);
                     self.cover_others(next);
                     self.requeue_column(i);
                     alive = true;
                     break;
                 }
-                self.uncover(i);
             }
         }
     }
@@ -461,13 +467,8 @@ impl Dlx {
     /// Undoes every level of the search and the reductions before it.
     fn unwind(&mut self) {
         self.clear_pending();
-        while let Some(x) = self.stack.pop() {
-            let mark = self.marks.pop().unwrap_or(0);
-            self.restore(mark as usize);
-            self.uncover_others(x as usize);
-            let i = self.nodes[x as usize].top as usize;
-            self.uncover(i);
-        }
+        self.stack.clear();
+        self.marks.clear();
         self.restore(0);
     }
 
@@ -547,27 +548,23 @@ impl Dlx {
         sum
     }
 
+    /// Takes item `h` out of the item list and its options out of the
+    /// lists of their other items, logging each change for [`Dlx::restore`].
     fn cover(&mut self, h: usize) {
         let (l, r) = (self.llink[h], self.rlink[h]);
         self.rlink[l as usize] = r;
         self.llink[r as usize] = l;
         self.active[h] = false;
+        self.undo.push(h as u32);
         let mut links = Links {
             nodes: &mut self.nodes,
             len: &mut self.len,
             active: &self.active,
             pending: &mut self.pending,
+            undo: &mut self.undo,
             small: self.small,
         };
         links.cover_column(h);
-    }
-
-    fn uncover(&mut self, h: usize) {
-        relink_column(&mut self.nodes, &mut self.len, h);
-        let (l, r) = (self.llink[h], self.rlink[h]);
-        self.rlink[l as usize] = h as u32;
-        self.llink[r as usize] = h as u32;
-        self.active[h] = h <= self.primary;
     }
 
     /// Marks the items of `x`'s option as no longer to be covered, before
@@ -590,14 +587,6 @@ impl Dlx {
         }
     }
 
-    fn uncover_others(&mut self, x: usize) {
-        let (a, b) = self.nodes_of(x);
-        for q in (a..b).rev().filter(|&q| q != x) {
-            let h = self.nodes[q].top as usize;
-            self.uncover(h);
-        }
-    }
-
     /// Notes the items of every option of item `i` (covered): covering `i`
     /// took those options away before the current choice was made.
     fn requeue_column(&mut self, i: usize) {
@@ -615,8 +604,9 @@ impl Dlx {
         }
     }
 
-    /// Drops option `k` from the lists of all its items, recording it on the
-    /// trail. Returns false if that leaves an active primary item with no option.
+    /// Drops option `k` from the lists of all its items, logging each
+    /// change. Returns false if that leaves an active primary item with no
+    /// option.
     fn hide(&mut self, k: usize) -> bool {
         let (a, b) = option_range(&self.option_start, k);
         let mut links = Links {
@@ -624,24 +614,35 @@ impl Dlx {
             len: &mut self.len,
             active: &self.active,
             pending: &mut self.pending,
+            undo: &mut self.undo,
             small: self.small,
         };
         for q in a..b {
             links.unlink_node(q);
         }
-        self.trail.push(k as u32);
         !self.pending.dead
     }
 
-    /// Restores the options dropped since the trail had length `mark`.
+    /// Undoes the changes logged since `undo` had length `mark`, latest
+    /// first: each entry is an option node to put back into its item's
+    /// list, or (below the first option node) an item header to put back
+    /// into the item list.
     fn restore(&mut self, mark: usize) {
-        while self.trail.len() > mark {
-            let k = self.trail.pop().unwrap_or(0) as usize;
-            let (a, b) = option_range(&self.option_start, k);
-            for q in (a..b).rev() {
-                relink_node(&mut self.nodes, &mut self.len, q);
+        let headers = self.len.len();
+        let nodes = &mut self.nodes;
+        let len = &mut self.len;
+        for &e in self.undo[mark..].iter().rev() {
+            let e = e as usize;
+            if e >= headers {
+                relink_node(nodes, len, e);
+            } else {
+                let (l, r) = (self.llink[e], self.rlink[e]);
+                self.rlink[l as usize] = e as u32;
+                self.llink[r as usize] = e as u32;
+                self.active[e] = e <= self.primary;
             }
         }
+        self.undo.truncate(mark);
     }
 
     /// Applies the subset rule to the queued items until nothing changes or
@@ -749,6 +750,7 @@ struct Links<'a> {
     len: &'a mut [u32],
     active: &'a [bool],
     pending: &'a mut Pending,
+    undo: &'a mut Vec<u32>,
     small: u32,
 }
 
@@ -765,6 +767,7 @@ impl Links<'_> {
         if l <= self.small {
             self.pending.note(self.active, t, l);
         }
+        self.undo.push(q as u32);
     }
 
     /// Takes the options of item `h` out of the lists of their other items.
@@ -788,19 +791,6 @@ fn relink_node(nodes: &mut [Node], len: &mut [u32], q: usize) {
     nodes[n.up as usize].down = q as u32;
     nodes[n.down as usize].up = q as u32;
     len[n.top as usize] += 1;
-}
-
-/// Undoes [`Links::cover_column`], in reverse order.
-fn relink_column(nodes: &mut [Node], len: &mut [u32], h: usize) {
-    let mut p = nodes[h].up as usize;
-    while p != h {
-        let mut q = nodes[p].right as usize;
-        while q != p {
-            relink_node(nodes, len, q);
-            q = nodes[q].right as usize;
-        }
-        p = nodes[p].up as usize;
-    }
 }
 
 /// The signature bit of the item with header `h`.
