@@ -513,6 +513,12 @@ impl Dlx {
                 }
                 self.tied[ties] = p as u32;
                 ties += 1;
+                // Items left with 0 or 1 option are forced choices, taken
+                // before any choosing; so 2 is the fewest, and once the
+                // ties to weigh are all seen the rest cannot change the pick.
+                if best_len == 2 && ties >= self.tie_reach {
+                    break;
+                }
             }
             p = self.rlink[p] as usize;
         }
