@@ -500,9 +500,9 @@ impl Dlx {
     fn choose(&mut self) -> usize {
         let mut ties = 0;
         let mut best_len = u32::MAX;
-        let mut p = self.rlink[0] as usize;
+        let mut p = at(&self.rlink, 0) as usize;
         while p != 0 {
-            let l = self.len[p];
+            let l = at(&self.len, p);
             if l <= best_len {
                 if l < best_len {
                     if l <= 1 {
@@ -511,7 +511,7 @@ impl Dlx {
                     best_len = l;
                     ties = 0;
                 }
-                self.tied[ties] = p as u32;
+                *at_mut(&mut self.tied, ties) = p as u32;
                 ties += 1;
                 // Items left with 0 or 1 option are forced choices, taken
                 // before any choosing; so 2 is the fewest, and once the
@@ -520,7 +520,7 @@ impl Dlx {
                     break;
                 }
             }
-            p = self.rlink[p] as usize;
+            p = at(&self.rlink, p) as usize;
         }
         let mut best = self.tied[0] as usize;
         let ties = ties.min(self.tie_reach);
@@ -541,15 +541,17 @@ impl Dlx {
     /// How many options the options of item `i` would take away, counted
     /// with repeats: the sum of the option counts of the items they cover.
     fn reach(&self, i: usize) -> u32 {
+        let nodes = &self.nodes[..];
         let mut sum = 0;
-        let mut p = self.nodes[i].down as usize;
+        let mut p = at(nodes, i).down as usize;
         while p != i {
-            let mut q = self.nodes[p].right as usize;
+            let mut q = at(nodes, p).right as usize;
             while q != p {
-                sum += self.len[self.nodes[q].top as usize];
-                q = self.nodes[q].right as usize;
+                let n = at(nodes, q);
+                sum += at(&self.len, n.top as usize);
+                q = n.right as usize;
             }
-            p = self.nodes[p].down as usize;
+            p = at(nodes, p).down as usize;
         }
         sum
     }
@@ -642,10 +644,10 @@ impl Dlx {
             if e >= headers {
                 relink_node(nodes, len, e);
             } else {
-                let (l, r) = (self.llink[e], self.rlink[e]);
-                self.rlink[l as usize] = e as u32;
-                self.llink[r as usize] = e as u32;
-                self.active[e] = e <= self.primary;
+                let (l, r) = (at(&self.llink, e), at(&self.rlink, e));
+                *at_mut(&mut self.rlink, l as usize) = e as u32;
+                *at_mut(&mut self.llink, r as usize) = e as u32;
+                *at_mut(&mut self.active, e) = e <= self.primary;
             }
         }
         self.undo.truncate(mark);
@@ -739,11 +741,11 @@ impl Pending {
     #[inline]
     fn note(&mut self, active: &[bool], t: usize, len: u32) {
         if len == 0 {
-            self.dead |= active[t];
+            self.dead |= at(active, t);
         } else if len == 1 {
             self.singles.push(t as u32);
-        } else if !self.queued[t] {
-            self.queued[t] = true;
+        } else if !at(&self.queued, t) {
+            *at_mut(&mut self.queued, t) = true;
             self.queue.push(t as u32);
         }
     }
@@ -764,12 +766,12 @@ impl Links<'_> {
     /// Removes option node `q` from its item's list.
     #[inline(always)]
     fn unlink_node(&mut self, q: usize) {
-        let n = self.nodes[q];
-        self.nodes[n.up as usize].down = n.down;
-        self.nodes[n.down as usize].up = n.up;
+        let n = at(self.nodes, q);
+        at_mut(self.nodes, n.up as usize).down = n.down;
+        at_mut(self.nodes, n.down as usize).up = n.up;
         let t = n.top as usize;
-        let l = self.len[t] - 1;
-        self.len[t] = l;
+        let l = at(self.len, t) - 1;
+        *at_mut(self.len, t) = l;
         if l <= self.small {
             self.pending.note(self.active, t, l);
         }
@@ -778,14 +780,14 @@ impl Links<'_> {
 
     /// Takes the options of item `h` out of the lists of their other items.
     fn cover_column(&mut self, h: usize) {
-        let mut p = self.nodes[h].down as usize;
+        let mut p = at(self.nodes, h).down as usize;
         while p != h {
-            let mut q = self.nodes[p].right as usize;
+            let mut q = at(self.nodes, p).right as usize;
             while q != p {
                 self.unlink_node(q);
-                q = self.nodes[q].right as usize;
+                q = at(self.nodes, q).right as usize;
             }
-            p = self.nodes[p].down as usize;
+            p = at(self.nodes, p).down as usize;
         }
     }
 }
@@ -793,10 +795,32 @@ impl Links<'_> {
 /// Puts option node `q` back into its item's list.
 #[inline(always)]
 fn relink_node(nodes: &mut [Node], len: &mut [u32], q: usize) {
-    let n = nodes[q];
-    nodes[n.up as usize].down = q as u32;
-    nodes[n.down as usize].up = q as u32;
-    len[n.top as usize] += 1;
+    let n = at(nodes, q);
+    at_mut(nodes, n.up as usize).down = q as u32;
+    at_mut(nodes, n.down as usize).up = q as u32;
+    *at_mut(len, n.top as usize) += 1;
+}
+
+// The hot loops of the search follow links from node to node; every index
+// they use comes from links built by `Dlx::new` and `Dlx::link`, which only
+// refer to nodes and headers of the matrix, so the bounds checks are left to
+// debug builds.
+
+/// `s[i]`, checked only in debug builds. `i` must be in bounds.
+#[inline(always)]
+fn at<T: Copy>(s: &[T], i: usize) -> T {
+    debug_assert!(i < s.len(), "index {i} out of {}", s.len());
+    // SAFETY: callers pass node, header or item numbers read from the
+    // links, all below the length of the array they index.
+    unsafe { *s.get_unchecked(i) }
+}
+
+/// `&mut s[i]`, checked only in debug builds. `i` must be in bounds.
+#[inline(always)]
+fn at_mut<T>(s: &mut [T], i: usize) -> &mut T {
+    debug_assert!(i < s.len(), "index {i} out of {}", s.len());
+    // SAFETY: as for `at`.
+    unsafe { s.get_unchecked_mut(i) }
 }
 
 /// The signature bit of the item with header `h`.
