@@ -319,23 +319,26 @@ impl Dlx {
         }
         self.rlink[last] = 0;
         self.llink[0] = last as u32;
+        let mut links = OptionLinks {
+            nodes: &mut self.nodes,
+            len: &mut self.len,
+            selected: &self.selected_items,
+            option_start: &self.option_start,
+        };
         if self.restricted {
-            for j in 0..self.allowed.len() {
-                let k = self.allowed[j] as usize;
-                self.link_option(k);
+            for &k in &self.allowed {
+                links.link_option(k as usize);
             }
-        }
-        // An option whose first item is covered by the selection is out, so
-        // only the options led by free items are looked at.
-        if !self.restricted {
+        } else {
+            // An option whose first item is covered by the selection is
+            // out, so only the options led by free items are looked at.
             for h in 1..headers {
-                if self.selected_items[h] {
+                if links.selected[h] {
                     continue;
                 }
                 let (from, to) = (self.led_start[h] as usize, self.led_start[h + 1] as usize);
-                for j in from..to {
-                    let k = self.led[j] as usize;
-                    self.link_option(k);
+                for &k in &self.led[from..to] {
+                    links.link_option(k as usize);
                 }
             }
         }
@@ -344,27 +347,6 @@ impl Dlx {
             self.nodes[bottom].down = h as u32;
         }
         self.linked = true;
-    }
-
-    /// Links option `k` at the bottom of its items' lists, unless it shares
-    /// an item with the selection.
-    #[inline]
-    fn link_option(&mut self, k: usize) {
-        let (a, b) = option_range(&self.option_start, k);
-        let selected = &self.selected_items;
-        let nodes = &mut self.nodes;
-        if nodes[a..b].iter().any(|x| selected[x.top as usize]) {
-            return;
-        }
-        let len = &mut self.len;
-        for x in a..b {
-            let h = nodes[x].top as usize;
-            let prev = nodes[h].up;
-            nodes[prev as usize].down = x as u32;
-            nodes[x].up = prev;
-            nodes[h].up = x as u32;
-            len[h] += 1;
-        }
     }
 
     /// Searches for solutions, stopping after `limit` of them; calls
@@ -788,6 +770,35 @@ impl Links<'_> {
                 q = at(self.nodes, q).right as usize;
             }
             p = at(self.nodes, p).down as usize;
+        }
+    }
+}
+
+/// The parts of a [`Dlx`] that linking options changes or reads.
+struct OptionLinks<'a> {
+    nodes: &'a mut [Node],
+    len: &'a mut [u32],
+    selected: &'a [bool],
+    option_start: &'a [u32],
+}
+
+impl OptionLinks<'_> {
+    /// Links option `k` (below the option count) at the bottom of its items'
+    /// lists, unless it shares an item with the selection.
+    #[inline(always)]
+    fn link_option(&mut self, k: usize) {
+        let (a, b) = option_range(self.option_start, k);
+        let nodes = &mut *self.nodes;
+        if (a..b).any(|x| at(self.selected, at(nodes, x).top as usize)) {
+            return;
+        }
+        for x in a..b {
+            let h = at(nodes, x).top as usize;
+            let prev = at(nodes, h).up;
+            at_mut(nodes, prev as usize).down = x as u32;
+            at_mut(nodes, x).up = prev;
+            at_mut(nodes, h).up = x as u32;
+            *at_mut(self.len, h) += 1;
         }
     }
 }
