@@ -457,7 +457,7 @@ impl Dlx {
     /// The node range of the option that node `x` belongs to.
     #[inline]
     fn nodes_of(&self, x: usize) -> (usize, usize) {
-        option_range(&self.option_start, self.node_option[x] as usize)
+        option_range(&self.option_start, at(&self.node_option, x) as usize)
     }
 
     /// Notes that item `t` has `len` options left, `len <= small`.
@@ -541,20 +541,22 @@ impl Dlx {
     /// Takes item `h` out of the item list and its options out of the
     /// lists of their other items, logging each change for [`Dlx::restore`].
     fn cover(&mut self, h: usize) {
-        let (l, r) = (self.llink[h], self.rlink[h]);
-        self.rlink[l as usize] = r;
-        self.llink[r as usize] = l;
-        self.active[h] = false;
-        self.undo.push(h as u32);
-        let mut links = Links {
+        self.links().cover(h);
+    }
+
+    /// The parts of the links that covering changes, borrowed apart.
+    #[inline(always)]
+    fn links(&mut self) -> Links<'_> {
+        Links {
             nodes: &mut self.nodes,
             len: &mut self.len,
-            active: &self.active,
+            active: &mut self.active,
+            llink: &mut self.llink,
+            rlink: &mut self.rlink,
             pending: &mut self.pending,
             undo: &mut self.undo,
             small: self.small,
-        };
-        links.cover_column(h);
+        }
     }
 
     /// Marks the items of `x`'s option as no longer to be covered, before
@@ -563,7 +565,7 @@ impl Dlx {
     fn deactivate(&mut self, x: usize) {
         let (a, b) = self.nodes_of(x);
         for q in a..b {
-            self.active[self.nodes[q].top as usize] = false;
+            *at_mut(&mut self.active, at(&self.nodes, q).top as usize) = false;
         }
     }
 
@@ -571,9 +573,10 @@ impl Dlx {
     /// deactivated by the caller).
     fn cover_others(&mut self, x: usize) {
         let (a, b) = self.nodes_of(x);
+        let mut links = self.links();
         for q in (a..b).filter(|&q| q != x) {
-            let h = self.nodes[q].top as usize;
-            self.cover(h);
+            let h = at(links.nodes, q).top as usize;
+            links.cover(h);
         }
     }
 
@@ -599,14 +602,7 @@ impl Dlx {
     /// option.
     fn hide(&mut self, k: usize) -> bool {
         let (a, b) = option_range(&self.option_start, k);
-        let mut links = Links {
-            nodes: &mut self.nodes,
-            len: &mut self.len,
-            active: &self.active,
-            pending: &mut self.pending,
-            undo: &mut self.undo,
-            small: self.small,
-        };
+        let mut links = self.links();
         for q in a..b {
             links.unlink_node(q);
         }
@@ -738,7 +734,9 @@ impl Pending {
 struct Links<'a> {
     nodes: &'a mut [Node],
     len: &'a mut [u32],
-    active: &'a [bool],
+    active: &'a mut [bool],
+    llink: &'a mut [u32],
+    rlink: &'a mut [u32],
     pending: &'a mut Pending,
     undo: &'a mut Vec<u32>,
     small: u32,
@@ -758,6 +756,18 @@ impl Links<'_> {
             self.pending.note(self.active, t, l);
         }
         self.undo.push(q as u32);
+    }
+
+    /// Takes item `h` out of the item list and its options out of the
+    /// lists of their other items, logging each change.
+    #[inline(always)]
+    fn cover(&mut self, h: usize) {
+        let (l, r) = (at(self.llink, h), at(self.rlink, h));
+        *at_mut(self.rlink, l as usize) = r;
+        *at_mut(self.llink, r as usize) = l;
+        *at_mut(self.active, h) = false;
+        self.undo.push(h as u32);
+        self.cover_column(h);
     }
 
     /// Takes the options of item `h` out of the lists of their other items.
