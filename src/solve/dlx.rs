@@ -127,13 +127,17 @@ pub struct Dlx {
 
     /// The node chosen at each level of the search.
     stack: Vec<u32>,
-    /// Length of `undo` when each level's option was taken (after its item
-    /// was covered, before the option's other items were).
+    /// Length of the undo log when each level's option was taken (after
+    /// its item was covered, before the option's other items were).
     marks: Vec<u32>,
-    /// Every change to the links since the search started, in order, to
-    /// undo on backtracking: an item header taken out of the item list, or
-    /// an option node taken out of its item's list.
+    /// The undo log, `undo[..undo_len]`: every change to the links since
+    /// the search started, in order, to undo on backtracking: an item header
+    /// taken out of the item list, or an option node taken out of its item's
+    /// list. A header or node is logged only while it is out, so the log
+    /// never holds more entries than there are nodes, and it is allocated
+    /// that long once.
     undo: Vec<u32>,
+    undo_len: usize,
     /// Items noted while options go: forced choices, dead ends, and items
     /// for the subset rule.
     pending: Pending,
@@ -214,7 +218,8 @@ impl Dlx {
             linked: false,
             stack: Vec::new(),
             marks: Vec::new(),
-            undo: Vec::with_capacity(count),
+            undo: vec![0; count],
+            undo_len: 0,
             pending: Pending {
                 singles: Vec::with_capacity(headers),
                 queue: Vec::with_capacity(headers),
@@ -367,7 +372,7 @@ impl Dlx {
         let mut count = 0;
         self.stack.clear();
         self.marks.clear();
-        self.undo.clear();
+        self.undo_len = 0;
         self.clear_pending();
         let mut p = self.rlink[0] as usize;
         while p != 0 {
@@ -409,7 +414,7 @@ impl Dlx {
                         self.deactivate(x as usize);
                         self.cover(i);
                         self.stack.push(x);
-                        self.marks.push(self.undo.len() as u32);
+                        self.marks.push(self.undo_len as u32);
                         self.cover_others(x as usize);
                         continue;
                     }
@@ -555,6 +560,7 @@ impl Dlx {
             rlink: &mut self.rlink,
             pending: &mut self.pending,
             undo: &mut self.undo,
+            undo_len: &mut self.undo_len,
             small: self.small,
         }
     }
@@ -609,7 +615,7 @@ impl Dlx {
         !self.pending.dead
     }
 
-    /// Undoes the changes logged since `undo` had length `mark`, latest
+    /// Undoes the changes logged since the log had length `mark`, latest
     /// first: each entry is an option node to put back into its item's
     /// list, or (below the first option node) an item header to put back
     /// into the item list.
@@ -617,7 +623,7 @@ impl Dlx {
         let headers = self.len.len();
         let nodes = &mut self.nodes;
         let len = &mut self.len;
-        for &e in self.undo[mark..].iter().rev() {
+        for &e in self.undo[mark..self.undo_len].iter().rev() {
             let e = e as usize;
             if e >= headers {
                 relink_node(nodes, len, e);
@@ -628,7 +634,7 @@ impl Dlx {
                 *at_mut(&mut self.active, e) = e <= self.primary;
             }
         }
-        self.undo.truncate(mark);
+        self.undo_len = mark;
     }
 
     /// Applies the subset rule to the queued items until nothing changes or
@@ -738,7 +744,8 @@ struct Links<'a> {
     llink: &'a mut [u32],
     rlink: &'a mut [u32],
     pending: &'a mut Pending,
-    undo: &'a mut Vec<u32>,
+    undo: &'a mut [u32],
+    undo_len: &'a mut usize,
     small: u32,
 }
 
@@ -755,7 +762,14 @@ impl Links<'_> {
         if l <= self.small {
             self.pending.note(self.active, t, l);
         }
-        self.undo.push(q as u32);
+        self.log(q);
+    }
+
+    /// Appends `e` to the undo log.
+    #[inline(always)]
+    fn log(&mut self, e: usize) {
+        *at_mut(self.undo, *self.undo_len) = e as u32;
+        *self.undo_len += 1;
     }
 
     /// Takes item `h` out of the item list and its options out of the
@@ -766,7 +780,7 @@ impl Links<'_> {
         *at_mut(self.rlink, l as usize) = r;
         *at_mut(self.llink, r as usize) = l;
         *at_mut(self.active, h) = false;
-        self.undo.push(h as u32);
+        self.log(h);
         self.cover_column(h);
     }
 
@@ -824,15 +838,17 @@ fn relink_node(nodes: &mut [Node], len: &mut [u32], q: usize) {
 
 // The hot loops of the search follow links from node to node; every index
 // they use comes from links built by `Dlx::new` and `Dlx::link`, which only
-// refer to nodes and headers of the matrix, so the bounds checks are left to
-// debug builds.
+// refer to nodes and headers of the matrix, or is the length of the undo log,
+// which stays below the node count; so the bounds checks are left to debug
+// builds.
 
 /// `s[i]`, checked only in debug builds. `i` must be in bounds.
 #[inline(always)]
 fn at<T: Copy>(s: &[T], i: usize) -> T {
     debug_assert!(i < s.len(), "index {i} out of {}", s.len());
     // SAFETY: callers pass node, header or item numbers read from the
-    // links, all below the length of the array they index.
+    // links, or the undo log length, all below the length of the array they
+    // index (see above).
     unsafe { *s.get_unchecked(i) }
 }
 
