@@ -644,54 +644,56 @@ impl Dlx {
         let mut options = [0u32; SUBSET_MAX];
         while let Some(a) = self.pending.queue.pop() {
             let a = a as usize;
-            self.pending.queued[a] = false;
-            let n = self.len[a] as usize;
-            if !self.active[a] || n < 2 {
+            *at_mut(&mut self.pending.queued, a) = false;
+            let n = at(&self.len, a) as usize;
+            if !at(&self.active, a) || n < 2 {
                 continue;
             }
-            let mut p = self.nodes[a].down as usize;
+            let mut p = at(&self.nodes, a).down as usize;
             for slot in options.iter_mut().take(n) {
                 *slot = p as u32;
-                p = self.nodes[p].down as usize;
+                p = at(&self.nodes, p).down as usize;
             }
             let sig = options[..n].iter().fold(u64::MAX, |s, &y| {
-                s & self.option_sig[self.node_option[y as usize] as usize]
+                s & at(&self.option_sig, at(&self.node_option, y as usize) as usize)
             });
             if sig == item_bit(a) {
                 // No item but `a` can be common to all, unless it shares a's bit.
                 let first = options[0] as usize;
-                let mut q = self.nodes[first].right as usize;
+                let mut q = at(&self.nodes, first).right as usize;
                 let mut clash = false;
                 while q != first {
-                    clash |= item_bit(self.nodes[q].top as usize) == sig;
-                    q = self.nodes[q].right as usize;
+                    let node = at(&self.nodes, q);
+                    clash |= item_bit(node.top as usize) == sig;
+                    q = node.right as usize;
                 }
                 if !clash {
                     continue;
                 }
             }
             let first = options[0] as usize;
-            let mut q = self.nodes[first].right as usize;
+            let mut q = at(&self.nodes, first).right as usize;
             while q != first {
-                let b = self.nodes[q].top as usize;
-                q = self.nodes[q].right as usize;
-                if sig & item_bit(b) == 0 || self.len[b] as usize <= n {
+                let node = at(&self.nodes, q);
+                let b = node.top as usize;
+                q = node.right as usize;
+                if sig & item_bit(b) == 0 || at(&self.len, b) as usize <= n {
                     continue;
                 }
                 let common = options[1..n].iter().all(|&y| {
                     let (s, e) = self.nodes_of(y as usize);
-                    self.nodes[s..e].iter().any(|z| z.top as usize == b)
+                    (s..e).any(|z| at(&self.nodes, z).top as usize == b)
                 });
                 if !common {
                     continue;
                 }
-                let mut p = self.nodes[b].down as usize;
+                let mut p = at(&self.nodes, b).down as usize;
                 while p != b {
-                    let next = self.nodes[p].down as usize;
-                    let k = self.node_option[p];
+                    let next = at(&self.nodes, p).down as usize;
+                    let k = at(&self.node_option, p);
                     if !options[..n]
                         .iter()
-                        .any(|&y| self.node_option[y as usize] == k)
+                        .any(|&y| at(&self.node_option, y as usize) == k)
                         && !self.hide(k as usize)
                     {
                         return false;
