@@ -787,6 +787,7 @@ impl Links<'_> {
     }
 
     /// Takes the options of item `h` out of the lists of their other items.
+    #[inline(always)]
     fn cover_column(&mut self, h: usize) {
         let mut p = at(self.nodes, h).down as usize;
         while p != h {
