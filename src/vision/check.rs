@@ -223,6 +223,21 @@ mod tests {
         }
     }
 
+    /// A reading of `value`, with `runner_up` next.
+    fn reading(
+        value: u8,
+        confidence: f32,
+        runner_up: u8,
+        runner_up_confidence: f32,
+    ) -> CellReading {
+        CellReading {
+            value,
+            confidence,
+            runner_up,
+            runner_up_confidence,
+        }
+    }
+
     fn setup() -> (Arc<Layout>, Vec<u8>, Vec<CellReading>) {
         let values: Vec<u8> = PUZZLE
             .bytes()
@@ -246,12 +261,7 @@ mod tests {
         // r1c3 holds 3; misread as 8 (which clashes with the 8 at r3c2),
         // with 3 as the runner-up.
         values[2] = 8;
-        cells[2] = CellReading {
-            value: 8,
-            confidence: 0.55,
-            runner_up: 3,
-            runner_up_confidence: 0.45,
-        };
+        cells[2] = reading(8, 0.55, 3, 0.45);
         // A confident cell with a plausible-looking runner-up must not be
         // preferred over the unsure one.
         cells[4].runner_up = 1;
@@ -271,12 +281,7 @@ mod tests {
             s.solve(&values, 2, 0).unwrap().count > 1,
             "the test needs a non-unique reading"
         );
-        cells[4] = CellReading {
-            value: 0,
-            confidence: 0.6,
-            runner_up: 7,
-            runner_up_confidence: 0.4,
-        };
+        cells[4] = reading(0, 0.6, 7, 0.4);
         assert_eq!(
             check(&layout, &mut values, &cells),
             Verdict::Changed(vec![(4, 7)])
@@ -289,12 +294,7 @@ mod tests {
         // r1c5 (7) read as empty, and fairly surely so: its ink fitted no
         // digit well.
         values[4] = 0;
-        cells[4] = CellReading {
-            value: 0,
-            confidence: 0.97,
-            runner_up: 7,
-            runner_up_confidence: 0.03,
-        };
+        cells[4] = reading(0, 0.97, 7, 0.03);
         // More unsure digits than the check weighs, all read right.
         let givens: Vec<usize> = (0..81).filter(|&c| values[c] != 0).collect();
         assert!(givens.len() > CANDIDATE_CELLS);
@@ -318,12 +318,7 @@ mod tests {
         let cell = values.iter().position(|&v| v == 0).unwrap();
         let wrong = |skip: u8| (1..=9).find(|&d| d != solution[cell] && d != skip).unwrap();
         values[cell] = wrong(0);
-        cells[cell] = CellReading {
-            value: values[cell],
-            confidence: 0.4,
-            runner_up: wrong(values[cell]),
-            runner_up_confidence: 0.3,
-        };
+        cells[cell] = reading(values[cell], 0.4, wrong(values[cell]), 0.3);
         assert_eq!(
             check(&layout, &mut values, &cells),
             Verdict::Changed(vec![(cell, solution[cell])])
@@ -356,12 +351,7 @@ mod tests {
     #[test]
     fn several_solutions_do_not_swap_a_clearly_read_digit() {
         let (layout, mut values, mut cells, cell, digit) = several_and_a_pinning_swap();
-        cells[cell] = CellReading {
-            value: values[cell],
-            confidence: 0.7,
-            runner_up: digit,
-            runner_up_confidence: 0.2,
-        };
+        cells[cell] = reading(values[cell], 0.7, digit, 0.2);
         let before = values.clone();
         assert_eq!(check(&layout, &mut values, &cells), Verdict::Unresolved);
         assert_eq!(values, before);
@@ -370,12 +360,7 @@ mod tests {
     #[test]
     fn several_solutions_do_not_swap_a_clear_digit_alongside_a_likely_change() {
         let (layout, mut values, mut cells, cell, digit) = several_and_a_pinning_swap();
-        cells[cell] = CellReading {
-            value: values[cell],
-            confidence: 0.7,
-            runner_up: digit,
-            runner_up_confidence: 0.2,
-        };
+        cells[cell] = reading(values[cell], 0.7, digit, 0.2);
         // An empty cell whose likely runner-up agrees with the solution the
         // swap pins, but leaves several solutions on its own: together
         // with the swap it would give one.
@@ -390,12 +375,7 @@ mod tests {
                 values[c] == 0 && solver.solve(&v, 2, 0).unwrap().count > 1
             })
             .expect("the test needs a given that leaves several solutions");
-        cells[added] = CellReading {
-            value: 0,
-            confidence: 0.5,
-            runner_up: solution[added],
-            runner_up_confidence: 0.45,
-        };
+        cells[added] = reading(0, 0.5, solution[added], 0.45);
         let before = values[cell];
         assert_eq!(check(&layout, &mut values, &cells), Verdict::Unresolved);
         assert_eq!(values[cell], before);
@@ -404,12 +384,7 @@ mod tests {
     #[test]
     fn several_solutions_swap_a_close_call() {
         let (layout, mut values, mut cells, cell, digit) = several_and_a_pinning_swap();
-        cells[cell] = CellReading {
-            value: values[cell],
-            confidence: 0.45,
-            runner_up: digit,
-            runner_up_confidence: 0.4,
-        };
+        cells[cell] = reading(values[cell], 0.45, digit, 0.4);
         assert_eq!(
             check(&layout, &mut values, &cells),
             Verdict::Changed(vec![(cell, digit)])
