@@ -37,9 +37,6 @@ pub struct SudokuSolver {
     layout: Arc<Layout>,
     dlx: Dlx,
     singles: Singles,
-    /// The cell and symbol (1-based) of each option, to write solutions
-    /// without dividing.
-    placement: Vec<(u32, u8)>,
 }
 
 impl SudokuSolver {
@@ -54,14 +51,9 @@ impl SudokuSolver {
         if (0..layout.cell_count()).all(|c| layout.houses_of(c).len() <= 3) {
             dlx.set_tie_reach(6);
         }
-        let n = layout.size();
-        let placement = (0..layout.cell_count() * n)
-            .map(|k| ((k / n) as u32, (k % n) as u8 + 1))
-            .collect();
         SudokuSolver {
             dlx,
             singles: Singles::new(&layout),
-            placement,
             layout,
         }
     }
@@ -104,19 +96,17 @@ impl SudokuSolver {
         limit: u64,
         first: &mut [u8],
     ) -> Result<u64, SolveError> {
+        let n = self.layout.size();
         let mut written = false;
-        let placement = std::mem::take(&mut self.placement);
-        let count = self.search(values, limit, |sol| {
+        self.search(values, limit, |sol| {
             if !written {
                 written = true;
                 for &k in sol {
-                    let (cell, v) = placement[k as usize];
-                    first[cell as usize] = v;
+                    let k = k as usize;
+                    first[k / n] = (k % n) as u8 + 1;
                 }
             }
-        });
-        self.placement = placement;
-        count
+        })
     }
 
     fn search(
@@ -220,26 +210,19 @@ struct Singles {
     /// `peers[peer_start[c]..peer_start[c + 1]]`).
     peers: Vec<u32>,
     peer_start: Vec<u32>,
-    /// The cells of each house, one list after another (house `h` has
-    /// `house_cells[house_start[h]..house_start[h + 1]]`).
-    house_cells: Vec<u32>,
-    house_start: Vec<u32>,
     /// Pairs of houses sharing two or more cells (but not all).
     overlaps: Vec<Overlap>,
-    /// The cell lists of the overlaps, one after another.
-    overlap_cells: Vec<u32>,
 }
 
-/// Two houses `a` and `b` that share some cells: `shared`, then those of
-/// `a` outside `b`, then those of `b` outside `a`, as ranges of
-/// `Singles::overlap_cells`.
+/// Two houses `a` and `b` that share some cells.
 #[derive(Clone, Debug)]
 struct Overlap {
-    a: u32,
-    b: u32,
-    shared: (u32, u32),
-    a_only: (u32, u32),
-    b_only: (u32, u32),
+    a: usize,
+    b: usize,
+    shared: Vec<u32>,
+    /// Cells of `a` outside `b`, and of `b` outside `a`.
+    a_only: Vec<u32>,
+    b_only: Vec<u32>,
 }
 
 impl Singles {
@@ -258,13 +241,6 @@ impl Singles {
             }
             peer_start.push(peers.len() as u32);
         }
-        let mut house_cells = Vec::new();
-        let mut house_start = vec![0u32];
-        for house in layout.houses() {
-            house_cells.extend_from_slice(&house.cells);
-            house_start.push(house_cells.len() as u32);
-        }
-        let (overlaps, overlap_cells) = overlaps(layout);
         Singles {
             full: (1u32 << layout.size()) - 1,
             cand: vec![0; cells],
@@ -275,10 +251,7 @@ impl Singles {
             forced: Vec::with_capacity(cells),
             peers,
             peer_start,
-            house_cells,
-            house_start,
-            overlaps,
-            overlap_cells,
+            overlaps: overlaps(layout),
         }
     }
 
@@ -318,17 +291,13 @@ impl Singles {
         }
         loop {
             let before = self.placed.len();
-            for h in 0..self.used.len() {
+            for (h, house) in layout.houses().iter().enumerate() {
                 if self.used[h] == self.full {
                     // Every symbol is placed in this house.
                     continue;
                 }
-                let (a, b) = (
-                    self.house_start[h] as usize,
-                    self.house_start[h + 1] as usize,
-                );
                 let (mut once, mut twice) = (0u32, 0u32);
-                for &c in &self.house_cells[a..b] {
+                for &c in &house.cells {
                     let m = self.cand[c as usize];
                     twice |= once & m;
                     once |= m;
@@ -344,7 +313,8 @@ impl Singles {
                         // Placed here by a naked single on the way.
                         continue;
                     }
-                    let Some(&c) = self.house_cells[a..b]
+                    let Some(&c) = house
+                        .cells
                         .iter()
                         .find(|&&c| self.cand[c as usize] & bit != 0)
                     else {
@@ -393,23 +363,22 @@ impl Singles {
                 *m &= !locked;
             }
         };
-        let cells = |(a, b): (u32, u32)| &self.overlap_cells[a as usize..b as usize];
         for o in &self.overlaps {
-            let inside = fold(cand, cells(o.shared));
+            let inside = fold(cand, &o.shared);
             if inside == 0 {
                 continue;
             }
             // Computed before either removal: removing candidates only
             // makes `outside` smaller, so this misses some, never errs.
-            let a_out = fold(cand, cells(o.a_only));
-            let b_out = fold(cand, cells(o.b_only));
-            let locked_a = inside & !a_out & !self.used[o.a as usize];
+            let a_out = fold(cand, &o.a_only);
+            let b_out = fold(cand, &o.b_only);
+            let locked_a = inside & !a_out & !self.used[o.a];
             if locked_a != 0 {
-                remove(cand, cells(o.b_only), locked_a);
+                remove(cand, &o.b_only, locked_a);
             }
-            let locked_b = inside & !b_out & !self.used[o.b as usize];
+            let locked_b = inside & !b_out & !self.used[o.b];
             if locked_b != 0 {
-                remove(cand, cells(o.a_only), locked_b);
+                remove(cand, &o.a_only, locked_b);
             }
         }
         changed
@@ -463,12 +432,10 @@ impl Singles {
     }
 }
 
-/// Every pair of houses sharing at least two cells but not all, and the
-/// cell lists they refer to.
-fn overlaps(layout: &Layout) -> (Vec<Overlap>, Vec<u32>) {
+/// Every pair of houses sharing at least two cells but not all.
+fn overlaps(layout: &Layout) -> Vec<Overlap> {
     let houses = layout.houses();
     let mut out = Vec::new();
-    let mut cells = Vec::new();
     for (a, ha) in houses.iter().enumerate() {
         for (b, hb) in houses.iter().enumerate().skip(a + 1) {
             let shared: Vec<u32> = ha
@@ -481,24 +448,23 @@ fn overlaps(layout: &Layout) -> (Vec<Overlap>, Vec<u32>) {
             {
                 continue;
             }
-            let mut add = |list: &mut dyn Iterator<Item = u32>| {
-                let from = cells.len() as u32;
-                cells.extend(list);
-                (from, cells.len() as u32)
+            let only = |h: &crate::grid::House| {
+                h.cells
+                    .iter()
+                    .copied()
+                    .filter(|c| !shared.contains(c))
+                    .collect()
             };
-            let shared_range = add(&mut shared.iter().copied());
-            let a_only = add(&mut ha.cells.iter().copied().filter(|c| !shared.contains(c)));
-            let b_only = add(&mut hb.cells.iter().copied().filter(|c| !shared.contains(c)));
             out.push(Overlap {
-                a: a as u32,
-                b: b as u32,
-                shared: shared_range,
-                a_only,
-                b_only,
+                a,
+                b,
+                a_only: only(ha),
+                b_only: only(hb),
+                shared,
             });
         }
     }
-    (out, cells)
+    out
 }
 
 /// The exact-cover matrix of a layout: option `cell * n + v` places symbol
