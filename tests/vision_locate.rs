@@ -347,6 +347,38 @@ fn a_second_smaller_grid_beside_the_main_one_is_ignored() {
 }
 
 #[test]
+fn a_grid_joined_to_other_print_by_thin_rules_is_found() {
+    // A newspaper page: a crossword's ruled table beside the grid, tied to
+    // it by thin rules, one of which runs on from the grid's bottom edge.
+    // Grid and table are one ink component whose holes are all cell-like.
+    let layout = Layout::classic();
+    let (grid, digits) = draw_grid(&layout, 40, 18);
+    let mut img = GrayImage::from_pixel(900, 760, Luma([240]));
+    let hmg = paste(
+        &mut img,
+        &grid,
+        [[60.0, 150.0], [424.0, 152.0], [422.0, 516.0], [58.0, 514.0]],
+    );
+    let rule = Luma([30]);
+    for i in 0..=12 {
+        let y = 100.0 + 36.0 * i as f32;
+        draw_line_segment_mut(&mut img, (470.0, y), (866.0, y), rule);
+    }
+    for j in 0..=11 {
+        let x = 470.0 + 36.0 * j as f32;
+        draw_line_segment_mut(&mut img, (x, 100.0), (x, 532.0), rule);
+    }
+    draw_line_segment_mut(&mut img, (424.0, 300.0), (470.0, 300.0), rule);
+    draw_line_segment_mut(&mut img, (400.0, 515.0), (470.0, 515.0), rule);
+    add_noise(&mut img, 6, 19);
+    dump("a_grid_joined_to_other_print_by_thin_rules_is_found", &img);
+    let found = locate(&img, None).expect("grid found");
+    assert_eq!(found.layout.name(), "classic");
+    assert_corners(&found, truth(&hmg, &grid), 0.015);
+    assert_crops_follow_digits(&img, &found, &digits);
+}
+
+#[test]
 fn a_grid_filling_the_whole_image_is_found() {
     let layout = Layout::classic();
     let (grid, digits) = draw_grid(&layout, 80, 15);

@@ -9,7 +9,10 @@
 //!    on paper, light lines on a dark-mode screen).
 //! 3. The outer outline of every large ink component gives a candidate quad:
 //!    the largest quadrilateral inscribed in its convex hull, whose sides are
-//!    then refitted to the outline's straight stretches.
+//!    then refitted to the outline's straight stretches. When no candidate
+//!    scores as a grid, the dark mask is opened (thin lines and bridges
+//!    removed) and the outlines traced again: a grid joined to the rest of
+//!    the page through shading keeps its thick frame, now on its own.
 //! 4. Each candidate is rectified and scored against every candidate layout
 //!    ([`DETECTED_LAYOUTS`], data, not code): borders of the layout's cells
 //!    must carry ink, lines through cell centres much less, and canvas
@@ -222,28 +225,48 @@ pub fn locate_traced(
         .ink
         .par_iter()
         .enumerate()
-        .map(|(polarity, mask)| candidates(mask, polarity, min_side))
+        .map(|(polarity, mask)| candidates(mask, polarity, min_side, false))
         .collect();
-    let cands: Vec<Candidate> = per_mask.into_iter().flatten().collect();
+    let mut cands: Vec<Candidate> = per_mask.into_iter().flatten().collect();
 
-    let scored: Vec<(usize, Vec<(usize, f32)>)> = cands
-        .par_iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let mask = &trace.ink[c.polarity];
-            let mut s: Vec<(usize, f32)> = layouts
-                .iter()
-                .enumerate()
-                .map(|(li, l)| (li, layout_score(mask, &c.quad, l)))
-                .collect();
-            s.sort_by(|a, b| b.1.total_cmp(&a.1));
-            (i, s)
-        })
-        .collect();
-    for (i, s) in &scored {
-        trace.candidates.push((cands[*i].quad, s[0].1));
+    let score_all = |cands: &[Candidate]| -> Vec<Vec<(usize, f32)>> {
+        cands
+            .par_iter()
+            .map(|c| {
+                let mask = &trace.ink[c.polarity];
+                let mut s: Vec<(usize, f32)> = layouts
+                    .iter()
+                    .enumerate()
+                    .map(|(li, l)| (li, layout_score(mask, &c.quad, l)))
+                    .collect();
+                s.sort_by(|a, b| b.1.total_cmp(&a.1));
+                s
+            })
+            .collect()
+    };
+    let mut scored = score_all(&cands);
+    let best_of =
+        |scored: &[Vec<(usize, f32)>]| scored.iter().map(|s| s[0].1).fold(f32::MIN, f32::max);
+    if best_of(&scored) < MIN_SCORE {
+        // The grid may be one component with the rest of the page, joined
+        // through shading or a rule that touches it, and its thin inner
+        // lines broken so that its holes are not cells. Opening the dark
+        // mask removes thin lines and bridges and leaves the thick outer
+        // frame standing on its own; its candidates are still scored
+        // against the mask as it was.
+        let opened = imageproc::morphology::open(
+            &trace.ink[0],
+            imageproc::distance_transform::Norm::LInf,
+            1,
+        );
+        let more = candidates(&opened, 0, min_side, true);
+        scored.extend(score_all(&more));
+        cands.extend(more);
     }
-    let best = scored.iter().map(|(_, s)| s[0].1).fold(f32::MIN, f32::max);
+    for (c, s) in cands.iter().zip(&scored) {
+        trace.candidates.push((c.quad, s[0].1));
+    }
+    let best = best_of(&scored);
     if best < MIN_SCORE {
         return (
             Err(LocateError::NoGrid {
@@ -253,12 +276,12 @@ pub fn locate_traced(
         );
     }
     // Among the candidates close to the best score, the largest.
-    let (ci, layout_ranking) = scored
+    let (cand, layout_ranking) = cands
         .iter()
+        .zip(&scored)
         .filter(|(_, s)| s[0].1 >= best * 0.85)
-        .max_by(|a, b| quad_area(&cands[a.0].quad).total_cmp(&quad_area(&cands[b.0].quad)))
+        .max_by(|a, b| quad_area(&a.0.quad).total_cmp(&quad_area(&b.0.quad)))
         .expect("the best candidate qualifies");
-    let cand = &cands[*ci];
     let chosen = layouts[layout_ranking[0].0].clone();
     let score = layout_ranking[0].1;
     let layout_scores = layout_ranking
@@ -278,7 +301,15 @@ pub fn locate_traced(
 
 /// The candidate quads of one ink mask: for each of its largest outlines,
 /// the outline's own quad and those of the hull of its cell-like holes.
-fn candidates(mask: &GrayImage, polarity: usize, min_side: f32) -> Vec<Candidate> {
+/// With `outline_edges`, also the quad on the outline's four longest
+/// straight stretches: right when a spur of print sticks out of a corner,
+/// which the outline's hull follows.
+fn candidates(
+    mask: &GrayImage,
+    polarity: usize,
+    min_side: f32,
+    outline_edges: bool,
+) -> Vec<Candidate> {
     let (w, h) = mask.dimensions();
     // A one-pixel blank frame, so that a grid touching the image edge
     // (a full-width screenshot) still has an outer outline.
@@ -316,6 +347,10 @@ fn candidates(mask: &GrayImage, polarity: usize, min_side: f32) -> Vec<Candidate
             let mut cands = Vec::new();
             let pts = &contours[oi].points;
             if let Some(quad) = fit_quad(pts, 0.05) {
+                cands.push(Candidate { quad, polarity });
+            }
+            if outline_edges && let Some(quad) = quad_from_longest_edges(pts) {
+                let quad = refit_sides(pts, quad, 0.02, 0.05).unwrap_or(quad);
                 cands.push(Candidate { quad, polarity });
             }
             // The same component seen from inside: the hull of its
@@ -523,7 +558,9 @@ fn fit_quad_in_hull(
 /// simplified convex hull: right when a corner of the hull is cut off
 /// (a cell at a corner merged with print), where the largest inscribed
 /// quadrilateral would put a corner on the cut.
-/// The argument is the convex hull of the points.
+/// The argument is a closed polygon: the convex hull of the points, or an
+/// outline itself, whose long straight stretches ignore a spur that the
+/// hull would follow.
 fn quad_from_longest_edges(hull: &[Point<i32>]) -> Option<[[f32; 2]; 4]> {
     if hull.len() < 4 {
         return None;
