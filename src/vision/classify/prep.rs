@@ -39,6 +39,9 @@ const MAX_RISE: f32 = 0.1;
 /// Ink wider than this times its height is a row of candidate marks: no
 /// printed digit is that wide.
 const WIDE: f32 = 1.0;
+/// Thresholds (fractions of the ink contrast) tried in turn when no ink
+/// stands clear of the crop's edges at the first one.
+const STRICT_LEVELS: [f32; 2] = [0.55, 0.7];
 /// Ink contrast (grey levels) from which ink is clearly there.
 pub(crate) const MIN_CONTRAST: f32 = 28.0;
 /// Weakest ink contrast that can be a printed digit: fainter than
@@ -161,29 +164,52 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
         return no_ink;
     }
     let faint = contrast < min_contrast;
-    let threshold = otsu(&ink, contrast).max(0.35 * contrast);
-    let mut bin: Vec<bool> = ink.iter().map(|&v| v > threshold).collect();
-    clear_border_lines(&mut bin);
-    let comps = components(&bin);
     // Components that reach the crop's edge are grid-line remnants, unless
     // one reaches a single edge from across the centre, at least half the
     // crop tall: a large digit that the crop clips.
     let last = n as i32 - 1;
     let mid = last / 2;
-    let inner: Vec<&Comp> = comps
-        .iter()
-        .filter(|c| {
-            let edges =
-                (c.x0 == 0) as u8 + (c.y0 == 0) as u8 + (c.x1 == last) as u8 + (c.y1 == last) as u8;
-            let clipped_digit = edges == 1
-                && c.x0 < mid
-                && c.x1 > mid
-                && c.y0 < mid
-                && c.y1 > mid
-                && (c.y1 - c.y0 + 1) * 2 >= n as i32;
-            c.area >= 3 && (edges == 0 || clipped_digit)
-        })
-        .collect();
+    let stands_clear = |c: &Comp| {
+        let edges =
+            (c.x0 == 0) as u8 + (c.y0 == 0) as u8 + (c.x1 == last) as u8 + (c.y1 == last) as u8;
+        let clipped_digit = edges == 1
+            && c.x0 < mid
+            && c.x1 > mid
+            && c.y0 < mid
+            && c.y1 > mid
+            && (c.y1 - c.y0 + 1) * 2 >= n as i32;
+        c.area >= 3 && (edges == 0 || clipped_digit)
+    };
+    // Shading across the cell that reaches the digit joins it to the
+    // crop's edge: when nothing stands clear, stricter thresholds are
+    // tried, which keep the dark print and drop the paler shading.
+    let base = otsu(&ink, contrast).max(0.35 * contrast);
+    let mut comps = Vec::new();
+    let mut inner_ids: Vec<usize> = Vec::new();
+    for level in [
+        base,
+        base.max(STRICT_LEVELS[0] * contrast),
+        base.max(STRICT_LEVELS[1] * contrast),
+    ] {
+        let mut bin: Vec<bool> = ink.iter().map(|&v| v > level).collect();
+        clear_border_lines(&mut bin);
+        comps = components(&bin);
+        inner_ids = (0..comps.len())
+            .filter(|&i| stands_clear(&comps[i]))
+            .collect();
+        // Only ink over the centre that is joined to an edge calls for a
+        // stricter look: a line remnant off the centre is left as it is.
+        let centre_joined = comps.iter().any(|c| {
+            c.pixels.iter().any(|&p| {
+                let (x, y) = (p as usize % n, p as usize / n);
+                (n * 2 / 5..n * 3 / 5).contains(&x) && (n * 2 / 5..n * 3 / 5).contains(&y)
+            })
+        });
+        if !inner_ids.is_empty() || !centre_joined || level >= STRICT_LEVELS[1] * contrast {
+            break;
+        }
+    }
+    let inner: Vec<&Comp> = inner_ids.iter().map(|&i| &comps[i]).collect();
     if inner.is_empty() {
         return Prepared::Empty {
             reason: EmptyReason::OnlyBorder,
@@ -742,6 +768,35 @@ mod tests {
             p.0[0] = if p.0[0] < 128 { 178 } else { 200 };
         }
         img
+    }
+
+    /// `crop(dark)` with paler grey rectangles (shading) under the ink.
+    fn shaded(dark: &[(u32, u32, u32, u32)], grey: &[(u32, u32, u32, u32)]) -> GrayImage {
+        let mut img = crop(dark);
+        for &(x0, y0, x1, y1) in grey {
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    let px = img.get_pixel_mut(x, y);
+                    px[0] = px[0].min(130);
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn a_digit_joined_to_the_edge_by_shading_is_ink() {
+        // A "1" whose top runs into a band of shading across the crop.
+        let p = prepare(&shaded(&[(29, 12, 36, 52)], &[(0, 0, 64, 16)]));
+        assert!(matches!(p, Prepared::Ink(_)), "{:?}", reason(&p));
+    }
+
+    #[test]
+    fn a_line_remnant_joined_to_the_edge_by_shading_stays_border() {
+        // A stroke beside the centre, tied to the left edge by pale ink:
+        // the stricter look is for ink over the centre only.
+        let p = prepare(&shaded(&[(20, 10, 23, 50)], &[(0, 28, 21, 33)]));
+        assert_eq!(reason(&p), Some(EmptyReason::OnlyBorder));
     }
 
     #[test]
