@@ -13,6 +13,9 @@ use crate::solve::SudokuSolver;
 
 /// How many of the least confident cells are considered for changes.
 pub const CANDIDATE_CELLS: usize = 12;
+/// On a reading with no solution, at most this many cells read as empty
+/// over ink are considered besides the least confident ones.
+pub const MISSED_CELLS: usize = 3;
 /// At most this many cells are changed at once.
 pub const MAX_CHANGES: usize = 3;
 /// On a puzzle with several solutions, a digit is swapped for its runner-up
@@ -144,7 +147,8 @@ pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> 
 /// empty for a digit read with little confidence; cost is how much less
 /// likely the alternative is than the reading. On a reading with
 /// `several` solutions, the cells read as empty over some ink come first,
-/// however sure: a given read as empty is what mostly leaves several.
+/// however sure: a given read as empty is what mostly leaves several. On
+/// one with none, [`MISSED_CELLS`] of them come after the least confident.
 fn alternatives(cells: &[CellReading], several: bool) -> Vec<Alternative> {
     let mut order: Vec<usize> = (0..cells.len())
         .filter(|&c| cells[c].value != 0 || cells[c].runner_up != 0)
@@ -158,8 +162,19 @@ fn alternatives(cells: &[CellReading], several: bool) -> Vec<Alternative> {
         }
     };
     order.sort_by(|&a, &b| key(a).total_cmp(&key(b)));
+    // A missed given can hide behind a misread digit: emptying the misread
+    // cell of a reading with no solution leaves several until the missed
+    // given is back. So the cells read as empty over ink come along too,
+    // however sure, beyond the least confident ones.
+    let missed: Vec<usize> = order
+        .iter()
+        .skip(CANDIDATE_CELLS)
+        .copied()
+        .filter(|&c| cells[c].value == 0)
+        .take(if several { 0 } else { MISSED_CELLS })
+        .collect();
     let mut out = Vec::new();
-    for &c in order.iter().take(CANDIDATE_CELLS) {
+    for &c in order.iter().take(CANDIDATE_CELLS).chain(&missed) {
         let r = &cells[c];
         let gap = (r.confidence - r.runner_up_confidence).max(0.0);
         if r.runner_up != r.value {
@@ -389,6 +404,69 @@ mod tests {
             check(&layout, &mut values, &cells),
             Verdict::Changed(vec![(cell, digit)])
         );
+    }
+
+    #[test]
+    fn a_missed_given_behind_a_misread_digit_is_restored() {
+        let (layout, mut values, _) = setup();
+        let mut solver = SudokuSolver::new(layout.clone());
+        let mut count = |v: &[u8]| -> u64 {
+            if layout.first_conflict(v).is_some() {
+                return 0;
+            }
+            solver.solve(v, 2, 0).unwrap().count
+        };
+        let solution = {
+            let mut s = SudokuSolver::new(layout.clone());
+            s.solve(&values, 1, 1).unwrap().solutions[0].clone()
+        };
+        // A few more givens than the puzzle needs.
+        let extra: Vec<usize> = (0..81).filter(|&c| values[c] == 0).step_by(7).collect();
+        for c in extra {
+            values[c] = solution[c];
+        }
+        // Given a, misread as a digit whose runner-up is wrong too, and
+        // given b, read as empty: emptying a alone leaves several
+        // solutions, emptying a with b back gives one.
+        let givens: Vec<usize> = (0..81).filter(|&c| values[c] != 0).collect();
+        let wrong = |c: usize, skip: u8| (1..=9).find(|&d| d != solution[c] && d != skip).unwrap();
+        let mut pick = None;
+        'search: for &a in &givens {
+            for &b in &givens {
+                let mut read = values.clone();
+                read[a] = 0;
+                if b == a || count(&read) != 1 {
+                    continue;
+                }
+                read[b] = 0;
+                if count(&read) < 2 {
+                    continue;
+                }
+                read[a] = wrong(a, 0);
+                if count(&read) == 0 {
+                    pick = Some((a, b, read));
+                    break 'search;
+                }
+            }
+        }
+        let (a, b, mut read) = pick.expect("the puzzle has such a pair");
+        let mut cells: Vec<CellReading> = read.iter().map(|&v| sure(v)).collect();
+        cells[a] = reading(read[a], 0.4, wrong(a, read[a]), 0.3);
+        cells[b] = reading(0, 0.9, solution[b], 0.1);
+        // More unsure digits, all read right, than the check weighs:
+        // b is not among the least confident cells.
+        let others: Vec<usize> = givens
+            .iter()
+            .copied()
+            .filter(|&c| c != a && c != b)
+            .collect();
+        assert!(others.len() >= CANDIDATE_CELLS);
+        for &c in &others[..CANDIDATE_CELLS] {
+            cells[c].confidence = 0.5;
+        }
+        let verdict = check(&layout, &mut read, &cells);
+        assert!(matches!(verdict, Verdict::Changed(_)), "{verdict:?}");
+        assert_eq!(read, values);
     }
 
     #[test]
