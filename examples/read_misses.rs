@@ -80,29 +80,38 @@ fn main() {
         );
         for i in wrong {
             let c = &reading.cells[i];
+            let describe = |ink: &sudoku_lens::vision::classify::prep::Ink| {
+                let d = model.class_distances(&ink.features);
+                let mut order: Vec<usize> = (0..9).collect();
+                order.sort_by(|&a, &b| d[a].total_cmp(&d[b]));
+                format!(
+                    "ink h {:.2} w {:.2} contrast {:.0} stroke {:.3} d/reject {:.2} nearest {}:{:.3} {}:{:.3} {}:{:.3}",
+                    ink.height,
+                    ink.width,
+                    ink.contrast,
+                    ink.stroke,
+                    d[order[0]] / model.reject_distance(),
+                    order[0] + 1,
+                    d[order[0]],
+                    order[1] + 1,
+                    d[order[1]],
+                    order[2] + 1,
+                    d[order[2]]
+                )
+            };
             let prep = match prepare(&crops[i]) {
-                Prepared::Empty { reason, margin } => {
-                    format!("empty {reason:?} margin {margin:.2}")
-                }
-                Prepared::Ink(ink) => {
-                    let d = model.class_distances(&ink.features);
-                    let mut order: Vec<usize> = (0..9).collect();
-                    order.sort_by(|&a, &b| d[a].total_cmp(&d[b]));
+                Prepared::Empty {
+                    reason,
+                    margin,
+                    near,
+                } => {
+                    let near = near.map(|ink| format!(", near {}", describe(&ink)));
                     format!(
-                        "ink h {:.2} w {:.2} contrast {:.0} stroke {:.3} d/reject {:.2} nearest {}:{:.3} {}:{:.3} {}:{:.3}",
-                        ink.height,
-                        ink.width,
-                        ink.contrast,
-                        ink.stroke,
-                        d[order[0]] / model.reject_distance(),
-                        order[0] + 1,
-                        d[order[0]],
-                        order[1] + 1,
-                        d[order[1]],
-                        order[2] + 1,
-                        d[order[2]]
+                        "empty {reason:?} margin {margin:.2}{}",
+                        near.unwrap_or_default()
                     )
                 }
+                Prepared::Ink(ink) => describe(&ink),
             };
             println!(
                 "  r{}c{} truth {} final {} cell {} ({:.2}) runner-up {} ({:.2}) | {prep}",

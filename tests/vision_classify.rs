@@ -316,3 +316,34 @@ fn a_page_of_soft_print_is_read_against_itself() {
         }
     }
 }
+
+#[test]
+fn a_digit_just_off_the_centre_is_offered_as_the_runner_up() {
+    use sudoku_lens::vision::classify::prep::{EmptyReason, Prepared, prepare};
+    let model = Model::load_bundled();
+    // A "1" half the crop tall, `dy` pixels below the centre.
+    let one = |dy: u32| {
+        GrayImage::from_fn(64, 64, |x, y| {
+            let stem = (29..36).contains(&x) && (16 + dy..48 + dy).contains(&y);
+            let flag = (24..30).contains(&x) && (16 + dy..21 + dy).contains(&y);
+            Luma([if stem || flag { 20 } else { 235 }])
+        })
+    };
+    let centred = model.classify(&one(0));
+    assert_ne!(centred.value, 0);
+    let p = prepare(&one(14));
+    assert!(
+        matches!(
+            p,
+            Prepared::Empty {
+                reason: EmptyReason::OffCentre,
+                near: Some(_),
+                ..
+            }
+        ),
+        "{p:?}"
+    );
+    let r = model.classify(&one(14));
+    assert_eq!((r.value, r.runner_up), (0, centred.value), "{r:?}");
+    assert!(r.runner_up_confidence > 0.0 && r.confidence < 1.0, "{r:?}");
+}

@@ -210,7 +210,7 @@ impl Model {
             .par_iter()
             .map(|p| match p {
                 Prepared::Ink(ink) => self.score(ink),
-                Prepared::Empty { margin, .. } => Scored::empty(*margin),
+                Prepared::Empty { margin, near, .. } => self.score_empty(*margin, near),
             })
             .collect();
         let limit = page_limit(&scored);
@@ -223,9 +223,19 @@ impl Model {
     /// Turns preprocessed ink into a reading.
     pub fn read_prepared(&self, prepared: &Prepared) -> CellReading {
         match prepared {
-            Prepared::Empty { margin, .. } => Scored::empty(*margin).reading(false),
+            Prepared::Empty { margin, near, .. } => self.score_empty(*margin, near).reading(false),
             Prepared::Ink(ink) => self.score(ink).reading(false),
         }
+    }
+
+    /// An empty cell; with ink near to passing as a digit, its nearest
+    /// digit as the runner-up.
+    fn score_empty(&self, margin: f32, near: &Option<Box<prep::Ink>>) -> Scored {
+        let mut s = Scored::empty(margin);
+        if let Some(ink) = near {
+            s.first = self.score(ink).first;
+        }
+        s
     }
 
     /// The nearest digits to some ink, and how well they fit.
@@ -330,7 +340,7 @@ impl Scored {
             return CellReading {
                 value: 0,
                 confidence,
-                runner_up: 0,
+                runner_up: self.first,
                 runner_up_confidence: 1.0 - confidence,
             };
         }

@@ -39,6 +39,10 @@ const MAX_RISE: f32 = 0.1;
 /// Ink wider than this times its height is a row of candidate marks: no
 /// printed digit is that wide.
 const WIDE: f32 = 1.0;
+/// Ink of a digit's height (TALL_DIGIT) off the centre by less than this
+/// margin (see [`Prepared::Empty`]) keeps its description, for the
+/// runner-up; a shorter sliver is a digit the crop cuts, or a mark.
+pub const NEAR_MISS: f32 = 0.5;
 /// Thresholds (fractions of the ink contrast) tried in turn when no ink
 /// stands clear of the crop's edges at the first one.
 const STRICT_LEVELS: [f32; 2] = [0.55, 0.7];
@@ -72,8 +76,15 @@ pub enum EmptyReason {
 #[derive(Debug, Clone)]
 pub enum Prepared {
     /// Nothing that can be a printed digit; `margin` in 0..=1 tells how
-    /// clearly (1 = plainly empty, near 0 = close to a digit).
-    Empty { reason: EmptyReason, margin: f32 },
+    /// clearly (1 = plainly empty, near 0 = close to a digit). `near` is
+    /// ink of a digit's height judged only just too far off the centre
+    /// (margin under [`NEAR_MISS`]): a printed digit set high or low in its
+    /// cell, or a mark, whose digit the reader offers as the runner-up.
+    Empty {
+        reason: EmptyReason,
+        margin: f32,
+        near: Option<Box<Ink>>,
+    },
     /// A central ink shape, described by its features.
     Ink(Ink),
 }
@@ -106,6 +117,7 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
         return Prepared::Empty {
             reason: EmptyReason::NoInk,
             margin: 1.0,
+            near: None,
         };
     }
     let work = to_work(crop);
@@ -159,6 +171,7 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
     let no_ink = Prepared::Empty {
         reason: EmptyReason::NoInk,
         margin: (1.0 - contrast / min_contrast).clamp(0.0, 1.0),
+        near: None,
     };
     if contrast < FAINT_CONTRAST.max(5.0 * noise) {
         return no_ink;
@@ -214,6 +227,7 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
         return Prepared::Empty {
             reason: EmptyReason::OnlyBorder,
             margin: 1.0,
+            near: None,
         };
     }
     // The main component: large and central.
@@ -253,12 +267,14 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
         return Prepared::Empty {
             reason: EmptyReason::Small,
             margin: ((MIN_DIGIT_HEIGHT - height) / MIN_DIGIT_HEIGHT * 3.0).clamp(0.0, 1.0),
+            near: None,
         };
     }
     if width > height * WIDE {
         return Prepared::Empty {
             reason: EmptyReason::Wide,
             margin: ((width / height - WIDE) * 2.0).clamp(0.0, 1.0),
+            near: None,
         };
     }
     let bx = (x0 + x1) as f32 / 2.0;
@@ -278,11 +294,11 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
     let off = (dx.powi(2) + dy.powi(2)).sqrt() / n as f32;
     // Candidate marks sit high in the cell; a printed digit is centred.
     let high = (centre - by) / n as f32;
+    // Ink off the centre is empty; only just off, its shape is still
+    // described, for the runner-up.
+    let mut off_centre = None;
     if height < HIGH_MARK_HEIGHT && high > MAX_RISE {
-        return Prepared::Empty {
-            reason: EmptyReason::OffCentre,
-            margin: ((high - MAX_RISE) / MAX_RISE * 3.0).clamp(0.0, 1.0),
-        };
+        off_centre = Some(((high - MAX_RISE) / MAX_RISE * 3.0).clamp(0.0, 1.0));
     }
     // A digit's height of ink beside the centre, level with it, is a
     // printed digit in a crop placed off its column, not a mark.
@@ -290,10 +306,16 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
         && dx.abs() / n as f32 <= MAX_SIDEWAYS_OFFSET
         && dy.abs() / n as f32 <= MAX_LEVEL_OFFSET;
     let shifted = off > MAX_CENTRE_OFFSET;
-    if shifted && !shifted_digit {
+    if shifted && !shifted_digit && off_centre.is_none() {
+        off_centre = Some(((off - MAX_CENTRE_OFFSET) / MAX_CENTRE_OFFSET * 3.0).clamp(0.0, 1.0));
+    }
+    if let Some(margin) = off_centre
+        && (margin >= NEAR_MISS || height < TALL_DIGIT)
+    {
         return Prepared::Empty {
             reason: EmptyReason::OffCentre,
-            margin: ((off - MAX_CENTRE_OFFSET) / MAX_CENTRE_OFFSET * 3.0).clamp(0.0, 1.0),
+            margin,
+            near: None,
         };
     }
     // Ink of the kept components (and one pixel around them, for the
@@ -343,7 +365,7 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
         return no_ink;
     }
     let features = features(&digit, x0, y0, x1, y1);
-    Prepared::Ink(Ink {
+    let ink = Ink {
         features,
         height,
         width,
@@ -351,7 +373,15 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
         stroke,
         shifted,
         faint,
-    })
+    };
+    match off_centre {
+        Some(margin) => Prepared::Empty {
+            reason: EmptyReason::OffCentre,
+            margin,
+            near: Some(Box::new(ink)),
+        },
+        None => Prepared::Ink(ink),
+    }
 }
 
 /// Resamples any crop to the WORK x WORK working image: area averaging
@@ -759,6 +789,24 @@ mod tests {
         // The same shift sideways, and a fifth of the crop down.
         let p = prepare(&one_moved(16, 12));
         assert_eq!(reason(&p), Some(EmptyReason::OffCentre));
+    }
+
+    #[test]
+    fn a_digit_just_off_the_centre_is_empty_with_its_ink_kept() {
+        let near = |p: &Prepared| match p {
+            Prepared::Empty {
+                reason: EmptyReason::OffCentre,
+                near,
+                ..
+            } => near.as_ref().map(|ink| ink.height),
+            p => panic!("{:?}", reason(p)),
+        };
+        // Just past the limit, a digit's height: kept for the runner-up.
+        let h = near(&prepare(&one_moved(0, 14))).expect("ink kept");
+        assert!(h >= TALL_DIGIT, "{h}");
+        // Far past it, or a short sliver just past it: not kept.
+        assert!(near(&prepare(&one_moved(16, 12))).is_none());
+        assert!(near(&prepare(&crop(&[(30, 35, 34, 56)]))).is_none());
     }
 
     /// `rects` drawn 22 grey levels darker than the paper: faded print.
