@@ -224,3 +224,63 @@ fn a_file_that_is_not_an_image_says_so() {
     assert!(err.contains("puzzle.png"), "{err}");
     assert!(o.stdout.is_empty());
 }
+
+#[test]
+fn eval_counts_grids_cells_and_readings_that_solve_right() {
+    let puzzle = sample("classic.txt");
+    let solution = sudoku_lens::solve::solve(&puzzle, 1, 1).unwrap().solutions[0].clone();
+    let dir = temp_dir("eval");
+    let image = render(&puzzle, 40, 24);
+    let empty = puzzle.values().iter().position(|&v| v == 0).unwrap();
+    let truth_text = |values: &[u8]| {
+        values
+            .chunks(9)
+            .map(|r| {
+                r.iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    // The givens; the givens and a digit written in by hand, as solved;
+    // the givens and a digit written in that does not fit the solution.
+    let mut solved = puzzle.values().to_vec();
+    solved[empty] = solution[empty];
+    let mut misfit = puzzle.values().to_vec();
+    misfit[empty] = solution[empty] % 9 + 1;
+    for (name, truth) in [("a", puzzle.values()), ("b", &solved), ("c", &misfit)] {
+        image.save(dir.join(format!("{name}.png"))).unwrap();
+        std::fs::write(dir.join(format!("{name}.txt")), truth_text(truth)).unwrap();
+    }
+    let eval = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sudoku-lens"))
+            .arg("eval")
+            .args(extra)
+            .arg(&dir)
+            .output()
+            .unwrap()
+    };
+    let o = eval(&[]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("b.png: 1 cells wrong (0 a wrong digit); solved right"),
+        "{out}"
+    );
+    assert!(
+        out.contains("c.png: 1 cells wrong (0 a wrong digit)\n"),
+        "{out}"
+    );
+    assert!(out.contains("grids entirely right 33.3% (1)"), "{out}");
+    assert!(out.contains("solved right 66.7% (2)"), "{out}");
+    // Below the floor, eval fails.
+    let o = eval(&["--min-grids", "50"]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}

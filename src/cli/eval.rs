@@ -1,5 +1,6 @@
 //! `sudoku-lens eval`: read every image of a folder that has ground truth
-//! and report how much was read right.
+//! and report how much was read right, and how many readings solve to the
+//! solution the ground truth agrees with.
 //!
 //! Ground truth beside `NAME.jpg` (or any image extension): `NAME.dat` (a
 //! phone line, a resolution line, then 81 whitespace-separated digits, 0 =
@@ -9,6 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use sudoku_lens::solve::solve;
 use sudoku_lens::vision::read::read_path;
 
 use super::Status;
@@ -54,6 +56,7 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
     images.sort();
     let (mut total, mut located, mut layout_ok, mut grids_ok) = (0usize, 0usize, 0usize, 0usize);
     let (mut cells, mut cells_ok, mut wrong_digits) = (0usize, 0usize, 0usize);
+    let mut solved_ok = 0usize;
     let mut times = Vec::new();
     for image in &images {
         let Some(truth) = truth_for(image)? else {
@@ -91,10 +94,25 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
         cells += 81;
         cells_ok += right;
         wrong_digits += wrong;
+        // What a reading is for: the puzzle as read has one solution, and
+        // it agrees with every digit on the paper. On a puzzle solved by
+        // hand, handwriting read as empty still counts as solved right.
+        let solved_right = solve(&reading.puzzle, 2, 1).is_ok_and(|o| {
+            o.count == 1
+                && o.solutions[0]
+                    .iter()
+                    .zip(&truth)
+                    .all(|(&s, &t)| t == 0 || s == t)
+        });
+        solved_ok += solved_right as usize;
         if right == 81 {
             grids_ok += 1;
         } else {
-            println!("{name}: {} cells wrong ({wrong} a wrong digit)", 81 - right);
+            println!(
+                "{name}: {} cells wrong ({wrong} a wrong digit){}",
+                81 - right,
+                if solved_right { "; solved right" } else { "" }
+            );
         }
     }
     if total == 0 {
@@ -108,11 +126,12 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
     let grids_pct = pct(grids_ok, total);
     println!(
         "{}: {total} images; located {:.1}%, layout right {:.1}%, grids entirely right {grids_pct:.1}% ({grids_ok}), \
-         cells right {:.2}%, wrong digits {wrong_digits}, median read {:.1} ms, slowest {:.1} ms",
+         cells right {:.2}%, wrong digits {wrong_digits}, solved right {:.1}% ({solved_ok}), median read {:.1} ms, slowest {:.1} ms",
         dir.display(),
         pct(located, total),
         pct(layout_ok, total),
         pct(cells_ok, cells),
+        pct(solved_ok, total),
         times[times.len() / 2],
         times[times.len() - 1],
     );
