@@ -199,11 +199,15 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
     let base = otsu(&ink, contrast).max(0.35 * contrast);
     let mut comps = Vec::new();
     let mut inner_ids: Vec<usize> = Vec::new();
-    for level in [
+    let levels = [
         base,
         base.max(STRICT_LEVELS[0] * contrast),
         base.max(STRICT_LEVELS[1] * contrast),
-    ] {
+    ];
+    for (i, &level) in levels.iter().enumerate() {
+        if i > 0 && level <= levels[i - 1] {
+            continue;
+        }
         let mut bin: Vec<bool> = ink.iter().map(|&v| v > level).collect();
         clear_border_lines(&mut bin);
         comps = components(&bin);
@@ -218,7 +222,7 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
                 (n * 2 / 5..n * 3 / 5).contains(&x) && (n * 2 / 5..n * 3 / 5).contains(&y)
             })
         });
-        if !inner_ids.is_empty() || !centre_joined || level >= STRICT_LEVELS[1] * contrast {
+        if !inner_ids.is_empty() || !centre_joined || i + 1 == levels.len() {
             break;
         }
     }
