@@ -214,15 +214,17 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
         inner_ids = (0..comps.len())
             .filter(|&i| stands_clear(&comps[i]))
             .collect();
-        // Only ink over the centre that is joined to an edge calls for a
-        // stricter look: a line remnant off the centre is left as it is.
-        let centre_joined = comps.iter().any(|c| {
-            c.pixels.iter().any(|&p| {
-                let (x, y) = (p as usize % n, p as usize / n);
-                (n * 2 / 5..n * 3 / 5).contains(&x) && (n * 2 / 5..n * 3 / 5).contains(&y)
-            })
-        });
-        if !inner_ids.is_empty() || !centre_joined || i + 1 == levels.len() {
+        if !inner_ids.is_empty() || i + 1 == levels.len() {
+            break;
+        }
+        // Only ink over the centre, all of it joined to an edge now, calls
+        // for a stricter look: a line remnant off the centre is left as it
+        // is.
+        let middle = n * 2 / 5..n * 3 / 5;
+        let centre_inked = middle
+            .clone()
+            .any(|y| bin[y * n + middle.start..y * n + middle.end].contains(&true));
+        if !centre_inked {
             break;
         }
     }
