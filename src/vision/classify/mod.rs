@@ -210,7 +210,7 @@ impl Model {
             .par_iter()
             .map(|p| match p {
                 Prepared::Ink(ink) => self.score(ink),
-                Prepared::Empty { margin, near, .. } => self.score_empty(*margin, near),
+                Prepared::Empty { margin, near, .. } => self.score_empty(*margin, near.as_deref()),
             })
             .collect();
         let limit = page_limit(&scored);
@@ -223,14 +223,16 @@ impl Model {
     /// Turns preprocessed ink into a reading.
     pub fn read_prepared(&self, prepared: &Prepared) -> CellReading {
         match prepared {
-            Prepared::Empty { margin, near, .. } => self.score_empty(*margin, near).reading(false),
+            Prepared::Empty { margin, near, .. } => {
+                self.score_empty(*margin, near.as_deref()).reading(false)
+            }
             Prepared::Ink(ink) => self.score(ink).reading(false),
         }
     }
 
     /// An empty cell; with ink near to passing as a digit, its nearest
     /// digit as the runner-up.
-    fn score_empty(&self, margin: f32, near: &Option<Box<prep::Ink>>) -> Scored {
+    fn score_empty(&self, margin: f32, near: Option<&prep::Ink>) -> Scored {
         let mut s = Scored::empty(margin);
         if let Some(ink) = near {
             s.first = self.score(ink).first;
