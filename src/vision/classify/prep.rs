@@ -198,7 +198,6 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
     // tried, which keep the dark print and drop the paler shading.
     let base = otsu(&ink, contrast).max(0.35 * contrast);
     let mut comps = Vec::new();
-    let mut inner_ids: Vec<usize> = Vec::new();
     let levels = [
         base,
         base.max(STRICT_LEVELS[0] * contrast),
@@ -211,10 +210,7 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
         let mut bin: Vec<bool> = ink.iter().map(|&v| v > level).collect();
         clear_border_lines(&mut bin);
         comps = components(&bin);
-        inner_ids = (0..comps.len())
-            .filter(|&i| stands_clear(&comps[i]))
-            .collect();
-        if !inner_ids.is_empty() || i + 1 == levels.len() {
+        if comps.iter().any(stands_clear) || i + 1 == levels.len() {
             break;
         }
         // Only ink over the centre, all of it joined to an edge now, calls
@@ -228,7 +224,7 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
             break;
         }
     }
-    let inner: Vec<&Comp> = inner_ids.iter().map(|&i| &comps[i]).collect();
+    let inner: Vec<&Comp> = comps.iter().filter(|c| stands_clear(c)).collect();
     if inner.is_empty() {
         return Prepared::Empty {
             reason: EmptyReason::OnlyBorder,
