@@ -2,7 +2,10 @@
 //! screen reader) would: open through the same entry point a dropped file
 //! takes, edit, undo, solve, and read back what the window shows.
 
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Key, Modifiers};
 use egui_kittest::Harness;
@@ -23,34 +26,108 @@ fn sample(name: &str) -> Puzzle {
     }
 }
 
-fn harness() -> Harness<'static, SudokuApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1200.0, 900.0))
-        .build_ui_state(
-            |ui, app: &mut SudokuApp| app.ui(ui),
-            SudokuApp::new(&egui::Context::default(), Prefs::default()),
-        )
+/// Longest a test waits for background work (reading a photo, solving)
+/// before it fails: far above what any of it takes in a debug build.
+const SETTLE_LIMIT: Duration = Duration::from_secs(60);
+
+/// Counts repaint requests made from threads other than the test's: what
+/// background work does once its result is in the app's channel.
+#[derive(Clone, Default)]
+struct Wakes(Arc<(Mutex<u64>, Condvar)>);
+
+impl Wakes {
+    fn count(&self) -> u64 {
+        *self.0.0.lock().unwrap()
+    }
+
+    fn bump(&self) {
+        *self.0.0.lock().unwrap() += 1;
+        self.0.1.notify_all();
+    }
+
+    /// Waits until the count passes `seen`; false when `deadline` comes first.
+    fn wait_past(&self, seen: u64, deadline: Instant) -> bool {
+        let (count, changed) = &*self.0;
+        let mut n = count.lock().unwrap();
+        while *n <= seen {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            n = changed.wait_timeout(n, left).unwrap().0;
+        }
+        true
+    }
 }
 
-/// Steps the window until background work is done (at most ~10 s).
-fn settle(h: &mut Harness<'static, SudokuApp>) {
-    for _ in 0..1000 {
+/// The app's window as the test harness runs it, through `eframe::App`
+/// (`logic`, then `ui`) on the harness's own context.
+struct Window {
+    harness: Harness<'static, SudokuApp>,
+    wakes: Wakes,
+}
+
+impl Deref for Window {
+    type Target = Harness<'static, SudokuApp>;
+    fn deref(&self) -> &Self::Target {
+        &self.harness
+    }
+}
+
+impl DerefMut for Window {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.harness
+    }
+}
+
+fn harness() -> Window {
+    let wakes = Wakes::default();
+    let observed = wakes.clone();
+    let test_thread = std::thread::current().id();
+    let harness = Harness::builder()
+        .with_size(egui::vec2(1200.0, 900.0))
+        .build_eframe(move |cc| {
+            cc.egui_ctx.set_repaint_observer(move |_| {
+                if std::thread::current().id() != test_thread {
+                    observed.bump();
+                }
+            });
+            SudokuApp::new(&cc.egui_ctx, Prefs::default())
+        });
+    Window { harness, wakes }
+}
+
+/// Steps the window until the app is idle, waiting between steps for
+/// background work to ask for a repaint. Fails when that takes longer than
+/// [`SETTLE_LIMIT`].
+fn settle(h: &mut Window) {
+    let deadline = Instant::now() + SETTLE_LIMIT;
+    loop {
+        let seen = h.wakes.count();
         h.step();
         if !h.state().is_busy() {
-            h.run_steps(3);
+            h.run();
             return;
         }
-        std::thread::sleep(std::time::Duration::from_millis(10));
+        let waited = if h.state().is_working() {
+            h.wakes.wait_past(seen, deadline)
+        } else {
+            Instant::now() < deadline
+        };
+        assert!(
+            waited,
+            "background work did not finish within {SETTLE_LIMIT:?}; status: {:?}",
+            h.state().status_line()
+        );
     }
-    panic!("background work did not finish");
 }
 
-fn open(h: &mut Harness<'static, SudokuApp>, input: Input) {
+fn open(h: &mut Window, input: Input) {
     h.state_mut().open(input);
     settle(h);
 }
 
-fn open_sample(h: &mut Harness<'static, SudokuApp>, name: &str) {
+fn open_sample(h: &mut Window, name: &str) {
     let text = std::fs::read_to_string(root().join("samples/puzzles").join(name)).unwrap();
     open(
         h,

@@ -318,12 +318,16 @@ impl SudokuApp {
 
     /// True while anything runs in the background or waits to run.
     pub fn is_busy(&self) -> bool {
+        self.is_working() || self.reread_due.is_some() || self.needs_judging()
+    }
+
+    /// True while work runs in the background (reading, solving, a file
+    /// dialog, exporting): its result asks for a repaint when it is ready.
+    pub fn is_working(&self) -> bool {
         self.loading.is_some()
-            || self.reread_due.is_some()
             || self.rereading.is_some()
             || self.judging.is_some()
             || self.dialog_open
-            || self.needs_judging()
     }
 
     /// The open document.
