@@ -171,6 +171,54 @@ fn a_sample_opens_with_its_givens_and_status() {
     h.get_by_label_contains("One solution");
 }
 
+/// True when the last frame paints a texture of `size` pixels: the open
+/// document's picture (its photo, or a text puzzle's drawn grid with its
+/// givens), not the blank stand-in drawn while there is none.
+fn paints_picture(h: &Window, size: [f32; 2]) -> bool {
+    fn meshes<'s>(shape: &'s egui::Shape, out: &mut Vec<&'s egui::Mesh>) {
+        match shape {
+            egui::Shape::Mesh(m) => out.push(m),
+            egui::Shape::Vec(v) => v.iter().for_each(|s| meshes(s, out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    for clipped in &h.output().shapes {
+        meshes(&clipped.shape, &mut found);
+    }
+    let textures = h.ctx.tex_manager();
+    let textures = textures.read();
+    let want = [size[0] as usize, size[1] as usize];
+    found
+        .iter()
+        .filter_map(|m| textures.meta(m.texture_id))
+        .any(|meta| meta.size == want)
+}
+
+#[test]
+fn a_text_puzzle_brought_back_is_drawn_with_its_givens() {
+    let mut h = harness();
+    // The plain grid, not the picture with the solution drawn in.
+    h.state_mut().prefs.show_solution = false;
+    h.run();
+    h.get_by_label("Classic sample").click();
+    settle(&mut h);
+    let size = h.state().doc().unwrap().canvas_size();
+    assert!(paints_picture(&h, size), "the grid is drawn when opened");
+
+    h.get_by_label("Close").click();
+    settle(&mut h);
+    assert!(h.state().doc().is_none());
+    h.get_by_label("Back to the last puzzle").click();
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().name, "classic.txt");
+    h.get_by_label("Cell r1c1: 4");
+    assert!(
+        paints_picture(&h, size),
+        "the grid and its givens are drawn again after coming back"
+    );
+}
+
 #[test]
 fn edit_conflict_undo_redo_and_solve() {
     let mut h = harness();

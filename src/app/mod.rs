@@ -129,6 +129,14 @@ pub fn run(options: Options) -> Result<(), String> {
     .map_err(|e| format!("cannot open a window: {e}"))
 }
 
+/// One state of one document: its id in this run and its revision. What
+/// background results and drawn pictures are checked against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    doc: u64,
+    revision: u64,
+}
+
 /// Results of background work.
 enum Message {
     Opened {
@@ -139,13 +147,11 @@ enum Message {
         texture: Option<egui::ColorImage>,
     },
     Reread {
-        doc: u64,
-        revision: u64,
+        stamp: Stamp,
         result: Result<Box<Reading>, String>,
     },
     Judged {
-        doc: u64,
-        revision: u64,
+        stamp: Stamp,
         verdict: Verdict,
         /// The picture with the solution drawn in, when there is one.
         solved: Option<egui::ColorImage>,
@@ -153,8 +159,7 @@ enum Message {
     PickedOpen(Option<PathBuf>),
     PickedExport(Option<PathBuf>),
     Exported {
-        doc: u64,
-        revision: u64,
+        stamp: Stamp,
         result: Result<PathBuf, String>,
     },
 }
@@ -163,6 +168,15 @@ enum Message {
 struct Entry {
     id: u64,
     doc: Doc,
+}
+
+impl Entry {
+    fn stamp(&self) -> Stamp {
+        Stamp {
+            doc: self.id,
+            revision: self.doc.revision,
+        }
+    }
 }
 
 /// What is being read in the background.
@@ -190,22 +204,16 @@ pub struct SudokuApp {
     pub info: Option<String>,
     /// Corners moved or layout switched: read again once this time passes.
     reread_due: Option<f64>,
-    rereading: Option<(u64, u64)>,
-    /// The verdict for (document, revision).
-    verdict: Option<(u64, u64, Verdict)>,
-    judging: Option<(u64, u64)>,
+    rereading: Option<Stamp>,
+    /// The verdict on one state of a document.
+    verdict: Option<(Stamp, Verdict)>,
+    judging: Option<Stamp>,
     /// A file dialog is open.
     dialog_open: bool,
     /// Zoom and pan of the canvas.
     pub(crate) view: canvas::ViewState,
-    /// Photo (or blank grid) textures by document id.
-    textures: std::collections::HashMap<u64, egui::TextureHandle>,
-    pending_texture: Option<(u64, egui::ColorImage)>,
-    /// The (document, revision) the text grid texture shows.
-    text_drawn: Option<(u64, u64)>,
-    /// The picture with the solution drawn in, for (document, revision).
-    solved: Option<(u64, u64, egui::TextureHandle)>,
-    pending_solved: Option<(u64, u64, egui::ColorImage)>,
+    /// The open document's pictures, uploaded on first use.
+    textures: canvas::Textures,
     /// Time of the current frame, seconds.
     now: f64,
     /// The window's title as last set.
@@ -237,10 +245,6 @@ impl SudokuApp {
             dialog_open: false,
             view: canvas::ViewState::default(),
             textures: Default::default(),
-            pending_texture: None,
-            text_drawn: None,
-            solved: None,
-            pending_solved: None,
             now: 0.0,
             title: String::new(),
             confirm_close: false,
@@ -346,9 +350,9 @@ impl SudokuApp {
 
     /// The solver's verdict on the open document, once known.
     pub fn verdict(&self) -> Option<&Verdict> {
-        let e = self.current.as_ref()?;
+        let stamp = self.current.as_ref()?.stamp();
         match &self.verdict {
-            Some((id, rev, v)) if *id == e.id && *rev == e.doc.revision => Some(v),
+            Some((s, v)) if *s == stamp => Some(v),
             _ => None,
         }
     }
@@ -357,7 +361,7 @@ impl SudokuApp {
     /// the way.
     fn needs_judging(&self) -> bool {
         match &self.current {
-            Some(e) => self.verdict().is_none() && self.judging != Some((e.id, e.doc.revision)),
+            Some(e) => self.verdict().is_none() && self.judging != Some(e.stamp()),
             None => false,
         }
     }
@@ -390,7 +394,7 @@ impl SudokuApp {
             self.prefs.recent_files.truncate(RECENT_MAX);
         }
         if let Some(t) = texture {
-            self.pending_texture = Some((id, t));
+            self.textures.offer_photo(id, t);
         }
         self.current = Some(Entry { id, doc });
         self.view.request_fit();
@@ -398,7 +402,7 @@ impl SudokuApp {
     }
 
     fn stash(&mut self, entry: Entry) {
-        self.textures.remove(&entry.id);
+        self.textures.clear();
         self.recent.insert(0, entry);
         // Over the limit, the oldest unedited document goes first.
         while self.recent.len() > RECENT_MAX {
@@ -428,9 +432,6 @@ impl SudokuApp {
         let entry = self.recent.remove(index);
         if let Some(old) = self.current.take() {
             self.stash(old);
-        }
-        if let Source::Photo(p) = &entry.doc.source {
-            self.pending_texture = Some((entry.id, canvas::color_image(&p.rgba)));
         }
         self.current = Some(entry);
         self.view.request_fit();
@@ -604,21 +605,15 @@ impl SudokuApp {
             return;
         };
         let (source, snap) = (doc.source.clone(), doc.current.clone());
-        let (id, revision) = self
-            .current
-            .as_ref()
-            .map(|e| (e.id, e.doc.revision))
-            .unwrap_or_default();
+        let Some(stamp) = self.current.as_ref().map(Entry::stamp) else {
+            return;
+        };
         let solution = self.shown_solution().map(|s| s.to_vec());
         let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
         self.dialog_open = true;
         std::thread::spawn(move || {
             let result = export(&source, &snap, solution.as_deref(), &path);
-            let _ = tx.send(Message::Exported {
-                doc: id,
-                revision,
-                result,
-            });
+            let _ = tx.send(Message::Exported { stamp, result });
             ctx.request_repaint();
         });
     }
@@ -685,40 +680,31 @@ impl SudokuApp {
                     Err(message) => self.error = Some(message),
                 }
             }
-            Message::Reread {
-                doc,
-                revision,
-                result,
-            } => {
-                if self.rereading == Some((doc, revision)) {
+            Message::Reread { stamp, result } => {
+                if self.rereading == Some(stamp) {
                     self.rereading = None;
                 }
-                let Some(e) = self.current.as_mut().filter(|e| e.id == doc) else {
+                let Some(e) = self.current.as_mut().filter(|e| e.id == stamp.doc) else {
                     return;
                 };
                 match result {
                     Ok(reading) => {
-                        e.doc.apply_reading(revision, *reading);
+                        e.doc.apply_reading(stamp.revision, *reading);
                     }
                     Err(message) => self.error = Some(message),
                 }
             }
             Message::Judged {
-                doc,
-                revision,
+                stamp,
                 verdict,
                 solved,
             } => {
-                if self.judging == Some((doc, revision)) {
+                if self.judging == Some(stamp) {
                     self.judging = None;
                 }
-                if self
-                    .current
-                    .as_ref()
-                    .is_some_and(|e| e.id == doc && e.doc.revision == revision)
-                {
-                    self.verdict = Some((doc, revision, verdict));
-                    self.pending_solved = solved.map(|s| (doc, revision, s));
+                if self.current.as_ref().is_some_and(|e| e.stamp() == stamp) {
+                    self.verdict = Some((stamp, verdict));
+                    self.textures.offer_solved(stamp, solved);
                 }
             }
             Message::PickedOpen(path) => {
@@ -736,16 +722,12 @@ impl SudokuApp {
                     self.export_to(p);
                 }
             }
-            Message::Exported {
-                doc,
-                revision,
-                result,
-            } => {
+            Message::Exported { stamp, result } => {
                 self.dialog_open = false;
                 match result {
                     Ok(p) => {
-                        if let Some(e) = self.current.as_mut().filter(|e| e.id == doc) {
-                            e.doc.exported = Some(revision);
+                        if let Some(e) = self.current.as_mut().filter(|e| e.id == stamp.doc) {
+                            e.doc.exported = Some(stamp.revision);
                         }
                         let note = match self.verdict() {
                             _ if self.shown_solution().is_some() => "",
@@ -765,29 +747,25 @@ impl SudokuApp {
         let Source::Photo(photo) = &e.doc.source else {
             return;
         };
-        let (id, revision) = (e.id, e.doc.revision);
+        let stamp = e.stamp();
         let grey = photo.grey.clone();
         let corners = e.doc.current.located.corners;
         let layout: Layout = (**e.doc.layout()).clone();
-        self.rereading = Some((id, revision));
+        self.rereading = Some(stamp);
         let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
         std::thread::spawn(move || {
             let result = input::reread(&grey, corners, &layout).map(Box::new);
-            let _ = tx.send(Message::Reread {
-                doc: id,
-                revision,
-                result,
-            });
+            let _ = tx.send(Message::Reread { stamp, result });
             ctx.request_repaint();
         });
     }
 
     fn start_judging(&mut self) {
         let Some(e) = &self.current else { return };
-        let (id, revision) = (e.id, e.doc.revision);
+        let stamp = e.stamp();
         let snap = e.doc.current.clone();
         let source = e.doc.source.clone();
-        self.judging = Some((id, revision));
+        self.judging = Some(stamp);
         let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
         std::thread::spawn(move || {
             let verdict = judge(&snap.puzzle);
@@ -800,65 +778,12 @@ impl SudokuApp {
                 _ => None,
             };
             let _ = tx.send(Message::Judged {
-                doc: id,
-                revision,
+                stamp,
                 verdict,
                 solved,
             });
             ctx.request_repaint();
         });
-    }
-
-    /// The picture of the open document without the solution: the photo,
-    /// uploaded on first use, or a text puzzle's grid with its givens,
-    /// drawn by the overlay renderer again after each change.
-    fn texture(&mut self, ctx: &egui::Context) -> Option<egui::TextureHandle> {
-        let e = self.current.as_ref()?;
-        let (id, revision) = (e.id, e.doc.revision);
-        if let Some((tid, image)) = self.pending_texture.take()
-            && tid == id
-        {
-            let handle =
-                ctx.load_texture(format!("photo-{id}"), image, egui::TextureOptions::LINEAR);
-            self.textures.insert(id, handle);
-        }
-        if matches!(e.doc.source, Source::Text { .. }) && self.text_drawn != Some((id, revision)) {
-            match doc::annotated(&e.doc.source, &e.doc.current, None) {
-                Ok(image) => {
-                    let handle = ctx.load_texture(
-                        format!("grid-{id}"),
-                        canvas::color_image(&image),
-                        egui::TextureOptions::LINEAR,
-                    );
-                    self.textures.insert(id, handle);
-                }
-                Err(message) => self.error = Some(message),
-            }
-            self.text_drawn = Some((id, revision));
-        }
-        self.textures.get(&id).cloned()
-    }
-
-    /// The picture with the solution drawn in, when it is shown and ready.
-    fn solved_texture(&mut self, ctx: &egui::Context) -> Option<egui::TextureHandle> {
-        let e = self.current.as_ref()?;
-        let (id, revision) = (e.id, e.doc.revision);
-        if let Some((d, r, image)) = self.pending_solved.take()
-            && d == id
-            && r == revision
-        {
-            let handle = ctx.load_texture(
-                format!("solved-{id}-{revision}"),
-                image,
-                egui::TextureOptions::LINEAR,
-            );
-            self.solved = Some((d, r, handle));
-        }
-        self.shown_solution()?;
-        match &self.solved {
-            Some((d, r, t)) if *d == id && *r == revision => Some(t.clone()),
-            _ => None,
-        }
     }
 
     /// Draws the app into `ui` and handles its input: the whole frame.
