@@ -647,11 +647,19 @@ impl SudokuApp {
         if self.judging.is_none() && self.needs_judging() {
             self.start_judging();
         }
+    }
+
+    /// Asks for the frame whose [`eframe::App::logic`] starts the work that
+    /// is due: judging a state without a verdict at once, reading the grid
+    /// again once the corners have rested.
+    fn wake_for_due_work(&self, ctx: &egui::Context) {
+        if self.judging.is_none() && self.needs_judging() {
+            ctx.request_repaint();
+        }
         if let Some(due) = self.reread_due {
-            self.ctx
-                .request_repaint_after(std::time::Duration::from_secs_f64(
-                    (due - self.now).max(0.0),
-                ));
+            ctx.request_repaint_after(std::time::Duration::from_secs_f64(
+                (due - self.now).max(0.0),
+            ));
         }
     }
 
@@ -786,15 +794,6 @@ impl SudokuApp {
         });
     }
 
-    /// Draws the app into `ui` and handles its input: the whole frame.
-    pub fn ui(&mut self, ui: &mut egui::Ui) {
-        self.now = ui.input(|i| i.time);
-        self.pump();
-        view::show(self, ui);
-        self.pump();
-        self.window_chrome(ui.ctx());
-    }
-
     /// The title, and a question before closing over unsaved edits.
     fn window_chrome(&mut self, ctx: &egui::Context) {
         let title = match self.doc() {
@@ -855,8 +854,20 @@ fn export(
 }
 
 impl eframe::App for SudokuApp {
+    /// Takes in the results of background work and starts what is due.
+    /// Runs before every [`Self::ui`], and alone while the window is hidden.
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        self.now = ctx.input(|i| i.time);
+        self.pump();
+        self.wake_for_due_work(ctx);
+    }
+
+    /// Draws the window and turns input into actions; work those actions
+    /// make due starts in the next frame's [`Self::logic`].
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        SudokuApp::ui(self, ui);
+        view::show(self, ui);
+        self.window_chrome(ui.ctx());
+        self.wake_for_due_work(ui.ctx());
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
