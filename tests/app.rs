@@ -339,6 +339,56 @@ fn opening_another_puzzle_keeps_the_edited_one_in_recent() {
     assert!(h.state().unsaved().is_empty());
 }
 
+/// Asks the window to close, as its close button does, and returns the
+/// commands the app sent the window in answer.
+fn request_close(h: &mut Window) -> Vec<egui::ViewportCommand> {
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.step();
+    h.output().viewport_output[&egui::ViewportId::ROOT]
+        .commands
+        .clone()
+}
+
+#[test]
+fn quitting_over_unsaved_edits_asks_first() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    let cancel = egui::ViewportCommand::CancelClose;
+    assert!(
+        !request_close(&mut h).contains(&cancel),
+        "nothing to lose: the window closes"
+    );
+
+    h.state_mut().set_cell(1, 1);
+    settle(&mut h);
+    assert!(request_close(&mut h).contains(&cancel));
+    h.run();
+    h.get_by_label("Quit with unsaved edits?");
+    h.get_by_label_contains("Edits to classic.txt have not been exported");
+    h.get_by_label("Keep working").click();
+    h.run();
+    assert!(h.query_by_label("Quit with unsaved edits?").is_none());
+    assert!(h.state().doc().is_some());
+
+    assert!(request_close(&mut h).contains(&cancel));
+    h.run();
+    h.get_by_label("Quit anyway").click();
+    h.step();
+    let commands = h.output().viewport_output[&egui::ViewportId::ROOT]
+        .commands
+        .clone();
+    assert!(commands.contains(&egui::ViewportCommand::Close));
+    assert!(
+        !request_close(&mut h).contains(&cancel),
+        "once confirmed, closing is not held again"
+    );
+}
+
 #[test]
 fn files_that_are_not_puzzles_get_a_message_in_the_window() {
     let mut h = harness();

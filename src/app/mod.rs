@@ -794,7 +794,8 @@ impl SudokuApp {
         });
     }
 
-    /// The title, and a question before closing over unsaved edits.
+    /// Keeps the window's title in step with the open document, and holds
+    /// a close over unsaved edits until the person confirms it.
     fn window_chrome(&mut self, ctx: &egui::Context) {
         let title = match self.doc() {
             Some(d) if d.has_unsaved_edits() => format!("sudoku-lens — {} (edited)", d.name),
@@ -812,30 +813,24 @@ impl SudokuApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.confirm_close = true;
         }
-        if self.confirm_close {
-            let unsaved = self.unsaved().join(", ");
-            let modal = egui::Modal::new(egui::Id::unique("confirm-close")).show(ctx, |ui| {
-                ui.set_max_width(360.0);
-                ui.heading("Quit with unsaved edits?");
-                ui.label(format!(
-                    "Edits to {unsaved} have not been exported. They are lost when the window closes."
-                ));
-                ui.add_space(8.0);
-                ui.horizontal(|ui| {
-                    if ui.button("Quit anyway").clicked() {
-                        self.close_confirmed = true;
-                        self.confirm_close = false;
-                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-                    }
-                    if ui.button("Keep working").clicked() {
-                        self.confirm_close = false;
-                    }
-                });
-            });
-            if modal.should_close() {
-                self.confirm_close = false;
-            }
-        }
+    }
+
+    /// While quitting waits for the person's word: the documents whose
+    /// edits it would lose.
+    fn quit_question(&self) -> Option<Vec<String>> {
+        self.confirm_close.then(|| self.unsaved())
+    }
+
+    /// Quits after all; the unsaved edits are lost.
+    fn quit_anyway(&mut self, ctx: &egui::Context) {
+        self.close_confirmed = true;
+        self.confirm_close = false;
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+    }
+
+    /// Stays open: the question is withdrawn.
+    fn keep_working(&mut self) {
+        self.confirm_close = false;
     }
 }
 
@@ -854,11 +849,13 @@ fn export(
 }
 
 impl eframe::App for SudokuApp {
-    /// Takes in the results of background work and starts what is due.
-    /// Runs before every [`Self::ui`], and alone while the window is hidden.
+    /// Takes in the results of background work, starts what is due, and
+    /// keeps the title and closing in step with the documents. Runs before
+    /// every [`Self::ui`], and alone while the window is hidden.
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         self.now = ctx.input(|i| i.time);
         self.pump();
+        self.window_chrome(ctx);
         self.wake_for_due_work(ctx);
     }
 
@@ -866,7 +863,6 @@ impl eframe::App for SudokuApp {
     /// make due starts in the next frame's [`Self::logic`].
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         view::show(self, ui);
-        self.window_chrome(ui.ctx());
         self.wake_for_due_work(ui.ctx());
     }
 

@@ -62,6 +62,34 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui) {
             }
         });
     drop_highlight(&ctx);
+    quit_dialog(app, &ctx);
+}
+
+/// The question before quitting over unsaved edits.
+fn quit_dialog(app: &mut SudokuApp, ctx: &egui::Context) {
+    let Some(unsaved) = app.quit_question() else {
+        return;
+    };
+    let unsaved = unsaved.join(", ");
+    let modal = egui::Modal::new(egui::Id::unique("confirm-close")).show(ctx, |ui| {
+        ui.set_max_width(360.0);
+        ui.heading("Quit with unsaved edits?");
+        ui.label(format!(
+            "Edits to {unsaved} have not been exported. They are lost when the window closes."
+        ));
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui.button("Quit anyway").clicked() {
+                app.quit_anyway(ui.ctx());
+            }
+            if ui.button("Keep working").clicked() {
+                app.keep_working();
+            }
+        });
+    });
+    if modal.should_close() {
+        app.keep_working();
+    }
 }
 
 /// Files dropped anywhere, and Ctrl+V of an image or text.
