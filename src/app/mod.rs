@@ -164,6 +164,22 @@ enum Message {
     },
 }
 
+/// Where background work hands in its result: the app's channel, and a
+/// repaint so that the next frame's logic takes it in.
+#[derive(Clone)]
+struct Outbox {
+    tx: Sender<Message>,
+    ctx: egui::Context,
+}
+
+impl Outbox {
+    fn send(&self, message: Message) {
+        // A closed channel means the app is gone: nobody to tell.
+        let _ = self.tx.send(message);
+        self.ctx.request_repaint();
+    }
+}
+
 /// An open puzzle with an id that outlives moves to and from the recent list.
 struct Entry {
     id: u64,
@@ -187,8 +203,7 @@ pub struct Loading {
 
 /// The app: open documents, background work, preferences.
 pub struct SudokuApp {
-    ctx: egui::Context,
-    tx: Sender<Message>,
+    outbox: Outbox,
     rx: Receiver<Message>,
     pub prefs: Prefs,
     current: Option<Entry>,
@@ -227,8 +242,10 @@ impl SudokuApp {
     pub fn new(ctx: &egui::Context, prefs: Prefs) -> SudokuApp {
         let (tx, rx) = channel();
         SudokuApp {
-            ctx: ctx.clone(),
-            tx,
+            outbox: Outbox {
+                tx,
+                ctx: ctx.clone(),
+            },
             rx,
             prefs,
             current: None,
@@ -250,6 +267,12 @@ impl SudokuApp {
             confirm_close: false,
             close_confirmed: false,
         }
+    }
+
+    /// Runs `work` on a thread of its own and hands its result to the app.
+    fn spawn(&self, work: impl FnOnce() -> Message + Send + 'static) {
+        let outbox = self.outbox.clone();
+        std::thread::spawn(move || outbox.send(work()));
     }
 
     /// Opens an input: a dropped, chosen or pasted file, pasted text or
@@ -277,22 +300,19 @@ impl SudokuApp {
         });
         self.error = None;
         self.info = None;
-        let tx = self.tx.clone();
-        let ctx = self.ctx.clone();
-        std::thread::spawn(move || {
+        self.spawn(move || {
             let result = load(input);
             let texture = match &result {
                 Ok(Loaded::Photo { photo, .. }) => Some(canvas::color_image(&photo.rgba)),
                 _ => None,
             };
-            let _ = tx.send(Message::Opened {
+            Message::Opened {
                 ticket,
                 path,
                 name,
                 result,
                 texture,
-            });
-            ctx.request_repaint();
+            }
         });
     }
 
@@ -562,11 +582,7 @@ impl SudokuApp {
         if let Some(dir) = &self.prefs.last_folder {
             dialog = dialog.set_directory(dir);
         }
-        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
-        std::thread::spawn(move || {
-            let _ = tx.send(Message::PickedOpen(dialog.pick_file()));
-            ctx.request_repaint();
-        });
+        self.spawn(move || Message::PickedOpen(dialog.pick_file()));
     }
 
     /// Asks where to save the annotated image.
@@ -590,11 +606,7 @@ impl SudokuApp {
         if let Some(dir) = &self.prefs.last_folder {
             dialog = dialog.set_directory(dir);
         }
-        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
-        std::thread::spawn(move || {
-            let _ = tx.send(Message::PickedExport(dialog.save_file()));
-            ctx.request_repaint();
-        });
+        self.spawn(move || Message::PickedExport(dialog.save_file()));
     }
 
     /// Writes the annotated image (the photo with the solution drawn in, or
@@ -609,12 +621,10 @@ impl SudokuApp {
             return;
         };
         let solution = self.shown_solution().map(|s| s.to_vec());
-        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
         self.dialog_open = true;
-        std::thread::spawn(move || {
-            let result = export(&source, &snap, solution.as_deref(), &path);
-            let _ = tx.send(Message::Exported { stamp, result });
-            ctx.request_repaint();
+        self.spawn(move || Message::Exported {
+            stamp,
+            result: export(&source, &snap, solution.as_deref(), &path),
         });
     }
 
@@ -760,11 +770,9 @@ impl SudokuApp {
         let corners = e.doc.current.located.corners;
         let layout: Layout = (**e.doc.layout()).clone();
         self.rereading = Some(stamp);
-        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
-        std::thread::spawn(move || {
-            let result = input::reread(&grey, corners, &layout).map(Box::new);
-            let _ = tx.send(Message::Reread { stamp, result });
-            ctx.request_repaint();
+        self.spawn(move || Message::Reread {
+            stamp,
+            result: input::reread(&grey, corners, &layout).map(Box::new),
         });
     }
 
@@ -774,8 +782,7 @@ impl SudokuApp {
         let snap = e.doc.current.clone();
         let source = e.doc.source.clone();
         self.judging = Some(stamp);
-        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
-        std::thread::spawn(move || {
+        self.spawn(move || {
             let verdict = judge(&snap.puzzle);
             // The solved picture is drawn now, so that showing and hiding
             // the solution is instant.
@@ -785,12 +792,11 @@ impl SudokuApp {
                     .map(|img| canvas::color_image(&img)),
                 _ => None,
             };
-            let _ = tx.send(Message::Judged {
+            Message::Judged {
                 stamp,
                 verdict,
                 solved,
-            });
-            ctx.request_repaint();
+            }
         });
     }
 
