@@ -288,7 +288,7 @@ fn several_solutions_are_reported_and_marked() {
     }
     settle(&mut h);
     h.get_by_label_contains("Several solutions");
-    let marked = h.state().verdict().unwrap().marked_cells();
+    let marked = h.state().solutions().unwrap().marked_cells();
     assert!(
         marked.len() >= 2,
         "cells that differ between solutions are marked"

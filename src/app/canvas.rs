@@ -272,7 +272,10 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     let selected = doc.selected;
     let is_photo = doc.is_photo();
     let alphabet = doc.current.puzzle.alphabet();
-    let marked = app.verdict().map(|v| v.marked_cells()).unwrap_or_default();
+    let marked = app
+        .solutions()
+        .map(|s| s.marked_cells())
+        .unwrap_or_default();
     let solution = app.shown_solution().map(|s| s.to_vec());
     let show_readings = app.prefs.show_readings;
     let dragging = app.view.dragging;

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use crate::grid::Layout;
 use crate::vision::read::Reading;
 
-use doc::{Doc, Source, Verdict, judge};
+use doc::{Doc, Solutions, Source, count_solutions};
 use input::{Input, Loaded, load};
 
 /// Bundled samples: (button text, file name, content).
@@ -150,9 +150,9 @@ enum Message {
         stamp: Stamp,
         result: Result<Box<Reading>, String>,
     },
-    Judged {
+    Counted {
         stamp: Stamp,
-        verdict: Verdict,
+        solutions: Solutions,
         /// The picture with the solution drawn in, when there is one.
         solved: Option<egui::ColorImage>,
     },
@@ -220,9 +220,9 @@ pub struct SudokuApp {
     /// Corners moved or layout switched: read again once this time passes.
     reread_due: Option<f64>,
     rereading: Option<Stamp>,
-    /// The verdict on one state of a document.
-    verdict: Option<(Stamp, Verdict)>,
-    judging: Option<Stamp>,
+    /// The solutions of one state of a document, as far as counted.
+    solutions: Option<(Stamp, Solutions)>,
+    counting: Option<Stamp>,
     /// A file dialog is open.
     dialog_open: bool,
     /// Zoom and pan of the canvas.
@@ -257,8 +257,8 @@ impl SudokuApp {
             info: None,
             reread_due: None,
             rereading: None,
-            verdict: None,
-            judging: None,
+            solutions: None,
+            counting: None,
             dialog_open: false,
             view: canvas::ViewState::default(),
             textures: Default::default(),
@@ -342,7 +342,7 @@ impl SudokuApp {
 
     /// True while anything runs in the background or waits to run.
     pub fn is_busy(&self) -> bool {
-        self.is_working() || self.reread_due.is_some() || self.needs_judging()
+        self.is_working() || self.reread_due.is_some() || self.needs_counting()
     }
 
     /// True while work runs in the background (reading, solving, a file
@@ -350,7 +350,7 @@ impl SudokuApp {
     pub fn is_working(&self) -> bool {
         self.loading.is_some()
             || self.rereading.is_some()
-            || self.judging.is_some()
+            || self.counting.is_some()
             || self.dialog_open
     }
 
@@ -368,20 +368,20 @@ impl SudokuApp {
         self.recent.iter().map(|e| e.doc.name.clone()).collect()
     }
 
-    /// The solver's verdict on the open document, once known.
-    pub fn verdict(&self) -> Option<&Verdict> {
+    /// The solutions of the open document's puzzle, once counted.
+    pub fn solutions(&self) -> Option<&Solutions> {
         let stamp = self.current.as_ref()?.stamp();
-        match &self.verdict {
+        match &self.solutions {
             Some((s, v)) if *s == stamp => Some(v),
             _ => None,
         }
     }
 
-    /// True when the open document's state has no verdict and none is on
+    /// True when the open document's state has no count of its solutions
     /// the way.
-    fn needs_judging(&self) -> bool {
+    fn needs_counting(&self) -> bool {
         match &self.current {
-            Some(e) => self.verdict().is_none() && self.judging != Some(e.stamp()),
+            Some(e) => self.solutions().is_none() && self.counting != Some(e.stamp()),
             None => false,
         }
     }
@@ -395,7 +395,7 @@ impl SudokuApp {
             return "Reading the grid again…".into();
         }
         let givens = doc.values().iter().filter(|&&v| v != 0).count();
-        match self.verdict() {
+        match self.solutions() {
             Some(v) => v.describe(givens),
             None => "Checking…".into(),
         }
@@ -542,8 +542,8 @@ impl SudokuApp {
         if !self.prefs.show_solution {
             return None;
         }
-        match self.verdict()? {
-            Verdict::Unique(s) => Some(s),
+        match self.solutions()? {
+            Solutions::Unique(s) => Some(s),
             _ => None,
         }
     }
@@ -556,8 +556,8 @@ impl SudokuApp {
     /// The solution as text, when there is exactly one.
     pub fn solution_text(&self) -> Option<String> {
         let doc = self.doc()?;
-        match self.verdict()? {
-            Verdict::Unique(s) => Some(doc.current.puzzle.with_values(s.clone()).to_text()),
+        match self.solutions()? {
+            Solutions::Unique(s) => Some(doc.current.puzzle.with_values(s.clone()).to_text()),
             _ => None,
         }
     }
@@ -651,19 +651,19 @@ impl SudokuApp {
             self.reread_due = None;
             self.start_reread();
         }
-        // One judgement at a time: edits made while one runs are judged
+        // One count at a time: edits made while one runs are counted
         // together once it returns, so fast typing on a hard puzzle never
         // piles up solver threads.
-        if self.judging.is_none() && self.needs_judging() {
-            self.start_judging();
+        if self.counting.is_none() && self.needs_counting() {
+            self.start_counting();
         }
     }
 
     /// Asks for the frame whose [`eframe::App::logic`] starts the work that
-    /// is due: judging a state without a verdict at once, reading the grid
+    /// is due: counting the solutions of a new state at once, reading the grid
     /// again once the corners have rested.
     fn wake_for_due_work(&self, ctx: &egui::Context) {
-        if self.judging.is_none() && self.needs_judging() {
+        if self.counting.is_none() && self.needs_counting() {
             ctx.request_repaint();
         }
         if let Some(due) = self.reread_due {
@@ -712,16 +712,16 @@ impl SudokuApp {
                     Err(message) => self.error = Some(message),
                 }
             }
-            Message::Judged {
+            Message::Counted {
                 stamp,
-                verdict,
+                solutions,
                 solved,
             } => {
-                if self.judging == Some(stamp) {
-                    self.judging = None;
+                if self.counting == Some(stamp) {
+                    self.counting = None;
                 }
                 if self.current.as_ref().is_some_and(|e| e.stamp() == stamp) {
-                    self.verdict = Some((stamp, verdict));
+                    self.solutions = Some((stamp, solutions));
                     self.textures.offer_solved(stamp, solved);
                 }
             }
@@ -747,9 +747,9 @@ impl SudokuApp {
                         if let Some(e) = self.current.as_mut().filter(|e| e.id == stamp.doc) {
                             e.doc.exported = Some(stamp.revision);
                         }
-                        let note = match self.verdict() {
+                        let note = match self.solutions() {
                             _ if self.shown_solution().is_some() => "",
-                            Some(Verdict::Unique(_)) => " (solution hidden)",
+                            Some(Solutions::Unique(_)) => " (solution hidden)",
                             _ => " (without a solution: the puzzle has none or several)",
                         };
                         self.info = Some(format!("Saved {}{note}", p.display()));
@@ -776,25 +776,25 @@ impl SudokuApp {
         });
     }
 
-    fn start_judging(&mut self) {
+    fn start_counting(&mut self) {
         let Some(e) = &self.current else { return };
         let stamp = e.stamp();
         let snap = e.doc.current.clone();
         let source = e.doc.source.clone();
-        self.judging = Some(stamp);
+        self.counting = Some(stamp);
         self.spawn(move || {
-            let verdict = judge(&snap.puzzle);
+            let solutions = count_solutions(&snap.puzzle);
             // The solved picture is drawn now, so that showing and hiding
             // the solution is instant.
-            let solved = match &verdict {
-                Verdict::Unique(s) => doc::annotated(&source, &snap, Some(s))
+            let solved = match &solutions {
+                Solutions::Unique(s) => doc::annotated(&source, &snap, Some(s))
                     .ok()
                     .map(|img| canvas::color_image(&img)),
                 _ => None,
             };
-            Message::Judged {
+            Message::Counted {
                 stamp,
-                verdict,
+                solutions,
                 solved,
             }
         });

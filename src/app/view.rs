@@ -8,7 +8,7 @@ use eframe::egui::{
     Stroke, Vec2,
 };
 
-use super::doc::Verdict;
+use super::doc::Solutions;
 use super::input::{Input, file_name};
 use super::{SudokuApp, canvas};
 
@@ -427,8 +427,8 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
 
     // Status and solving.
     let status = app.status_line();
-    let colour = match app.verdict() {
-        Some(Verdict::Unique(_)) => canvas::SOLUTION,
+    let colour = match app.solutions() {
+        Some(Solutions::Unique(_)) => canvas::SOLUTION,
         Some(_) => Color32::from_rgb(190, 40, 40),
         None => ui.visuals().text_color(),
     };
@@ -446,14 +446,14 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
             .on_hover_text("H");
     });
     if app.prefs.show_solution {
-        match app.verdict() {
-            Some(Verdict::NoSolution) => {
+        match app.solutions() {
+            Some(Solutions::NoSolution) => {
                 ui.label("No way to fill the grid: check the amber (unsure) cells and your edits.");
             }
-            Some(Verdict::Several(..)) => {
+            Some(Solutions::Several(..)) => {
                 ui.label("More than one way to fill the grid: red cells differ between two solutions; a given may be missing.");
             }
-            Some(Verdict::Conflict { .. }) => {
+            Some(Solutions::Conflict { .. }) => {
                 ui.label("Two givens clash (red): fix one of them.");
             }
             _ => {}
