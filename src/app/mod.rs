@@ -5,8 +5,12 @@
 //!   (no window code).
 //! - [`doc`]: one open puzzle with its undo history (no window code).
 //! - [`SudokuApp`] (this file): the app's state and every action on it;
-//!   long work runs on threads whose results come back through a channel.
-//! - `view` and `canvas`: drawing, and turning clicks and keys into actions.
+//!   long work runs on threads whose results come back through a channel,
+//!   taken in by [`eframe::App::logic`] before each frame is drawn.
+//! - `worker`: the solver's thread, fed only the newest state (no window
+//!   code).
+//! - `view` and `canvas`: drawing, and turning clicks and keys into
+//!   actions; `canvas` also keeps the document's pictures as textures.
 //!
 //! Every way a puzzle arrives (a dropped or opened file, a paste, a sample)
 //! goes through [`SudokuApp::open`], which tests call directly.
@@ -16,6 +20,7 @@ pub mod input;
 
 mod canvas;
 mod view;
+mod worker;
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -28,6 +33,7 @@ use crate::vision::read::Reading;
 
 use doc::{Doc, Solutions, Source, count_solutions};
 use input::{Input, Loaded, load};
+use worker::Worker;
 
 /// Bundled samples: (button text, file name, content).
 pub const TEXT_SAMPLES: &[(&str, &str, &str)] = &[
@@ -180,6 +186,32 @@ impl Outbox {
     }
 }
 
+/// What the solver is asked: one state of a document.
+struct Count {
+    stamp: Stamp,
+    snap: doc::Snapshot,
+    source: Source,
+}
+
+impl Count {
+    /// Counts the solutions, and draws the solved picture when there is
+    /// one, so that showing and hiding the solution is instant.
+    fn run(self) -> Message {
+        let solutions = count_solutions(&self.snap.puzzle);
+        let solved = match &solutions {
+            Solutions::Unique(s) => doc::annotated(&self.source, &self.snap, Some(s))
+                .ok()
+                .map(|img| canvas::color_image(&img)),
+            _ => None,
+        };
+        Message::Counted {
+            stamp: self.stamp,
+            solutions,
+            solved,
+        }
+    }
+}
+
 /// An open puzzle with an id that outlives moves to and from the recent list.
 struct Entry {
     id: u64,
@@ -222,7 +254,10 @@ pub struct SudokuApp {
     rereading: Option<Stamp>,
     /// The solutions of one state of a document, as far as counted.
     solutions: Option<(Stamp, Solutions)>,
+    /// The newest state handed to the solver and not yet counted.
     counting: Option<Stamp>,
+    /// Counts solutions on a thread of its own, newest state first.
+    solver: Worker<Count>,
     /// A file dialog is open.
     dialog_open: bool,
     /// Zoom and pan of the canvas.
@@ -241,11 +276,18 @@ pub struct SudokuApp {
 impl SudokuApp {
     pub fn new(ctx: &egui::Context, prefs: Prefs) -> SudokuApp {
         let (tx, rx) = channel();
+        let outbox = Outbox {
+            tx,
+            ctx: ctx.clone(),
+        };
+        let solver = {
+            let outbox = outbox.clone();
+            Worker::spawn("sudoku-lens solver", move |count: Count| {
+                outbox.send(count.run());
+            })
+        };
         SudokuApp {
-            outbox: Outbox {
-                tx,
-                ctx: ctx.clone(),
-            },
+            outbox,
             rx,
             prefs,
             current: None,
@@ -259,6 +301,7 @@ impl SudokuApp {
             rereading: None,
             solutions: None,
             counting: None,
+            solver,
             dialog_open: false,
             view: canvas::ViewState::default(),
             textures: Default::default(),
@@ -651,10 +694,10 @@ impl SudokuApp {
             self.reread_due = None;
             self.start_reread();
         }
-        // One count at a time: edits made while one runs are counted
-        // together once it returns, so fast typing on a hard puzzle never
-        // piles up solver threads.
-        if self.counting.is_none() && self.needs_counting() {
+        // The solver takes the newest state once it is free: states edited
+        // past while it runs are never counted, so fast typing on a hard
+        // puzzle costs one count more than the one running.
+        if self.needs_counting() {
             self.start_counting();
         }
     }
@@ -663,7 +706,7 @@ impl SudokuApp {
     /// is due: counting the solutions of a new state at once, reading the grid
     /// again once the corners have rested.
     fn wake_for_due_work(&self, ctx: &egui::Context) {
-        if self.counting.is_none() && self.needs_counting() {
+        if self.needs_counting() {
             ctx.request_repaint();
         }
         if let Some(due) = self.reread_due {
@@ -776,27 +819,16 @@ impl SudokuApp {
         });
     }
 
+    /// Hands the open document's state to the solver, in place of any
+    /// state still waiting for it.
     fn start_counting(&mut self) {
         let Some(e) = &self.current else { return };
         let stamp = e.stamp();
-        let snap = e.doc.current.clone();
-        let source = e.doc.source.clone();
         self.counting = Some(stamp);
-        self.spawn(move || {
-            let solutions = count_solutions(&snap.puzzle);
-            // The solved picture is drawn now, so that showing and hiding
-            // the solution is instant.
-            let solved = match &solutions {
-                Solutions::Unique(s) => doc::annotated(&source, &snap, Some(s))
-                    .ok()
-                    .map(|img| canvas::color_image(&img)),
-                _ => None,
-            };
-            Message::Counted {
-                stamp,
-                solutions,
-                solved,
-            }
+        self.solver.request(Count {
+            stamp,
+            snap: e.doc.current.clone(),
+            source: e.doc.source.clone(),
         });
     }
 
