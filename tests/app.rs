@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use eframe::egui::{self, Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use sudoku_lens::app::doc::count_solutions;
 use sudoku_lens::app::input::Input;
 use sudoku_lens::app::{Prefs, SudokuApp};
 use sudoku_lens::grid::{Document, Puzzle, parse};
@@ -293,6 +294,26 @@ fn several_solutions_are_reported_and_marked() {
         marked.len() >= 2,
         "cells that differ between solutions are marked"
     );
+}
+
+#[test]
+fn fast_edits_end_with_the_count_of_the_last_state() {
+    let mut h = harness();
+    open_sample(&mut h, "samurai.txt");
+    let givens: Vec<usize> = (0..369)
+        .filter(|&c| h.state().doc().unwrap().values()[c] != 0)
+        .collect();
+    // A frame after each edit: each state is handed to the solver, most
+    // of them while it still counts an earlier one.
+    for &c in givens.iter().take(8) {
+        h.state_mut().set_cell(c, 0);
+        h.step();
+    }
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!(doc.values()[givens[7]], 0);
+    let counted = h.state().solutions().expect("the last state is counted");
+    assert_eq!(*counted, count_solutions(&doc.current.puzzle));
 }
 
 #[test]
