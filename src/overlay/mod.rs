@@ -43,7 +43,7 @@ mod stamp;
 use ab_glyph::FontRef;
 use image::{DynamicImage, Rgba, RgbaImage};
 
-use crate::grid::{Alphabet, HouseKind, Layout};
+use crate::grid::{Alphabet, Layout};
 use crate::vision::homography::Homography;
 use crate::vision::locate::Located;
 
@@ -466,10 +466,7 @@ fn draw_outline<P: Paintable>(
         let side =
             (dist(q[0], q[1]) + dist(q[1], q[2]) + dist(q[2], q[3]) + dist(q[3], q[0])) / 4.0;
         let width = (side * 0.07).max(2.0);
-        let neighbour = |dr: isize, dc: isize| {
-            let (rr, cc) = (r as isize + dr, c as isize + dc);
-            rr >= 0 && cc >= 0 && layout.cell_at(rr as usize, cc as usize).is_some()
-        };
+        let neighbour = |dr: isize, dc: isize| layout.is_cell(r as isize + dr, c as isize + dc);
         let edges = [
             (neighbour(-1, 0), q[0], q[1]),
             (neighbour(0, 1), q[1], q[2]),
@@ -528,15 +525,6 @@ fn check_options(options: &Options) -> Result<(), OverlayError> {
         )));
     }
     Ok(())
-}
-
-/// Whether cells `a` and `b` share a box (or jigsaw region).
-fn same_box(layout: &Layout, a: usize, b: usize) -> bool {
-    let hb = layout.houses_of(b);
-    layout
-        .houses_of(a)
-        .iter()
-        .any(|h| layout.houses()[*h as usize].kind == HouseKind::Box && hb.contains(h))
 }
 
 #[cfg(test)]

@@ -834,23 +834,20 @@ pub fn layout_score(mask: &GrayImage, quad: &[[f32; 2]; 4], layout: &Layout) -> 
         }
         hits as f32 / PROBES as f32
     };
-    let is_cell = |r: isize, c: isize| -> bool {
-        r >= 0 && c >= 0 && layout.cell_at(r as usize, c as usize).is_some()
-    };
     let (mut border, mut nb) = (0f32, 0f32);
     let (mut centre, mut nc) = (0f32, 0f32);
     let (mut outside, mut no) = (0f32, 0f32);
     for j in 0..lh as isize {
         for i in 0..=lw as isize {
             let hit = probe(true, i as f32, j as f32);
-            if is_cell(j, i - 1) || is_cell(j, i) {
+            if layout.is_cell(j, i - 1) || layout.is_cell(j, i) {
                 border += hit;
                 nb += 1.0;
             } else {
                 outside += hit;
                 no += 1.0;
             }
-            if is_cell(j, i) {
+            if layout.is_cell(j, i) {
                 centre += probe(true, i as f32 + 0.5, j as f32);
                 nc += 1.0;
             }
@@ -859,14 +856,14 @@ pub fn layout_score(mask: &GrayImage, quad: &[[f32; 2]; 4], layout: &Layout) -> 
     for i in 0..lw as isize {
         for j in 0..=lh as isize {
             let hit = probe(false, i as f32, j as f32);
-            if is_cell(j - 1, i) || is_cell(j, i) {
+            if layout.is_cell(j - 1, i) || layout.is_cell(j, i) {
                 border += hit;
                 nb += 1.0;
             } else {
                 outside += hit;
                 no += 1.0;
             }
-            if is_cell(j, i) {
+            if layout.is_cell(j, i) {
                 centre += probe(false, i as f32, j as f32 + 0.5);
                 nc += 1.0;
             }
@@ -967,9 +964,6 @@ fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<[[f32; 2]; 4]> {
     let p = REFINE_PX;
     let (lw, lh) = (layout.width(), layout.height());
     let reach = (0.45 * p) as i32;
-    let is_cell = |r: isize, c: isize| -> bool {
-        r >= 0 && c >= 0 && layout.cell_at(r as usize, c as usize).is_some()
-    };
     let ink = |x: i32, y: i32| -> bool {
         x >= 0
             && y >= 0
@@ -985,9 +979,9 @@ fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<[[f32; 2]; 4]> {
             let bi = b as isize;
             let ii = index as isize;
             let present = if vertical {
-                is_cell(bi, ii - 1) || is_cell(bi, ii)
+                layout.is_cell(bi, ii - 1) || layout.is_cell(bi, ii)
             } else {
-                is_cell(ii - 1, bi) || is_cell(ii, bi)
+                layout.is_cell(ii - 1, bi) || layout.is_cell(ii, bi)
             };
             if !present {
                 continue;
@@ -1093,13 +1087,13 @@ fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> Vec<f32> {
     } else {
         (layout.height() + 1, layout.width())
     };
+    // a = index across (column for vertical lines), b = index along.
     let is_cell = |a: isize, b: isize| -> bool {
-        // a = index across (column for vertical lines), b = index along.
-        if a < 0 || b < 0 {
-            return false;
+        if vertical {
+            layout.is_cell(b, a)
+        } else {
+            layout.is_cell(a, b)
         }
-        let (r, c) = if vertical { (b, a) } else { (a, b) };
-        layout.cell_at(r as usize, c as usize).is_some()
     };
     let get = |across: i32, along: i32| -> bool {
         let (x, y) = if vertical {
