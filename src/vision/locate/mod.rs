@@ -35,6 +35,11 @@ use rayon::prelude::*;
 use crate::grid::Layout;
 use crate::vision::homography::Homography;
 
+mod quad;
+
+pub use quad::Quad;
+use quad::dist;
+
 /// Long side, in pixels, of the working copy on which the grid is searched.
 pub const WORK_SIDE: u32 = 900;
 
@@ -176,7 +181,7 @@ pub struct Trace {
     /// Ink masks (255 = ink): dark ink, then light ink.
     pub ink: [GrayImage; 2],
     /// Every candidate quad, in working-copy pixels, with its best score.
-    pub candidates: Vec<([[f32; 2]; 4], f32)>,
+    pub candidates: Vec<(Quad, f32)>,
 }
 
 /// Finds the puzzle in `grey`. With `layout`, only that layout is tried;
@@ -280,7 +285,7 @@ pub fn locate_traced(
         .iter()
         .zip(&scored)
         .filter(|(_, s)| s[0].1 >= best * 0.85)
-        .max_by(|a, b| quad_area(&a.0.quad).total_cmp(&quad_area(&b.0.quad)))
+        .max_by(|a, b| a.0.quad.area().total_cmp(&b.0.quad.area()))
         .expect("the best candidate qualifies");
     let chosen = layouts[layout_ranking[0].0].clone();
     let score = layout_ranking[0].1;
@@ -396,7 +401,7 @@ fn candidates(
 }
 
 struct Candidate {
-    quad: [[f32; 2]; 4],
+    quad: Quad,
     polarity: usize,
 }
 
@@ -492,20 +497,11 @@ fn bbox(pts: &[Point<i32>]) -> (i32, i32, i32, i32) {
     b
 }
 
-fn quad_area(q: &[[f32; 2]; 4]) -> f32 {
-    let mut a = 0.0;
-    for i in 0..4 {
-        let (p, n) = (q[i], q[(i + 1) % 4]);
-        a += p[0] * n[1] - n[0] * p[1];
-    }
-    (a / 2.0).abs()
-}
-
 /// The quadrilateral of an outline: the largest one inscribed in its convex
 /// hull (corners = extreme points along four perpendicular directions, over
 /// a sweep of rotations), then each side refitted to the outline points
 /// lying along it, and ordered clockwise from the top-left.
-fn fit_quad(pts: &[Point<i32>], max_move: f32) -> Option<[[f32; 2]; 4]> {
+fn fit_quad(pts: &[Point<i32>], max_move: f32) -> Option<Quad> {
     fit_quad_in_hull(
         pts,
         &imageproc::geometry::convex_hull(pts.to_vec()),
@@ -514,11 +510,7 @@ fn fit_quad(pts: &[Point<i32>], max_move: f32) -> Option<[[f32; 2]; 4]> {
 }
 
 /// [`fit_quad`] with the convex hull of `pts` already computed.
-fn fit_quad_in_hull(
-    pts: &[Point<i32>],
-    hull: &[Point<i32>],
-    max_move: f32,
-) -> Option<[[f32; 2]; 4]> {
+fn fit_quad_in_hull(pts: &[Point<i32>], hull: &[Point<i32>], max_move: f32) -> Option<Quad> {
     if hull.len() < 4 {
         return None;
     }
@@ -535,7 +527,7 @@ fn fit_quad_in_hull(
                 .max_by(|p, q| (p[0] * dx + p[1] * dy).total_cmp(&(q[0] * dx + q[1] * dy)))
                 .expect("non-empty hull");
         }
-        let area = quad_area(&quad);
+        let area = Quad::new(quad).area();
         if best.as_ref().is_none_or(|b| area > b.1) {
             best = Some((quad, area));
         }
@@ -544,10 +536,10 @@ fn fit_quad_in_hull(
     if area < 100.0 {
         return None;
     }
-    let quad = order_clockwise(quad);
+    let quad = Quad::clockwise(quad);
     let quad = refit_sides(pts, quad, 0.02, max_move).unwrap_or(quad);
     // Reject slivers and wild shapes: sides within a factor 3 of each other.
-    let sides: Vec<f32> = (0..4).map(|i| dist(quad[i], quad[(i + 1) % 4])).collect();
+    let sides = quad.sides();
     let (lo, hi) = sides
         .iter()
         .fold((f32::MAX, 0f32), |(lo, hi), &s| (lo.min(s), hi.max(s)));
@@ -561,7 +553,7 @@ fn fit_quad_in_hull(
 /// The argument is a closed polygon: the convex hull of the points, or an
 /// outline itself, whose long straight stretches ignore a spur that the
 /// hull would follow.
-fn quad_from_longest_edges(hull: &[Point<i32>]) -> Option<[[f32; 2]; 4]> {
+fn quad_from_longest_edges(hull: &[Point<i32>]) -> Option<Quad> {
     if hull.len() < 4 {
         return None;
     }
@@ -592,50 +584,19 @@ fn quad_from_longest_edges(hull: &[Point<i32>]) -> Option<[[f32; 2]; 4]> {
         let t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / den;
         quad[k] = [p1[0] + t * d1[0], p1[1] + t * d1[1]];
     }
-    let quad = order_clockwise(quad);
-    let sides: Vec<f32> = (0..4).map(|i| dist(quad[i], quad[(i + 1) % 4])).collect();
+    let quad = Quad::clockwise(quad);
+    let sides = quad.sides();
     let (lo, hi) = sides
         .iter()
         .fold((f32::MAX, 0f32), |(lo, hi), &s| (lo.min(s), hi.max(s)));
     (lo > 10.0 && hi < 3.0 * lo).then_some(quad)
 }
 
-fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
-    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
-}
-
-/// Top-left first (smallest x + y), then clockwise as seen on screen
-/// (y pointing down).
-fn order_clockwise(q: [[f32; 2]; 4]) -> [[f32; 2]; 4] {
-    let cx = q.iter().map(|p| p[0]).sum::<f32>() / 4.0;
-    let cy = q.iter().map(|p| p[1]).sum::<f32>() / 4.0;
-    let mut v = q.to_vec();
-    v.sort_by(|a, b| {
-        (a[1] - cy)
-            .atan2(a[0] - cx)
-            .total_cmp(&(b[1] - cy).atan2(b[0] - cx))
-    });
-    let start = (0..4)
-        .min_by(|&i, &j| (v[i][0] + v[i][1]).total_cmp(&(v[j][0] + v[j][1])))
-        .expect("four corners");
-    [
-        v[start],
-        v[(start + 1) % 4],
-        v[(start + 2) % 4],
-        v[(start + 3) % 4],
-    ]
-}
-
 /// Fits a line to the outline points near each side of `quad` (away from
 /// its corners) and intersects neighbouring lines. `None` if a side has too
 /// few points or a corner would move more than `max_move` of a side. Points
 /// within `tol` of the side length of a side count.
-fn refit_sides(
-    pts: &[Point<i32>],
-    quad: [[f32; 2]; 4],
-    tol: f32,
-    max_move: f32,
-) -> Option<[[f32; 2]; 4]> {
+fn refit_sides(pts: &[Point<i32>], quad: Quad, tol: f32, max_move: f32) -> Option<Quad> {
     let mut lines = [(0f32, 0f32, 0f32); 4]; // normal (a, b), offset c: a x + b y = c
     for k in 0..4 {
         let (p, q) = (quad[k], quad[(k + 1) % 4]);
@@ -690,7 +651,7 @@ fn refit_sides(
             return None;
         }
     }
-    Some(out)
+    Some(Quad::new(out))
 }
 
 /// Total least squares line through points: unit normal (a, b) and c with
@@ -712,24 +673,14 @@ fn fit_line(sel: &[[f32; 2]]) -> (f32, f32, f32) {
     (a, b, a * mx + b * my)
 }
 
-/// The homography taking the `side` x `side` square onto `quad`.
-fn square_to_quad(quad: &[[f32; 2]; 4], w: f64, h: f64) -> Option<Homography> {
-    let from = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
-    let to = quad.map(|p| [p[0] as f64, p[1] as f64]);
-    Homography::from_points(&from, &to)
-}
-
 /// The mask under `quad` resampled onto a `w` x `h` rectangle. A pixel is
 /// ink when any of several samples over its footprint is, so that thin
 /// lines survive when the quad is larger than the rectangle.
-fn rectify_mask(mask: &GrayImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> GrayImage {
-    let Some(hm) = square_to_quad(quad, w as f64, h as f64) else {
+fn rectify_mask(mask: &GrayImage, quad: &Quad, w: u32, h: u32) -> GrayImage {
+    let Some(hm) = quad.homography_from_rect(w as f64, h as f64) else {
         return GrayImage::new(w, h);
     };
-    let side = (0..4)
-        .map(|i| dist(quad[i], quad[(i + 1) % 4]))
-        .sum::<f32>()
-        / 4.0;
+    let side = quad.mean_side();
     let k = ((side / w.min(h) as f32).ceil() as u32).clamp(1, 4) as usize;
     let (mw, mh) = (mask.width() as f64, mask.height() as f64);
     let raw = mask.as_raw();
@@ -791,15 +742,12 @@ fn rectify_mask(mask: &GrayImage, quad: &[[f32; 2]; 4], w: u32, h: u32) -> GrayI
 /// (`centre`: digits only); segments with no cell on either side lie on
 /// blank paper (`outside`). Score = border - centre - outside, each a mean
 /// hit rate: about 0.5-0.9 for a grid, near 0 for print or an empty frame.
-pub fn layout_score(mask: &GrayImage, quad: &[[f32; 2]; 4], layout: &Layout) -> f32 {
+pub fn layout_score(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
     let (lw, lh) = (layout.width(), layout.height());
-    let Some(hm) = square_to_quad(quad, lw as f64, lh as f64) else {
+    let Some(hm) = quad.homography_from_rect(lw as f64, lh as f64) else {
         return f32::MIN;
     };
-    let side = (0..4)
-        .map(|i| dist(quad[i], quad[(i + 1) % 4]))
-        .sum::<f32>()
-        / 4.0;
+    let side = quad.mean_side();
     let cell_px = side / lw.max(lh) as f32;
     let reach = 0.12f32;
     let steps = ((2.0 * reach * cell_px).ceil() as i32).max(2);
@@ -880,7 +828,7 @@ const REFINE_PX: f32 = 24.0;
 /// location (in working-copy pixels).
 fn refine(
     mask: &GrayImage,
-    quad: &[[f32; 2]; 4],
+    quad: &Quad,
     layout: Layout,
     score: f32,
     layout_scores: Vec<(String, f32)>,
@@ -890,12 +838,13 @@ fn refine(
     let (rw, rh) = ((lw as f32 * p) as u32, (lh as f32 * p) as u32);
     // First straighten the outer lines: a corner pulled off by print that
     // touches it tilts a side, which one offset per line cannot follow.
-    let first =
-        square_to_quad(quad, lw as f64, lh as f64).expect("candidate quads are not degenerate");
+    let first = quad
+        .homography_from_rect(lw as f64, lh as f64)
+        .expect("candidate quads are not degenerate");
     let rect = rectify_mask(mask, quad, rw, rh);
     let (quad, rect) = match outer_corners(&rect, &layout) {
         Some(c) => {
-            let quad = c.map(|[x, y]| {
+            let quad = Quad::new(c).map(|[x, y]| {
                 let (u, v) = first.map(x as f64, y as f64);
                 [u as f32, v as f32]
             });
@@ -906,7 +855,9 @@ fn refine(
         None => (*quad, rect),
     };
     let quad = &quad;
-    let homography = square_to_quad(quad, lw as f64, lh as f64).unwrap_or(first);
+    let homography = quad
+        .homography_from_rect(lw as f64, lh as f64)
+        .unwrap_or(first);
     let col_lines = find_lines(&rect, &layout, true);
     let row_lines = find_lines(&rect, &layout, false);
     // Re-anchor the canvas on the centres of the outer lines: the outline
@@ -924,24 +875,25 @@ fn refine(
         corner(c1, r1),
         corner(c0, r1),
     ];
-    let (homography, col_lines, row_lines) = match square_to_quad(&corners, lw as f64, lh as f64) {
-        Some(h) => (
-            h,
-            col_lines
-                .iter()
-                .map(|c| (c - c0) * lw as f32 / (c1 - c0))
-                .collect(),
-            row_lines
-                .iter()
-                .map(|r| (r - r0) * lh as f32 / (r1 - r0))
-                .collect(),
-        ),
-        None => (homography, col_lines, row_lines),
-    };
+    let (homography, col_lines, row_lines) =
+        match Quad::new(corners).homography_from_rect(lw as f64, lh as f64) {
+            Some(h) => (
+                h,
+                col_lines
+                    .iter()
+                    .map(|c| (c - c0) * lw as f32 / (c1 - c0))
+                    .collect(),
+                row_lines
+                    .iter()
+                    .map(|r| (r - r0) * lh as f32 / (r1 - r0))
+                    .collect(),
+            ),
+            None => (homography, col_lines, row_lines),
+        };
     let corners = if homography.map(0.0, 0.0).0.is_finite() {
         corners
     } else {
-        *quad
+        quad.points()
     };
     Located {
         corners,
@@ -1275,12 +1227,6 @@ fn bilinear_raw(raw: &[u8], w: i32, h: i32, x: f32, y: f32) -> f32 {
 mod tests {
     use super::*;
     use image::Luma;
-
-    #[test]
-    fn clockwise_order_starts_top_left() {
-        let q = order_clockwise([[10.0, 90.0], [90.0, 10.0], [10.0, 10.0], [90.0, 90.0]]);
-        assert_eq!(q, [[10.0, 10.0], [90.0, 10.0], [90.0, 90.0], [10.0, 90.0]]);
-    }
 
     #[test]
     fn piecewise_follows_the_lines() {
