@@ -35,13 +35,12 @@ use rayon::prelude::*;
 use crate::grid::Layout;
 use crate::vision::homography::Homography;
 
+mod ink;
 mod quad;
 
+pub use ink::{WORK_SIDE, downscale};
 pub use quad::Quad;
 use quad::dist;
-
-/// Long side, in pixels, of the working copy on which the grid is searched.
-pub const WORK_SIDE: u32 = 900;
 
 /// Side of the cell crops that [`cell_crops`] is meant to be called with:
 /// enough for a printed digit (about 60% of the cell's height, so ~28 px),
@@ -196,10 +195,7 @@ pub fn locate_traced(
     layout: Option<&Layout>,
 ) -> (Result<Located, LocateError>, Trace) {
     let (small, scale) = downscale(grey, WORK_SIDE);
-    let radius = (small.width().max(small.height()) / 40).max(4);
-    // Light ink only matters on dark screens, where contrast is high: a
-    // larger offset keeps paper texture out of that mask.
-    let ink = threshold(&small, radius, 8, 16);
+    let ink = ink::ink_masks(&small);
     let mut trace = Trace {
         small,
         scale,
@@ -403,87 +399,6 @@ fn candidates(
 struct Candidate {
     quad: Quad,
     polarity: usize,
-}
-
-/// Box-averages `grey` by an integer factor so that its long side is at most
-/// `side`; returns the copy and the factor.
-pub fn downscale(grey: &GrayImage, side: u32) -> (GrayImage, f32) {
-    let (w, h) = grey.dimensions();
-    let f = w.max(h).div_ceil(side).max(1);
-    if f == 1 {
-        return (grey.clone(), 1.0);
-    }
-    let (sw, sh) = (w / f, h / f);
-    let src = grey.as_raw();
-    let mut out = vec![0u8; (sw * sh) as usize];
-    let area = f * f;
-    out.par_chunks_mut(sw as usize)
-        .enumerate()
-        .for_each(|(y, row)| {
-            let mut acc = vec![0u32; sw as usize];
-            for dy in 0..f {
-                let line = &src[((y as u32 * f + dy) * w) as usize..][..(sw * f) as usize];
-                for (x, a) in acc.iter_mut().enumerate() {
-                    *a += line[x * f as usize..][..f as usize]
-                        .iter()
-                        .map(|&v| v as u32)
-                        .sum::<u32>();
-                }
-            }
-            for (o, a) in row.iter_mut().zip(acc) {
-                *o = ((a + area / 2) / area) as u8;
-            }
-        });
-    (
-        GrayImage::from_raw(sw, sh, out).expect("sized buffer"),
-        f as f32,
-    )
-}
-
-/// Ink masks by local mean: a pixel is dark ink when it is `dark_by` below
-/// the mean of its (2 radius + 1)^2 window, light ink when `light_by` above.
-fn threshold(img: &GrayImage, radius: u32, dark_by: i32, light_by: i32) -> [GrayImage; 2] {
-    let (w, h) = img.dimensions();
-    let (wu, hu) = (w as usize, h as usize);
-    let iw = wu + 1;
-    let mut integral = vec![0u32; iw * (hu + 1)];
-    let px = img.as_raw();
-    for y in 0..hu {
-        let mut run = 0u32;
-        for x in 0..wu {
-            run += px[y * wu + x] as u32;
-            integral[(y + 1) * iw + x + 1] = integral[y * iw + x + 1] + run;
-        }
-    }
-    let r = radius as usize;
-    let mut dark = vec![0u8; wu * hu];
-    let mut light = vec![0u8; wu * hu];
-    dark.par_chunks_mut(wu)
-        .zip(light.par_chunks_mut(wu))
-        .enumerate()
-        .for_each(|(y, (drow, lrow))| {
-            let y0 = y.saturating_sub(r);
-            let y1 = (y + r + 1).min(hu);
-            for x in 0..wu {
-                let x0 = x.saturating_sub(r);
-                let x1 = (x + r + 1).min(wu);
-                let sum = integral[y1 * iw + x1] + integral[y0 * iw + x0]
-                    - integral[y0 * iw + x1]
-                    - integral[y1 * iw + x0];
-                let n = ((y1 - y0) * (x1 - x0)) as i32;
-                let v = px[y * wu + x] as i32 * n;
-                let s = sum as i32;
-                if v < s - dark_by * n {
-                    drow[x] = 255;
-                } else if v > s + light_by * n {
-                    lrow[x] = 255;
-                }
-            }
-        });
-    [
-        GrayImage::from_raw(w, h, dark).expect("sized buffer"),
-        GrayImage::from_raw(w, h, light).expect("sized buffer"),
-    ]
 }
 
 fn bbox(pts: &[Point<i32>]) -> (i32, i32, i32, i32) {
@@ -1226,7 +1141,6 @@ fn bilinear_raw(raw: &[u8], w: i32, h: i32, x: f32, y: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use image::Luma;
 
     #[test]
     fn piecewise_follows_the_lines() {
@@ -1262,15 +1176,5 @@ mod tests {
             let v = i as f32 * 0.013;
             assert_eq!(floor_i32(v), v.floor() as i32, "{v}");
         }
-    }
-
-    #[test]
-    fn downscale_averages_blocks() {
-        let img = GrayImage::from_fn(2000, 1000, |x, _| Luma([if x % 2 == 0 { 0 } else { 200 }]));
-        let (small, f) = downscale(&img, 900);
-        assert_eq!(f, 3.0);
-        assert_eq!(small.dimensions(), (666, 333));
-        let v = small.get_pixel(10, 10)[0];
-        assert!((60..=140).contains(&v), "{v}");
     }
 }
