@@ -26,6 +26,25 @@ const DARK_BY: i32 = 8;
 /// paper texture out of that mask.
 const LIGHT_BY: i32 = 16;
 
+/// Which way ink differs from its background.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Polarity {
+    /// Dark ink on light paper: print, light-mode screens.
+    DarkOnLight,
+    /// Light ink on a dark background: dark-mode screens.
+    LightOnDark,
+}
+
+impl Polarity {
+    /// Both polarities, in the order of the masks of [`ink_masks`].
+    pub const ALL: [Polarity; 2] = [Polarity::DarkOnLight, Polarity::LightOnDark];
+
+    /// The position of this polarity's mask in [`Polarity::ALL`] order.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
 /// Box-averages `grey` by an integer factor so that its long side is at most
 /// `side`; returns the copy and the factor.
 pub fn downscale(grey: &GrayImage, side: u32) -> (GrayImage, f32) {
@@ -61,7 +80,8 @@ pub fn downscale(grey: &GrayImage, side: u32) -> (GrayImage, f32) {
     )
 }
 
-/// The ink masks of the working copy (255 = ink): dark ink, then light ink.
+/// The ink masks of the working copy (255 = ink), in [`Polarity::ALL`]
+/// order: dark ink, then light ink.
 pub(super) fn ink_masks(small: &GrayImage) -> [GrayImage; 2] {
     let radius = (small.width().max(small.height()) / WINDOW_DIVISOR).max(MIN_WINDOW_RADIUS);
     threshold(small, radius, DARK_BY, LIGHT_BY)
@@ -136,7 +156,9 @@ mod tests {
             150..=152 => Luma([250]),
             _ => Luma([128]),
         });
-        let [dark, light] = ink_masks(&img);
+        let masks = ink_masks(&img);
+        let dark = &masks[Polarity::DarkOnLight.index()];
+        let light = &masks[Polarity::LightOnDark.index()];
         assert_eq!(dark.get_pixel(51, 50)[0], 255);
         assert_eq!(light.get_pixel(51, 50)[0], 0);
         assert_eq!(light.get_pixel(151, 50)[0], 255);

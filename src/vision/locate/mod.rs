@@ -38,7 +38,7 @@ use crate::vision::homography::Homography;
 mod ink;
 mod quad;
 
-pub use ink::{WORK_SIDE, downscale};
+pub use ink::{Polarity, WORK_SIDE, downscale};
 pub use quad::Quad;
 use quad::dist;
 
@@ -177,10 +177,18 @@ pub struct Trace {
     pub small: GrayImage,
     /// Full-image pixels per working-copy pixel.
     pub scale: f32,
-    /// Ink masks (255 = ink): dark ink, then light ink.
+    /// Ink masks (255 = ink) in [`Polarity::ALL`] order: dark ink, then
+    /// light ink (see [`Trace::mask`]).
     pub ink: [GrayImage; 2],
     /// Every candidate quad, in working-copy pixels, with its best score.
     pub candidates: Vec<(Quad, f32)>,
+}
+
+impl Trace {
+    /// The ink mask of one polarity.
+    pub fn mask(&self, polarity: Polarity) -> &GrayImage {
+        &self.ink[polarity.index()]
+    }
 }
 
 /// Finds the puzzle in `grey`. With `layout`, only that layout is tried;
@@ -222,11 +230,9 @@ pub fn locate_traced(
     let min_side = (w.min(h) as f32 * 0.12).max(30.0);
     // The two masks' outlines are traced side by side; candidates keep the
     // order dark ink first.
-    let per_mask: Vec<Vec<Candidate>> = trace
-        .ink
+    let per_mask: Vec<Vec<Candidate>> = Polarity::ALL
         .par_iter()
-        .enumerate()
-        .map(|(polarity, mask)| candidates(mask, polarity, min_side, false))
+        .map(|&polarity| candidates(trace.mask(polarity), polarity, min_side, false))
         .collect();
     let mut cands: Vec<Candidate> = per_mask.into_iter().flatten().collect();
 
@@ -234,7 +240,7 @@ pub fn locate_traced(
         cands
             .par_iter()
             .map(|c| {
-                let mask = &trace.ink[c.polarity];
+                let mask = trace.mask(c.polarity);
                 let mut s: Vec<(usize, f32)> = layouts
                     .iter()
                     .enumerate()
@@ -256,11 +262,11 @@ pub fn locate_traced(
         // frame standing on its own; its candidates are still scored
         // against the mask as it was.
         let opened = imageproc::morphology::open(
-            &trace.ink[0],
+            trace.mask(Polarity::DarkOnLight),
             imageproc::distance_transform::Norm::LInf,
             1,
         );
-        let more = candidates(&opened, 0, min_side, true);
+        let more = candidates(&opened, Polarity::DarkOnLight, min_side, true);
         scored.extend(score_all(&more));
         cands.extend(more);
     }
@@ -291,7 +297,7 @@ pub fn locate_traced(
         .collect();
 
     let located_small = refine(
-        &trace.ink[cand.polarity],
+        trace.mask(cand.polarity),
         &cand.quad,
         chosen,
         score,
@@ -307,7 +313,7 @@ pub fn locate_traced(
 /// which the outline's hull follows.
 fn candidates(
     mask: &GrayImage,
-    polarity: usize,
+    polarity: Polarity,
     min_side: f32,
     outline_edges: bool,
 ) -> Vec<Candidate> {
@@ -398,7 +404,7 @@ fn candidates(
 
 struct Candidate {
     quad: Quad,
-    polarity: usize,
+    polarity: Polarity,
 }
 
 fn bbox(pts: &[Point<i32>]) -> (i32, i32, i32, i32) {
