@@ -35,8 +35,13 @@ use rayon::prelude::*;
 use crate::grid::Layout;
 use crate::vision::homography::Homography;
 
+mod fit;
 mod ink;
 mod quad;
+
+use fit::{
+    MAX_CORNER_MOVE, SIDE_TOL, fit_quad, fit_quad_in_hull, quad_from_longest_edges, refit_sides,
+};
 
 pub use ink::{Polarity, WORK_SIDE, downscale};
 pub use quad::Quad;
@@ -353,11 +358,11 @@ fn candidates(
         .map(|&(area, oi)| {
             let mut cands = Vec::new();
             let pts = &contours[oi].points;
-            if let Some(quad) = fit_quad(pts, 0.05) {
+            if let Some(quad) = fit_quad(pts, MAX_CORNER_MOVE) {
                 cands.push(Candidate { quad, polarity });
             }
             if outline_edges && let Some(quad) = quad_from_longest_edges(pts) {
-                let quad = refit_sides(pts, quad, 0.02, 0.05).unwrap_or(quad);
+                let quad = refit_sides(pts, quad, SIDE_TOL, MAX_CORNER_MOVE).unwrap_or(quad);
                 cands.push(Candidate { quad, polarity });
             }
             // The same component seen from inside: the hull of its
@@ -388,12 +393,13 @@ fn candidates(
             // sides' lines restore it.
             let hull = imageproc::geometry::convex_hull(hole_pts.clone());
             if let Some(inner) = fit_quad_in_hull(&hole_pts, &hull, 0.25) {
-                let quad = refit_sides(pts, inner, 0.04, 0.05).unwrap_or(inner);
+                let quad = refit_sides(pts, inner, 0.04, MAX_CORNER_MOVE).unwrap_or(inner);
                 cands.push(Candidate { quad, polarity });
             }
             if let Some(inner) = quad_from_longest_edges(&hull) {
-                let inner = refit_sides(&hole_pts, inner, 0.02, 0.05).unwrap_or(inner);
-                let quad = refit_sides(pts, inner, 0.04, 0.05).unwrap_or(inner);
+                let inner =
+                    refit_sides(&hole_pts, inner, SIDE_TOL, MAX_CORNER_MOVE).unwrap_or(inner);
+                let quad = refit_sides(pts, inner, 0.04, MAX_CORNER_MOVE).unwrap_or(inner);
                 cands.push(Candidate { quad, polarity });
             }
             cands
@@ -416,182 +422,6 @@ fn bbox(pts: &[Point<i32>]) -> (i32, i32, i32, i32) {
         b.3 = b.3.max(p.y);
     }
     b
-}
-
-/// The quadrilateral of an outline: the largest one inscribed in its convex
-/// hull (corners = extreme points along four perpendicular directions, over
-/// a sweep of rotations), then each side refitted to the outline points
-/// lying along it, and ordered clockwise from the top-left.
-fn fit_quad(pts: &[Point<i32>], max_move: f32) -> Option<Quad> {
-    fit_quad_in_hull(
-        pts,
-        &imageproc::geometry::convex_hull(pts.to_vec()),
-        max_move,
-    )
-}
-
-/// [`fit_quad`] with the convex hull of `pts` already computed.
-fn fit_quad_in_hull(pts: &[Point<i32>], hull: &[Point<i32>], max_move: f32) -> Option<Quad> {
-    if hull.len() < 4 {
-        return None;
-    }
-    let hp: Vec<[f32; 2]> = hull.iter().map(|p| [p.x as f32, p.y as f32]).collect();
-    let mut best: Option<([[f32; 2]; 4], f32)> = None;
-    for step in 0..45 {
-        let theta = (step as f32 * 2.0).to_radians();
-        let mut quad = [[0f32; 2]; 4];
-        for (k, corner) in quad.iter_mut().enumerate() {
-            let a = theta + std::f32::consts::FRAC_PI_4 + k as f32 * std::f32::consts::FRAC_PI_2;
-            let (dx, dy) = (a.cos(), a.sin());
-            *corner = *hp
-                .iter()
-                .max_by(|p, q| (p[0] * dx + p[1] * dy).total_cmp(&(q[0] * dx + q[1] * dy)))
-                .expect("non-empty hull");
-        }
-        let area = Quad::new(quad).area();
-        if best.as_ref().is_none_or(|b| area > b.1) {
-            best = Some((quad, area));
-        }
-    }
-    let (quad, area) = best?;
-    if area < 100.0 {
-        return None;
-    }
-    let quad = Quad::clockwise(quad);
-    let quad = refit_sides(pts, quad, 0.02, max_move).unwrap_or(quad);
-    // Reject slivers and wild shapes: sides within a factor 3 of each other.
-    let sides = quad.sides();
-    let (lo, hi) = sides
-        .iter()
-        .fold((f32::MAX, 0f32), |(lo, hi), &s| (lo.min(s), hi.max(s)));
-    (lo > 10.0 && hi < 3.0 * lo).then_some(quad)
-}
-
-/// The quadrilateral whose sides lie on the four longest edges of the
-/// simplified convex hull: right when a corner of the hull is cut off
-/// (a cell at a corner merged with print), where the largest inscribed
-/// quadrilateral would put a corner on the cut.
-/// The argument is a closed polygon: the convex hull of the points, or an
-/// outline itself, whose long straight stretches ignore a spur that the
-/// hull would follow.
-fn quad_from_longest_edges(hull: &[Point<i32>]) -> Option<Quad> {
-    if hull.len() < 4 {
-        return None;
-    }
-    let perimeter = imageproc::geometry::arc_length(hull, true);
-    let poly = imageproc::geometry::approximate_polygon_dp(hull, 0.01 * perimeter, true);
-    let n = poly.len();
-    if n < 4 {
-        return None;
-    }
-    let v: Vec<[f32; 2]> = poly.iter().map(|p| [p.x as f32, p.y as f32]).collect();
-    let mut edges: Vec<usize> = (0..n).collect();
-    edges.sort_by(|&a, &b| dist(v[b], v[(b + 1) % n]).total_cmp(&dist(v[a], v[(a + 1) % n])));
-    let mut four = edges[..4].to_vec();
-    four.sort_unstable();
-    let mut quad = [[0f32; 2]; 4];
-    for k in 0..4 {
-        let (e1, e2) = (four[k], four[(k + 1) % 4]);
-        let (p1, q1) = (v[e1], v[(e1 + 1) % n]);
-        let (p2, q2) = (v[e2], v[(e2 + 1) % n]);
-        let (d1, d2) = (
-            [q1[0] - p1[0], q1[1] - p1[1]],
-            [q2[0] - p2[0], q2[1] - p2[1]],
-        );
-        let den = d1[0] * d2[1] - d1[1] * d2[0];
-        if den.abs() < 1e-3 * dist(p1, q1) * dist(p2, q2) {
-            return None;
-        }
-        let t = ((p2[0] - p1[0]) * d2[1] - (p2[1] - p1[1]) * d2[0]) / den;
-        quad[k] = [p1[0] + t * d1[0], p1[1] + t * d1[1]];
-    }
-    let quad = Quad::clockwise(quad);
-    let sides = quad.sides();
-    let (lo, hi) = sides
-        .iter()
-        .fold((f32::MAX, 0f32), |(lo, hi), &s| (lo.min(s), hi.max(s)));
-    (lo > 10.0 && hi < 3.0 * lo).then_some(quad)
-}
-
-/// Fits a line to the outline points near each side of `quad` (away from
-/// its corners) and intersects neighbouring lines. `None` if a side has too
-/// few points or a corner would move more than `max_move` of a side. Points
-/// within `tol` of the side length of a side count.
-fn refit_sides(pts: &[Point<i32>], quad: Quad, tol: f32, max_move: f32) -> Option<Quad> {
-    let mut lines = [(0f32, 0f32, 0f32); 4]; // normal (a, b), offset c: a x + b y = c
-    for k in 0..4 {
-        let (p, q) = (quad[k], quad[(k + 1) % 4]);
-        let len = dist(p, q);
-        let (dx, dy) = ((q[0] - p[0]) / len, (q[1] - p[1]) / len);
-        let tol = tol * len + 1.5;
-        let mut sel: Vec<[f32; 2]> = Vec::new();
-        for pt in pts {
-            let (rx, ry) = (pt.x as f32 - p[0], pt.y as f32 - p[1]);
-            let t = rx * dx + ry * dy;
-            let d = rx * -dy + ry * dx;
-            if t > 0.08 * len && t < 0.92 * len && d.abs() <= tol {
-                sel.push([pt.x as f32, pt.y as f32]);
-            }
-        }
-        if sel.len() < 10 || (sel.len() as f32) < 0.3 * len {
-            return None;
-        }
-        // Fit, then refit to the points close to the first fit, twice: print
-        // touching the side pulls the first fit, not the last.
-        let mut line = fit_line(&sel);
-        for pass in 0..2 {
-            let keep = if pass == 0 {
-                0.01 * len + 2.0
-            } else {
-                0.004 * len + 1.0
-            };
-            let near: Vec<[f32; 2]> = sel
-                .iter()
-                .filter(|s| (line.0 * s[0] + line.1 * s[1] - line.2).abs() <= keep)
-                .copied()
-                .collect();
-            if near.len() < 10 || (near.len() as f32) < 0.3 * len {
-                break;
-            }
-            line = fit_line(&near);
-        }
-        lines[k] = line;
-    }
-    let mut out = [[0f32; 2]; 4];
-    for k in 0..4 {
-        // Corner k lies on side k-1 and side k.
-        let (a1, b1, c1) = lines[(k + 3) % 4];
-        let (a2, b2, c2) = lines[k];
-        let det = a1 * b2 - a2 * b1;
-        if det.abs() < 1e-3 {
-            return None;
-        }
-        out[k] = [(c1 * b2 - c2 * b1) / det, (a1 * c2 - a2 * c1) / det];
-        let side = dist(quad[k], quad[(k + 1) % 4]);
-        if dist(out[k], quad[k]) > max_move * side {
-            return None;
-        }
-    }
-    Some(Quad::new(out))
-}
-
-/// Total least squares line through points: unit normal (a, b) and c with
-/// a x + b y = c.
-fn fit_line(sel: &[[f32; 2]]) -> (f32, f32, f32) {
-    let n = sel.len() as f32;
-    let mx = sel.iter().map(|s| s[0]).sum::<f32>() / n;
-    let my = sel.iter().map(|s| s[1]).sum::<f32>() / n;
-    let (mut sxx, mut sxy, mut syy) = (0f32, 0f32, 0f32);
-    for s in sel {
-        let (x, y) = (s[0] - mx, s[1] - my);
-        sxx += x * x;
-        sxy += x * y;
-        syy += y * y;
-    }
-    // Direction of largest spread; the normal is perpendicular to it.
-    let angle = 0.5 * (2.0 * sxy).atan2(sxx - syy);
-    let (a, b) = (-angle.sin(), angle.cos());
-    (a, b, a * mx + b * my)
 }
 
 /// The mask under `quad` resampled onto a `w` x `h` rectangle. A pixel is
