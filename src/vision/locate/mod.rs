@@ -28,20 +28,17 @@
 //! the digits.
 
 use image::GrayImage;
-use imageproc::contours::{BorderType, find_contours};
-use imageproc::point::Point;
 use rayon::prelude::*;
 
 use crate::grid::Layout;
 use crate::vision::homography::Homography;
 
+mod candidates;
 mod fit;
 mod ink;
 mod quad;
 
-use fit::{
-    MAX_CORNER_MOVE, SIDE_TOL, fit_quad, fit_quad_in_hull, quad_from_longest_edges, refit_sides,
-};
+use candidates::{Candidate, candidates, opened_candidates};
 
 pub use ink::{Polarity, WORK_SIDE, downscale};
 pub use quad::Quad;
@@ -231,13 +228,11 @@ pub fn locate_traced(
             .collect(),
     };
 
-    let (w, h) = trace.small.dimensions();
-    let min_side = (w.min(h) as f32 * 0.12).max(30.0);
     // The two masks' outlines are traced side by side; candidates keep the
     // order dark ink first.
     let per_mask: Vec<Vec<Candidate>> = Polarity::ALL
         .par_iter()
-        .map(|&polarity| candidates(trace.mask(polarity), polarity, min_side, false))
+        .map(|&polarity| candidates(trace.mask(polarity), polarity))
         .collect();
     let mut cands: Vec<Candidate> = per_mask.into_iter().flatten().collect();
 
@@ -266,12 +261,7 @@ pub fn locate_traced(
         // mask removes thin lines and bridges and leaves the thick outer
         // frame standing on its own; its candidates are still scored
         // against the mask as it was.
-        let opened = imageproc::morphology::open(
-            trace.mask(Polarity::DarkOnLight),
-            imageproc::distance_transform::Norm::LInf,
-            1,
-        );
-        let more = candidates(&opened, Polarity::DarkOnLight, min_side, true);
+        let more = opened_candidates(trace.mask(Polarity::DarkOnLight));
         scored.extend(score_all(&more));
         cands.extend(more);
     }
@@ -309,119 +299,6 @@ pub fn locate_traced(
         layout_scores,
     );
     (Ok(located_small.scaled(scale)), trace)
-}
-
-/// The candidate quads of one ink mask: for each of its largest outlines,
-/// the outline's own quad and those of the hull of its cell-like holes.
-/// With `outline_edges`, also the quad on the outline's four longest
-/// straight stretches: right when a spur of print sticks out of a corner,
-/// which the outline's hull follows.
-fn candidates(
-    mask: &GrayImage,
-    polarity: Polarity,
-    min_side: f32,
-    outline_edges: bool,
-) -> Vec<Candidate> {
-    let (w, h) = mask.dimensions();
-    // A one-pixel blank frame, so that a grid touching the image edge
-    // (a full-width screenshot) still has an outer outline.
-    let mut padded = GrayImage::new(w + 2, h + 2);
-    image::imageops::replace(&mut padded, mask, 1, 1);
-    let mut contours = find_contours::<i32>(&padded);
-    for c in &mut contours {
-        for p in &mut c.points {
-            p.x -= 1;
-            p.y -= 1;
-        }
-    }
-    let mut outers: Vec<(f32, usize)> = contours
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| c.border_type == BorderType::Outer && c.points.len() >= 20)
-        .filter_map(|(i, c)| {
-            let (x0, x1, y0, y1) = bbox(&c.points);
-            let (bw, bh) = ((x1 - x0) as f32, (y1 - y0) as f32);
-            (bw >= min_side && bh >= min_side).then_some((bw * bh, i))
-        })
-        .collect();
-    outers.sort_by(|a, b| b.0.total_cmp(&a.0));
-    outers.truncate(10);
-    let mut holes_of: Vec<Vec<usize>> = vec![Vec::new(); contours.len()];
-    for (i, c) in contours.iter().enumerate() {
-        if let (BorderType::Hole, Some(p)) = (c.border_type, c.parent) {
-            holes_of[p].push(i);
-        }
-    }
-    // Each outline's candidates in turn, the outlines fitted side by side.
-    let per_outline: Vec<Vec<Candidate>> = outers
-        .par_iter()
-        .map(|&(area, oi)| {
-            let mut cands = Vec::new();
-            let pts = &contours[oi].points;
-            if let Some(quad) = fit_quad(pts, MAX_CORNER_MOVE) {
-                cands.push(Candidate { quad, polarity });
-            }
-            if outline_edges && let Some(quad) = quad_from_longest_edges(pts) {
-                let quad = refit_sides(pts, quad, SIDE_TOL, MAX_CORNER_MOVE).unwrap_or(quad);
-                cands.push(Candidate { quad, polarity });
-            }
-            // The same component seen from inside: the hull of its
-            // cell-like holes, pushed out to the outline's straight stretch.
-            // Print that touches the grid changes the outline, not the cells.
-            let min_hole = (area.sqrt() / 40.0).max(5.0) as i32;
-            let cells: Vec<(i32, usize)> = holes_of[oi]
-                .iter()
-                .filter_map(|&h| {
-                    let (x0, x1, y0, y1) = bbox(&contours[h].points);
-                    let (w, h2) = (x1 - x0, y1 - y0);
-                    (w >= min_hole && h2 >= min_hole && w <= 2 * h2 && h2 <= 2 * w)
-                        .then_some((w * h2, h))
-                })
-                .collect();
-            if cells.len() < 9 {
-                return cands;
-            }
-            let mut areas: Vec<i32> = cells.iter().map(|c| c.0).collect();
-            areas.sort_unstable();
-            let med = areas[areas.len() / 2];
-            let hole_pts: Vec<Point<i32>> = cells
-                .iter()
-                .filter(|c| c.0 * 4 >= med && c.0 <= med * 4)
-                .flat_map(|c| contours[c.1].points.iter().copied())
-                .collect();
-            // A cell lost to touching print cuts a corner off the hull: let the
-            // sides' lines restore it.
-            let hull = imageproc::geometry::convex_hull(hole_pts.clone());
-            if let Some(inner) = fit_quad_in_hull(&hole_pts, &hull, 0.25) {
-                let quad = refit_sides(pts, inner, 0.04, MAX_CORNER_MOVE).unwrap_or(inner);
-                cands.push(Candidate { quad, polarity });
-            }
-            if let Some(inner) = quad_from_longest_edges(&hull) {
-                let inner =
-                    refit_sides(&hole_pts, inner, SIDE_TOL, MAX_CORNER_MOVE).unwrap_or(inner);
-                let quad = refit_sides(pts, inner, 0.04, MAX_CORNER_MOVE).unwrap_or(inner);
-                cands.push(Candidate { quad, polarity });
-            }
-            cands
-        })
-        .collect();
-    per_outline.into_iter().flatten().collect()
-}
-
-struct Candidate {
-    quad: Quad,
-    polarity: Polarity,
-}
-
-fn bbox(pts: &[Point<i32>]) -> (i32, i32, i32, i32) {
-    let mut b = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
-    for p in pts {
-        b.0 = b.0.min(p.x);
-        b.1 = b.1.max(p.x);
-        b.2 = b.2.min(p.y);
-        b.3 = b.3.max(p.y);
-    }
-    b
 }
 
 /// The mask under `quad` resampled onto a `w` x `h` rectangle. A pixel is
