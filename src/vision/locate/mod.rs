@@ -37,12 +37,14 @@ mod candidates;
 mod fit;
 mod ink;
 mod quad;
+mod score;
 
 use candidates::{Candidate, candidates, opened_candidates};
 
 pub use ink::{Polarity, WORK_SIDE, downscale};
 pub use quad::Quad;
 use quad::dist;
+pub use score::layout_score;
 
 /// Side of the cell crops that [`cell_crops`] is meant to be called with:
 /// enough for a printed digit (about 60% of the cell's height, so ~28 px),
@@ -357,96 +359,6 @@ fn rectify_mask(mask: &GrayImage, quad: &Quad, w: u32, h: u32) -> GrayImage {
             }
         });
     GrayImage::from_raw(w, h, out).expect("sized buffer")
-}
-
-/// How well the ink mask under `quad` matches `layout`'s canvas stretched
-/// onto it.
-///
-/// Each unit segment of the canvas lattice is probed at a few points,
-/// through the homography, straight into the mask; a probe hits when ink
-/// lies within 12% of a cell across the segment (sampled every mask pixel,
-/// so thin lines are not missed). Segments bordering a cell of the layout
-/// should be hit (`border`); the lines through cell centres mostly not
-/// (`centre`: digits only); segments with no cell on either side lie on
-/// blank paper (`outside`). Score = border - centre - outside, each a mean
-/// hit rate: about 0.5-0.9 for a grid, near 0 for print or an empty frame.
-pub fn layout_score(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
-    let (lw, lh) = (layout.width(), layout.height());
-    let Some(hm) = quad.homography_from_rect(lw as f64, lh as f64) else {
-        return f32::MIN;
-    };
-    let side = quad.mean_side();
-    let cell_px = side / lw.max(lh) as f32;
-    let reach = 0.12f32;
-    let steps = ((2.0 * reach * cell_px).ceil() as i32).max(2);
-    let (mw, mh) = (mask.width() as f64, mask.height() as f64);
-    let raw = mask.as_raw();
-    let stride = mask.width() as usize;
-    let to_mask = |u: f32, v: f32| -> (f64, f64) {
-        let (x, y) = hm.map(u as f64, v as f64);
-        (x + 0.5, y + 0.5)
-    };
-    let ink = |(x, y): (f64, f64)| -> bool {
-        x >= 0.0 && y >= 0.0 && x < mw && y < mh && raw[y as usize * stride + x as usize] > 0
-    };
-    // Hit rate along the unit segment from (x, y), going down (vertical)
-    // or right. Across the segment the map is close enough to affine over
-    // a quarter cell to step linearly between its two mapped ends.
-    let probe = |vertical: bool, x: f32, y: f32| -> f32 {
-        const PROBES: usize = 8;
-        let mut hits = 0;
-        for k in 0..PROBES {
-            let t = (k as f32 + 0.5) / PROBES as f32 * 0.8 + 0.1;
-            let (a, b) = if vertical {
-                (to_mask(x - reach, y + t), to_mask(x + reach, y + t))
-            } else {
-                (to_mask(x + t, y - reach), to_mask(x + t, y + reach))
-            };
-            let hit = (0..=steps).any(|d| {
-                let f = d as f64 / steps as f64;
-                ink((a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f))
-            });
-            hits += hit as usize;
-        }
-        hits as f32 / PROBES as f32
-    };
-    let (mut border, mut nb) = (0f32, 0f32);
-    let (mut centre, mut nc) = (0f32, 0f32);
-    let (mut outside, mut no) = (0f32, 0f32);
-    for j in 0..lh as isize {
-        for i in 0..=lw as isize {
-            let hit = probe(true, i as f32, j as f32);
-            if layout.is_cell(j, i - 1) || layout.is_cell(j, i) {
-                border += hit;
-                nb += 1.0;
-            } else {
-                outside += hit;
-                no += 1.0;
-            }
-            if layout.is_cell(j, i) {
-                centre += probe(true, i as f32 + 0.5, j as f32);
-                nc += 1.0;
-            }
-        }
-    }
-    for i in 0..lw as isize {
-        for j in 0..=lh as isize {
-            let hit = probe(false, i as f32, j as f32);
-            if layout.is_cell(j - 1, i) || layout.is_cell(j, i) {
-                border += hit;
-                nb += 1.0;
-            } else {
-                outside += hit;
-                no += 1.0;
-            }
-            if layout.is_cell(j, i) {
-                centre += probe(false, i as f32, j as f32 + 0.5);
-                nc += 1.0;
-            }
-        }
-    }
-    let mean = |s: f32, n: f32| if n > 0.0 { s / n } else { 0.0 };
-    mean(border, nb) - mean(centre, nc) - mean(outside, no)
 }
 
 /// Pixels per canvas unit when finding the actual grid lines.
