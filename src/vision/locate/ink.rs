@@ -36,7 +36,8 @@ pub enum Polarity {
 }
 
 impl Polarity {
-    /// Both polarities, in the order of the masks of [`ink_masks`].
+    /// Both polarities, in the order of the ink masks
+    /// ([`crate::vision::locate::Trace::ink`]).
     pub const ALL: [Polarity; 2] = [Polarity::DarkOnLight, Polarity::LightOnDark];
 
     /// The position of this polarity's mask in [`Polarity::ALL`] order.

@@ -2,26 +2,34 @@
 //! between the layout's canvas and the image, the layout itself, and one
 //! square crop per cell sampled from the full-resolution image.
 //!
-//! Outline:
-//! 1. The image is box-averaged down to a working copy whose long side is at
-//!    most [`WORK_SIDE`] pixels.
-//! 2. Ink is found by a local-mean threshold in both polarities (dark print
-//!    on paper, light lines on a dark-mode screen).
-//! 3. The outer outline of every large ink component gives a candidate quad:
-//!    the largest quadrilateral inscribed in its convex hull, whose sides are
-//!    then refitted to the outline's straight stretches. When no candidate
-//!    scores as a grid, the dark mask is opened (thin lines and bridges
-//!    removed) and the outlines traced again: a grid joined to the rest of
-//!    the page through shading keeps its thick frame, now on its own.
-//! 4. Each candidate is rectified and scored against every candidate layout
-//!    ([`DETECTED_LAYOUTS`], data, not code): borders of the layout's cells
-//!    must carry ink, lines through cell centres much less, and canvas
-//!    positions outside the shape must be blank. The best layout's score is
-//!    the candidate's score; among candidates scoring close to the best, the
-//!    largest wins (so a smaller second grid beside the main one loses).
-//! 5. The actual grid lines are found in the rectified ink, so cells follow
+//! The stages, in order, and the file that holds each (its tuning constants
+//! at its top, each with its reason):
+//! 1. `ink.rs`: the image is box-averaged down to a working copy whose long
+//!    side is at most [`WORK_SIDE`] pixels ([`downscale`]), and
+//! 2. ink is found by a local-mean threshold in both polarities
+//!    ([`Polarity`]: dark print on paper, light lines on a dark-mode screen).
+//! 3. `candidates.rs`: the outer outline of every large ink component gives
+//!    candidate quads ([`Quad`], `quad.rs`), fitted by `fit.rs`: the largest
+//!    quadrilateral inscribed in its convex hull, whose sides are then
+//!    refitted to the outline's straight stretches; the hull of its
+//!    cell-like holes gives more. When no candidate scores as a grid, the
+//!    dark mask is opened (thin lines and bridges removed) and the outlines
+//!    traced again: a grid joined to the rest of the page through shading
+//!    keeps its thick frame, now on its own.
+//! 4. `score.rs`: each candidate is scored against every candidate layout
+//!    ([`DETECTED_LAYOUTS`], data, not code) by probing its mask through the
+//!    homography ([`layout_score`]): borders of the layout's cells must
+//!    carry ink, lines through cell centres much less, and canvas positions
+//!    outside the shape must be blank. The best layout's score is the
+//!    candidate's score; among candidates scoring close to the best
+//!    ([`NEAR_BEST`], here), the largest wins (so a smaller second grid
+//!    beside the main one loses).
+//! 5. `refine.rs`: the chosen quad's ink is rectified, its outer lines
+//!    straightened, and the actual grid lines found in it, so cells follow
 //!    the printed lines even when the outer border is thick or spacing is
 //!    uneven.
+//! 6. `crops.rs`: [`cell_crops`] samples one square crop per cell from the
+//!    full-resolution image through the homography and the refined lines.
 //!
 //! Corners and the homography are in the orientation of the pixels given:
 //! whether the puzzle is upside down or on its side is decided later, from
@@ -56,6 +64,15 @@ pub const DETECTED_LAYOUTS: &[&str] = &["classic", "samurai"];
 /// A candidate needs at least this score (see [`Located::score`]) to count
 /// as a grid.
 pub const MIN_SCORE: f32 = 0.35;
+
+/// Candidates scoring at least this share of the best score compete on
+/// size, and the largest wins: a smaller second grid beside the main one,
+/// or a box of the grid itself, may score a little higher than the whole.
+pub const NEAR_BEST: f32 = 0.85;
+
+/// Images narrower or lower than this many pixels (4 per cell of a 9 x 9
+/// grid) are refused: no digit can be read in them.
+pub const MIN_IMAGE_SIDE: u32 = 36;
 
 /// Where the puzzle is.
 #[derive(Clone, Debug)]
@@ -208,7 +225,7 @@ pub fn locate_traced(
         ink,
         candidates: Vec::new(),
     };
-    if grey.width() < 36 || grey.height() < 36 {
+    if grey.width() < MIN_IMAGE_SIDE || grey.height() < MIN_IMAGE_SIDE {
         let err = LocateError::TooSmall {
             file: "the image".into(),
             width: grey.width(),
@@ -277,7 +294,7 @@ pub fn locate_traced(
     let (cand, layout_ranking) = cands
         .iter()
         .zip(&scored)
-        .filter(|(_, s)| s[0].1 >= best * 0.85)
+        .filter(|(_, s)| s[0].1 >= best * NEAR_BEST)
         .max_by(|a, b| a.0.quad.area().total_cmp(&b.0.quad.area()))
         .expect("the best candidate qualifies");
     let chosen = layouts[layout_ranking[0].0].clone();

@@ -27,7 +27,7 @@ const PROBE_FROM: f32 = 0.1;
 ///
 /// Each unit segment of the canvas lattice is probed at a few points,
 /// through the homography, straight into the mask; a probe hits when ink
-/// lies within [`PROBE_REACH`] of a cell across the segment (sampled every
+/// lies within `PROBE_REACH` of a cell across the segment (sampled every
 /// mask pixel, so thin lines are not missed). Segments bordering a cell of the layout
 /// should be hit (`border`); the lines through cell centres mostly not
 /// (`centre`: digits only); segments with no cell on either side lie on
