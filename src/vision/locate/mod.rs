@@ -35,6 +35,8 @@
 //! whether the puzzle is upside down or on its side is decided later, from
 //! the digits.
 
+use std::fmt;
+
 use image::GrayImage;
 use rayon::prelude::*;
 
@@ -156,34 +158,52 @@ fn piecewise(lines: &[f32], t: f32) -> f32 {
     lines[i] + f * (lines[i + 1] - lines[i])
 }
 
-/// Why no grid was located.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+/// Why no grid was located in an image. [`locate`] sees pixels, not a
+/// file: the caller that knows the file names it with
+/// [`LocateError::in_file`], which is what users are told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LocateError {
-    #[error("no sudoku grid found in {file}")]
-    NoGrid { file: String },
-    #[error("{file} is too small to hold a sudoku grid ({width}x{height} pixels)")]
-    TooSmall {
-        file: String,
-        width: u32,
-        height: u32,
-    },
+    /// No candidate scored as a grid (see [`MIN_SCORE`]).
+    #[error("no sudoku grid found in the image")]
+    NoGrid,
+    /// The image is narrower or lower than [`MIN_IMAGE_SIDE`].
+    #[error("the image is too small to hold a sudoku grid ({width}x{height} pixels)")]
+    TooSmall { width: u32, height: u32 },
 }
 
 impl LocateError {
-    /// The same error naming `file`.
-    pub fn in_file(self, name: &str) -> LocateError {
-        match self {
-            LocateError::NoGrid { .. } => LocateError::NoGrid {
-                file: name.to_string(),
-            },
-            LocateError::TooSmall { width, height, .. } => LocateError::TooSmall {
-                file: name.to_string(),
-                width,
-                height,
-            },
+    /// This error in the file (or pasted image) called `file`.
+    pub fn in_file(self, file: &str) -> LocateFileError {
+        LocateFileError {
+            file: file.to_string(),
+            error: self,
         }
     }
 }
+
+/// A [`LocateError`] with the name of the file it happened in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocateFileError {
+    /// The file's name as the user gave it.
+    pub file: String,
+    /// What went wrong.
+    pub error: LocateError,
+}
+
+impl fmt::Display for LocateFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = &self.file;
+        match self.error {
+            LocateError::NoGrid => write!(f, "no sudoku grid found in {file}"),
+            LocateError::TooSmall { width, height } => write!(
+                f,
+                "{file} is too small to hold a sudoku grid ({width}x{height} pixels)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LocateFileError {}
 
 /// The intermediate results of [`locate_traced`], for `--debug` output.
 #[derive(Clone, Debug)]
@@ -227,7 +247,6 @@ pub fn locate_traced(
     };
     if grey.width() < MIN_IMAGE_SIDE || grey.height() < MIN_IMAGE_SIDE {
         let err = LocateError::TooSmall {
-            file: "the image".into(),
             width: grey.width(),
             height: grey.height(),
         };
@@ -283,12 +302,7 @@ pub fn locate_traced(
     }
     let best = best_of(&scored);
     if best < MIN_SCORE {
-        return (
-            Err(LocateError::NoGrid {
-                file: "the image".into(),
-            }),
-            trace,
-        );
+        return (Err(LocateError::NoGrid), trace);
     }
     // Among the candidates close to the best score, the largest.
     let (cand, layout_ranking) = cands
