@@ -45,7 +45,7 @@ use image::{DynamicImage, Rgba, RgbaImage};
 
 use crate::grid::{Alphabet, Layout};
 use crate::vision::homography::Homography;
-use crate::vision::locate::Located;
+use crate::vision::locate::{Located, Quad};
 
 use rayon::prelude::*;
 pub use render::render_grid;
@@ -463,8 +463,7 @@ fn draw_outline<P: Paintable>(
     for cell in 0..layout.cell_count() {
         let (r, c) = layout.position(cell);
         let q = located.cell_quad(cell);
-        let side =
-            (dist(q[0], q[1]) + dist(q[1], q[2]) + dist(q[2], q[3]) + dist(q[3], q[0])) / 4.0;
+        let side = Quad::new(q).mean_side();
         let width = (side * 0.07).max(2.0);
         let neighbour = |dr: isize, dc: isize| layout.is_cell(r as isize + dr, c as isize + dc);
         let edges = [
@@ -480,10 +479,6 @@ fn draw_outline<P: Paintable>(
         }
     }
     out
-}
-
-fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
-    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 
 fn check_values(layout: &Layout, what: &'static str, values: &[u8]) -> Result<(), OverlayError> {
