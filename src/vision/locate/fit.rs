@@ -72,19 +72,17 @@ pub(super) fn fit_quad_in_hull(
         return None;
     }
     let hp: Vec<[f32; 2]> = hull.iter().map(|p| [p.x as f32, p.y as f32]).collect();
-    let mut best: Option<([[f32; 2]; 4], f32)> = None;
+    let mut best: Option<(Quad, f32)> = None;
     for step in 0..ROTATION_STEPS {
         let theta = (step as f32 * ROTATION_STEP_DEG).to_radians();
-        let mut quad = [[0f32; 2]; 4];
-        for (k, corner) in quad.iter_mut().enumerate() {
+        let quad = Quad::new(std::array::from_fn(|k| {
             let a = theta + std::f32::consts::FRAC_PI_4 + k as f32 * std::f32::consts::FRAC_PI_2;
             let (dx, dy) = (a.cos(), a.sin());
-            *corner = *hp
-                .iter()
+            *hp.iter()
                 .max_by(|p, q| (p[0] * dx + p[1] * dy).total_cmp(&(q[0] * dx + q[1] * dy)))
-                .expect("non-empty hull");
-        }
-        let area = Quad::new(quad).area();
+                .expect("non-empty hull")
+        }));
+        let area = quad.area();
         if best.as_ref().is_none_or(|b| area > b.1) {
             best = Some((quad, area));
         }
@@ -93,7 +91,7 @@ pub(super) fn fit_quad_in_hull(
     if area < MIN_AREA {
         return None;
     }
-    let quad = Quad::clockwise(quad);
+    let quad = Quad::clockwise(quad.points());
     let quad = refit_sides(pts, quad, SIDE_TOL, max_move).unwrap_or(quad);
     well_shaped(quad)
 }

@@ -1,4 +1,4 @@
-//! Quadrilaterals in image pixels: candidate grids and located corners.
+//! Quadrilaterals: candidate grids and located corners.
 
 use std::ops::Index;
 
@@ -7,12 +7,13 @@ use crate::vision::homography::Homography;
 /// Cross products of consecutive sides (pixels squared) at most this large
 /// count as a straight angle in [`Quad::is_convex`]: three corners on a line
 /// make no quadrilateral.
-pub const STRAIGHT_TURN: f32 = 1e-3;
+const STRAIGHT_TURN: f32 = 1e-3;
 
-/// Four points in pixel coordinates, as corners of a quadrilateral: when
-/// built by [`Quad::clockwise`] (and as [`crate::vision::locate`] returns
-/// them), clockwise as seen on screen (y pointing down) from the top-left:
-/// top-left, top-right, bottom-right, bottom-left.
+/// Four points as the corners of a quadrilateral, in image pixels unless
+/// said otherwise. Built by [`Quad::clockwise`] (and as
+/// [`crate::vision::locate`] returns them), they run clockwise as seen on
+/// screen (y pointing down) from the top-left: top-left, top-right,
+/// bottom-right, bottom-left.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Quad([[f32; 2]; 4]);
 

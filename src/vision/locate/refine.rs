@@ -138,7 +138,7 @@ pub(super) fn refine(
     let rect = rectify_mask(mask, quad, rw, rh);
     let (quad, rect) = match outer_corners(&rect, &layout) {
         Some(c) => {
-            let quad = Quad::new(c).map(|[x, y]| {
+            let quad = c.map(|[x, y]| {
                 let (u, v) = first.map(x as f64, y as f64);
                 [u as f32, v as f32]
             });
@@ -206,7 +206,7 @@ pub(super) fn refine(
 /// place; far-off units dropped). `None` when a side has too few units
 /// found, or no corner moves by more than [`MIN_OUTER_MOVE`], or one would
 /// move by [`MAX_OUTER_MOVE`] or more.
-fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<[[f32; 2]; 4]> {
+fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<Quad> {
     let p = REFINE_PX;
     let (lw, lh) = (layout.width(), layout.height());
     let reach = (OUTER_REACH * p) as i32;
@@ -320,7 +320,7 @@ fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<[[f32; 2]; 4]> {
     // precise corners for a straight-line fit across a slightly curved page.
     let moves: Vec<f32> = out.iter().zip(nominal).map(|(a, b)| dist(*a, b)).collect();
     let worst = moves.iter().cloned().fold(0.0, f32::max);
-    (worst > MIN_OUTER_MOVE && worst < MAX_OUTER_MOVE).then_some(out)
+    (worst > MIN_OUTER_MOVE && worst < MAX_OUTER_MOVE).then_some(Quad::new(out))
 }
 
 /// Positions (canvas units) of the vertical (`vertical`) or horizontal grid
