@@ -129,7 +129,7 @@ pub fn read_photo(rgba: Arc<RgbaImage>, name: &str) -> Loaded {
     let grey = Arc::new(image::DynamicImage::ImageRgba8((*rgba).clone()).to_luma8());
     let (result, _) = read_grey(&grey, None);
     let reading = result.map(Box::new).map_err(|e| match e {
-        LocateError::NoGrid { .. } => format!(
+        LocateError::NoGrid => format!(
             "no sudoku grid found in {name} — drag the corners onto the grid, or pick the layout"
         ),
         other => other.in_file(name).to_string(),

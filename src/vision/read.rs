@@ -13,7 +13,9 @@ use super::classify::prep::{Prepared, prepare};
 use super::classify::{CellReading, Model};
 use super::homography::Homography;
 use super::load::{LoadError, load_path, to_grey};
-use super::locate::{CELL_CROP_SIZE, LocateError, Located, Trace, cell_crops, locate_traced};
+use super::locate::{
+    CELL_CROP_SIZE, LocateError, LocateFileError, Located, Trace, cell_crops, locate_traced,
+};
 use super::orient::{apply, orient};
 use crate::grid::{Layout, Puzzle};
 
@@ -49,7 +51,7 @@ pub enum ReadError {
     #[error(transparent)]
     Load(#[from] LoadError),
     #[error(transparent)]
-    Locate(#[from] LocateError),
+    Locate(#[from] LocateFileError),
 }
 
 /// Reads the puzzle in the image file at `path`. With `layout`, that layout
