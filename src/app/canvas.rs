@@ -10,7 +10,6 @@ use image::RgbaImage;
 
 use super::doc::{self, Doc, Source};
 use super::{Stamp, SudokuApp};
-use crate::grid::HouseKind;
 
 /// Largest texture side uploaded for a photo; larger photos are shown
 /// downscaled (reading always uses the full image).
@@ -321,14 +320,6 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             Color32::from_gray(20)
         },
     );
-    let box_of = |cell: usize| -> Vec<u32> {
-        layout
-            .houses_of(cell)
-            .iter()
-            .copied()
-            .filter(|&h| layout.houses()[h as usize].kind == HouseKind::Box)
-            .collect()
-    };
     let line = |a: [f32; 2], b: [f32; 2], s: Stroke| {
         let pa = xf.to_screen(located.canvas_to_image(a[0], a[1]));
         let pb = xf.to_screen(located.canvas_to_image(b[0], b[1]));
@@ -338,7 +329,6 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     for cell in (0..layout.cell_count()).filter(|_| is_photo) {
         let (r, c) = layout.position(cell);
         let (rf, cf) = (r as f32, c as f32);
-        let boxes = box_of(cell);
         // (neighbour row, col, edge start, edge end)
         let edges = [
             (r as isize - 1, c as isize, [cf, rf], [cf + 1.0, rf]),
@@ -363,8 +353,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             match neighbour {
                 None => thick_edges.push((a, b)),
                 Some(n) if i < 2 => {
-                    let same_box = box_of(n).iter().any(|h| boxes.contains(h));
-                    if same_box {
+                    if layout.same_box(cell, n) {
                         line(a, b, thin);
                     } else {
                         thick_edges.push((a, b));
