@@ -21,9 +21,10 @@ use std::time::Instant;
 use ab_glyph::FontRef;
 use image::{GrayImage, Luma};
 use imageproc::geometric_transformations::Projection;
+use sudoku_lens::rng::Rng;
 use sudoku_lens::vision::classify::build::{HELDOUT_FONTS, sample_seed, sample_size};
 use sudoku_lens::vision::classify::prep::{Prepared, prepare};
-use sudoku_lens::vision::classify::synth::{CellKind, Rng, Strength, render_cell};
+use sudoku_lens::vision::classify::synth::{CellKind, Strength, render_cell};
 use sudoku_lens::vision::classify::{CellReading, Model, TRAIN_FONTS};
 
 struct Args {

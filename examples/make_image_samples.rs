@@ -17,10 +17,10 @@ use std::sync::Arc;
 use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
 use image::{ImageEncoder, Rgb, RgbImage};
 use sudoku_lens::grid::{Document, Layout, Puzzle, parse};
+use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{full_grid, thin};
 use sudoku_lens::vision::classify::TRAIN_FONTS;
-use sudoku_lens::vision::classify::synth::Rng;
 use sudoku_lens::vision::homography::Homography;
 
 type Colour = [u8; 3];

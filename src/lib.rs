@@ -8,6 +8,7 @@
 //! - [`vision`]: photos and screenshots in, located grids and read digits out.
 //! - [`overlay`]: solutions drawn onto the photo in perspective, or as a
 //!   clean grid.
+//! - [`rng`]: a small seeded random generator, the same on every machine.
 //! - `app` (feature `gui`, on by default): the desktop app.
 //!
 //! The library alone needs no window system: build it with
@@ -18,5 +19,6 @@ pub mod app;
 pub mod batch;
 pub mod grid;
 pub mod overlay;
+pub mod rng;
 pub mod solve;
 pub mod vision;

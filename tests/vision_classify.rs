@@ -5,8 +5,9 @@ use std::path::Path;
 
 use ab_glyph::FontRef;
 use image::{GrayImage, Luma};
+use sudoku_lens::rng::Rng;
 use sudoku_lens::vision::classify::build::{HELDOUT_FONTS, sample_seed, sample_size};
-use sudoku_lens::vision::classify::synth::{CellKind, Rng, Strength, render_cell};
+use sudoku_lens::vision::classify::synth::{CellKind, Strength, render_cell};
 use sudoku_lens::vision::classify::{
     BuildConfig, CellReading, Model, ModelError, TRAIN_FONTS, build_model,
 };

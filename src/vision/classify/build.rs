@@ -10,8 +10,9 @@ use ab_glyph::FontRef;
 use rayon::prelude::*;
 
 use super::prep::{FEATURE_LEN, Prepared, prepare};
-use super::synth::{CellKind, Rng, Strength, render_cell};
+use super::synth::{CellKind, Strength, render_cell};
 use super::{MAGIC, Model, VERSION};
+use crate::rng::Rng;
 
 /// Fonts (file names under `assets/fonts/`) the bundled model is built from.
 pub const TRAIN_FONTS: &[&str] = &[
