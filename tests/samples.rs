@@ -1,5 +1,5 @@
 //! Every image in `samples/images/` (screenshots and simulated photos made by
-//! `cargo run --release --example make_image_samples`) is read through the
+//! `cargo run --release -p sudoku-lens-tools --bin make_image_samples`) is read through the
 //! library and must give exactly the grid in its `NAME.txt`, without the
 //! solver check having to change any cell.
 

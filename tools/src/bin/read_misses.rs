@@ -2,7 +2,7 @@
 //! ground truth (`NAME.dat` as in `sudoku-lens eval`), with what the cell
 //! preparation and the model made of each, and optionally saves the crops.
 //!
-//! `cargo run --release --example read_misses -- DIR [--dump OUT.png]`: the
+//! `cargo run --release -p sudoku-lens-tools --bin read_misses -- DIR [--dump OUT.png]`: the
 //! crops of the missed cells go into one image, ten to a row.
 //!
 //! The photos are used for measuring only; nothing from them goes into the

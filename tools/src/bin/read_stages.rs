@@ -3,7 +3,7 @@
 //! orientation, the solver check. Each stage runs `--runs` times per photo
 //! and its fastest run is kept (the machine may be busy).
 //!
-//! `cargo run --release --example read_stages -- [--runs N] PHOTO...`
+//! `cargo run --release -p sudoku-lens-tools --bin read_stages -- [--runs N] PHOTO...`
 //!
 //! Stages run one after the other as in `read_located`; the rayon pool is
 //! started before the first photo so its start-up is not charged to any

@@ -5,8 +5,7 @@
 
 use ab_glyph::{Font, FontRef, PxScale, point};
 use image::GrayImage;
-
-use crate::rng::Rng;
+use sudoku_lens::rng::Rng;
 
 /// What a synthetic cell shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
