@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use sudoku_lens::grid::{Document, parse};
-use sudoku_lens::vision::check::Verdict;
+use sudoku_lens::vision::check::CheckOutcome;
 use sudoku_lens::vision::read::read_path;
 
 const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff"];
@@ -102,10 +102,10 @@ fn every_sample_image_reads_exactly() {
                     expected.to_text()
                 ));
             }
-            if reading.verdict != Verdict::Unique {
+            if reading.check != CheckOutcome::Unique {
                 return Some(format!(
                     "{name}: right only after the solver check: {:?}",
-                    reading.verdict
+                    reading.check
                 ));
             }
             None

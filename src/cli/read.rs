@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::json;
 use sudoku_lens::grid::Layout;
-use sudoku_lens::vision::check::Verdict;
+use sudoku_lens::vision::check::CheckOutcome;
 use sudoku_lens::vision::classify::Model;
 use sudoku_lens::vision::debug::write_debug;
 use sudoku_lens::vision::load::{load_path, to_grey};
@@ -83,9 +83,9 @@ fn read_one(path: &Path, layout: Option<&Layout>, debug: Option<&Path>) -> Resul
 pub(super) fn report_check(path: &Path, r: &Reading) {
     let name = path.display();
     let layout = r.puzzle.layout();
-    match &r.verdict {
-        Verdict::Unique => {}
-        Verdict::Changed(changes) => {
+    match &r.check {
+        CheckOutcome::Unique => {}
+        CheckOutcome::Changed(changes) => {
             let list: Vec<String> = changes
                 .iter()
                 .map(|&(cell, v)| {
@@ -115,7 +115,7 @@ pub(super) fn report_check(path: &Path, r: &Reading) {
                 list.join("; ")
             );
         }
-        Verdict::Unresolved => eprintln!(
+        CheckOutcome::Unresolved => eprintln!(
             "sudoku-lens: {name}: the puzzle as read does not have exactly one solution; \
              check the uncertain cells"
         ),
@@ -132,8 +132,8 @@ pub(super) fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
             [row, col]
         })
         .collect();
-    let changed: Vec<[usize; 2]> = match &r.verdict {
-        Verdict::Changed(changes) => changes
+    let changed: Vec<[usize; 2]> = match &r.check {
+        CheckOutcome::Changed(changes) => changes
             .iter()
             .map(|&(c, _)| {
                 let (row, col) = layout.position(c);

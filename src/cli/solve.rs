@@ -16,7 +16,7 @@ use sudoku_lens::batch::solve_all;
 use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, parse};
 use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
-use sudoku_lens::vision::check::Verdict as CheckVerdict;
+use sudoku_lens::vision::check::CheckOutcome;
 use sudoku_lens::vision::load::{load_path, to_grey};
 use sudoku_lens::vision::read::{Reading, read_grey};
 
@@ -338,8 +338,8 @@ fn solve_image(
         (None, _) | (Some(Ok(_)), None) => None,
         (Some(Err(e)), _) => Some(Err(e.clone())),
         (Some(Ok(out)), Some(solution)) => {
-            let changed: Vec<usize> = match &reading.verdict {
-                CheckVerdict::Changed(c) => c.iter().map(|&(cell, _)| cell).collect(),
+            let changed: Vec<usize> = match &reading.check {
+                CheckOutcome::Changed(c) => c.iter().map(|&(cell, _)| cell).collect(),
                 _ => Vec::new(),
             };
             // Draw on the pixels as decoded: RGB (JPEG) needs no conversion.
@@ -431,7 +431,7 @@ fn report_image(
         }
         Ok(r) => r,
     };
-    if matches!(reading.verdict, CheckVerdict::Changed(_)) {
+    if matches!(reading.check, CheckOutcome::Changed(_)) {
         super::read::report_check(path, reading);
     }
     let puzzle = &reading.puzzle;
@@ -441,7 +441,7 @@ fn report_image(
         _ => String::new(),
     };
     let result = outcome.solved.as_ref().expect("read images are solved");
-    let (count, first, mut status) = judge(&name, puzzle, result, limit, &check, &drew);
+    let (count, first, mut status) = assess(&name, puzzle, result, limit, &check, &drew);
     if let Some(Err(e)) = &outcome.exported {
         eprintln!("sudoku-lens: {e}");
         status = status.max(Status::Malformed);
@@ -483,7 +483,7 @@ fn uncertain_hint(r: &Reading) -> String {
 /// first solution, and the status; a problem is reported on stderr as
 /// "PLACE: PROBLEM{hint}", with `drew` after "printed the first" when the
 /// first of several solutions was also drawn.
-fn judge(
+fn assess(
     place: &dyn std::fmt::Display,
     puzzle: &Puzzle,
     result: &Result<Outcome, SolveError>,
@@ -528,7 +528,7 @@ fn how_many(count: u64, limit: u64) -> String {
 }
 
 /// What became of one puzzle, for the output and the exit status.
-enum Verdict<'a> {
+enum Attempt<'a> {
     Malformed(String),
     Solved(&'a Puzzle, &'a Result<Outcome, SolveError>),
 }
@@ -557,7 +557,7 @@ fn solve_text(
     match doc {
         Document::Single(p) => {
             let result = solve(&p, limit, 1);
-            let status = report(out, name, &Verdict::Solved(&p, &result), json, limit, None)?;
+            let status = report(out, name, &Attempt::Solved(&p, &result), json, limit, None)?;
             let first = result.as_ref().ok().and_then(|o| o.solutions.first());
             Ok(status.max(export_text(name, &p, first, target, options)))
         }
@@ -636,14 +636,14 @@ fn solve_batch(
                 }
             }
             Entry::Puzzle { line, text, puzzle } => {
-                let verdict = match puzzle {
-                    Ok(p) => Verdict::Solved(p, results.next().expect("one result per puzzle")),
-                    Err(e) => Verdict::Malformed(e.to_string()),
+                let attempt = match puzzle {
+                    Ok(p) => Attempt::Solved(p, results.next().expect("one result per puzzle")),
+                    Err(e) => Attempt::Malformed(e.to_string()),
                 };
                 let st = report(
                     out,
                     &format!("{name}:{line}"),
-                    &verdict,
+                    &attempt,
                     json,
                     limit,
                     Some(text),
@@ -661,13 +661,13 @@ fn solve_batch(
 fn report(
     out: &mut impl Write,
     place: &str,
-    verdict: &Verdict,
+    attempt: &Attempt,
     json: bool,
     limit: u64,
     batch_line: Option<&str>,
 ) -> io::Result<Status> {
-    let (puzzle, result) = match verdict {
-        Verdict::Malformed(msg) => {
+    let (puzzle, result) = match attempt {
+        Attempt::Malformed(msg) => {
             eprintln!("sudoku-lens: {msg}");
             if json {
                 writeln!(out, "{}", error_json(msg))?;
@@ -676,9 +676,9 @@ fn report(
             }
             return Ok(Status::Malformed);
         }
-        Verdict::Solved(p, r) => (*p, *r),
+        Attempt::Solved(p, r) => (*p, *r),
     };
-    let (count, first, status) = judge(&place, puzzle, result, limit, "", "");
+    let (count, first, status) = assess(&place, puzzle, result, limit, "", "");
     if json {
         let mut obj = json!({
             "layout": puzzle.layout().name(),

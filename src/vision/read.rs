@@ -5,10 +5,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use image::GrayImage;
-
-use super::check::{Verdict, check};
 use rayon::prelude::*;
 
+use super::check::{CheckOutcome, check};
 use super::classify::prep::{Prepared, prepare};
 use super::classify::{CellReading, Model};
 use super::homography::Homography;
@@ -40,7 +39,7 @@ pub struct Reading {
     pub uncertain: Vec<usize>,
     /// What the solver check made of the reading; `Changed` lists the cells
     /// it changed and their new values (already in `puzzle`).
-    pub verdict: Verdict,
+    pub check: CheckOutcome,
 }
 
 /// Why an image could not be read.
@@ -94,8 +93,8 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
         .collect();
     let layout = Arc::new(located.layout.clone());
     let mut values: Vec<u8> = cells.iter().map(|c| c.value).collect();
-    let verdict = check(&layout, &mut values, &cells);
-    if let Verdict::Changed(changes) = &verdict {
+    let outcome = check(&layout, &mut values, &cells);
+    if let CheckOutcome::Changed(changes) = &outcome {
         uncertain.extend(changes.iter().map(|&(cell, _)| cell));
         uncertain.sort_unstable();
         uncertain.dedup();
@@ -107,7 +106,7 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
         turns,
         cells,
         uncertain,
-        verdict,
+        check: outcome,
     }
 }
 

@@ -73,10 +73,10 @@ fn main() {
             .to_luma8();
         let crops = cell_crops(&grey, &reading.located, CELL_CROP_SIZE);
         println!(
-            "{name}: {} wrong, turns {}, verdict {:?}",
+            "{name}: {} wrong, turns {}, check {:?}",
             wrong.len(),
             reading.turns,
-            reading.verdict
+            reading.check
         );
         for i in wrong {
             let c = &reading.cells[i];

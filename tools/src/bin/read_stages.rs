@@ -17,7 +17,7 @@ use std::time::Instant;
 use image::{DynamicImage, GrayImage};
 use rayon::prelude::*;
 use sudoku_lens::grid::Layout;
-use sudoku_lens::vision::check::{Verdict, check};
+use sudoku_lens::vision::check::{CheckOutcome, check};
 use sudoku_lens::vision::classify::prep::{Prepared, prepare};
 use sudoku_lens::vision::classify::{CellReading, Model};
 use sudoku_lens::vision::load::{load_path, to_grey};
@@ -103,7 +103,7 @@ fn stage_apply(
 }
 
 #[inline(never)]
-fn stage_check(layout: &Arc<Layout>, cells: &[CellReading]) -> Verdict {
+fn stage_check(layout: &Arc<Layout>, cells: &[CellReading]) -> CheckOutcome {
     let mut values: Vec<u8> = cells.iter().map(|c| c.value).collect();
     check(layout, &mut values, cells)
 }
