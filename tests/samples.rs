@@ -8,9 +8,8 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use sudoku_lens::grid::{Document, parse};
 use sudoku_lens::vision::check::CheckOutcome;
+use sudoku_lens::vision::load::has_image_extension;
 use sudoku_lens::vision::read::read_path;
-
-const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff"];
 
 fn samples_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/images")
@@ -27,7 +26,7 @@ fn listing() -> (Vec<PathBuf>, Vec<PathBuf>, Vec<PathBuf>) {
             .extension()
             .map(|e| e.to_string_lossy().to_ascii_lowercase())
             .unwrap_or_default();
-        if IMAGE_EXTENSIONS.contains(&ext.as_str()) {
+        if has_image_extension(&path) {
             images.push(path);
         } else if ext == "txt" {
             texts.push(path);

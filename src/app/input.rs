@@ -14,7 +14,7 @@ use crate::vision::locate::LocateError;
 use crate::vision::read::{Reading, read_at_corners, read_grey};
 
 /// File name endings offered by the open dialog.
-pub const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff"];
+pub use crate::vision::load::IMAGE_EXTENSIONS;
 /// Puzzle text file endings offered by the open dialog.
 pub const TEXT_EXTENSIONS: &[&str] = &["txt", "sdk", "sudoku"];
 

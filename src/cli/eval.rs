@@ -2,56 +2,24 @@
 //! and report how much was read right, and how many readings solve to the
 //! solution the ground truth agrees with.
 //!
-//! Ground truth beside `NAME.jpg` (or any image extension): `NAME.dat` (a
-//! phone line, a resolution line, then 81 whitespace-separated digits, 0 =
-//! empty), or `NAME.txt` (81 whitespace-separated numbers: 0 blank, 1-9 a
-//! digit, 10 candidate marks, which must read as empty).
+//! Ground truth beside `NAME.jpg` (or any image extension): `NAME.dat` or
+//! `NAME.txt`, as [`sudoku_lens::vision::truth`] reads them.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use sudoku_lens::solve::solve;
+use sudoku_lens::vision::load::has_image_extension;
 use sudoku_lens::vision::read::read_path;
+use sudoku_lens::vision::truth::truth_beside;
 
 use super::Status;
-
-const IMAGE_EXTENSIONS: &[&str] = &["jpg", "jpeg", "png", "webp", "bmp", "gif", "tif", "tiff"];
-
-/// One image's ground truth: per cell, 0 empty or 1-9.
-fn truth_for(image: &Path) -> Result<Option<Vec<u8>>, String> {
-    for (ext, skip) in [("dat", 2), ("txt", 0)] {
-        let path = image.with_extension(ext);
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        let values: Result<Vec<u8>, _> = text
-            .lines()
-            .skip(skip)
-            .flat_map(str::split_whitespace)
-            .map(|t| t.parse::<u8>().map(|v| if v > 9 { 0 } else { v }))
-            .collect();
-        let values = values.map_err(|e| format!("{}: {e}", path.display()))?;
-        if values.len() != 81 {
-            return Err(format!(
-                "{}: {} values, expected 81",
-                path.display(),
-                values.len()
-            ));
-        }
-        return Ok(Some(values));
-    }
-    Ok(None)
-}
 
 pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
     let mut images: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: cannot list the folder: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| IMAGE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
-        })
+        .filter(|p| has_image_extension(p))
         .collect();
     images.sort();
     let (mut total, mut located, mut layout_ok, mut grids_ok) = (0usize, 0usize, 0usize, 0usize);
@@ -59,9 +27,10 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
     let mut solved_ok = 0usize;
     let mut times = Vec::new();
     for image in &images {
-        let Some(truth) = truth_for(image)? else {
+        let Some(truth) = truth_beside(image).map_err(|e| e.to_string())? else {
             continue;
         };
+        let truth = truth.values();
         total += 1;
         let start = Instant::now();
         let result = read_path(image, None);

@@ -17,7 +17,7 @@ use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, parse};
 use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
 use sudoku_lens::vision::check::CheckOutcome;
-use sudoku_lens::vision::load::{load_path, to_grey};
+use sudoku_lens::vision::load::{has_image_extension, load_path, to_grey};
 use sudoku_lens::vision::read::{Reading, read_grey};
 
 use super::{Status, read_input, usage_error};
@@ -32,10 +32,6 @@ pub struct Export {
     /// Draw the located grid's outline too.
     pub outline: bool,
 }
-
-/// Image file extensions taken as images even when the content says
-/// otherwise (the loader then tells what is wrong), and looked for in folders.
-const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff"];
 
 /// One input after folders are expanded.
 enum Input {
@@ -184,12 +180,6 @@ fn expand(inputs: &[PathBuf]) -> Vec<Input> {
         items.extend(files.into_iter().map(Input::Image));
     }
     items
-}
-
-fn has_image_extension(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| IMAGE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
 }
 
 /// Whether a file is an output of `--export-dir`: `NAME.solved.EXT`.

@@ -17,6 +17,7 @@
 //!   solution.
 //! - [`debug`]: the intermediate images, for `--debug`.
 //! - [`read`]: all of the above in order: an image file in, a puzzle out.
+//! - [`truth`]: the ground-truth files beside measured photos.
 //!
 //! Typical use:
 //!
@@ -44,3 +45,4 @@ pub mod load;
 pub mod locate;
 pub mod orient;
 pub mod read;
+pub mod truth;

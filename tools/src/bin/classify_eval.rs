@@ -24,6 +24,7 @@ use imageproc::geometric_transformations::Projection;
 use sudoku_lens::rng::Rng;
 use sudoku_lens::vision::classify::prep::{Prepared, prepare};
 use sudoku_lens::vision::classify::{CellReading, Model};
+use sudoku_lens::vision::truth::truth_beside;
 use sudoku_lens_tools::build::{HELDOUT_FONTS, TRAIN_FONTS, sample_seed, sample_size};
 use sudoku_lens_tools::synth::{CellKind, Strength, render_cell};
 use sudoku_lens_tools::{font_bytes, repo_root};
@@ -197,11 +198,11 @@ fn kubiesa(model: &Model, args: &Args) -> Vec<GrayImage> {
             )
         });
         let stem = name.trim_end_matches(".jpg");
-        let labels: Vec<u8> = std::fs::read_to_string(args.photos.join(format!("{stem}.txt")))
-            .expect("labels")
-            .split_whitespace()
-            .map(|t| t.parse().unwrap())
-            .collect();
+        let labels = match truth_beside(&args.photos.join(name)) {
+            Ok(Some(truth)) => truth.labels,
+            Ok(None) => panic!("{stem}: no labels beside it"),
+            Err(e) => panic!("{e}"),
+        };
         let img = image::open(args.photos.join(name))
             .expect("photo")
             .to_luma8();

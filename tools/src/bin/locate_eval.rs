@@ -25,6 +25,7 @@ use image::GrayImage;
 use sudoku_lens::vision::debug::write_debug;
 use sudoku_lens::vision::load::{Rotation, load_bytes_with};
 use sudoku_lens::vision::locate::{CELL_CROP_SIZE, Located, cell_crops, locate_traced};
+use sudoku_lens::vision::truth::truth_beside;
 use sudoku_lens_tools::repo_root;
 
 struct Run {
@@ -260,13 +261,12 @@ fn main() {
         let (mut found, mut classic, mut separated) = (0, 0, 0);
         let mut failures = Vec::new();
         for dat in &dats {
-            let text = std::fs::read_to_string(dat).unwrap();
-            let digits: Vec<u8> = text
-                .lines()
-                .skip(2)
-                .flat_map(|l| l.split_whitespace().map(|t| t.parse::<u8>().unwrap()))
-                .collect();
             let jpg = dat.with_extension("jpg");
+            let digits = match truth_beside(&jpg) {
+                Ok(Some(truth)) => truth.values(),
+                Ok(None) => panic!("{} is unreadable", dat.display()),
+                Err(e) => panic!("{e}"),
+            };
             let r = run(&jpg, Rotation::AsStored, debug.as_deref());
             times.push((size_class(&r.grey), r.work_ms, r.work_ms + r.decode_ms));
             let name = jpg.file_name().unwrap().to_string_lossy().to_string();
