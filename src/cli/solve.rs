@@ -17,8 +17,8 @@ use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, parse};
 use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
 use sudoku_lens::vision::check::CheckOutcome;
-use sudoku_lens::vision::load::{has_image_extension, load_path, to_grey};
-use sudoku_lens::vision::read::{Reading, read_grey};
+use sudoku_lens::vision::load::has_image_extension;
+use sudoku_lens::vision::read::{Colour, ImageReading, Reading, read_image};
 
 use super::{Status, read_input, usage_error};
 
@@ -300,34 +300,36 @@ fn solve_image(
     options: &Options,
 ) -> ImageOutcome {
     let name = path.display().to_string();
-    let image = match load_path(path) {
-        Ok(i) => i,
-        Err(e) => {
-            return ImageOutcome {
-                reading: Err(e.to_string()),
-                solved: None,
-                exported: None,
-            };
-        }
+    // The colour pixels are only drawn on when there is somewhere to save.
+    let colour = match target {
+        Some(Ok(_)) => Colour::Keep,
+        _ => Colour::Drop,
     };
-    let grey = to_grey(&image);
-    let reading = match read_grey(&grey, layout).0 {
-        Ok(r) => r,
-        Err(e) => {
-            return ImageOutcome {
-                reading: Err(e.in_file(&name).to_string()),
-                solved: None,
-                exported: None,
-            };
-        }
+    let failed = |e: String| ImageOutcome {
+        reading: Err(e),
+        solved: None,
+        exported: None,
     };
-    drop(grey);
+    let (image, reading) = match read_image(path, layout, colour) {
+        Err(e) => return failed(e.to_string()),
+        Ok(ImageReading {
+            reading: Err(e), ..
+        }) => return failed(e.to_string()),
+        Ok(ImageReading {
+            image,
+            reading: Ok(r),
+            ..
+        }) => (image, r),
+    };
     let solved = solve(&reading.puzzle, limit, 1);
     let first = solved.as_ref().ok().and_then(|o| o.solutions.first());
-    let exported = match (target, first) {
-        (None, _) | (Some(Ok(_)), None) => None,
-        (Some(Err(e)), _) => Some(Err(e.clone())),
-        (Some(Ok(out)), Some(solution)) => {
+    let exported = match (target, first, image) {
+        (None, ..) | (Some(Ok(_)), None, _) => None,
+        (Some(Err(e)), ..) => Some(Err(e.clone())),
+        (Some(Ok(_)), Some(_), None) => {
+            Some(Err(format!("{name}: not exported: the image was not kept")))
+        }
+        (Some(Ok(out)), Some(solution), Some(image)) => {
             let changed: Vec<usize> = match &reading.check {
                 CheckOutcome::Changed(c) => c.iter().map(|&(cell, _)| cell).collect(),
                 _ => Vec::new(),

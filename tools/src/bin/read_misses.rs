@@ -16,7 +16,7 @@ use sudoku_lens::vision::classify::Model;
 use sudoku_lens::vision::classify::prep::{Prepared, prepare};
 use sudoku_lens::vision::load::has_image_extension;
 use sudoku_lens::vision::locate::{CELL_CROP_SIZE, cell_crops};
-use sudoku_lens::vision::read::read_path;
+use sudoku_lens::vision::read::{Colour, read_image};
 use sudoku_lens::vision::truth::truth_beside;
 
 fn main() {
@@ -46,7 +46,14 @@ fn main() {
             }
         };
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let reading = match read_path(&path, None) {
+        let (grey, reading) = match read_image(&path, None, Colour::Drop) {
+            Ok(read) => (read.grey, read.reading),
+            Err(e) => {
+                println!("{name}: {e}");
+                continue;
+            }
+        };
+        let reading = match reading {
             Ok(r) => r,
             Err(e) => {
                 println!("{name}: {e}");
@@ -62,9 +69,6 @@ fn main() {
         if wrong.is_empty() {
             continue;
         }
-        let grey = sudoku_lens::vision::load::load_path(&path)
-            .unwrap()
-            .to_luma8();
         let crops = cell_crops(&grey, &reading.located, CELL_CROP_SIZE);
         println!(
             "{name}: {} wrong, turns {}, check {:?}",
