@@ -5,6 +5,7 @@
 //! Ground truth beside `NAME.jpg` (or any image extension): `NAME.dat` or
 //! `NAME.txt`, as [`sudoku_lens::vision::truth`] reads them.
 
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -16,8 +17,35 @@ use sudoku_lens::vision::truth::truth_beside;
 use super::Status;
 
 pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
+    // Line by line (standard output is line-buffered), so that a long run
+    // shows its misses as they come.
+    let mut out = io::stdout().lock();
+    match evaluate(dir, min_grids, &mut out) {
+        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Status::Solved),
+        Err(Failure::Output(e)) => Err(format!("cannot write the output: {e}")),
+        Err(Failure::Error(e)) => Err(e),
+        Ok(status) => Ok(status),
+    }
+}
+
+/// Why an evaluation stopped.
+enum Failure {
+    /// What to tell: an unusable folder or ground-truth file, or grids
+    /// read right below the floor.
+    Error(String),
+    /// Standard output (closed early: the reader has seen enough).
+    Output(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Output(e)
+    }
+}
+
+fn evaluate(dir: &Path, min_grids: Option<f64>, out: &mut impl Write) -> Result<Status, Failure> {
     let mut images: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: cannot list the folder: {e}", dir.display()))?
+        .map_err(|e| Failure::Error(format!("{}: cannot list the folder: {e}", dir.display())))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| has_image_extension(p))
         .collect();
@@ -27,7 +55,7 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
     let mut solved_ok = 0usize;
     let mut times = Vec::new();
     for image in &images {
-        let Some(truth) = truth_beside(image).map_err(|e| e.to_string())? else {
+        let Some(truth) = truth_beside(image).map_err(|e| Failure::Error(e.to_string()))? else {
             continue;
         };
         let truth = truth.values();
@@ -41,14 +69,14 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
         let reading = match result {
             Ok(r) => r,
             Err(e) => {
-                println!("{name}: {e}");
+                writeln!(out, "{name}: {e}")?;
                 cells += 81;
                 continue;
             }
         };
         located += 1;
         if reading.puzzle.layout().name() != "classic" {
-            println!("{name}: read as {}", reading.puzzle.layout().name());
+            writeln!(out, "{name}: read as {}", reading.puzzle.layout().name())?;
             cells += 81;
             continue;
         }
@@ -77,23 +105,25 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
         if right == 81 {
             grids_ok += 1;
         } else {
-            println!(
+            writeln!(
+                out,
                 "{name}: {} cells wrong ({wrong} a wrong digit){}",
                 81 - right,
                 if solved_right { "; solved right" } else { "" }
-            );
+            )?;
         }
     }
     if total == 0 {
-        return Err(format!(
+        return Err(Failure::Error(format!(
             "{}: no image with ground truth (.dat or .txt beside it)",
             dir.display()
-        ));
+        )));
     }
     times.sort_by(f64::total_cmp);
     let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
     let grids_pct = pct(grids_ok, total);
-    println!(
+    writeln!(
+        out,
         "{}: {total} images; located {:.1}%, layout right {:.1}%, grids entirely right {grids_pct:.1}% ({grids_ok}), \
          cells right {:.2}%, wrong digits {wrong_digits}, solved right {:.1}% ({solved_ok}), median read {:.1} ms, slowest {:.1} ms",
         dir.display(),
@@ -103,14 +133,14 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
         pct(solved_ok, total),
         times[times.len() / 2],
         times[times.len() - 1],
-    );
+    )?;
     if let Some(floor) = min_grids
         && grids_pct < floor
     {
-        return Err(format!(
+        return Err(Failure::Error(format!(
             "{}: {grids_pct:.1}% of grids entirely right, below the floor of {floor}%",
             dir.display()
-        ));
+        )));
     }
     Ok(Status::Solved)
 }
