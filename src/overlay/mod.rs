@@ -176,7 +176,7 @@ pub enum OverlayError {
 /// handwriting the reader took for empty) is first covered, inside a thin
 /// margin, with its own paper colour, so that the digit reads clearly.
 /// Cells listed in `changed` (those of the
-/// reader's `Verdict::Changed`) get a thin frame just inside their quad in
+/// reader's `CheckOutcome::Changed`) get a thin frame just inside their quad in
 /// the `changed` colour, and their digit, if empty, in that colour too.
 /// `givens` and `solution` have one value per cell of `located.layout`, in
 /// cell order; a 0 in `solution` leaves that cell alone, so a partial

@@ -1042,9 +1042,9 @@ mod tests {
 
     /// A random matrix: up to 12 options over a few items, options often
     /// sharing items so that the subset rule has work to do.
-    fn random_matrix(rng: &mut crate::solve::generate::Rng) -> (Matrix, usize) {
-        let primary = 2 + rng.below(6);
-        let secondary = rng.below(3);
+    fn random_matrix(rng: &mut crate::rng::Rng) -> (Matrix, usize) {
+        let primary = 2 + rng.below(6) as usize;
+        let secondary = rng.below(3) as usize;
         let items = primary + secondary;
         let mut m = Matrix::new(primary, secondary);
         for _ in 0..4 + rng.below(9) {
@@ -1052,7 +1052,7 @@ mod tests {
             // Every option covers a primary item: the search never picks
             // options of secondary items alone.
             if !option.iter().any(|&i| i < primary) {
-                option.insert(0, rng.below(primary));
+                option.insert(0, rng.below(primary as u32) as usize);
             }
             m.add_option(&option);
         }
@@ -1061,7 +1061,7 @@ mod tests {
 
     #[test]
     fn the_subset_rule_never_changes_counts() {
-        let mut rng = crate::solve::generate::Rng::new(11);
+        let mut rng = crate::rng::Rng::new(11);
         for case in 0..1500 {
             let (m, primary) = random_matrix(&mut rng);
             let expected = brute_force(&m, primary);
@@ -1100,10 +1100,10 @@ mod tests {
 
     #[test]
     fn selection_and_subset_rule_together() {
-        let mut rng = crate::solve::generate::Rng::new(5);
+        let mut rng = crate::rng::Rng::new(5);
         for case in 0..1000 {
             let (m, primary) = random_matrix(&mut rng);
-            let k = rng.below(m.option_count());
+            let k = rng.below(m.option_count() as u32) as usize;
             // Solutions containing option k, by brute force over the rest.
             let expected = brute_force_with(&m, primary, Some(k));
             let mut d = Dlx::new(&m);
