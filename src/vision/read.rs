@@ -13,7 +13,7 @@ use super::classify::{CellReading, Model};
 use super::homography::Homography;
 use super::load::{LoadError, load_bytes, load_path, to_grey};
 use super::locate::{
-    CELL_CROP_SIZE, LocateError, LocateFileError, Located, Trace, cell_crops, locate_traced,
+    CELL_CROP_SIZE, LocateError, LocateFileError, Located, Quad, Trace, cell_crops, locate_traced,
 };
 use super::orient::{apply, orient};
 use crate::grid::{Layout, Puzzle};
@@ -218,7 +218,7 @@ pub fn read_at_corners(
 /// lines; its `score` is 0 and `layout_scores` is empty (nothing was
 /// detected). `None` for degenerate or self-crossing corners.
 pub fn located_at_corners(corners: [[f32; 2]; 4], layout: &Layout) -> Option<Located> {
-    if corners.iter().flatten().any(|v| !v.is_finite()) || !is_convex(&corners) {
+    if corners.iter().flatten().any(|v| !v.is_finite()) || !Quad::from(corners).is_convex() {
         return None;
     }
     let (w, h) = (layout.width() as f64, layout.height() as f64);
@@ -234,17 +234,6 @@ pub fn located_at_corners(corners: [[f32; 2]; 4], layout: &Layout) -> Option<Loc
         score: 0.0,
         layout_scores: Vec::new(),
     })
-}
-
-/// True when the four points, in order, make a convex quadrilateral with a
-/// non-zero area (either orientation).
-fn is_convex(q: &[[f32; 2]; 4]) -> bool {
-    let cross = |i: usize| {
-        let (a, b, c) = (q[i], q[(i + 1) % 4], q[(i + 2) % 4]);
-        (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
-    };
-    let turns = [cross(0), cross(1), cross(2), cross(3)];
-    turns.iter().all(|&t| t > 1e-3) || turns.iter().all(|&t| t < -1e-3)
 }
 
 #[cfg(test)]
