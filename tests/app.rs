@@ -81,6 +81,26 @@ impl DerefMut for Window {
     }
 }
 
+/// The accessibility labels of the first `n` givens of `puzzle`, as the
+/// canvas names its cells ("Cell r1c5: 8").
+fn given_labels(puzzle: &Puzzle, n: usize) -> Vec<String> {
+    let layout = puzzle.layout();
+    puzzle
+        .values()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &v)| v != 0)
+        .take(n)
+        .map(|(cell, &v)| {
+            format!(
+                "Cell {}: {}",
+                layout.cell_name(cell),
+                puzzle.alphabet().symbol(v)
+            )
+        })
+        .collect()
+}
+
 fn harness() -> Window {
     let wakes = Wakes::default();
     let observed = wakes.clone();
@@ -166,9 +186,9 @@ fn a_sample_opens_with_its_givens_and_status() {
     let puzzle = sample("classic.txt");
     let doc = h.state().doc().expect("the sample opened");
     assert_eq!(doc.values(), puzzle.values());
-    // classic.txt starts "4...89.7.".
-    h.get_by_label("Cell r1c1: 4");
-    h.get_by_label("Cell r1c5: 8");
+    for label in given_labels(&puzzle, 2) {
+        h.get_by_label(&label);
+    }
     h.get_by_label_contains("One solution");
 }
 
@@ -213,7 +233,7 @@ fn a_text_puzzle_brought_back_is_drawn_with_its_givens() {
     h.get_by_label("Back to the last puzzle").click();
     settle(&mut h);
     assert_eq!(h.state().doc().unwrap().name, "classic.txt");
-    h.get_by_label("Cell r1c1: 4");
+    h.get_by_label(&given_labels(&sample("classic.txt"), 1)[0]);
     assert!(
         paints_picture(&h, size),
         "the grid and its givens are drawn again after coming back"
@@ -227,37 +247,51 @@ fn edit_conflict_undo_redo_and_solve() {
     h.state_mut().prefs.show_solution = false;
     h.run();
 
-    // Select r1c2 by clicking it and type the 4 that r1c1 already holds.
-    h.get_by_label("Cell r1c2: empty").click();
+    // An empty cell with an empty cell below it, and a digit its row
+    // already holds: typing that digit makes a conflict.
+    let puzzle = sample("classic.txt");
+    let (layout, values) = (puzzle.layout(), puzzle.values());
+    let (cell, below, clash) = (0..72)
+        .filter(|&c| values[c] == 0 && values[c + 9] == 0)
+        .find_map(|c| {
+            let row = c / 9 * 9;
+            let given = (row..row + 9).map(|o| values[o]).find(|&v| v != 0)?;
+            Some((layout.cell_name(c), layout.cell_name(c + 9), given))
+        })
+        .expect("the sample has such a cell");
+    let empty = format!("Cell {cell}: empty");
+    let clashing = format!("Cell {cell}: {clash}");
+
+    h.get_by_label(&empty).click();
     h.run();
-    h.get_by_label_contains("Selected r1c2: empty");
-    h.event(egui::Event::Text("4".into()));
+    h.get_by_label_contains(&format!("Selected {cell}: empty"));
+    h.event(egui::Event::Text(clash.to_string()));
     settle(&mut h);
-    h.get_by_label("Cell r1c2: 4");
-    h.get_by_label_contains("Conflict: 4 appears twice");
+    h.get_by_label(&clashing);
+    h.get_by_label_contains(&format!("Conflict: {clash} appears twice"));
     assert_eq!(h.state().unsaved(), vec!["classic.txt".to_string()]);
 
     // Undo brings the empty cell and the single solution back.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     settle(&mut h);
-    h.get_by_label("Cell r1c2: empty");
+    h.get_by_label(&empty);
     h.get_by_label_contains("One solution");
 
     // Redo, then clear with Delete: the edit and its clearing are two steps.
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     settle(&mut h);
-    h.get_by_label("Cell r1c2: 4");
+    h.get_by_label(&clashing);
     h.key_press(Key::Delete);
     settle(&mut h);
-    h.get_by_label("Cell r1c2: empty");
+    h.get_by_label(&empty);
 
     // Arrow keys move the selection; the digit pad sets a value.
     h.key_press(Key::ArrowDown);
     h.run();
-    h.get_by_label_contains("Selected r2c2");
+    h.get_by_label_contains(&format!("Selected {below}"));
     h.get_by_role_and_label(egui::Role::Button, "7").click();
     settle(&mut h);
-    h.get_by_label("Cell r2c2: 7");
+    h.get_by_label(&format!("Cell {below}: 7"));
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     settle(&mut h);
 
@@ -480,7 +514,7 @@ fn pasted_text_opens_like_a_file() {
     h.event(egui::Event::Paste(text));
     settle(&mut h);
     assert_eq!(h.state().doc().unwrap().name, "pasted text");
-    h.get_by_label("Cell r1c1: 4");
+    h.get_by_label(&given_labels(&sample("classic.txt"), 1)[0]);
 }
 
 #[test]
@@ -497,7 +531,7 @@ fn the_photo_sample_is_read_solved_and_exported() {
     let doc = h.state().doc().expect("the photo opened");
     assert!(doc.is_photo());
     assert_eq!(doc.values(), puzzle.values(), "every cell read right");
-    h.get_by_label("Cell r1c1: 4");
+    h.get_by_label(&given_labels(&puzzle, 1)[0]);
     h.get_by_label("Grid corner top-left");
     h.get_by_label_contains("One solution");
 
@@ -507,9 +541,14 @@ fn the_photo_sample_is_read_solved_and_exported() {
     let plain = h.state().annotated_image().unwrap().unwrap();
     h.get_by_label("Solve").click();
     settle(&mut h);
+    // The photo shows classic.txt, whose solution is beside it.
     let solution = sample("classic.solution.txt");
-    let r1c2 = format!("Cell r1c2: {} (solution)", solution.values()[1]);
-    h.get_by_label(&r1c2);
+    let blank = puzzle.values().iter().position(|&v| v == 0).unwrap();
+    let name = puzzle.layout().cell_name(blank);
+    h.get_by_label(&format!(
+        "Cell {name}: {} (solution)",
+        solution.values()[blank]
+    ));
     let solved = h.state().annotated_image().unwrap().unwrap();
     assert_eq!(solved.dimensions(), plain.dimensions());
     let changed = solved
@@ -533,5 +572,5 @@ fn the_photo_sample_is_read_solved_and_exported() {
     // Hiding the solution (H) takes it off the cells.
     h.key_press(Key::H);
     h.run();
-    h.get_by_label("Cell r1c2: empty");
+    h.get_by_label(&format!("Cell {name}: empty"));
 }
