@@ -88,9 +88,10 @@ impl Snapshot {
 /// several, or none to count because two givens clash.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Solutions {
-    /// Givens repeat a symbol in one house: the two cells.
+    /// Givens repeat a symbol in one house (the two cells), or the cages
+    /// break a rule (the cell at fault, if one is).
     Conflict {
-        cells: [usize; 2],
+        cells: Vec<usize>,
         message: String,
     },
     NoSolution,
@@ -114,7 +115,7 @@ impl Solutions {
     /// between two solutions.
     pub fn marked_cells(&self) -> Vec<usize> {
         match self {
-            Solutions::Conflict { cells, .. } => cells.to_vec(),
+            Solutions::Conflict { cells, .. } => cells.clone(),
             Solutions::Several(a, b) => (0..a.len()).filter(|&i| a[i] != b[i]).collect(),
             _ => Vec::new(),
         }
@@ -132,8 +133,16 @@ pub fn count_solutions(puzzle: &Puzzle) -> Solutions {
             second,
             conflict,
         }) => Solutions::Conflict {
-            cells: [conflict.first, conflict.second],
+            cells: vec![conflict.first, conflict.second],
             message: format!("{value} appears twice in {house}, at {first} and {second}"),
+        },
+        Err(SolveError::Cages(e)) => Solutions::Conflict {
+            cells: e.cell.into_iter().collect(),
+            message: e.message,
+        },
+        Err(e @ SolveError::Unsupported(_)) => Solutions::Conflict {
+            cells: Vec::new(),
+            message: e.to_string(),
         },
         Ok(out) => match out.count {
             0 => Solutions::NoSolution,
