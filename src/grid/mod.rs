@@ -1,7 +1,10 @@
-//! Puzzles as layouts plus values (and cages, for killers), and their text
-//! formats.
+//! Puzzles as layouts plus values (and cages, for killers), and their
+//! formats: text ([`parse`], [`Puzzle::to_text`]), JSON ([`json`]) and
+//! f-puzzles / SudokuPad links ([`fpuzzles`]).
 
 mod cage;
+pub mod fpuzzles;
+pub mod json;
 mod layout;
 mod puzzle;
 mod text;

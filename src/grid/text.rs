@@ -9,6 +9,7 @@ use std::sync::Arc;
 use super::cage::{Cage, CageErrorKind, check_cages};
 use super::layout::{Layout, MAX_SIZE};
 use super::puzzle::{Alphabet, Format, Puzzle};
+use super::{fpuzzles, json};
 
 /// A malformed puzzle text: where, and what was expected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -56,8 +57,20 @@ pub enum Document {
 
 /// Parses a puzzle text. `file` names the source in error messages; `layout`,
 /// when given, forces the shape instead of detecting it.
+///
+/// A JSON object (this program's JSON form, [`super::json`], or an
+/// f-puzzles object, [`super::fpuzzles`]) and an f-puzzles or SudokuPad link
+/// are read too; `layout` does not apply to them, since they name their
+/// shape.
 pub fn parse(text: &str, file: &str, layout: Option<&Layout>) -> Result<Document, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let trimmed = text.trim();
+    if trimmed.starts_with('{') {
+        return parse_json(trimmed, file).map(Document::Single);
+    }
+    if fpuzzles::is_link(trimmed) {
+        return fpuzzles::from_link(trimmed, file).map(Document::Single);
+    }
     let lines: Vec<&str> = text.lines().collect();
     let err = |line: usize, column: usize, message: String| ParseError {
         file: file.to_string(),
@@ -124,6 +137,32 @@ pub fn parse(text: &str, file: &str, layout: Option<&Layout>) -> Result<Document
     parse_block(&block, layout)
         .map(Document::Single)
         .map_err(|(line, col, msg)| err(line, col, msg))
+}
+
+/// A JSON puzzle: an f-puzzles object (it has `size`, or cells as objects)
+/// or this program's JSON form.
+fn parse_json(text: &str, file: &str) -> Result<Puzzle, ParseError> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ParseError {
+        file: file.to_string(),
+        line: e.line(),
+        column: e.column(),
+        message: {
+            // serde_json ends its messages with the place, given above.
+            let m = e.to_string();
+            let m = m.split(" at line ").next().unwrap_or_default().to_string();
+            format!("not valid JSON: {m}")
+        },
+    })?;
+    let fpuzzles_like = value.get("size").is_some()
+        || value
+            .get("grid")
+            .and_then(|g| g.get(0))
+            .is_some_and(serde_json::Value::is_array);
+    if fpuzzles_like {
+        fpuzzles::from_fpuzzles(&value, file)
+    } else {
+        json::from_json(&value, file)
+    }
 }
 
 /// Sizes of square layouts by their one-line length.
@@ -562,9 +601,7 @@ fn read_cage_map(
 
 /// The `label=sum` pairs (whitespace or commas between them): label, sum,
 /// and the line and column of the label.
-fn read_sums(
-    part: &[(usize, &str)],
-) -> Result<Vec<SumEntry>, BlockError> {
+fn read_sums(part: &[(usize, &str)]) -> Result<Vec<SumEntry>, BlockError> {
     let mut out: Vec<SumEntry> = Vec::new();
     for &(i, s) in part {
         let chars: Vec<char> = s.chars().collect();
