@@ -1,6 +1,37 @@
 //! Text formats: one-line puzzles, batches of them, grids of rows (plain or
-//! pretty-printed with `| - +` separators), and canvases for multi-grid shapes
-//! (`#` or a space outside the shape).
+//! pretty-printed with `| - +` separators), canvases for multi-grid shapes
+//! (`#` or a space outside the shape), jigsaws, and killers. (A JSON object
+//! or an f-puzzles link is handed to [`super::json`] or [`super::fpuzzles`].)
+//!
+//! A jigsaw is its grid's rows, a blank line, and as many rows of region
+//! labels (any character per cell; the cells of one label form a region).
+//!
+//! A killer is its grid, a blank line, the cage map, a blank line, and the
+//! sums:
+//!
+//! ```text
+//! .........      the grid in any of the forms above (here all empty:
+//! .........      the usual killer has no givens), or on one line;
+//! ...            a jigsaw killer has its region map after a blank line
+//!
+//! aabbbcdde      the cage map: one label per cell, with the grid's shape
+//! aa..bc..e      (a canvas keeps its columns and its `#` or spaces outside;
+//! ...            the rows of a single grid may space their labels); `.` is
+//!                a cell in no cage. A label is any other character but
+//!                `#`, `=`, `,` and whitespace; the cells of one label are
+//!                one cage, connected or not.
+//!
+//! a=18 b=24, c=5 label=sum pairs, any number to a line, whitespace or
+//! d=12           commas between them: one per label, none for another.
+//! ```
+//!
+//! Cages may cover every cell (the usual killer: the sums then add up to
+//! the layout's total, 405 for 9x9) or only some. The cages are checked as
+//! [`super::check_cages`] does, with every error at a line and column: the
+//! label's `label=sum`, or the given that breaks its cage. [`Puzzle::to_text`]
+//! writes the same form, labels `a`-`z`, `A`-`Z`, `0`-`9` (then letters
+//! beyond ASCII) in reading order of the cages' first cells, as many sums
+//! to a line as the grid is wide.
 
 use std::collections::HashMap;
 use std::fmt;
