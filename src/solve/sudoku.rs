@@ -9,8 +9,9 @@ use super::cages::CageRules;
 use super::dlx::{Dlx, Matrix};
 use crate::grid::{Cage, CageError, Conflict, Layout, Puzzle};
 
-/// The subset rule's reach on puzzles with cages (see [`SudokuSolver::new`]'s
-/// notes in `build`): items with up to this many options.
+/// The subset rule's reach on puzzles with cages: items with up to this many
+/// options, so that a cage symbol confined to one row or box of a cage of up
+/// to 4 cells is seen (measured where it is set, in `SudokuSolver::build`).
 const KILLER_SUBSET_LIMIT: usize = 4;
 
 /// Why a puzzle cannot be searched.
