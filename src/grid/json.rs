@@ -250,7 +250,7 @@ mod tests {
         assert_eq!(value["layout"], "killer");
         assert_eq!(
             value["cages"][0],
-            json!({"sum": 23, "cells": [[0, 0], [1, 0], [2, 0], [3, 0]]})
+            json!({"sum": 12, "cells": [[0, 0], [0, 1], [0, 2]]})
         );
         let back = read(&value.to_string()).unwrap();
         assert_eq!(back.layout(), p.layout());
