@@ -26,6 +26,10 @@ pub const CAGE_GAP: f32 = 0.06;
 /// solved digit (0.6 of the cell, centred) rather than on it.
 pub const CAGE_SUM_HEIGHT: f32 = 0.19;
 
+/// Tallest digit [`render_grid`](super::render_grid) draws in a caged
+/// grid, as a fraction of a cell: centred, it stays below the sums.
+pub const CAGE_DIGIT_HEIGHT: f32 = 0.5;
+
 /// Top-left of a sum's ink in its cell (cell-local, 0..1 both ways): on the
 /// outline's corner, whose dashes give way to the sum's paper.
 pub const CAGE_SUM_AT: [f32; 2] = [0.06, 0.05];
