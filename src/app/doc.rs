@@ -525,3 +525,63 @@ pub fn point_in_quad(p: [f32; 2], q: &[[f32; 2]; 4]) -> bool {
     }
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Document, parse};
+
+    fn killer() -> Doc {
+        let text = include_str!("../../samples/puzzles/killer.txt");
+        let Ok(Document::Single(p)) = parse(text, "killer.txt", None) else {
+            panic!("the killer sample is one puzzle");
+        };
+        Doc::from_text("killer.txt".into(), None, p)
+    }
+
+    #[test]
+    fn a_cell_moves_between_cages_and_a_cage_left_empty_goes() {
+        let mut doc = killer();
+        let before = doc.current.puzzle.cages().to_vec();
+        // r4c6 is the sample's one-cell cage (sum 1).
+        let cell = doc.layout().cell_at(3, 5).unwrap();
+        let k = doc.cage_of(cell).unwrap();
+        assert_eq!(before[k].cells, vec![cell as u32]);
+        let sides = doc.neighbour_cages(cell);
+        assert!(!sides.is_empty());
+        let distinct: Vec<_> = sides.iter().map(|&(_, n)| doc.cage_of(n)).collect();
+        assert!(distinct.iter().all(|&c| c.is_some() && c != Some(k)));
+        assert!(!doc.move_to_cage(cell, cell), "into its own cage");
+        let (_, into) = sides[0];
+        let target = before[doc.cage_of(into).unwrap()].clone();
+        assert!(doc.move_to_cage(cell, into));
+        let cages = doc.current.puzzle.cages();
+        assert_eq!(cages.len(), before.len() - 1, "the emptied cage went");
+        let joined = &cages[doc.cage_of(cell).unwrap()];
+        assert_eq!(joined.sum, target.sum, "sums stay");
+        assert_eq!(joined.cells.len(), target.cells.len() + 1);
+        assert!(doc.undo());
+        assert_eq!(doc.current.puzzle.cages(), &before[..]);
+
+        assert!(!doc.set_cage_sum(cell, 1), "the same sum is no step");
+        assert!(doc.set_cage_sum(cell, 2));
+        assert_eq!(doc.current.puzzle.cages()[k].sum, 2);
+        assert!(doc.undo() && !doc.can_undo());
+    }
+
+    #[test]
+    fn a_cell_outside_every_cage_can_join_one() {
+        let layout = Arc::new(Layout::classic());
+        let puzzle = Puzzle::empty(layout)
+            .with_cages(vec![Cage::new(3, vec![0, 1])])
+            .unwrap();
+        let mut doc = Doc::from_text("partial".into(), None, puzzle);
+        assert_eq!(doc.cage_of(2), None);
+        assert!(!doc.set_cage_sum(2, 5), "no cage to change");
+        assert_eq!(doc.neighbour_cages(2), vec![("left", 1)]);
+        assert!(doc.neighbour_cages(40).is_empty());
+        assert!(doc.move_to_cage(2, 1));
+        assert_eq!(doc.current.puzzle.cages()[0].cells, vec![0, 1, 2]);
+        assert!(!doc.move_to_cage(3, 40), "r5c5 is in no cage");
+    }
+}

@@ -354,16 +354,20 @@ fn start_screen(app: &mut SudokuApp, ui: &mut egui::Ui) {
             ui.label("or paste one (Ctrl+V) — a screenshot or puzzle text");
             ui.add_space(18.0);
             ui.label(RichText::new("No puzzle at hand? Try a sample:").weak());
-            ui.horizontal(|ui| {
-                let labels = SudokuApp::sample_labels();
-                let w: f32 = labels.len() as f32 * 125.0;
-                ui.add_space(((ui.available_width() - w) / 2.0).max(0.0));
-                for label in labels {
-                    if ui.button(label).clicked() {
-                        app.open_sample(label);
+            // Photos on one row, puzzle texts on the next: each fits the card.
+            let labels = SudokuApp::sample_labels();
+            let (photos, texts) = labels.split_at(super::PHOTO_SAMPLES.len());
+            for row in [photos, texts] {
+                ui.horizontal(|ui| {
+                    let w: f32 = row.len() as f32 * 125.0;
+                    ui.add_space(((ui.available_width() - w) / 2.0).max(0.0));
+                    for &label in row {
+                        if ui.button(label).clicked() {
+                            app.open_sample(label);
+                        }
                     }
-                }
-            });
+                });
+            }
             if !app.recent_names().is_empty() {
                 ui.add_space(12.0);
                 if ui.link("Back to the last puzzle").clicked() {
