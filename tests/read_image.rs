@@ -225,6 +225,90 @@ fn a_file_that_is_not_an_image_says_so() {
     assert!(o.stdout.is_empty());
 }
 
+/// The PDF sample: page 1 a vector-drawn puzzle, page 2 a photo.
+fn pdf_sample() -> PathBuf {
+    root().join("samples/images/classic-pdf.pdf")
+}
+
+#[test]
+fn a_pdf_page_is_read_like_an_image() {
+    let pdf = pdf_sample();
+    let expected = |name: &str| std::fs::read_to_string(root().join("samples/images").join(name));
+    let o = read(&[pdf.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        expected("classic-pdf.txt").unwrap()
+    );
+    let o = read(&["--page", "2", pdf.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        expected("classic-photo-page.txt").unwrap()
+    );
+    // Told by its content, not its name; `solve` too.
+    let dir = temp_dir("pdf");
+    let unnamed = dir.join("scan");
+    std::fs::copy(&pdf, &unnamed).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_sudoku-lens"))
+        .args(["solve", "--page", "2", unnamed.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let solved = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(solved.lines().count(), 9, "{solved}");
+    assert!(
+        solved.lines().all(|l| l.len() == 9 && !l.contains('.')),
+        "{solved}"
+    );
+}
+
+#[test]
+fn a_pdf_page_that_is_not_there_or_a_damaged_pdf_says_so() {
+    let pdf = pdf_sample();
+    let o = read(&["--page", "5", pdf.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("classic-pdf.pdf: there is no page 5: the PDF has 2 pages"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty());
+    let o = read(&["--page", "0", pdf.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "a usage error");
+    let dir = temp_dir("badpdf");
+    let bad = dir.join("book.pdf");
+    std::fs::write(&bad, b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\nno objects, no pages\n").unwrap();
+    let o = read(&[bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("book.pdf: not a readable PDF"), "{err}");
+    // An image has one page.
+    let png = root().join("samples/images/classic-screen-light.png");
+    let o = read(&["--page", "2", png.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("is an image, not a PDF: it has no page 2"),
+        "{err}"
+    );
+}
+
 #[test]
 fn eval_counts_grids_cells_and_readings_that_solve_right() {
     let puzzle = sample("classic.txt");

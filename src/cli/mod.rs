@@ -37,8 +37,8 @@ pub enum Command {
     /// f-puzzles JSON file, and an f-puzzles or SudokuPad link (given as an
     /// argument, or in a file) are read too.
     ///
-    /// An image (told by its content, or its extension) is read as by `read`
-    /// and solved; with --export the solution is drawn onto it. A folder
+    /// An image or a PDF (told by its content, or its extension) is read as
+    /// by `read` and solved; with --export the solution is drawn onto it. A folder
     /// means every image in it, read in parallel.
     ///
     /// Exit status: 0 every puzzle solved uniquely; 1 unreadable or malformed
@@ -85,6 +85,9 @@ pub enum Command {
         /// The puzzle's shape, instead of detecting it.
         #[arg(long, value_name = "NAME", value_parser = parse_layout)]
         layout: Option<Layout>,
+        /// The page of each PDF input to read (from 1).
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_page)]
+        page: usize,
     },
     /// Read the puzzle in photos or screenshots and print it as text.
     ///
@@ -92,7 +95,8 @@ pub enum Command {
     /// puzzle in the text format of `solve`. Several images are read in
     /// parallel. Exit status: 0 when every image was read, 1 otherwise.
     Read {
-        /// Image files: PNG, JPEG, WebP, BMP, GIF, TIFF.
+        /// Image files: PNG, JPEG, WebP, BMP, GIF, TIFF; or PDF files (one
+        /// page each: see --page).
         #[arg(required = true, value_name = "IMAGE")]
         images: Vec<PathBuf>,
         /// Print one JSON object per image: layout, grid, corners (image
@@ -107,6 +111,9 @@ pub enum Command {
         /// grid, cell crops) into DIR/<image name>/.
         #[arg(long, value_name = "DIR")]
         debug: Option<PathBuf>,
+        /// The page of each PDF to read (from 1).
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_page)]
+        page: usize,
     },
     /// Read every image of a folder that has ground truth beside it (NAME.dat
     /// or NAME.txt) and report how much was read right.
@@ -160,6 +167,14 @@ fn parse_layout(name: &str) -> Result<Layout, String> {
     Layout::named(name).map_err(|e| e.to_string())
 }
 
+/// `--page`: a page number, from 1.
+fn parse_page(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("{text:?} is not a page number (1, 2, ...)")),
+    }
+}
+
 /// How a command ended, as an exit status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {
@@ -191,6 +206,7 @@ pub fn run(command: Command) -> Result<Status, String> {
             export_link,
             count,
             layout,
+            page,
         } => {
             let export = solve::Export {
                 file: export,
@@ -198,14 +214,15 @@ pub fn run(command: Command) -> Result<Status, String> {
                 outline,
                 link: export_link,
             };
-            solve::run(&inputs, json, count, layout.as_ref(), &export)
+            solve::run(&inputs, json, count, layout.as_ref(), page, &export)
         }
         Command::Read {
             images,
             json,
             layout,
             debug,
-        } => read::run(&images, json, layout.0.as_ref(), debug.as_deref()),
+            page,
+        } => read::run(&images, json, layout.0.as_ref(), debug.as_deref(), page),
         Command::Eval { dir, min_grids } => eval::run(&dir, min_grids),
         Command::Bench {
             file,

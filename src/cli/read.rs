@@ -9,7 +9,7 @@ use sudoku_lens::grid::Layout;
 use sudoku_lens::vision::check::CheckOutcome;
 use sudoku_lens::vision::debug::write_debug;
 use sudoku_lens::vision::locate::CELL_CROP_SIZE;
-use sudoku_lens::vision::read::{Colour, ImageReading, Reading, read_image};
+use sudoku_lens::vision::read::{Colour, ImageReading, Reading, read_image_page};
 
 use super::Status;
 
@@ -18,10 +18,11 @@ pub fn run(
     json: bool,
     layout: Option<&Layout>,
     debug: Option<&Path>,
+    page: usize,
 ) -> Result<Status, String> {
     let results: Vec<Result<Reading, String>> = images
         .par_iter()
-        .map(|path| read_one(path, layout, debug))
+        .map(|path| read_one(path, page, layout, debug))
         .collect();
     let mut out = BufWriter::new(io::stdout().lock());
     let mut status = Status::Solved;
@@ -55,13 +56,18 @@ pub fn run(
     }
 }
 
-fn read_one(path: &Path, layout: Option<&Layout>, debug: Option<&Path>) -> Result<Reading, String> {
+fn read_one(
+    path: &Path,
+    page: usize,
+    layout: Option<&Layout>,
+    debug: Option<&Path>,
+) -> Result<Reading, String> {
     let ImageReading {
         grey,
         reading: result,
         trace,
         ..
-    } = read_image(path, layout, Colour::Drop).map_err(|e| e.to_string())?;
+    } = read_image_page(path, page, layout, Colour::Drop).map_err(|e| e.to_string())?;
     if let Some(dir) = debug {
         let stem = path
             .file_stem()

@@ -19,7 +19,8 @@ use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba,
 use sudoku_lens::solve::{Outcome, SolveError, solve};
 use sudoku_lens::vision::check::CheckOutcome;
 use sudoku_lens::vision::load::has_image_extension;
-use sudoku_lens::vision::read::{Colour, ImageReading, Reading, read_image};
+use sudoku_lens::vision::pdf::is_pdf;
+use sudoku_lens::vision::read::{Colour, ImageReading, Reading, read_image_page};
 
 use super::{Status, read_input, usage_error};
 
@@ -53,6 +54,7 @@ pub fn run(
     json: bool,
     limit: u64,
     layout: Option<&Layout>,
+    page: usize,
     export: &Export,
 ) -> Result<Status, String> {
     let items = expand(inputs);
@@ -87,7 +89,7 @@ pub fn run(
     let mut done: HashMap<usize, ImageOutcome> = images
         .par_iter()
         .map(|&(i, path)| {
-            let outcome = solve_image(path, layout, limit, &targets[i], &options);
+            let outcome = solve_image(path, page, layout, limit, &targets[i], &options);
             bar.inc(1);
             (i, outcome)
         })
@@ -176,7 +178,7 @@ fn expand(inputs: &[PathBuf]) -> Vec<Input> {
         };
         if files.is_empty() {
             items.push(Input::Unusable(format!(
-                "{}: is a folder with no images in it (PNG, JPEG, WebP, BMP, GIF, TIFF)",
+                "{}: is a folder with no images in it (PNG, JPEG, WebP, BMP, GIF, TIFF, PDF)",
                 path.display()
             )));
         }
@@ -193,8 +195,9 @@ fn is_export(path: &Path) -> bool {
         .is_some_and(|s| s.ends_with(".solved"))
 }
 
-/// An image by its extension, or by content: the signature of a supported
-/// format followed by binary data (a text puzzle never has control bytes).
+/// An image by its extension, or by content: a PDF's header, or the
+/// signature of a supported format followed by binary data (a text puzzle
+/// never has control bytes).
 fn is_image(path: &Path) -> bool {
     if has_image_extension(path) {
         return true;
@@ -204,6 +207,9 @@ fn is_image(path: &Path) -> bool {
         return false;
     };
     let head = &head[..n];
+    if is_pdf(head) {
+        return true;
+    }
     let binary = head
         .iter()
         .any(|&b| b >= 0x80 || (b < 0x20 && !b"\t\n\r".contains(&b)));
@@ -300,6 +306,7 @@ struct ImageOutcome {
 /// Reads, solves and (with a target) draws one image.
 fn solve_image(
     path: &Path,
+    page: usize,
     layout: Option<&Layout>,
     limit: u64,
     target: &Target,
@@ -316,7 +323,7 @@ fn solve_image(
         solved: None,
         exported: None,
     };
-    let (image, reading) = match read_image(path, layout, colour) {
+    let (image, reading) = match read_image_page(path, page, layout, colour) {
         Err(e) => return failed(e.to_string()),
         Ok(ImageReading {
             reading: Err(e), ..

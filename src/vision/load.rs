@@ -1,6 +1,8 @@
 //! Decoding photos and screenshots: PNG, JPEG, WebP, BMP, GIF (first frame)
 //! and TIFF, with the EXIF orientation applied as image viewers do, and a
-//! size limit checked from the header before any pixel is decoded.
+//! size limit checked from the header before any pixel is decoded. A PDF
+//! (told by its content) gives one of its pages, rendered (see
+//! [`super::pdf`]).
 
 use std::io::Cursor;
 use std::path::Path;
@@ -8,6 +10,8 @@ use std::path::Path;
 use image::error::{ImageError, LimitErrorKind};
 use image::{DynamicImage, GrayImage, ImageDecoder, ImageReader, Limits, RgbImage};
 use rayon::prelude::*;
+
+use super::pdf::{PdfError, is_pdf, render_page};
 
 /// The largest image accepted, in pixels (width x height). Checked from the
 /// header, before the pixels are decoded.
@@ -17,7 +21,9 @@ pub const MAX_PIXELS: u64 = 100_000_000;
 /// what a file dialog offers and what is looked for in a folder. A file
 /// with one of them is taken as an image even when its content says
 /// otherwise, so that loading it tells what is wrong.
-pub const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff"];
+pub const IMAGE_EXTENSIONS: &[&str] = &[
+    "png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff", "pdf",
+];
 
 /// Whether `path` ends in one of [`IMAGE_EXTENSIONS`], in any case.
 pub fn has_image_extension(path: &Path) -> bool {
@@ -38,7 +44,7 @@ pub enum LoadError {
     },
     /// The bytes are not an image in a format this reader knows.
     #[error(
-        "{file} is not an image in a supported format (PNG, JPEG, WebP, BMP, GIF, TIFF){detail}"
+        "{file} is not an image in a supported format (PNG, JPEG, WebP, BMP, GIF, TIFF, PDF){detail}"
     )]
     Unsupported { file: String, detail: String },
     /// The format is known but the data is damaged or truncated.
@@ -55,21 +61,58 @@ pub enum LoadError {
         width: u32,
         height: u32,
     },
+    /// A PDF that cannot be read, or a page it does not have.
+    #[error("{file}: {error}")]
+    Pdf {
+        file: String,
+        #[source]
+        error: PdfError,
+    },
+    /// A page other than the first was asked of an image.
+    #[error("{file} is an image, not a PDF: it has no page {page}")]
+    NotPaged { file: String, page: usize },
 }
 
-/// Reads and decodes an image file. See [`load_bytes`].
+/// Reads and decodes an image file (a PDF: its first page). See
+/// [`load_bytes`].
 pub fn load_path(path: &Path) -> Result<DynamicImage, LoadError> {
+    load_path_page(path, 1)
+}
+
+/// Reads and decodes page `page` (from 1) of a PDF file, or an image file
+/// (which has page 1 only). See [`load_page`].
+pub fn load_path_page(path: &Path, page: usize) -> Result<DynamicImage, LoadError> {
     let file = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|source| LoadError::Unreadable {
         file: file.clone(),
         source,
     })?;
-    load_bytes(&bytes, &file)
+    load_page(&bytes, &file, page)
+}
+
+/// Page `page` (from 1) of a PDF held in memory, rendered (see
+/// [`super::pdf::render_page`]); for an image, [`load_bytes`] when `page`
+/// is 1. `name` is used in error messages.
+pub fn load_page(bytes: &[u8], name: &str, page: usize) -> Result<DynamicImage, LoadError> {
+    if is_pdf(bytes) {
+        return render_page(bytes, page).map_err(|error| LoadError::Pdf {
+            file: name.to_string(),
+            error,
+        });
+    }
+    if page != 1 {
+        return Err(LoadError::NotPaged {
+            file: name.to_string(),
+            page,
+        });
+    }
+    load_bytes(bytes, name)
 }
 
 /// Decodes an image held in memory; `name` is used in error messages.
 ///
-/// The format is guessed from the content, not the name. The EXIF orientation
+/// The format is guessed from the content, not the name; a PDF gives its
+/// first page. The EXIF orientation
 /// (JPEG, WebP, TIFF, PNG eXIf) is applied, so the result is upright as a
 /// viewer shows it. Images of more than [`MAX_PIXELS`] are refused from their
 /// header, before decoding.
@@ -93,6 +136,9 @@ pub fn load_bytes_with(
     name: &str,
     rotation: Rotation,
 ) -> Result<DynamicImage, LoadError> {
+    if is_pdf(bytes) {
+        return load_page(bytes, name, 1);
+    }
     let file = name.to_string();
     let mut reader = ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()

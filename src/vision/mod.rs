@@ -3,6 +3,8 @@
 //!
 //! - [`load`]: decoding (PNG, JPEG, WebP, BMP, GIF first frame, TIFF) with a
 //!   pixel limit checked before decoding and the EXIF orientation applied.
+//! - [`pdf`]: PDF pages rendered to images (feature `pdf`), and the page
+//!   count, for choosing a page.
 //! - [`locate`]: the grid's outer corners, the homography between the
 //!   layout's canvas and the image, the layout itself (scored against a list
 //!   of candidate layouts), the actual grid lines, and one square crop per
@@ -55,5 +57,6 @@ pub mod homography;
 pub mod load;
 pub mod locate;
 pub mod orient;
+pub mod pdf;
 pub mod read;
 pub mod truth;

@@ -11,7 +11,7 @@ use super::check::{CheckOutcome, check};
 use super::classify::prep::{Prepared, prepare};
 use super::classify::{CellReading, Model};
 use super::homography::Homography;
-use super::load::{LoadError, load_bytes, load_path, to_grey};
+use super::load::{LoadError, load_bytes, load_path_page, to_grey};
 use super::locate::{
     CELL_CROP_SIZE, LocateError, LocateFileError, Located, Quad, Trace, cell_crops, locate_traced,
 };
@@ -80,8 +80,19 @@ pub fn read_image(
     layout: Option<&Layout>,
     colour: Colour,
 ) -> Result<ImageReading, LoadError> {
+    read_image_page(path, 1, layout, colour)
+}
+
+/// [`read_image`] of page `page` (from 1) of a PDF file; an image file has
+/// page 1 only.
+pub fn read_image_page(
+    path: &Path,
+    page: usize,
+    layout: Option<&Layout>,
+    colour: Colour,
+) -> Result<ImageReading, LoadError> {
     // The model is parsed while the image decodes.
-    let (image, _) = rayon::join(|| load_path(path), Model::load_bundled);
+    let (image, _) = rayon::join(|| load_path_page(path, page), Model::load_bundled);
     Ok(read_decoded(
         image?,
         &path.display().to_string(),

@@ -13,6 +13,7 @@
 use std::path::Path;
 
 pub mod build;
+pub mod samples;
 pub mod synth;
 
 /// The repository's root (the library's folder), where `assets/`,

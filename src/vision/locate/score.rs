@@ -21,6 +21,12 @@ const PROBE_SPAN: f32 = 0.8;
 /// ... starting this far along it: the crossings at its ends carry ink on
 /// every segment, inside a grid or not.
 const PROBE_FROM: f32 = 0.1;
+/// A line through cell centres is probed only in the bands of this share of
+/// the cell next to its two borders (after [`PROBE_FROM`]): a line there
+/// crosses the whole cell, while a digit stands clear of the cell's
+/// borders. Probing the middle too counted every digit against the grid,
+/// so a grid with a digit in every cell scored as print.
+const CENTRE_BAND: f32 = 0.1;
 
 /// How well the ink mask under `quad` matches `layout`'s canvas stretched
 /// onto it.
@@ -52,13 +58,22 @@ pub fn layout_score(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
     let ink = |(x, y): (f64, f64)| -> bool {
         x >= 0.0 && y >= 0.0 && x < mw && y < mh && raw[y as usize * stride + x as usize] > 0
     };
+    // Where along a unit segment the probes go: spread over it for the
+    // cell borders, in the two bands by the borders for the centre lines.
+    let border_at: [f32; PROBES] =
+        std::array::from_fn(|k| (k as f32 + 0.5) / PROBES as f32 * PROBE_SPAN + PROBE_FROM);
+    let centre_at: [f32; PROBES] = std::array::from_fn(|k| {
+        let half = PROBES / 2;
+        let f = ((k % half) as f32 + 0.5) / half as f32 * CENTRE_BAND + PROBE_FROM;
+        if k < half { f } else { 1.0 - f }
+    });
     // Hit rate along the unit segment from (x, y), going down (vertical)
-    // or right. Across the segment the map is close enough to affine over
-    // a quarter cell to step linearly between its two mapped ends.
-    let probe = |vertical: bool, x: f32, y: f32| -> f32 {
+    // or right, at the points `at`. Across the segment the map is close
+    // enough to affine over a quarter cell to step linearly between its two
+    // mapped ends.
+    let probe = |vertical: bool, x: f32, y: f32, at: &[f32; PROBES]| -> f32 {
         let mut hits = 0;
-        for k in 0..PROBES {
-            let t = (k as f32 + 0.5) / PROBES as f32 * PROBE_SPAN + PROBE_FROM;
+        for &t in at {
             let (a, b) = if vertical {
                 (to_mask(x - reach, y + t), to_mask(x + reach, y + t))
             } else {
@@ -77,7 +92,7 @@ pub fn layout_score(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
     let (mut outside, mut no) = (0f32, 0f32);
     for j in 0..lh as isize {
         for i in 0..=lw as isize {
-            let hit = probe(true, i as f32, j as f32);
+            let hit = probe(true, i as f32, j as f32, &border_at);
             if layout.is_cell(j, i - 1) || layout.is_cell(j, i) {
                 border += hit;
                 nb += 1.0;
@@ -86,14 +101,14 @@ pub fn layout_score(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
                 no += 1.0;
             }
             if layout.is_cell(j, i) {
-                centre += probe(true, i as f32 + 0.5, j as f32);
+                centre += probe(true, i as f32 + 0.5, j as f32, &centre_at);
                 nc += 1.0;
             }
         }
     }
     for i in 0..lw as isize {
         for j in 0..=lh as isize {
-            let hit = probe(false, i as f32, j as f32);
+            let hit = probe(false, i as f32, j as f32, &border_at);
             if layout.is_cell(j - 1, i) || layout.is_cell(j, i) {
                 border += hit;
                 nb += 1.0;
@@ -102,7 +117,7 @@ pub fn layout_score(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
                 no += 1.0;
             }
             if layout.is_cell(j, i) {
-                centre += probe(false, i as f32, j as f32 + 0.5);
+                centre += probe(false, i as f32, j as f32 + 0.5, &centre_at);
                 nc += 1.0;
             }
         }
@@ -144,6 +159,24 @@ mod tests {
             samurai < classic - 0.3,
             "samurai {samurai}, classic {classic}"
         );
+    }
+
+    #[test]
+    fn a_digit_in_every_cell_is_still_a_grid() {
+        let (mut mask, quad) = lattice(9, 20, 1);
+        let empty = layout_score(&mask, &quad, &Layout::classic());
+        // A digit-sized blot in each cell: 8 x 12 px of a 20 px cell,
+        // centred, crossing both lines through the cell's centre.
+        for r in 0..9 {
+            for c in 0..9 {
+                let (x, y) = (40 + 20 * c + 7, 30 + 20 * r + 5);
+                draw_filled_rect_mut(&mut mask, Rect::at(x, y).of_size(8, 12), Luma([255]));
+            }
+        }
+        let full = layout_score(&mask, &quad, &Layout::classic());
+        assert!(full > empty - 0.1, "full {full}, empty {empty}");
+        let samurai = layout_score(&mask, &quad, &Layout::samurai());
+        assert!(samurai < full - 0.3, "samurai {samurai}, classic {full}");
     }
 
     #[test]

@@ -4,8 +4,9 @@
 //! cargo run --release -p sudoku-lens-tools --bin locate_eval -- [PHOTOS_DIR] [--debug DIR] [--only SUBSTRING]
 //! ```
 //!
-//! - `kubiesa-train`: corner error against `metadata.csv` (pixels and as a
-//!   fraction of the grid side).
+//! - `kubiesa-train` and `kubiesa-val`: corner error against
+//!   `metadata.csv` (pixels, as a fraction of the grid side, and how many
+//!   photos have every corner within 5%, 10% and 25% of a cell).
 //! - `wichtounet-v2-train`: share of photos located, and share whose cell
 //!   crops separate perfectly: every cell with a digit in the `.dat` file
 //!   has more ink in its centre than every empty cell.
@@ -179,74 +180,90 @@ fn main() {
     let mut times: Vec<(u8, f64, f64)> = Vec::new(); // (size class, work, total)
 
     // Kubiesa: corners against ground truth.
-    let kdir = root.join("kubiesa-train");
-    if let Ok(csv) = std::fs::read_to_string(kdir.join("metadata.csv")) {
-        let mut lines = csv.lines();
-        let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-        let col = |n: &str| header.iter().position(|h| *h == n).unwrap();
-        let names = ["topleft", "topright", "bottomright", "bottomleft"];
-        let (mut errs_px, mut errs_frac) = (Vec::new(), Vec::new());
-        println!("kubiesa-train: corner error (max of 4 corners)");
-        for line in lines {
-            let f: Vec<&str> = line.split(',').collect();
-            if f.len() < header.len() || !wanted(f[0]) {
-                continue;
-            }
-            let truth: Vec<[f64; 2]> = names
-                .iter()
-                .map(|n| {
-                    [
-                        f[col(&format!("x_{n}_absolute"))].parse().unwrap(),
-                        f[col(&format!("y_{n}_absolute"))].parse().unwrap(),
-                    ]
-                })
-                .collect();
-            let side = (0..4)
-                .map(|i| {
-                    let (a, b) = (truth[i], truth[(i + 1) % 4]);
-                    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
-                })
-                .sum::<f64>()
-                / 4.0;
-            let r = run(&kdir.join(f[0]), Rotation::FromExif, debug.as_deref());
-            times.push((size_class(&r.grey), r.work_ms, r.work_ms + r.decode_ms));
-            match &r.located {
-                Some(l) => {
-                    let err = (0..4)
-                        .map(|i| {
-                            let c = l.corners[i];
-                            ((c[0] as f64 - truth[i][0]).powi(2)
-                                + (c[1] as f64 - truth[i][1]).powi(2))
-                            .sqrt()
-                        })
-                        .fold(0.0, f64::max);
-                    println!(
-                        "  {:32} {:>7.1} px  {:>6.2}%  layout {} score {:.2}  {:.0}+{:.0} ms",
-                        f[0],
-                        err,
-                        100.0 * err / side,
-                        l.layout,
-                        l.score,
-                        r.decode_ms,
-                        r.work_ms
-                    );
-                    errs_px.push(err);
-                    errs_frac.push(100.0 * err / side);
+    for set in ["kubiesa-train", "kubiesa-val"] {
+        let kdir = root.join(set);
+        if let Ok(csv) = std::fs::read_to_string(kdir.join("metadata.csv")) {
+            let mut lines = csv.lines();
+            let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+            let col = |n: &str| header.iter().position(|h| *h == n).unwrap();
+            let names = ["topleft", "topright", "bottomright", "bottomleft"];
+            let (mut errs_px, mut errs_frac) = (Vec::new(), Vec::new());
+            println!("{set}: corner error (max of 4 corners)");
+            for line in lines {
+                let f: Vec<&str> = line.split(',').collect();
+                if f.len() < header.len() || !wanted(f[0]) {
+                    continue;
                 }
-                None => {
-                    println!("  {:32} NOT FOUND ({})", f[0], r.error);
-                    errs_px.push(f64::INFINITY);
-                    errs_frac.push(f64::INFINITY);
+                let truth: Vec<[f64; 2]> = names
+                    .iter()
+                    .map(|n| {
+                        [
+                            f[col(&format!("x_{n}_absolute"))].parse().unwrap(),
+                            f[col(&format!("y_{n}_absolute"))].parse().unwrap(),
+                        ]
+                    })
+                    .collect();
+                let side = (0..4)
+                    .map(|i| {
+                        let (a, b) = (truth[i], truth[(i + 1) % 4]);
+                        ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+                    })
+                    .sum::<f64>()
+                    / 4.0;
+                let r = run(&kdir.join(f[0]), Rotation::FromExif, debug.as_deref());
+                times.push((size_class(&r.grey), r.work_ms, r.work_ms + r.decode_ms));
+                match &r.located {
+                    Some(l) => {
+                        let err = (0..4)
+                            .map(|i| {
+                                let c = l.corners[i];
+                                ((c[0] as f64 - truth[i][0]).powi(2)
+                                    + (c[1] as f64 - truth[i][1]).powi(2))
+                                .sqrt()
+                            })
+                            .fold(0.0, f64::max);
+                        println!(
+                            "  {:32} {:>7.1} px  {:>6.2}%  layout {} score {:.2}  {:.0}+{:.0} ms",
+                            f[0],
+                            err,
+                            100.0 * err / side,
+                            l.layout,
+                            l.score,
+                            r.decode_ms,
+                            r.work_ms
+                        );
+                        errs_px.push(err);
+                        errs_frac.push(100.0 * err / side);
+                    }
+                    None => {
+                        println!("  {:32} NOT FOUND ({})", f[0], r.error);
+                        errs_px.push(f64::INFINITY);
+                        errs_frac.push(f64::INFINITY);
+                    }
                 }
             }
+            println!(
+                "  corner error: median {:.1} px ({:.2}% of side), max {:.1} px ({:.2}%)",
+                median(&mut errs_px.clone()),
+                median(&mut errs_frac.clone()),
+                max(&errs_px),
+                max(&errs_frac)
+            );
+            // A cell is a ninth of the side: the error as a share of a cell.
+            let within = |cells: f64| {
+                errs_frac
+                    .iter()
+                    .filter(|&&e| e * 9.0 <= cells * 100.0)
+                    .count()
+            };
+            println!(
+                "  every corner within 5% of a cell: {}, 10%: {}, 25%: {} (of {})",
+                within(0.05),
+                within(0.10),
+                within(0.25),
+                errs_frac.len()
+            );
         }
-        println!(
-            "  corner error: median {:.1} px ({:.2}% of side), max {:.1} px ({:.2}%)",
-            median(&mut errs_px.clone()),
-            median(&mut errs_frac.clone()),
-            max(&errs_px),
-            max(&errs_frac)
-        );
     }
 
     // Wichtounet: located, and crops separating digits from empty cells.

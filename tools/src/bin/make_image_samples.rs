@@ -983,4 +983,5 @@ fn main() {
         let bytes = std::fs::metadata(dir.join(&file)).map_or(0, |m| m.len());
         println!("{file}: {} KB", bytes / 1024);
     }
+    sudoku_lens_tools::samples::pdf::write(&dir, &generated_classic(103, 28));
 }
