@@ -12,6 +12,7 @@
 pub mod app;
 pub mod batch;
 pub mod grid;
+pub mod logic;
 pub mod overlay;
 pub mod solve;
 pub mod vision;
