@@ -5,14 +5,21 @@
 //! - [`solve`]: a generic Dancing Links exact-cover engine and the encoding of
 //!   any layout into it.
 //! - [`batch`]: many puzzles solved in parallel.
+//! - [`vision`]: photos and screenshots in, located grids and read digits out.
 //! - [`overlay`]: solutions drawn onto the photo in perspective, or as a
 //!   clean grid.
-//! - [`app`]: the desktop app.
+//! - [`rng`]: a small seeded random generator, the same on every machine.
+//! - `app` (feature `gui`, on by default): the desktop app.
+//!
+//! The library alone needs no window system: build it with
+//! `default-features = false` for reading, solving and drawing only.
 
+#[cfg(feature = "gui")]
 pub mod app;
 pub mod batch;
 pub mod grid;
 pub mod logic;
 pub mod overlay;
+pub mod rng;
 pub mod solve;
 pub mod vision;

@@ -4,27 +4,12 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser};
+use clap::Parser;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     let Some(command) = args.command else {
-        // With no command: the desktop app, or help where no window can open.
-        if !has_display() {
-            let _ = cli::Cli::command().print_long_help();
-            eprintln!(
-                "sudoku-lens: no display for the desktop app; the commands above work without one"
-            );
-            return ExitCode::SUCCESS;
-        }
-        return match sudoku_lens::app::run(Default::default()) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("sudoku-lens: {e}");
-                let _ = cli::Cli::command().print_long_help();
-                cli::Status::Malformed.into()
-            }
-        };
+        return start_app();
     };
     match cli::run(command) {
         Ok(status) => status.into(),
@@ -35,8 +20,37 @@ fn main() -> ExitCode {
     }
 }
 
+/// With no command: the desktop app, or help where no window can open.
+#[cfg(feature = "gui")]
+fn start_app() -> ExitCode {
+    use clap::CommandFactory;
+    if !has_display() {
+        let _ = cli::Cli::command().print_long_help();
+        eprintln!(
+            "sudoku-lens: no display for the desktop app; the commands above work without one"
+        );
+        return ExitCode::SUCCESS;
+    }
+    match sudoku_lens::app::run(Default::default()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("sudoku-lens: {e}");
+            let _ = cli::Cli::command().print_long_help();
+            cli::Status::Malformed.into()
+        }
+    }
+}
+
+/// With no command and no app built in: the help, and why.
+#[cfg(not(feature = "gui"))]
+fn start_app() -> ExitCode {
+    cli::print_without_app();
+    ExitCode::SUCCESS
+}
+
 /// Whether a window can open: on Linux and the BSDs, an X11 or Wayland
 /// display must be named; elsewhere there always is one.
+#[cfg(feature = "gui")]
 fn has_display() -> bool {
     if cfg!(any(
         target_os = "linux",

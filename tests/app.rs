@@ -2,11 +2,15 @@
 //! screen reader) would: open through the same entry point a dropped file
 //! takes, edit, undo, solve, and read back what the window shows.
 
+use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use sudoku_lens::app::doc::count_solutions;
 use sudoku_lens::app::input::Input;
 use sudoku_lens::app::{Prefs, SudokuApp};
 use sudoku_lens::grid::{Document, Puzzle, parse};
@@ -23,34 +27,128 @@ fn sample(name: &str) -> Puzzle {
     }
 }
 
-fn harness() -> Harness<'static, SudokuApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1200.0, 900.0))
-        .build_ui_state(
-            |ui, app: &mut SudokuApp| app.ui(ui),
-            SudokuApp::new(&egui::Context::default(), Prefs::default()),
-        )
+/// Longest a test waits for background work (reading a photo, solving)
+/// before it fails: far above what any of it takes in a debug build.
+const SETTLE_LIMIT: Duration = Duration::from_secs(60);
+
+/// Counts repaint requests made from threads other than the test's: what
+/// background work does once its result is in the app's channel.
+#[derive(Clone, Default)]
+struct Wakes(Arc<(Mutex<u64>, Condvar)>);
+
+impl Wakes {
+    fn count(&self) -> u64 {
+        *self.0.0.lock().unwrap()
+    }
+
+    fn bump(&self) {
+        *self.0.0.lock().unwrap() += 1;
+        self.0.1.notify_all();
+    }
+
+    /// Waits until the count passes `seen`; false when `deadline` comes first.
+    fn wait_past(&self, seen: u64, deadline: Instant) -> bool {
+        let (count, changed) = &*self.0;
+        let mut n = count.lock().unwrap();
+        while *n <= seen {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            n = changed.wait_timeout(n, left).unwrap().0;
+        }
+        true
+    }
 }
 
-/// Steps the window until background work is done (at most ~10 s).
-fn settle(h: &mut Harness<'static, SudokuApp>) {
-    for _ in 0..1000 {
+/// The app's window as the test harness runs it, through `eframe::App`
+/// (`logic`, then `ui`) on the harness's own context.
+struct Window {
+    harness: Harness<'static, SudokuApp>,
+    wakes: Wakes,
+}
+
+impl Deref for Window {
+    type Target = Harness<'static, SudokuApp>;
+    fn deref(&self) -> &Self::Target {
+        &self.harness
+    }
+}
+
+impl DerefMut for Window {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.harness
+    }
+}
+
+/// The accessibility labels of the first `n` givens of `puzzle`, as the
+/// canvas names its cells ("Cell r1c5: 8").
+fn given_labels(puzzle: &Puzzle, n: usize) -> Vec<String> {
+    let layout = puzzle.layout();
+    puzzle
+        .values()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &v)| v != 0)
+        .take(n)
+        .map(|(cell, &v)| {
+            format!(
+                "Cell {}: {}",
+                layout.cell_name(cell),
+                puzzle.alphabet().symbol(v)
+            )
+        })
+        .collect()
+}
+
+fn harness() -> Window {
+    let wakes = Wakes::default();
+    let observed = wakes.clone();
+    let test_thread = std::thread::current().id();
+    let harness = Harness::builder()
+        .with_size(egui::vec2(1200.0, 900.0))
+        .build_eframe(move |cc| {
+            cc.egui_ctx.set_repaint_observer(move |_| {
+                if std::thread::current().id() != test_thread {
+                    observed.bump();
+                }
+            });
+            SudokuApp::new(&cc.egui_ctx, Prefs::default())
+        });
+    Window { harness, wakes }
+}
+
+/// Steps the window until the app is idle, waiting between steps for
+/// background work to ask for a repaint. Fails when that takes longer than
+/// [`SETTLE_LIMIT`].
+fn settle(h: &mut Window) {
+    let deadline = Instant::now() + SETTLE_LIMIT;
+    loop {
+        let seen = h.wakes.count();
         h.step();
         if !h.state().is_busy() {
-            h.run_steps(3);
+            h.run();
             return;
         }
-        std::thread::sleep(std::time::Duration::from_millis(10));
+        let waited = if h.state().is_working() {
+            h.wakes.wait_past(seen, deadline)
+        } else {
+            Instant::now() < deadline
+        };
+        assert!(
+            waited,
+            "background work did not finish within {SETTLE_LIMIT:?}; status: {:?}",
+            h.state().status_line()
+        );
     }
-    panic!("background work did not finish");
 }
 
-fn open(h: &mut Harness<'static, SudokuApp>, input: Input) {
+fn open(h: &mut Window, input: Input) {
     h.state_mut().open(input);
     settle(h);
 }
 
-fn open_sample(h: &mut Harness<'static, SudokuApp>, name: &str) {
+fn open_sample(h: &mut Window, name: &str) {
     let text = std::fs::read_to_string(root().join("samples/puzzles").join(name)).unwrap();
     open(
         h,
@@ -88,10 +186,58 @@ fn a_sample_opens_with_its_givens_and_status() {
     let puzzle = sample("classic.txt");
     let doc = h.state().doc().expect("the sample opened");
     assert_eq!(doc.values(), puzzle.values());
-    // classic.txt starts "4...89.7.".
-    h.get_by_label("Cell r1c1: 4");
-    h.get_by_label("Cell r1c5: 8");
+    for label in given_labels(&puzzle, 2) {
+        h.get_by_label(&label);
+    }
     h.get_by_label_contains("One solution");
+}
+
+/// True when the last frame paints a texture of `size` pixels: the open
+/// document's picture (its photo, or a text puzzle's drawn grid with its
+/// givens), not the blank stand-in drawn while there is none.
+fn paints_picture(h: &Window, size: [f32; 2]) -> bool {
+    fn meshes<'s>(shape: &'s egui::Shape, out: &mut Vec<&'s egui::Mesh>) {
+        match shape {
+            egui::Shape::Mesh(m) => out.push(m),
+            egui::Shape::Vec(v) => v.iter().for_each(|s| meshes(s, out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    for clipped in &h.output().shapes {
+        meshes(&clipped.shape, &mut found);
+    }
+    let textures = h.ctx.tex_manager();
+    let textures = textures.read();
+    let want = [size[0] as usize, size[1] as usize];
+    found
+        .iter()
+        .filter_map(|m| textures.meta(m.texture_id))
+        .any(|meta| meta.size == want)
+}
+
+#[test]
+fn a_text_puzzle_brought_back_is_drawn_with_its_givens() {
+    let mut h = harness();
+    // The plain grid, not the picture with the solution drawn in.
+    h.state_mut().prefs.show_solution = false;
+    h.run();
+    h.get_by_label("Classic sample").click();
+    settle(&mut h);
+    let size = h.state().doc().unwrap().canvas_size();
+    assert!(paints_picture(&h, size), "the grid is drawn when opened");
+
+    h.get_by_label("Close").click();
+    settle(&mut h);
+    assert!(h.state().doc().is_none());
+    h.get_by_label("Back to the last puzzle").click();
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().name, "classic.txt");
+    h.get_by_label(&given_labels(&sample("classic.txt"), 1)[0]);
+    assert!(
+        paints_picture(&h, size),
+        "the grid and its givens are drawn again after coming back"
+    );
 }
 
 #[test]
@@ -101,37 +247,51 @@ fn edit_conflict_undo_redo_and_solve() {
     h.state_mut().prefs.show_solution = false;
     h.run();
 
-    // Select r1c2 by clicking it and type the 4 that r1c1 already holds.
-    h.get_by_label("Cell r1c2: empty").click();
+    // An empty cell with an empty cell below it, and a digit its row
+    // already holds: typing that digit makes a conflict.
+    let puzzle = sample("classic.txt");
+    let (layout, values) = (puzzle.layout(), puzzle.values());
+    let (cell, below, clash) = (0..72)
+        .filter(|&c| values[c] == 0 && values[c + 9] == 0)
+        .find_map(|c| {
+            let row = c / 9 * 9;
+            let given = (row..row + 9).map(|o| values[o]).find(|&v| v != 0)?;
+            Some((layout.cell_name(c), layout.cell_name(c + 9), given))
+        })
+        .expect("the sample has such a cell");
+    let empty = format!("Cell {cell}: empty");
+    let clashing = format!("Cell {cell}: {clash}");
+
+    h.get_by_label(&empty).click();
     h.run();
-    h.get_by_label_contains("Selected r1c2: empty");
-    h.event(egui::Event::Text("4".into()));
+    h.get_by_label_contains(&format!("Selected {cell}: empty"));
+    h.event(egui::Event::Text(clash.to_string()));
     settle(&mut h);
-    h.get_by_label("Cell r1c2: 4");
-    h.get_by_label_contains("Conflict: 4 appears twice");
+    h.get_by_label(&clashing);
+    h.get_by_label_contains(&format!("Conflict: {clash} appears twice"));
     assert_eq!(h.state().unsaved(), vec!["classic.txt".to_string()]);
 
     // Undo brings the empty cell and the single solution back.
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     settle(&mut h);
-    h.get_by_label("Cell r1c2: empty");
+    h.get_by_label(&empty);
     h.get_by_label_contains("One solution");
 
     // Redo, then clear with Delete: the edit and its clearing are two steps.
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     settle(&mut h);
-    h.get_by_label("Cell r1c2: 4");
+    h.get_by_label(&clashing);
     h.key_press(Key::Delete);
     settle(&mut h);
-    h.get_by_label("Cell r1c2: empty");
+    h.get_by_label(&empty);
 
     // Arrow keys move the selection; the digit pad sets a value.
     h.key_press(Key::ArrowDown);
     h.run();
-    h.get_by_label_contains("Selected r2c2");
+    h.get_by_label_contains(&format!("Selected {below}"));
     h.get_by_role_and_label(egui::Role::Button, "7").click();
     settle(&mut h);
-    h.get_by_label("Cell r2c2: 7");
+    h.get_by_label(&format!("Cell {below}: 7"));
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     settle(&mut h);
 
@@ -163,11 +323,31 @@ fn several_solutions_are_reported_and_marked() {
     }
     settle(&mut h);
     h.get_by_label_contains("Several solutions");
-    let marked = h.state().verdict().unwrap().marked_cells();
+    let marked = h.state().solutions().unwrap().marked_cells();
     assert!(
         marked.len() >= 2,
         "cells that differ between solutions are marked"
     );
+}
+
+#[test]
+fn fast_edits_end_with_the_count_of_the_last_state() {
+    let mut h = harness();
+    open_sample(&mut h, "samurai.txt");
+    let givens: Vec<usize> = (0..369)
+        .filter(|&c| h.state().doc().unwrap().values()[c] != 0)
+        .collect();
+    // A frame after each edit: each state is handed to the solver, most
+    // of them while it still counts an earlier one.
+    for &c in givens.iter().take(8) {
+        h.state_mut().set_cell(c, 0);
+        h.step();
+    }
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!(doc.values()[givens[7]], 0);
+    let counted = h.state().solutions().expect("the last state is counted");
+    assert_eq!(*counted, count_solutions(&doc.current.puzzle));
 }
 
 #[test]
@@ -212,6 +392,56 @@ fn opening_another_puzzle_keeps_the_edited_one_in_recent() {
     assert!(out.exists());
     std::fs::remove_file(&out).ok();
     assert!(h.state().unsaved().is_empty());
+}
+
+/// Asks the window to close, as its close button does, and returns the
+/// commands the app sent the window in answer.
+fn request_close(h: &mut Window) -> Vec<egui::ViewportCommand> {
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.step();
+    h.output().viewport_output[&egui::ViewportId::ROOT]
+        .commands
+        .clone()
+}
+
+#[test]
+fn quitting_over_unsaved_edits_asks_first() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    let cancel = egui::ViewportCommand::CancelClose;
+    assert!(
+        !request_close(&mut h).contains(&cancel),
+        "nothing to lose: the window closes"
+    );
+
+    h.state_mut().set_cell(1, 1);
+    settle(&mut h);
+    assert!(request_close(&mut h).contains(&cancel));
+    h.run();
+    h.get_by_label("Quit with unsaved edits?");
+    h.get_by_label_contains("Edits to classic.txt have not been exported");
+    h.get_by_label("Keep working").click();
+    h.run();
+    assert!(h.query_by_label("Quit with unsaved edits?").is_none());
+    assert!(h.state().doc().is_some());
+
+    assert!(request_close(&mut h).contains(&cancel));
+    h.run();
+    h.get_by_label("Quit anyway").click();
+    h.step();
+    let commands = h.output().viewport_output[&egui::ViewportId::ROOT]
+        .commands
+        .clone();
+    assert!(commands.contains(&egui::ViewportCommand::Close));
+    assert!(
+        !request_close(&mut h).contains(&cancel),
+        "once confirmed, closing is not held again"
+    );
 }
 
 #[test]
@@ -284,7 +514,7 @@ fn pasted_text_opens_like_a_file() {
     h.event(egui::Event::Paste(text));
     settle(&mut h);
     assert_eq!(h.state().doc().unwrap().name, "pasted text");
-    h.get_by_label("Cell r1c1: 4");
+    h.get_by_label(&given_labels(&sample("classic.txt"), 1)[0]);
 }
 
 #[test]
@@ -301,7 +531,7 @@ fn the_photo_sample_is_read_solved_and_exported() {
     let doc = h.state().doc().expect("the photo opened");
     assert!(doc.is_photo());
     assert_eq!(doc.values(), puzzle.values(), "every cell read right");
-    h.get_by_label("Cell r1c1: 4");
+    h.get_by_label(&given_labels(&puzzle, 1)[0]);
     h.get_by_label("Grid corner top-left");
     h.get_by_label_contains("One solution");
 
@@ -311,9 +541,14 @@ fn the_photo_sample_is_read_solved_and_exported() {
     let plain = h.state().annotated_image().unwrap().unwrap();
     h.get_by_label("Solve").click();
     settle(&mut h);
+    // The photo shows classic.txt, whose solution is beside it.
     let solution = sample("classic.solution.txt");
-    let r1c2 = format!("Cell r1c2: {} (solution)", solution.values()[1]);
-    h.get_by_label(&r1c2);
+    let blank = puzzle.values().iter().position(|&v| v == 0).unwrap();
+    let name = puzzle.layout().cell_name(blank);
+    h.get_by_label(&format!(
+        "Cell {name}: {} (solution)",
+        solution.values()[blank]
+    ));
     let solved = h.state().annotated_image().unwrap().unwrap();
     assert_eq!(solved.dimensions(), plain.dimensions());
     let changed = solved
@@ -337,5 +572,5 @@ fn the_photo_sample_is_read_solved_and_exported() {
     // Hiding the solution (H) takes it off the cells.
     h.key_press(Key::H);
     h.run();
-    h.get_by_label("Cell r1c2: empty");
+    h.get_by_label(&format!("Cell {name}: empty"));
 }

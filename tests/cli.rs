@@ -4,6 +4,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use sudoku_lens::grid::{Document, parse};
+
 const CLASSIC: &str =
     "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....";
 
@@ -50,6 +52,10 @@ fn temp_file(test: &str, name: &str, content: &[u8]) -> PathBuf {
 
 fn samples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/puzzles")
+}
+
+fn images() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/images")
 }
 
 #[test]
@@ -346,4 +352,64 @@ fn bench_reports_puzzles_per_second() {
         out.contains("2 puzzles") && out.contains("puzzles/s") && out.contains("2 unique"),
         "{out}"
     );
+}
+
+/// Runs the binary with its standard output a pipe already closed at the
+/// other end, as `sudoku-lens ... | head -0` does: it must stop quietly,
+/// with no panic and no error message.
+fn run_into_closed_pipe(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    bin()
+        .args(args)
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("the binary runs")
+}
+
+fn assert_quiet_on_a_closed_pipe(args: &[&str]) {
+    let o = run_into_closed_pipe(args);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    assert_eq!(stderr(&o), "", "{args:?}");
+}
+
+#[test]
+fn solve_stops_quietly_when_the_output_closes() {
+    let path = samples().join("samurai.txt");
+    assert_quiet_on_a_closed_pipe(&["solve", path.to_str().unwrap()]);
+}
+
+#[test]
+fn read_stops_quietly_when_the_output_closes() {
+    let image = images().join("classic-screen-light.png");
+    assert_quiet_on_a_closed_pipe(&["read", image.to_str().unwrap()]);
+}
+
+#[test]
+fn eval_stops_quietly_when_the_output_closes() {
+    // One image, its ground truth beside it: one line of output, the
+    // summary.
+    let expected = std::fs::read_to_string(images().join("classic-screen-light.txt")).unwrap();
+    let Document::Single(puzzle) = parse(&expected, "expected", None).unwrap() else {
+        panic!("one puzzle")
+    };
+    let truth: Vec<String> = puzzle.values().iter().map(u8::to_string).collect();
+    let image = temp_file(
+        "eval-pipe",
+        "a.png",
+        &std::fs::read(images().join("classic-screen-light.png")).unwrap(),
+    );
+    std::fs::write(image.with_extension("txt"), truth.join(" ")).unwrap();
+    let dir = image.parent().unwrap().to_str().unwrap();
+    let o = run(&["eval", dir]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("1 images"), "{}", stdout(&o));
+    assert_quiet_on_a_closed_pipe(&["eval", dir]);
+}
+
+#[test]
+fn bench_stops_quietly_when_the_output_closes() {
+    let path = temp_file("bench-pipe", "b.txt", CLASSIC.as_bytes());
+    assert_quiet_on_a_closed_pipe(&["bench", "--repeat", "1", path.to_str().unwrap()]);
 }

@@ -10,7 +10,7 @@ use imageproc::geometric_transformations::{Border, Interpolation, Projection, wa
 use sudoku_lens::grid::{Document, Puzzle, parse};
 use sudoku_lens::overlay::{Options, Palette, draw_solution, render_grid};
 use sudoku_lens::solve::solve;
-use sudoku_lens::vision::check::Verdict;
+use sudoku_lens::vision::check::CheckOutcome;
 use sudoku_lens::vision::read::{Reading, read_grey};
 
 fn sample(name: &str) -> Puzzle {
@@ -86,7 +86,7 @@ fn round_trip(puzzle: &Puzzle, image: RgbaImage, what: &str) {
         puzzle.values(),
         "{what}: the givens read before drawing"
     );
-    assert_eq!(first.verdict, Verdict::Unique, "{what}");
+    assert_eq!(first.check, CheckOutcome::Unique, "{what}");
     let outcome = solve(&first.puzzle, 2, 1).unwrap();
     assert_eq!(outcome.count, 1, "{what}: the sample has one solution");
     let solution = &outcome.solutions[0];

@@ -6,8 +6,9 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use sudoku_lens::grid::{Document, Layout, Puzzle, parse};
+use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
-use sudoku_lens::solve::generate::{Rng, full_grid};
+use sudoku_lens::solve::generate::full_grid;
 
 const SHAPES: &[&str] = &[
     "classic",
@@ -29,7 +30,7 @@ fn random_puzzle(shape: &str, seed: u64, keep_percent: usize) -> (Arc<Layout>, V
     let mut grid = full_grid(&mut solver, seed);
     let mut rng = Rng::new(seed ^ 0xabcdef);
     for v in &mut grid {
-        if rng.below(100) >= keep_percent {
+        if rng.below(100) as usize >= keep_percent {
             *v = 0;
         }
     }

@@ -1,5 +1,5 @@
 //! Every image in `samples/images/` (screenshots and simulated photos made by
-//! `cargo run --release --example make_image_samples`) is read through the
+//! `cargo run --release -p sudoku-lens-tools --bin make_image_samples`) is read through the
 //! library and must give exactly the grid in its `NAME.txt`, without the
 //! solver check having to change any cell.
 
@@ -7,10 +7,9 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use sudoku_lens::grid::{Document, parse};
-use sudoku_lens::vision::check::Verdict;
+use sudoku_lens::vision::check::CheckOutcome;
+use sudoku_lens::vision::load::has_image_extension;
 use sudoku_lens::vision::read::read_path;
-
-const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff"];
 
 fn samples_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/images")
@@ -27,7 +26,7 @@ fn listing() -> (Vec<PathBuf>, Vec<PathBuf>, Vec<PathBuf>) {
             .extension()
             .map(|e| e.to_string_lossy().to_ascii_lowercase())
             .unwrap_or_default();
-        if IMAGE_EXTENSIONS.contains(&ext.as_str()) {
+        if has_image_extension(&path) {
             images.push(path);
         } else if ext == "txt" {
             texts.push(path);
@@ -102,10 +101,10 @@ fn every_sample_image_reads_exactly() {
                     expected.to_text()
                 ));
             }
-            if reading.verdict != Verdict::Unique {
+            if reading.check != CheckOutcome::Unique {
                 return Some(format!(
                     "{name}: right only after the solver check: {:?}",
-                    reading.verdict
+                    reading.check
                 ));
             }
             None

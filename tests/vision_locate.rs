@@ -312,7 +312,7 @@ fn a_forced_layout_is_honoured() {
     dump("a_forced_layout_is_honoured", &img);
     match locate(&img, Some(&forced)) {
         Ok(found) => assert_eq!(found.layout.name(), "samurai"),
-        Err(e) => assert!(matches!(e, LocateError::NoGrid { .. })),
+        Err(e) => assert!(matches!(e, LocateError::NoGrid)),
     }
     let found = locate(&img, Some(&Layout::classic())).expect("grid found");
     assert_eq!(found.layout.name(), "classic");
@@ -418,7 +418,7 @@ fn no_grid_is_reported() {
     let img = cluttered_background(1000, 800, 17);
     dump("no_grid_is_reported", &img);
     let e = locate(&img, None).unwrap_err();
-    assert!(matches!(e, LocateError::NoGrid { .. }), "{e:?}");
+    assert!(matches!(e, LocateError::NoGrid), "{e:?}");
     assert_eq!(
         e.in_file("page.jpg").to_string(),
         "no sudoku grid found in page.jpg"
@@ -433,6 +433,37 @@ fn no_grid_is_reported() {
     );
     assert!(locate(&frame, None).is_err());
     assert!(locate(&GrayImage::new(10, 10), None).is_err());
+}
+
+#[test]
+fn errors_name_the_file_only_where_it_is_known() {
+    let e = locate(&GrayImage::new(40, 20), None).unwrap_err();
+    assert_eq!(
+        e,
+        LocateError::TooSmall {
+            width: 40,
+            height: 20
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "the image is too small to hold a sudoku grid (40x20 pixels)"
+    );
+    let named = e.in_file("tiny.png");
+    assert_eq!(named.file, "tiny.png");
+    assert_eq!(named.error, e);
+    assert_eq!(
+        named.to_string(),
+        "tiny.png is too small to hold a sudoku grid (40x20 pixels)"
+    );
+    let blank = GrayImage::from_pixel(400, 300, Luma([240]));
+    let e = locate(&blank, None).unwrap_err();
+    assert_eq!(e, LocateError::NoGrid);
+    assert_eq!(e.to_string(), "no sudoku grid found in the image");
+    assert_eq!(
+        e.in_file("blank.png").to_string(),
+        "no sudoku grid found in blank.png"
+    );
 }
 
 #[test]

@@ -8,8 +8,8 @@ use eframe::egui::{
 };
 use image::RgbaImage;
 
-use super::SudokuApp;
-use crate::grid::HouseKind;
+use super::doc::{self, Doc, Source};
+use super::{Stamp, SudokuApp};
 
 /// Largest texture side uploaded for a photo; larger photos are shown
 /// downscaled (reading always uses the full image).
@@ -95,10 +95,111 @@ pub fn color_image(rgba: &RgbaImage) -> egui::ColorImage {
     )
 }
 
+/// The open document's pictures as textures, each kept with the [`Stamp`]
+/// of what it shows and uploaded on first use. Leaving the document drops
+/// them all ([`Textures::clear`]), so coming back draws them again.
+#[derive(Default)]
+pub struct Textures {
+    /// The picture without the solution: a photo (the same for every
+    /// revision of its document) or a text puzzle's grid with its givens.
+    /// No texture: drawing it failed for that stamp (not tried again).
+    plain: Option<(Stamp, Option<egui::TextureHandle>)>,
+    /// A photo converted off the window's thread for the document with
+    /// this id, waiting to be uploaded.
+    photo: Option<(u64, egui::ColorImage)>,
+    /// The picture with the solution drawn in.
+    solved: Option<(Stamp, egui::TextureHandle)>,
+    /// The solved picture drawn in the background, waiting to be uploaded.
+    pending_solved: Option<(Stamp, egui::ColorImage)>,
+}
+
+impl Textures {
+    /// Takes the photo of document `doc`, converted in the background.
+    pub fn offer_photo(&mut self, doc: u64, image: egui::ColorImage) {
+        self.photo = Some((doc, image));
+    }
+
+    /// Takes the picture with the solution drawn in for `stamp`, or notes
+    /// that there is none (the puzzle has no single solution).
+    pub fn offer_solved(&mut self, stamp: Stamp, image: Option<egui::ColorImage>) {
+        self.pending_solved = image.map(|i| (stamp, i));
+    }
+
+    /// Drops every picture: the open document was left.
+    pub fn clear(&mut self) {
+        *self = Textures::default();
+    }
+
+    /// The picture of `doc` at `stamp` without the solution: its photo, or
+    /// a text puzzle's grid drawn by the overlay renderer again after each
+    /// change. `Err` once when drawing fails.
+    pub fn plain(
+        &mut self,
+        ctx: &egui::Context,
+        stamp: Stamp,
+        doc: &Doc,
+    ) -> Result<Option<egui::TextureHandle>, String> {
+        let options = egui::TextureOptions::LINEAR;
+        if let Some((_, image)) = self.photo.take_if(|(d, _)| *d == stamp.doc) {
+            let handle = ctx.load_texture(format!("photo-{}", stamp.doc), image, options);
+            self.plain = Some((stamp, Some(handle)));
+        }
+        let fresh = match &self.plain {
+            Some((s, _)) if doc.is_photo() => s.doc == stamp.doc,
+            Some((s, _)) => *s == stamp,
+            None => false,
+        };
+        if !fresh {
+            let (name, image) = match &doc.source {
+                Source::Photo(p) => (format!("photo-{}", stamp.doc), Ok(color_image(&p.rgba))),
+                Source::Text { .. } => (
+                    format!("grid-{}-{}", stamp.doc, stamp.revision),
+                    doc::annotated(&doc.source, &doc.current, None).map(|i| color_image(&i)),
+                ),
+            };
+            match image {
+                Ok(image) => {
+                    self.plain = Some((stamp, Some(ctx.load_texture(name, image, options))));
+                }
+                Err(message) => {
+                    self.plain = Some((stamp, None));
+                    return Err(message);
+                }
+            }
+        }
+        Ok(self.plain.as_ref().and_then(|(_, t)| t.clone()))
+    }
+
+    /// The picture with the solution drawn in for `stamp`, once it is ready.
+    pub fn solved(&mut self, ctx: &egui::Context, stamp: Stamp) -> Option<egui::TextureHandle> {
+        if let Some((_, image)) = self.pending_solved.take_if(|(s, _)| *s == stamp) {
+            let name = format!("solved-{}-{}", stamp.doc, stamp.revision);
+            let handle = ctx.load_texture(name, image, egui::TextureOptions::LINEAR);
+            self.solved = Some((stamp, handle));
+        }
+        match &self.solved {
+            Some((s, t)) if *s == stamp => Some(t.clone()),
+            _ => None,
+        }
+    }
+}
+
 /// Shows the open document in `rect` and handles pointer input on it.
 pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
-    let texture = app.texture(ui.ctx());
-    let solved = app.solved_texture(ui.ctx());
+    let Some(entry) = app.current.as_ref() else {
+        return;
+    };
+    let stamp = entry.stamp();
+    let texture = match app.textures.plain(ui.ctx(), stamp, &entry.doc) {
+        Ok(t) => t,
+        Err(message) => {
+            app.error = Some(message);
+            None
+        }
+    };
+    // Uploaded as soon as it arrives, so that showing it is instant.
+    let solved = app.textures.solved(ui.ctx(), stamp);
+    let solved = solved.filter(|_| app.shown_solution().is_some());
     let Some(doc) = app.doc() else { return };
     let [cw, ch] = doc.canvas_size();
     let view = &mut app.view;
@@ -170,7 +271,10 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     let selected = doc.selected;
     let is_photo = doc.is_photo();
     let alphabet = doc.current.puzzle.alphabet();
-    let marked = app.verdict().map(|v| v.marked_cells()).unwrap_or_default();
+    let marked = app
+        .solutions()
+        .map(|s| s.marked_cells())
+        .unwrap_or_default();
     let solution = app.shown_solution().map(|s| s.to_vec());
     let show_readings = app.prefs.show_readings;
     let dragging = app.view.dragging;
@@ -216,14 +320,6 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             Color32::from_gray(20)
         },
     );
-    let box_of = |cell: usize| -> Vec<u32> {
-        layout
-            .houses_of(cell)
-            .iter()
-            .copied()
-            .filter(|&h| layout.houses()[h as usize].kind == HouseKind::Box)
-            .collect()
-    };
     let line = |a: [f32; 2], b: [f32; 2], s: Stroke| {
         let pa = xf.to_screen(located.canvas_to_image(a[0], a[1]));
         let pb = xf.to_screen(located.canvas_to_image(b[0], b[1]));
@@ -233,7 +329,6 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     for cell in (0..layout.cell_count()).filter(|_| is_photo) {
         let (r, c) = layout.position(cell);
         let (rf, cf) = (r as f32, c as f32);
-        let boxes = box_of(cell);
         // (neighbour row, col, edge start, edge end)
         let edges = [
             (r as isize - 1, c as isize, [cf, rf], [cf + 1.0, rf]),
@@ -258,8 +353,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             match neighbour {
                 None => thick_edges.push((a, b)),
                 Some(n) if i < 2 => {
-                    let same_box = box_of(n).iter().any(|h| boxes.contains(h));
-                    if same_box {
+                    if layout.same_box(cell, n) {
                         line(a, b, thin);
                     } else {
                         thick_edges.push((a, b));

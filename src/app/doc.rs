@@ -84,9 +84,10 @@ impl Snapshot {
     }
 }
 
-/// What the solver says of the current values.
+/// The solutions of the current values, counted up to two: none, one,
+/// several, or none to count because two givens clash.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Verdict {
+pub enum Solutions {
     /// Givens repeat a symbol in one house: the two cells.
     Conflict {
         cells: [usize; 2],
@@ -98,14 +99,14 @@ pub enum Verdict {
     Several(Vec<u8>, Vec<u8>),
 }
 
-impl Verdict {
+impl Solutions {
     /// The live status line.
     pub fn describe(&self, givens: usize) -> String {
         match self {
-            Verdict::Conflict { message, .. } => format!("Conflict: {message}"),
-            Verdict::NoSolution => format!("No solution ({givens} givens)"),
-            Verdict::Unique(_) => format!("One solution ({givens} givens)"),
-            Verdict::Several(..) => format!("Several solutions ({givens} givens)"),
+            Solutions::Conflict { message, .. } => format!("Conflict: {message}"),
+            Solutions::NoSolution => format!("No solution ({givens} givens)"),
+            Solutions::Unique(_) => format!("One solution ({givens} givens)"),
+            Solutions::Several(..) => format!("Several solutions ({givens} givens)"),
         }
     }
 
@@ -113,8 +114,8 @@ impl Verdict {
     /// between two solutions.
     pub fn marked_cells(&self) -> Vec<usize> {
         match self {
-            Verdict::Conflict { cells, .. } => cells.to_vec(),
-            Verdict::Several(a, b) => (0..a.len()).filter(|&i| a[i] != b[i]).collect(),
+            Solutions::Conflict { cells, .. } => cells.to_vec(),
+            Solutions::Several(a, b) => (0..a.len()).filter(|&i| a[i] != b[i]).collect(),
             _ => Vec::new(),
         }
     }
@@ -122,7 +123,7 @@ impl Verdict {
 
 /// Counts the solutions of `puzzle` up to two. Runs on a background thread
 /// for large layouts.
-pub fn judge(puzzle: &Puzzle) -> Verdict {
+pub fn count_solutions(puzzle: &Puzzle) -> Solutions {
     match solve(puzzle, 2, 2) {
         Err(SolveError::Conflict {
             value,
@@ -130,18 +131,18 @@ pub fn judge(puzzle: &Puzzle) -> Verdict {
             first,
             second,
             conflict,
-        }) => Verdict::Conflict {
+        }) => Solutions::Conflict {
             cells: [conflict.first, conflict.second],
             message: format!("{value} appears twice in {house}, at {first} and {second}"),
         },
         Ok(out) => match out.count {
-            0 => Verdict::NoSolution,
-            1 => Verdict::Unique(out.solutions.into_iter().next().unwrap_or_default()),
+            0 => Solutions::NoSolution,
+            1 => Solutions::Unique(out.solutions.into_iter().next().unwrap_or_default()),
             _ => {
                 let mut it = out.solutions.into_iter();
                 let a = it.next().unwrap_or_default();
                 let b = it.next().unwrap_or_else(|| a.clone());
-                Verdict::Several(a, b)
+                Solutions::Several(a, b)
             }
         },
     }

@@ -9,12 +9,11 @@ use std::sync::Arc;
 use image::{GrayImage, RgbaImage};
 
 use crate::grid::{Document, Layout, Puzzle, parse};
-use crate::vision::load::load_bytes;
-use crate::vision::locate::LocateError;
-use crate::vision::read::{Reading, read_at_corners, read_grey};
+use crate::vision::locate::{LocateError, LocateFileError};
+use crate::vision::read::{Colour, Reading, read_at_corners, read_grey, read_image_bytes};
 
 /// File name endings offered by the open dialog.
-pub const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff"];
+pub use crate::vision::load::IMAGE_EXTENSIONS;
 /// Puzzle text file endings offered by the open dialog.
 pub const TEXT_EXTENSIONS: &[&str] = &["txt", "sdk", "sudoku"];
 
@@ -94,8 +93,14 @@ pub fn load(input: Input) -> Result<Loaded, String> {
 
 fn load_content(bytes: &[u8], name: &str) -> Result<Loaded, String> {
     if image::guess_format(bytes).is_ok() {
-        let img = load_bytes(bytes, name).map_err(|e| e.to_string())?;
-        return Ok(read_photo(Arc::new(img.to_rgba8()), name));
+        let read = read_image_bytes(bytes, name, None, Colour::Keep).map_err(|e| e.to_string())?;
+        let rgba = read.image.map(|i| i.into_rgba8()).unwrap_or_default();
+        return Ok(photo(
+            Arc::new(rgba),
+            Arc::new(read.grey),
+            read.reading,
+            name,
+        ));
     }
     match std::str::from_utf8(bytes) {
         Ok(text) => load_text(text, name),
@@ -128,11 +133,21 @@ pub fn load_text(text: &str, name: &str) -> Result<Loaded, String> {
 pub fn read_photo(rgba: Arc<RgbaImage>, name: &str) -> Loaded {
     let grey = Arc::new(image::DynamicImage::ImageRgba8((*rgba).clone()).to_luma8());
     let (result, _) = read_grey(&grey, None);
-    let reading = result.map(Box::new).map_err(|e| match e {
-        LocateError::NoGrid { .. } => format!(
+    photo(rgba, grey, result.map_err(|e| e.in_file(name)), name)
+}
+
+/// A photo and its reading, or the message for a grid not found.
+fn photo(
+    rgba: Arc<RgbaImage>,
+    grey: Arc<GrayImage>,
+    result: Result<Reading, LocateFileError>,
+    name: &str,
+) -> Loaded {
+    let reading = result.map(Box::new).map_err(|e| match e.error {
+        LocateError::NoGrid => format!(
             "no sudoku grid found in {name} — drag the corners onto the grid, or pick the layout"
         ),
-        other => other.in_file(name).to_string(),
+        _ => e.to_string(),
     });
     Loaded::Photo {
         photo: Photo { rgba, grey },

@@ -5,8 +5,12 @@
 //!   (no window code).
 //! - [`doc`]: one open puzzle with its undo history (no window code).
 //! - [`SudokuApp`] (this file): the app's state and every action on it;
-//!   long work runs on threads whose results come back through a channel.
-//! - `view` and `canvas`: drawing, and turning clicks and keys into actions.
+//!   long work runs on threads whose results come back through a channel,
+//!   taken in by [`eframe::App::logic`] before each frame is drawn.
+//! - `worker`: the solver's thread, fed only the newest state (no window
+//!   code).
+//! - `view` and `canvas`: drawing, and turning clicks and keys into
+//!   actions; `canvas` also keeps the document's pictures as textures.
 //!
 //! Every way a puzzle arrives (a dropped or opened file, a paste, a sample)
 //! goes through [`SudokuApp::open`], which tests call directly.
@@ -16,6 +20,7 @@ pub mod input;
 
 mod canvas;
 mod view;
+mod worker;
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -26,8 +31,9 @@ use serde::{Deserialize, Serialize};
 use crate::grid::Layout;
 use crate::vision::read::Reading;
 
-use doc::{Doc, Source, Verdict, judge};
+use doc::{Doc, Solutions, Source, count_solutions};
 use input::{Input, Loaded, load};
+use worker::Worker;
 
 /// Bundled samples: (button text, file name, content).
 pub const TEXT_SAMPLES: &[(&str, &str, &str)] = &[
@@ -129,6 +135,14 @@ pub fn run(options: Options) -> Result<(), String> {
     .map_err(|e| format!("cannot open a window: {e}"))
 }
 
+/// One state of one document: its id in this run and its revision. What
+/// background results and drawn pictures are checked against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    doc: u64,
+    revision: u64,
+}
+
 /// Results of background work.
 enum Message {
     Opened {
@@ -139,30 +153,78 @@ enum Message {
         texture: Option<egui::ColorImage>,
     },
     Reread {
-        doc: u64,
-        revision: u64,
+        stamp: Stamp,
         result: Result<Box<Reading>, String>,
     },
-    Judged {
-        doc: u64,
-        revision: u64,
-        verdict: Verdict,
+    Counted {
+        stamp: Stamp,
+        solutions: Solutions,
         /// The picture with the solution drawn in, when there is one.
         solved: Option<egui::ColorImage>,
     },
     PickedOpen(Option<PathBuf>),
     PickedExport(Option<PathBuf>),
     Exported {
-        doc: u64,
-        revision: u64,
+        stamp: Stamp,
         result: Result<PathBuf, String>,
     },
+}
+
+/// Where background work hands in its result: the app's channel, and a
+/// repaint so that the next frame's logic takes it in.
+#[derive(Clone)]
+struct Outbox {
+    tx: Sender<Message>,
+    ctx: egui::Context,
+}
+
+impl Outbox {
+    fn send(&self, message: Message) {
+        // A closed channel means the app is gone: nobody to tell.
+        let _ = self.tx.send(message);
+        self.ctx.request_repaint();
+    }
+}
+
+/// What the solver is asked: one state of a document.
+struct Count {
+    stamp: Stamp,
+    snap: doc::Snapshot,
+    source: Source,
+}
+
+impl Count {
+    /// Counts the solutions, and draws the solved picture when there is
+    /// one, so that showing and hiding the solution is instant.
+    fn run(self) -> Message {
+        let solutions = count_solutions(&self.snap.puzzle);
+        let solved = match &solutions {
+            Solutions::Unique(s) => doc::annotated(&self.source, &self.snap, Some(s))
+                .ok()
+                .map(|img| canvas::color_image(&img)),
+            _ => None,
+        };
+        Message::Counted {
+            stamp: self.stamp,
+            solutions,
+            solved,
+        }
+    }
 }
 
 /// An open puzzle with an id that outlives moves to and from the recent list.
 struct Entry {
     id: u64,
     doc: Doc,
+}
+
+impl Entry {
+    fn stamp(&self) -> Stamp {
+        Stamp {
+            doc: self.id,
+            revision: self.doc.revision,
+        }
+    }
 }
 
 /// What is being read in the background.
@@ -173,8 +235,7 @@ pub struct Loading {
 
 /// The app: open documents, background work, preferences.
 pub struct SudokuApp {
-    ctx: egui::Context,
-    tx: Sender<Message>,
+    outbox: Outbox,
     rx: Receiver<Message>,
     pub prefs: Prefs,
     current: Option<Entry>,
@@ -190,22 +251,19 @@ pub struct SudokuApp {
     pub info: Option<String>,
     /// Corners moved or layout switched: read again once this time passes.
     reread_due: Option<f64>,
-    rereading: Option<(u64, u64)>,
-    /// The verdict for (document, revision).
-    verdict: Option<(u64, u64, Verdict)>,
-    judging: Option<(u64, u64)>,
+    rereading: Option<Stamp>,
+    /// The solutions of one state of a document, as far as counted.
+    solutions: Option<(Stamp, Solutions)>,
+    /// The newest state handed to the solver and not yet counted.
+    counting: Option<Stamp>,
+    /// Counts solutions on a thread of its own, newest state first.
+    solver: Worker<Count>,
     /// A file dialog is open.
     dialog_open: bool,
     /// Zoom and pan of the canvas.
     pub(crate) view: canvas::ViewState,
-    /// Photo (or blank grid) textures by document id.
-    textures: std::collections::HashMap<u64, egui::TextureHandle>,
-    pending_texture: Option<(u64, egui::ColorImage)>,
-    /// The (document, revision) the text grid texture shows.
-    text_drawn: Option<(u64, u64)>,
-    /// The picture with the solution drawn in, for (document, revision).
-    solved: Option<(u64, u64, egui::TextureHandle)>,
-    pending_solved: Option<(u64, u64, egui::ColorImage)>,
+    /// The open document's pictures, uploaded on first use.
+    textures: canvas::Textures,
     /// Time of the current frame, seconds.
     now: f64,
     /// The window's title as last set.
@@ -218,9 +276,18 @@ pub struct SudokuApp {
 impl SudokuApp {
     pub fn new(ctx: &egui::Context, prefs: Prefs) -> SudokuApp {
         let (tx, rx) = channel();
-        SudokuApp {
-            ctx: ctx.clone(),
+        let outbox = Outbox {
             tx,
+            ctx: ctx.clone(),
+        };
+        let solver = {
+            let outbox = outbox.clone();
+            Worker::spawn("sudoku-lens solver", move |count: Count| {
+                outbox.send(count.run());
+            })
+        };
+        SudokuApp {
+            outbox,
             rx,
             prefs,
             current: None,
@@ -232,20 +299,23 @@ impl SudokuApp {
             info: None,
             reread_due: None,
             rereading: None,
-            verdict: None,
-            judging: None,
+            solutions: None,
+            counting: None,
+            solver,
             dialog_open: false,
             view: canvas::ViewState::default(),
             textures: Default::default(),
-            pending_texture: None,
-            text_drawn: None,
-            solved: None,
-            pending_solved: None,
             now: 0.0,
             title: String::new(),
             confirm_close: false,
             close_confirmed: false,
         }
+    }
+
+    /// Runs `work` on a thread of its own and hands its result to the app.
+    fn spawn(&self, work: impl FnOnce() -> Message + Send + 'static) {
+        let outbox = self.outbox.clone();
+        std::thread::spawn(move || outbox.send(work()));
     }
 
     /// Opens an input: a dropped, chosen or pasted file, pasted text or
@@ -273,22 +343,19 @@ impl SudokuApp {
         });
         self.error = None;
         self.info = None;
-        let tx = self.tx.clone();
-        let ctx = self.ctx.clone();
-        std::thread::spawn(move || {
+        self.spawn(move || {
             let result = load(input);
             let texture = match &result {
                 Ok(Loaded::Photo { photo, .. }) => Some(canvas::color_image(&photo.rgba)),
                 _ => None,
             };
-            let _ = tx.send(Message::Opened {
+            Message::Opened {
                 ticket,
                 path,
                 name,
                 result,
                 texture,
-            });
-            ctx.request_repaint();
+            }
         });
     }
 
@@ -318,12 +385,16 @@ impl SudokuApp {
 
     /// True while anything runs in the background or waits to run.
     pub fn is_busy(&self) -> bool {
+        self.is_working() || self.reread_due.is_some() || self.needs_counting()
+    }
+
+    /// True while work runs in the background (reading, solving, a file
+    /// dialog, exporting): its result asks for a repaint when it is ready.
+    pub fn is_working(&self) -> bool {
         self.loading.is_some()
-            || self.reread_due.is_some()
             || self.rereading.is_some()
-            || self.judging.is_some()
+            || self.counting.is_some()
             || self.dialog_open
-            || self.needs_judging()
     }
 
     /// The open document.
@@ -340,20 +411,20 @@ impl SudokuApp {
         self.recent.iter().map(|e| e.doc.name.clone()).collect()
     }
 
-    /// The solver's verdict on the open document, once known.
-    pub fn verdict(&self) -> Option<&Verdict> {
-        let e = self.current.as_ref()?;
-        match &self.verdict {
-            Some((id, rev, v)) if *id == e.id && *rev == e.doc.revision => Some(v),
+    /// The solutions of the open document's puzzle, once counted.
+    pub fn solutions(&self) -> Option<&Solutions> {
+        let stamp = self.current.as_ref()?.stamp();
+        match &self.solutions {
+            Some((s, v)) if *s == stamp => Some(v),
             _ => None,
         }
     }
 
-    /// True when the open document's state has no verdict and none is on
+    /// True when the open document's state has no count of its solutions
     /// the way.
-    fn needs_judging(&self) -> bool {
+    fn needs_counting(&self) -> bool {
         match &self.current {
-            Some(e) => self.verdict().is_none() && self.judging != Some((e.id, e.doc.revision)),
+            Some(e) => self.solutions().is_none() && self.counting != Some(e.stamp()),
             None => false,
         }
     }
@@ -367,7 +438,7 @@ impl SudokuApp {
             return "Reading the grid again…".into();
         }
         let givens = doc.values().iter().filter(|&&v| v != 0).count();
-        match self.verdict() {
+        match self.solutions() {
             Some(v) => v.describe(givens),
             None => "Checking…".into(),
         }
@@ -386,7 +457,7 @@ impl SudokuApp {
             self.prefs.recent_files.truncate(RECENT_MAX);
         }
         if let Some(t) = texture {
-            self.pending_texture = Some((id, t));
+            self.textures.offer_photo(id, t);
         }
         self.current = Some(Entry { id, doc });
         self.view.request_fit();
@@ -394,7 +465,7 @@ impl SudokuApp {
     }
 
     fn stash(&mut self, entry: Entry) {
-        self.textures.remove(&entry.id);
+        self.textures.clear();
         self.recent.insert(0, entry);
         // Over the limit, the oldest unedited document goes first.
         while self.recent.len() > RECENT_MAX {
@@ -424,9 +495,6 @@ impl SudokuApp {
         let entry = self.recent.remove(index);
         if let Some(old) = self.current.take() {
             self.stash(old);
-        }
-        if let Source::Photo(p) = &entry.doc.source {
-            self.pending_texture = Some((entry.id, canvas::color_image(&p.rgba)));
         }
         self.current = Some(entry);
         self.view.request_fit();
@@ -517,8 +585,8 @@ impl SudokuApp {
         if !self.prefs.show_solution {
             return None;
         }
-        match self.verdict()? {
-            Verdict::Unique(s) => Some(s),
+        match self.solutions()? {
+            Solutions::Unique(s) => Some(s),
             _ => None,
         }
     }
@@ -531,8 +599,8 @@ impl SudokuApp {
     /// The solution as text, when there is exactly one.
     pub fn solution_text(&self) -> Option<String> {
         let doc = self.doc()?;
-        match self.verdict()? {
-            Verdict::Unique(s) => Some(doc.current.puzzle.with_values(s.clone()).to_text()),
+        match self.solutions()? {
+            Solutions::Unique(s) => Some(doc.current.puzzle.with_values(s.clone()).to_text()),
             _ => None,
         }
     }
@@ -557,11 +625,7 @@ impl SudokuApp {
         if let Some(dir) = &self.prefs.last_folder {
             dialog = dialog.set_directory(dir);
         }
-        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
-        std::thread::spawn(move || {
-            let _ = tx.send(Message::PickedOpen(dialog.pick_file()));
-            ctx.request_repaint();
-        });
+        self.spawn(move || Message::PickedOpen(dialog.pick_file()));
     }
 
     /// Asks where to save the annotated image.
@@ -585,11 +649,7 @@ impl SudokuApp {
         if let Some(dir) = &self.prefs.last_folder {
             dialog = dialog.set_directory(dir);
         }
-        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
-        std::thread::spawn(move || {
-            let _ = tx.send(Message::PickedExport(dialog.save_file()));
-            ctx.request_repaint();
-        });
+        self.spawn(move || Message::PickedExport(dialog.save_file()));
     }
 
     /// Writes the annotated image (the photo with the solution drawn in, or
@@ -600,22 +660,14 @@ impl SudokuApp {
             return;
         };
         let (source, snap) = (doc.source.clone(), doc.current.clone());
-        let (id, revision) = self
-            .current
-            .as_ref()
-            .map(|e| (e.id, e.doc.revision))
-            .unwrap_or_default();
+        let Some(stamp) = self.current.as_ref().map(Entry::stamp) else {
+            return;
+        };
         let solution = self.shown_solution().map(|s| s.to_vec());
-        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
         self.dialog_open = true;
-        std::thread::spawn(move || {
-            let result = export(&source, &snap, solution.as_deref(), &path);
-            let _ = tx.send(Message::Exported {
-                doc: id,
-                revision,
-                result,
-            });
-            ctx.request_repaint();
+        self.spawn(move || Message::Exported {
+            stamp,
+            result: export(&source, &snap, solution.as_deref(), &path),
         });
     }
 
@@ -642,17 +694,25 @@ impl SudokuApp {
             self.reread_due = None;
             self.start_reread();
         }
-        // One judgement at a time: edits made while one runs are judged
-        // together once it returns, so fast typing on a hard puzzle never
-        // piles up solver threads.
-        if self.judging.is_none() && self.needs_judging() {
-            self.start_judging();
+        // The solver takes the newest state once it is free: states edited
+        // past while it runs are never counted, so fast typing on a hard
+        // puzzle costs one count more than the one running.
+        if self.needs_counting() {
+            self.start_counting();
+        }
+    }
+
+    /// Asks for the frame whose [`eframe::App::logic`] starts the work that
+    /// is due: counting the solutions of a new state at once, reading the grid
+    /// again once the corners have rested.
+    fn wake_for_due_work(&self, ctx: &egui::Context) {
+        if self.needs_counting() {
+            ctx.request_repaint();
         }
         if let Some(due) = self.reread_due {
-            self.ctx
-                .request_repaint_after(std::time::Duration::from_secs_f64(
-                    (due - self.now).max(0.0),
-                ));
+            ctx.request_repaint_after(std::time::Duration::from_secs_f64(
+                (due - self.now).max(0.0),
+            ));
         }
     }
 
@@ -681,40 +741,31 @@ impl SudokuApp {
                     Err(message) => self.error = Some(message),
                 }
             }
-            Message::Reread {
-                doc,
-                revision,
-                result,
-            } => {
-                if self.rereading == Some((doc, revision)) {
+            Message::Reread { stamp, result } => {
+                if self.rereading == Some(stamp) {
                     self.rereading = None;
                 }
-                let Some(e) = self.current.as_mut().filter(|e| e.id == doc) else {
+                let Some(e) = self.current.as_mut().filter(|e| e.id == stamp.doc) else {
                     return;
                 };
                 match result {
                     Ok(reading) => {
-                        e.doc.apply_reading(revision, *reading);
+                        e.doc.apply_reading(stamp.revision, *reading);
                     }
                     Err(message) => self.error = Some(message),
                 }
             }
-            Message::Judged {
-                doc,
-                revision,
-                verdict,
+            Message::Counted {
+                stamp,
+                solutions,
                 solved,
             } => {
-                if self.judging == Some((doc, revision)) {
-                    self.judging = None;
+                if self.counting == Some(stamp) {
+                    self.counting = None;
                 }
-                if self
-                    .current
-                    .as_ref()
-                    .is_some_and(|e| e.id == doc && e.doc.revision == revision)
-                {
-                    self.verdict = Some((doc, revision, verdict));
-                    self.pending_solved = solved.map(|s| (doc, revision, s));
+                if self.current.as_ref().is_some_and(|e| e.stamp() == stamp) {
+                    self.solutions = Some((stamp, solutions));
+                    self.textures.offer_solved(stamp, solved);
                 }
             }
             Message::PickedOpen(path) => {
@@ -732,20 +783,16 @@ impl SudokuApp {
                     self.export_to(p);
                 }
             }
-            Message::Exported {
-                doc,
-                revision,
-                result,
-            } => {
+            Message::Exported { stamp, result } => {
                 self.dialog_open = false;
                 match result {
                     Ok(p) => {
-                        if let Some(e) = self.current.as_mut().filter(|e| e.id == doc) {
-                            e.doc.exported = Some(revision);
+                        if let Some(e) = self.current.as_mut().filter(|e| e.id == stamp.doc) {
+                            e.doc.exported = Some(stamp.revision);
                         }
-                        let note = match self.verdict() {
+                        let note = match self.solutions() {
                             _ if self.shown_solution().is_some() => "",
-                            Some(Verdict::Unique(_)) => " (solution hidden)",
+                            Some(Solutions::Unique(_)) => " (solution hidden)",
                             _ => " (without a solution: the puzzle has none or several)",
                         };
                         self.info = Some(format!("Saved {}{note}", p.display()));
@@ -761,112 +808,32 @@ impl SudokuApp {
         let Source::Photo(photo) = &e.doc.source else {
             return;
         };
-        let (id, revision) = (e.id, e.doc.revision);
+        let stamp = e.stamp();
         let grey = photo.grey.clone();
         let corners = e.doc.current.located.corners;
         let layout: Layout = (**e.doc.layout()).clone();
-        self.rereading = Some((id, revision));
-        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
-        std::thread::spawn(move || {
-            let result = input::reread(&grey, corners, &layout).map(Box::new);
-            let _ = tx.send(Message::Reread {
-                doc: id,
-                revision,
-                result,
-            });
-            ctx.request_repaint();
+        self.rereading = Some(stamp);
+        self.spawn(move || Message::Reread {
+            stamp,
+            result: input::reread(&grey, corners, &layout).map(Box::new),
         });
     }
 
-    fn start_judging(&mut self) {
+    /// Hands the open document's state to the solver, in place of any
+    /// state still waiting for it.
+    fn start_counting(&mut self) {
         let Some(e) = &self.current else { return };
-        let (id, revision) = (e.id, e.doc.revision);
-        let snap = e.doc.current.clone();
-        let source = e.doc.source.clone();
-        self.judging = Some((id, revision));
-        let (tx, ctx) = (self.tx.clone(), self.ctx.clone());
-        std::thread::spawn(move || {
-            let verdict = judge(&snap.puzzle);
-            // The solved picture is drawn now, so that showing and hiding
-            // the solution is instant.
-            let solved = match &verdict {
-                Verdict::Unique(s) => doc::annotated(&source, &snap, Some(s))
-                    .ok()
-                    .map(|img| canvas::color_image(&img)),
-                _ => None,
-            };
-            let _ = tx.send(Message::Judged {
-                doc: id,
-                revision,
-                verdict,
-                solved,
-            });
-            ctx.request_repaint();
+        let stamp = e.stamp();
+        self.counting = Some(stamp);
+        self.solver.request(Count {
+            stamp,
+            snap: e.doc.current.clone(),
+            source: e.doc.source.clone(),
         });
     }
 
-    /// The picture of the open document without the solution: the photo,
-    /// uploaded on first use, or a text puzzle's grid with its givens,
-    /// drawn by the overlay renderer again after each change.
-    fn texture(&mut self, ctx: &egui::Context) -> Option<egui::TextureHandle> {
-        let e = self.current.as_ref()?;
-        let (id, revision) = (e.id, e.doc.revision);
-        if let Some((tid, image)) = self.pending_texture.take()
-            && tid == id
-        {
-            let handle =
-                ctx.load_texture(format!("photo-{id}"), image, egui::TextureOptions::LINEAR);
-            self.textures.insert(id, handle);
-        }
-        if matches!(e.doc.source, Source::Text { .. }) && self.text_drawn != Some((id, revision)) {
-            match doc::annotated(&e.doc.source, &e.doc.current, None) {
-                Ok(image) => {
-                    let handle = ctx.load_texture(
-                        format!("grid-{id}"),
-                        canvas::color_image(&image),
-                        egui::TextureOptions::LINEAR,
-                    );
-                    self.textures.insert(id, handle);
-                }
-                Err(message) => self.error = Some(message),
-            }
-            self.text_drawn = Some((id, revision));
-        }
-        self.textures.get(&id).cloned()
-    }
-
-    /// The picture with the solution drawn in, when it is shown and ready.
-    fn solved_texture(&mut self, ctx: &egui::Context) -> Option<egui::TextureHandle> {
-        let e = self.current.as_ref()?;
-        let (id, revision) = (e.id, e.doc.revision);
-        if let Some((d, r, image)) = self.pending_solved.take()
-            && d == id
-            && r == revision
-        {
-            let handle = ctx.load_texture(
-                format!("solved-{id}-{revision}"),
-                image,
-                egui::TextureOptions::LINEAR,
-            );
-            self.solved = Some((d, r, handle));
-        }
-        self.shown_solution()?;
-        match &self.solved {
-            Some((d, r, t)) if *d == id && *r == revision => Some(t.clone()),
-            _ => None,
-        }
-    }
-
-    /// Draws the app into `ui` and handles its input: the whole frame.
-    pub fn ui(&mut self, ui: &mut egui::Ui) {
-        self.now = ui.input(|i| i.time);
-        self.pump();
-        view::show(self, ui);
-        self.pump();
-        self.window_chrome(ui.ctx());
-    }
-
-    /// The title, and a question before closing over unsaved edits.
+    /// Keeps the window's title in step with the open document, and holds
+    /// a close over unsaved edits until the person confirms it.
     fn window_chrome(&mut self, ctx: &egui::Context) {
         let title = match self.doc() {
             Some(d) if d.has_unsaved_edits() => format!("sudoku-lens — {} (edited)", d.name),
@@ -884,30 +851,24 @@ impl SudokuApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.confirm_close = true;
         }
-        if self.confirm_close {
-            let unsaved = self.unsaved().join(", ");
-            let modal = egui::Modal::new(egui::Id::unique("confirm-close")).show(ctx, |ui| {
-                ui.set_max_width(360.0);
-                ui.heading("Quit with unsaved edits?");
-                ui.label(format!(
-                    "Edits to {unsaved} have not been exported. They are lost when the window closes."
-                ));
-                ui.add_space(8.0);
-                ui.horizontal(|ui| {
-                    if ui.button("Quit anyway").clicked() {
-                        self.close_confirmed = true;
-                        self.confirm_close = false;
-                        ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-                    }
-                    if ui.button("Keep working").clicked() {
-                        self.confirm_close = false;
-                    }
-                });
-            });
-            if modal.should_close() {
-                self.confirm_close = false;
-            }
-        }
+    }
+
+    /// While quitting waits for the person's word: the documents whose
+    /// edits it would lose.
+    fn quit_question(&self) -> Option<Vec<String>> {
+        self.confirm_close.then(|| self.unsaved())
+    }
+
+    /// Quits after all; the unsaved edits are lost.
+    fn quit_anyway(&mut self, ctx: &egui::Context) {
+        self.close_confirmed = true;
+        self.confirm_close = false;
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+    }
+
+    /// Stays open: the question is withdrawn.
+    fn keep_working(&mut self) {
+        self.confirm_close = false;
     }
 }
 
@@ -926,8 +887,21 @@ fn export(
 }
 
 impl eframe::App for SudokuApp {
+    /// Takes in the results of background work, starts what is due, and
+    /// keeps the title and closing in step with the documents. Runs before
+    /// every [`Self::ui`], and alone while the window is hidden.
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        self.now = ctx.input(|i| i.time);
+        self.pump();
+        self.window_chrome(ctx);
+        self.wake_for_due_work(ctx);
+    }
+
+    /// Draws the window and turns input into actions; work those actions
+    /// make due starts in the next frame's [`Self::logic`].
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        SudokuApp::ui(self, ui);
+        view::show(self, ui);
+        self.wake_for_due_work(ui.ctx());
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

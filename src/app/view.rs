@@ -8,7 +8,7 @@ use eframe::egui::{
     Stroke, Vec2,
 };
 
-use super::doc::Verdict;
+use super::doc::Solutions;
 use super::input::{Input, file_name};
 use super::{SudokuApp, canvas};
 
@@ -62,6 +62,34 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui) {
             }
         });
     drop_highlight(&ctx);
+    quit_dialog(app, &ctx);
+}
+
+/// The question before quitting over unsaved edits.
+fn quit_dialog(app: &mut SudokuApp, ctx: &egui::Context) {
+    let Some(unsaved) = app.quit_question() else {
+        return;
+    };
+    let unsaved = unsaved.join(", ");
+    let modal = egui::Modal::new(egui::Id::unique("confirm-close")).show(ctx, |ui| {
+        ui.set_max_width(360.0);
+        ui.heading("Quit with unsaved edits?");
+        ui.label(format!(
+            "Edits to {unsaved} have not been exported. They are lost when the window closes."
+        ));
+        ui.add_space(8.0);
+        ui.horizontal(|ui| {
+            if ui.button("Quit anyway").clicked() {
+                app.quit_anyway(ui.ctx());
+            }
+            if ui.button("Keep working").clicked() {
+                app.keep_working();
+            }
+        });
+    });
+    if modal.should_close() {
+        app.keep_working();
+    }
 }
 
 /// Files dropped anywhere, and Ctrl+V of an image or text.
@@ -399,8 +427,8 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
 
     // Status and solving.
     let status = app.status_line();
-    let colour = match app.verdict() {
-        Some(Verdict::Unique(_)) => canvas::SOLUTION,
+    let colour = match app.solutions() {
+        Some(Solutions::Unique(_)) => canvas::SOLUTION,
         Some(_) => Color32::from_rgb(190, 40, 40),
         None => ui.visuals().text_color(),
     };
@@ -418,14 +446,14 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
             .on_hover_text("H");
     });
     if app.prefs.show_solution {
-        match app.verdict() {
-            Some(Verdict::NoSolution) => {
+        match app.solutions() {
+            Some(Solutions::NoSolution) => {
                 ui.label("No way to fill the grid: check the amber (unsure) cells and your edits.");
             }
-            Some(Verdict::Several(..)) => {
+            Some(Solutions::Several(..)) => {
                 ui.label("More than one way to fill the grid: red cells differ between two solutions; a given may be missing.");
             }
-            Some(Verdict::Conflict { .. }) => {
+            Some(Solutions::Conflict { .. }) => {
                 ui.label("Two givens clash (red): fix one of them.");
             }
             _ => {}

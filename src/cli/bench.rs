@@ -1,5 +1,6 @@
 //! `sudoku-lens bench`: puzzles per second on one thread.
 
+use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -63,7 +64,8 @@ pub fn run(
         best = best.min(start.elapsed().as_secs_f64());
     }
     let n = puzzles.len() as f64;
-    println!(
+    let written = writeln!(
+        io::stdout().lock(),
         "{name}: {} puzzles, best of {repeat}: {:.3} s, {:.0} puzzles/s, {:.1} us/puzzle \
          (one thread, counting to {limit}; {unique} unique, {multiple} several, {none} none; \
          {:.1} search nodes/puzzle)",
@@ -73,5 +75,11 @@ pub fn run(
         best * 1e6 / n,
         nodes as f64 / n
     );
-    Ok(Status::Solved)
+    match written {
+        // Closed early (`| head -0`): nothing left to say.
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write the output: {e}"))
+        }
+        _ => Ok(Status::Solved),
+    }
 }

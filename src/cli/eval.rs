@@ -2,56 +2,52 @@
 //! and report how much was read right, and how many readings solve to the
 //! solution the ground truth agrees with.
 //!
-//! Ground truth beside `NAME.jpg` (or any image extension): `NAME.dat` (a
-//! phone line, a resolution line, then 81 whitespace-separated digits, 0 =
-//! empty), or `NAME.txt` (81 whitespace-separated numbers: 0 blank, 1-9 a
-//! digit, 10 candidate marks, which must read as empty).
+//! Ground truth beside `NAME.jpg` (or any image extension): `NAME.dat` or
+//! `NAME.txt`, as [`sudoku_lens::vision::truth`] reads them.
 
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use sudoku_lens::solve::solve;
+use sudoku_lens::vision::load::has_image_extension;
 use sudoku_lens::vision::read::read_path;
+use sudoku_lens::vision::truth::truth_beside;
 
 use super::Status;
 
-const IMAGE_EXTENSIONS: &[&str] = &["jpg", "jpeg", "png", "webp", "bmp", "gif", "tif", "tiff"];
-
-/// One image's ground truth: per cell, 0 empty or 1-9.
-fn truth_for(image: &Path) -> Result<Option<Vec<u8>>, String> {
-    for (ext, skip) in [("dat", 2), ("txt", 0)] {
-        let path = image.with_extension(ext);
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        let values: Result<Vec<u8>, _> = text
-            .lines()
-            .skip(skip)
-            .flat_map(str::split_whitespace)
-            .map(|t| t.parse::<u8>().map(|v| if v > 9 { 0 } else { v }))
-            .collect();
-        let values = values.map_err(|e| format!("{}: {e}", path.display()))?;
-        if values.len() != 81 {
-            return Err(format!(
-                "{}: {} values, expected 81",
-                path.display(),
-                values.len()
-            ));
-        }
-        return Ok(Some(values));
+pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
+    // Line by line (standard output is line-buffered), so that a long run
+    // shows its misses as they come.
+    let mut out = io::stdout().lock();
+    match evaluate(dir, min_grids, &mut out) {
+        Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Status::Solved),
+        Err(Failure::Output(e)) => Err(format!("cannot write the output: {e}")),
+        Err(Failure::Error(e)) => Err(e),
+        Ok(status) => Ok(status),
     }
-    Ok(None)
 }
 
-pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
+/// Why an evaluation stopped.
+enum Failure {
+    /// What to tell: an unusable folder or ground-truth file, or grids
+    /// read right below the floor.
+    Error(String),
+    /// Standard output (closed early: the reader has seen enough).
+    Output(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        Failure::Output(e)
+    }
+}
+
+fn evaluate(dir: &Path, min_grids: Option<f64>, out: &mut impl Write) -> Result<Status, Failure> {
     let mut images: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: cannot list the folder: {e}", dir.display()))?
+        .map_err(|e| Failure::Error(format!("{}: cannot list the folder: {e}", dir.display())))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension()
-                .and_then(|e| e.to_str())
-                .is_some_and(|e| IMAGE_EXTENSIONS.contains(&e.to_ascii_lowercase().as_str()))
-        })
+        .filter(|p| has_image_extension(p))
         .collect();
     images.sort();
     let (mut total, mut located, mut layout_ok, mut grids_ok) = (0usize, 0usize, 0usize, 0usize);
@@ -59,9 +55,10 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
     let mut solved_ok = 0usize;
     let mut times = Vec::new();
     for image in &images {
-        let Some(truth) = truth_for(image)? else {
+        let Some(truth) = truth_beside(image).map_err(|e| Failure::Error(e.to_string()))? else {
             continue;
         };
+        let truth = truth.values();
         total += 1;
         let start = Instant::now();
         let result = read_path(image, None);
@@ -72,14 +69,14 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
         let reading = match result {
             Ok(r) => r,
             Err(e) => {
-                println!("{name}: {e}");
+                writeln!(out, "{name}: {e}")?;
                 cells += 81;
                 continue;
             }
         };
         located += 1;
         if reading.puzzle.layout().name() != "classic" {
-            println!("{name}: read as {}", reading.puzzle.layout().name());
+            writeln!(out, "{name}: read as {}", reading.puzzle.layout().name())?;
             cells += 81;
             continue;
         }
@@ -108,23 +105,25 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
         if right == 81 {
             grids_ok += 1;
         } else {
-            println!(
+            writeln!(
+                out,
                 "{name}: {} cells wrong ({wrong} a wrong digit){}",
                 81 - right,
                 if solved_right { "; solved right" } else { "" }
-            );
+            )?;
         }
     }
     if total == 0 {
-        return Err(format!(
+        return Err(Failure::Error(format!(
             "{}: no image with ground truth (.dat or .txt beside it)",
             dir.display()
-        ));
+        )));
     }
     times.sort_by(f64::total_cmp);
     let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
     let grids_pct = pct(grids_ok, total);
-    println!(
+    writeln!(
+        out,
         "{}: {total} images; located {:.1}%, layout right {:.1}%, grids entirely right {grids_pct:.1}% ({grids_ok}), \
          cells right {:.2}%, wrong digits {wrong_digits}, solved right {:.1}% ({solved_ok}), median read {:.1} ms, slowest {:.1} ms",
         dir.display(),
@@ -134,14 +133,14 @@ pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
         pct(solved_ok, total),
         times[times.len() / 2],
         times[times.len() - 1],
-    );
+    )?;
     if let Some(floor) = min_grids
         && grids_pct < floor
     {
-        return Err(format!(
+        return Err(Failure::Error(format!(
             "{}: {grids_pct:.1}% of grids entirely right, below the floor of {floor}%",
             dir.display()
-        ));
+        )));
     }
     Ok(Status::Solved)
 }

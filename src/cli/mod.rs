@@ -196,11 +196,33 @@ pub fn run(command: Command) -> Result<Status, String> {
             repeat,
             layout,
         } => bench::run(&file, count, repeat, layout.as_ref()),
-        Command::Gui { file, solve } => {
-            sudoku_lens::app::run(sudoku_lens::app::Options { file, solve })
-                .map(|()| Status::Solved)
-        }
+        Command::Gui { file, solve } => gui(file, solve),
     }
+}
+
+/// The desktop app, opening `file` if given.
+#[cfg(feature = "gui")]
+fn gui(file: Option<PathBuf>, solve: bool) -> Result<Status, String> {
+    sudoku_lens::app::run(sudoku_lens::app::Options { file, solve }).map(|()| Status::Solved)
+}
+
+/// Without the app: says so, and shows what there is instead.
+#[cfg(not(feature = "gui"))]
+fn gui(_file: Option<PathBuf>, _solve: bool) -> Result<Status, String> {
+    print_without_app();
+    Ok(Status::Malformed)
+}
+
+/// The help, and why the desktop app does not start: this build has no
+/// `gui` feature.
+#[cfg(not(feature = "gui"))]
+pub fn print_without_app() {
+    use clap::CommandFactory;
+    let _ = Cli::command().print_long_help();
+    eprintln!(
+        "sudoku-lens: the desktop app is not built in (build with the `gui` feature); \
+         the commands above work without it"
+    );
 }
 
 /// Ends the program with a usage error of `subcommand` (status 2), as for a

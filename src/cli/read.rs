@@ -6,12 +6,10 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::json;
 use sudoku_lens::grid::Layout;
-use sudoku_lens::vision::check::Verdict;
-use sudoku_lens::vision::classify::Model;
+use sudoku_lens::vision::check::CheckOutcome;
 use sudoku_lens::vision::debug::write_debug;
-use sudoku_lens::vision::load::{load_path, to_grey};
 use sudoku_lens::vision::locate::CELL_CROP_SIZE;
-use sudoku_lens::vision::read::{Reading, read_grey};
+use sudoku_lens::vision::read::{Colour, ImageReading, Reading, read_image};
 
 use super::Status;
 
@@ -58,11 +56,12 @@ pub fn run(
 }
 
 fn read_one(path: &Path, layout: Option<&Layout>, debug: Option<&Path>) -> Result<Reading, String> {
-    let name = path.display().to_string();
-    // The model is parsed while the image decodes.
-    let (image, _) = rayon::join(|| load_path(path), Model::load_bundled);
-    let grey = to_grey(&image.map_err(|e| e.to_string())?);
-    let (result, trace) = read_grey(&grey, layout);
+    let ImageReading {
+        grey,
+        reading: result,
+        trace,
+        ..
+    } = read_image(path, layout, Colour::Drop).map_err(|e| e.to_string())?;
     if let Some(dir) = debug {
         let stem = path
             .file_stem()
@@ -71,21 +70,22 @@ fn read_one(path: &Path, layout: Option<&Layout>, debug: Option<&Path>) -> Resul
         let located = result.as_ref().ok().map(|r| &r.located);
         if let Err(e) = write_debug(&dir, &trace, &grey, located, CELL_CROP_SIZE) {
             eprintln!(
-                "sudoku-lens: {name}: cannot write debug images to {}: {e}",
+                "sudoku-lens: {}: cannot write debug images to {}: {e}",
+                path.display(),
                 dir.display()
             );
         }
     }
-    result.map_err(|e| e.in_file(&name).to_string())
+    result.map_err(|e| e.to_string())
 }
 
 /// Tells, on standard error, what the solver check did to the reading.
 pub(super) fn report_check(path: &Path, r: &Reading) {
     let name = path.display();
     let layout = r.puzzle.layout();
-    match &r.verdict {
-        Verdict::Unique => {}
-        Verdict::Changed(changes) => {
+    match &r.check {
+        CheckOutcome::Unique => {}
+        CheckOutcome::Changed(changes) => {
             let list: Vec<String> = changes
                 .iter()
                 .map(|&(cell, v)| {
@@ -115,7 +115,7 @@ pub(super) fn report_check(path: &Path, r: &Reading) {
                 list.join("; ")
             );
         }
-        Verdict::Unresolved => eprintln!(
+        CheckOutcome::Unresolved => eprintln!(
             "sudoku-lens: {name}: the puzzle as read does not have exactly one solution; \
              check the uncertain cells"
         ),
@@ -132,8 +132,8 @@ pub(super) fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
             [row, col]
         })
         .collect();
-    let changed: Vec<[usize; 2]> = match &r.verdict {
-        Verdict::Changed(changes) => changes
+    let changed: Vec<[usize; 2]> = match &r.check {
+        CheckOutcome::Changed(changes) => changes
             .iter()
             .map(|&(c, _)| {
                 let (row, col) = layout.position(c);

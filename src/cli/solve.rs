@@ -16,9 +16,9 @@ use sudoku_lens::batch::solve_all;
 use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, parse};
 use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
-use sudoku_lens::vision::check::Verdict as CheckVerdict;
-use sudoku_lens::vision::load::{load_path, to_grey};
-use sudoku_lens::vision::read::{Reading, read_grey};
+use sudoku_lens::vision::check::CheckOutcome;
+use sudoku_lens::vision::load::has_image_extension;
+use sudoku_lens::vision::read::{Colour, ImageReading, Reading, read_image};
 
 use super::{Status, read_input, usage_error};
 
@@ -32,10 +32,6 @@ pub struct Export {
     /// Draw the located grid's outline too.
     pub outline: bool,
 }
-
-/// Image file extensions taken as images even when the content says
-/// otherwise (the loader then tells what is wrong), and looked for in folders.
-const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff"];
 
 /// One input after folders are expanded.
 enum Input {
@@ -186,12 +182,6 @@ fn expand(inputs: &[PathBuf]) -> Vec<Input> {
     items
 }
 
-fn has_image_extension(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| IMAGE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
-}
-
 /// Whether a file is an output of `--export-dir`: `NAME.solved.EXT`.
 fn is_export(path: &Path) -> bool {
     path.file_stem()
@@ -310,36 +300,38 @@ fn solve_image(
     options: &Options,
 ) -> ImageOutcome {
     let name = path.display().to_string();
-    let image = match load_path(path) {
-        Ok(i) => i,
-        Err(e) => {
-            return ImageOutcome {
-                reading: Err(e.to_string()),
-                solved: None,
-                exported: None,
-            };
-        }
+    // The colour pixels are only drawn on when there is somewhere to save.
+    let colour = match target {
+        Some(Ok(_)) => Colour::Keep,
+        _ => Colour::Drop,
     };
-    let grey = to_grey(&image);
-    let reading = match read_grey(&grey, layout).0 {
-        Ok(r) => r,
-        Err(e) => {
-            return ImageOutcome {
-                reading: Err(e.in_file(&name).to_string()),
-                solved: None,
-                exported: None,
-            };
-        }
+    let failed = |e: String| ImageOutcome {
+        reading: Err(e),
+        solved: None,
+        exported: None,
     };
-    drop(grey);
+    let (image, reading) = match read_image(path, layout, colour) {
+        Err(e) => return failed(e.to_string()),
+        Ok(ImageReading {
+            reading: Err(e), ..
+        }) => return failed(e.to_string()),
+        Ok(ImageReading {
+            image,
+            reading: Ok(r),
+            ..
+        }) => (image, r),
+    };
     let solved = solve(&reading.puzzle, limit, 1);
     let first = solved.as_ref().ok().and_then(|o| o.solutions.first());
-    let exported = match (target, first) {
-        (None, _) | (Some(Ok(_)), None) => None,
-        (Some(Err(e)), _) => Some(Err(e.clone())),
-        (Some(Ok(out)), Some(solution)) => {
-            let changed: Vec<usize> = match &reading.verdict {
-                CheckVerdict::Changed(c) => c.iter().map(|&(cell, _)| cell).collect(),
+    let exported = match (target, first, image) {
+        (None, ..) | (Some(Ok(_)), None, _) => None,
+        (Some(Err(e)), ..) => Some(Err(e.clone())),
+        (Some(Ok(_)), Some(_), None) => {
+            Some(Err(format!("{name}: not exported: the image was not kept")))
+        }
+        (Some(Ok(out)), Some(solution), Some(image)) => {
+            let changed: Vec<usize> = match &reading.check {
+                CheckOutcome::Changed(c) => c.iter().map(|&(cell, _)| cell).collect(),
                 _ => Vec::new(),
             };
             // Draw on the pixels as decoded: RGB (JPEG) needs no conversion.
@@ -431,7 +423,7 @@ fn report_image(
         }
         Ok(r) => r,
     };
-    if matches!(reading.verdict, CheckVerdict::Changed(_)) {
+    if matches!(reading.check, CheckOutcome::Changed(_)) {
         super::read::report_check(path, reading);
     }
     let puzzle = &reading.puzzle;
@@ -441,7 +433,7 @@ fn report_image(
         _ => String::new(),
     };
     let result = outcome.solved.as_ref().expect("read images are solved");
-    let (count, first, mut status) = judge(&name, puzzle, result, limit, &check, &drew);
+    let (count, first, mut status) = assess(&name, puzzle, result, limit, &check, &drew);
     if let Some(Err(e)) = &outcome.exported {
         eprintln!("sudoku-lens: {e}");
         status = status.max(Status::Malformed);
@@ -483,7 +475,7 @@ fn uncertain_hint(r: &Reading) -> String {
 /// first solution, and the status; a problem is reported on stderr as
 /// "PLACE: PROBLEM{hint}", with `drew` after "printed the first" when the
 /// first of several solutions was also drawn.
-fn judge(
+fn assess(
     place: &dyn std::fmt::Display,
     puzzle: &Puzzle,
     result: &Result<Outcome, SolveError>,
@@ -528,7 +520,7 @@ fn how_many(count: u64, limit: u64) -> String {
 }
 
 /// What became of one puzzle, for the output and the exit status.
-enum Verdict<'a> {
+enum Attempt<'a> {
     Malformed(String),
     Solved(&'a Puzzle, &'a Result<Outcome, SolveError>),
 }
@@ -557,7 +549,7 @@ fn solve_text(
     match doc {
         Document::Single(p) => {
             let result = solve(&p, limit, 1);
-            let status = report(out, name, &Verdict::Solved(&p, &result), json, limit, None)?;
+            let status = report(out, name, &Attempt::Solved(&p, &result), json, limit, None)?;
             let first = result.as_ref().ok().and_then(|o| o.solutions.first());
             Ok(status.max(export_text(name, &p, first, target, options)))
         }
@@ -636,14 +628,14 @@ fn solve_batch(
                 }
             }
             Entry::Puzzle { line, text, puzzle } => {
-                let verdict = match puzzle {
-                    Ok(p) => Verdict::Solved(p, results.next().expect("one result per puzzle")),
-                    Err(e) => Verdict::Malformed(e.to_string()),
+                let attempt = match puzzle {
+                    Ok(p) => Attempt::Solved(p, results.next().expect("one result per puzzle")),
+                    Err(e) => Attempt::Malformed(e.to_string()),
                 };
                 let st = report(
                     out,
                     &format!("{name}:{line}"),
-                    &verdict,
+                    &attempt,
                     json,
                     limit,
                     Some(text),
@@ -661,13 +653,13 @@ fn solve_batch(
 fn report(
     out: &mut impl Write,
     place: &str,
-    verdict: &Verdict,
+    attempt: &Attempt,
     json: bool,
     limit: u64,
     batch_line: Option<&str>,
 ) -> io::Result<Status> {
-    let (puzzle, result) = match verdict {
-        Verdict::Malformed(msg) => {
+    let (puzzle, result) = match attempt {
+        Attempt::Malformed(msg) => {
             eprintln!("sudoku-lens: {msg}");
             if json {
                 writeln!(out, "{}", error_json(msg))?;
@@ -676,9 +668,9 @@ fn report(
             }
             return Ok(Status::Malformed);
         }
-        Verdict::Solved(p, r) => (*p, *r),
+        Attempt::Solved(p, r) => (*p, *r),
     };
-    let (count, first, status) = judge(&place, puzzle, result, limit, "", "");
+    let (count, first, status) = assess(&place, puzzle, result, limit, "", "");
     if json {
         let mut obj = json!({
             "layout": puzzle.layout().name(),

@@ -368,6 +368,19 @@ impl Layout {
             c => Some(c as usize),
         }
     }
+    /// True when canvas (row, col) is a cell of the shape. Positions off the
+    /// canvas, negative ones included, are not: callers look at a cell's
+    /// neighbours without checking the edges first.
+    pub fn is_cell(&self, row: isize, col: isize) -> bool {
+        row >= 0 && col >= 0 && self.cell_at(row as usize, col as usize).is_some()
+    }
+    /// Whether cells `a` and `b` lie in one box (or jigsaw region).
+    pub fn same_box(&self, a: usize, b: usize) -> bool {
+        let hb = self.houses_of(b);
+        self.houses_of(a)
+            .iter()
+            .any(|h| self.houses[*h as usize].kind == HouseKind::Box && hb.contains(h))
+    }
     /// Indices of the houses that contain `cell`.
     pub fn houses_of(&self, cell: usize) -> &[u32] {
         let (a, b) = (self.cell_house_start[cell], self.cell_house_start[cell + 1]);
@@ -505,6 +518,42 @@ mod tests {
         assert_eq!(l.houses().len(), 8, "row-shaped regions duplicate the rows");
         let bad: Vec<usize> = (0..16).map(|i| usize::from(i == 0)).collect();
         assert!(Layout::jigsaw(4, &bad).is_err());
+    }
+
+    #[test]
+    fn is_cell_follows_the_shape_and_refuses_positions_off_the_canvas() {
+        let l = Layout::samurai();
+        assert!(l.is_cell(0, 0) && l.is_cell(7, 7) && l.is_cell(20, 20));
+        assert!(!l.is_cell(0, 10) && !l.is_cell(10, 0));
+        assert!(!l.is_cell(-1, 0) && !l.is_cell(0, -1) && !l.is_cell(-1, -1));
+        assert!(!l.is_cell(21, 0) && !l.is_cell(0, 21));
+        let classic = Layout::classic();
+        assert!(classic.is_cell(8, 8) && !classic.is_cell(9, 8) && !classic.is_cell(8, 9));
+    }
+
+    #[test]
+    fn same_box_follows_boxes_and_regions() {
+        let l = Layout::classic();
+        let at = |r, c| l.cell_at(r, c).unwrap();
+        assert!(l.same_box(at(0, 0), at(2, 2)));
+        assert!(!l.same_box(at(0, 2), at(0, 3)), "same row, next box");
+        assert!(!l.same_box(at(2, 0), at(3, 0)), "same column, next box");
+        // A jigsaw's regions are its boxes.
+        #[rustfmt::skip]
+        let regions = [
+            0, 0, 0, 1,
+            0, 2, 1, 1,
+            2, 2, 3, 1,
+            2, 3, 3, 3,
+        ];
+        let j = Layout::jigsaw(4, &regions).unwrap();
+        assert!(j.same_box(0, 4), "r1c1 and r2c1");
+        assert!(j.same_box(5, 12), "r2c2 and r4c1");
+        assert!(!j.same_box(2, 3), "r1c3 and r1c4");
+        // In a samurai the shared box is one box of two grids.
+        let s = Layout::samurai();
+        let (a, b) = (s.cell_at(6, 6).unwrap(), s.cell_at(8, 8).unwrap());
+        assert!(s.same_box(a, b));
     }
 
     #[test]

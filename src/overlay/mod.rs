@@ -43,9 +43,9 @@ mod stamp;
 use ab_glyph::FontRef;
 use image::{DynamicImage, Rgba, RgbaImage};
 
-use crate::grid::{Alphabet, HouseKind, Layout};
+use crate::grid::{Alphabet, Layout};
 use crate::vision::homography::Homography;
-use crate::vision::locate::Located;
+use crate::vision::locate::{Located, Quad};
 
 use rayon::prelude::*;
 pub use render::render_grid;
@@ -176,7 +176,7 @@ pub enum OverlayError {
 /// handwriting the reader took for empty) is first covered, inside a thin
 /// margin, with its own paper colour, so that the digit reads clearly.
 /// Cells listed in `changed` (those of the
-/// reader's `Verdict::Changed`) get a thin frame just inside their quad in
+/// reader's `CheckOutcome::Changed`) get a thin frame just inside their quad in
 /// the `changed` colour, and their digit, if empty, in that colour too.
 /// `givens` and `solution` have one value per cell of `located.layout`, in
 /// cell order; a 0 in `solution` leaves that cell alone, so a partial
@@ -463,13 +463,9 @@ fn draw_outline<P: Paintable>(
     for cell in 0..layout.cell_count() {
         let (r, c) = layout.position(cell);
         let q = located.cell_quad(cell);
-        let side =
-            (dist(q[0], q[1]) + dist(q[1], q[2]) + dist(q[2], q[3]) + dist(q[3], q[0])) / 4.0;
+        let side = Quad::new(q).mean_side();
         let width = (side * 0.07).max(2.0);
-        let neighbour = |dr: isize, dc: isize| {
-            let (rr, cc) = (r as isize + dr, c as isize + dc);
-            rr >= 0 && cc >= 0 && layout.cell_at(rr as usize, cc as usize).is_some()
-        };
+        let neighbour = |dr: isize, dc: isize| layout.is_cell(r as isize + dr, c as isize + dc);
         let edges = [
             (neighbour(-1, 0), q[0], q[1]),
             (neighbour(0, 1), q[1], q[2]),
@@ -483,10 +479,6 @@ fn draw_outline<P: Paintable>(
         }
     }
     out
-}
-
-fn dist(a: [f32; 2], b: [f32; 2]) -> f32 {
-    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
 }
 
 fn check_values(layout: &Layout, what: &'static str, values: &[u8]) -> Result<(), OverlayError> {
@@ -528,15 +520,6 @@ fn check_options(options: &Options) -> Result<(), OverlayError> {
         )));
     }
     Ok(())
-}
-
-/// Whether cells `a` and `b` share a box (or jigsaw region).
-fn same_box(layout: &Layout, a: usize, b: usize) -> bool {
-    let hb = layout.houses_of(b);
-    layout
-        .houses_of(a)
-        .iter()
-        .any(|h| layout.houses()[*h as usize].kind == HouseKind::Box && hb.contains(h))
 }
 
 #[cfg(test)]

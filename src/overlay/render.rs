@@ -4,7 +4,7 @@ use ab_glyph::FontRef;
 use image::{Rgba, RgbaImage};
 
 use super::stamp::GlyphSet;
-use super::{FONT, Options, OverlayError, Palette, check_options, check_values, same_box};
+use super::{FONT, Options, OverlayError, Palette, check_options, check_values};
 use crate::grid::Puzzle;
 use crate::vision::homography::Homography;
 
@@ -54,7 +54,7 @@ pub fn render_grid(
                 let other = (rr >= 0 && cc >= 0)
                     .then(|| layout.cell_at(rr as usize, cc as usize))
                     .flatten();
-                let is_thick = other.is_none_or(|o| !same_box(layout, c, o));
+                let is_thick = other.is_none_or(|o| !layout.same_box(c, o));
                 if is_thick != pass_thick {
                     continue;
                 }

@@ -462,7 +462,8 @@ impl Dlx {
     /// The node range of the option that node `x` belongs to.
     #[inline]
     fn nodes_of(&self, x: usize) -> (usize, usize) {
-        option_range(&self.option_start, at(&self.node_option, x) as usize)
+        // SAFETY: `x` is an option node, so it has an entry in `node_option`.
+        unsafe { option_range(&self.option_start, at(&self.node_option, x) as usize) }
     }
 
     /// Notes that item `t` has `len` options left, `len <= small`.
@@ -487,27 +488,30 @@ impl Dlx {
     fn choose(&mut self) -> usize {
         let mut ties = 0;
         let mut best_len = u32::MAX;
-        let mut p = at(&self.rlink, 0) as usize;
-        while p != 0 {
-            let l = at(&self.len, p);
-            if l <= best_len {
-                if l < best_len {
-                    if l <= 1 {
-                        return p;
+        // SAFETY: item-list links are headers; `tied` has a slot per header.
+        unsafe {
+            let mut p = at(&self.rlink, 0) as usize;
+            while p != 0 {
+                let l = at(&self.len, p);
+                if l <= best_len {
+                    if l < best_len {
+                        if l <= 1 {
+                            return p;
+                        }
+                        best_len = l;
+                        ties = 0;
                     }
-                    best_len = l;
-                    ties = 0;
+                    *at_mut(&mut self.tied, ties) = p as u32;
+                    ties += 1;
+                    // Items left with 0 or 1 option are forced choices, taken
+                    // before any choosing; so 2 is the fewest, and once the
+                    // ties to weigh are all seen the rest cannot change the pick.
+                    if best_len == 2 && ties >= self.tie_reach {
+                        break;
+                    }
                 }
-                *at_mut(&mut self.tied, ties) = p as u32;
-                ties += 1;
-                // Items left with 0 or 1 option are forced choices, taken
-                // before any choosing; so 2 is the fewest, and once the
-                // ties to weigh are all seen the rest cannot change the pick.
-                if best_len == 2 && ties >= self.tie_reach {
-                    break;
-                }
+                p = at(&self.rlink, p) as usize;
             }
-            p = at(&self.rlink, p) as usize;
         }
         let mut best = self.tied[0] as usize;
         let ties = ties.min(self.tie_reach);
@@ -528,19 +532,22 @@ impl Dlx {
     /// How many options the options of item `i` would take away, counted
     /// with repeats: the sum of the option counts of the items they cover.
     fn reach(&self, i: usize) -> u32 {
-        let nodes = &self.nodes[..];
-        let mut sum = 0;
-        let mut p = at(nodes, i).down as usize;
-        while p != i {
-            let mut q = at(nodes, p).right as usize;
-            while q != p {
-                let n = at(nodes, q);
-                sum += at(&self.len, n.top as usize);
-                q = n.right as usize;
+        // SAFETY: `i` is a header; `down`, `right`, `top` lead to nodes and headers.
+        unsafe {
+            let nodes = &self.nodes[..];
+            let mut sum = 0;
+            let mut p = at(nodes, i).down as usize;
+            while p != i {
+                let mut q = at(nodes, p).right as usize;
+                while q != p {
+                    let n = at(nodes, q);
+                    sum += at(&self.len, n.top as usize);
+                    q = n.right as usize;
+                }
+                p = at(nodes, p).down as usize;
             }
-            p = at(nodes, p).down as usize;
+            sum
         }
-        sum
     }
 
     /// Takes item `h` out of the item list and its options out of the
@@ -569,20 +576,26 @@ impl Dlx {
     /// covering them: they are not dead ends when they run out of options on
     /// the way.
     fn deactivate(&mut self, x: usize) {
-        let (a, b) = self.nodes_of(x);
-        for q in a..b {
-            *at_mut(&mut self.active, at(&self.nodes, q).top as usize) = false;
+        // SAFETY: an option's nodes, whose `top`s are headers with `active` slots.
+        unsafe {
+            let (a, b) = self.nodes_of(x);
+            for q in a..b {
+                *at_mut(&mut self.active, at(&self.nodes, q).top as usize) = false;
+            }
         }
     }
 
     /// Covers the items of `x`'s option other than `x`'s own (already
     /// deactivated by the caller).
     fn cover_others(&mut self, x: usize) {
-        let (a, b) = self.nodes_of(x);
-        let mut links = self.links();
-        for q in (a..b).filter(|&q| q != x) {
-            let h = at(links.nodes, q).top as usize;
-            links.cover(h);
+        // SAFETY: the nodes of one option, whose `top`s are headers.
+        unsafe {
+            let (a, b) = self.nodes_of(x);
+            let mut links = self.links();
+            for q in (a..b).filter(|&q| q != x) {
+                let h = at(links.nodes, q).top as usize;
+                links.cover(h);
+            }
         }
     }
 
@@ -623,15 +636,18 @@ impl Dlx {
         let headers = self.len.len();
         let nodes = &mut self.nodes;
         let len = &mut self.len;
-        for &e in self.undo[mark..self.undo_len].iter().rev() {
-            let e = e as usize;
-            if e >= headers {
-                relink_node(nodes, len, e);
-            } else {
-                let (l, r) = (at(&self.llink, e), at(&self.rlink, e));
-                *at_mut(&mut self.rlink, l as usize) = e as u32;
-                *at_mut(&mut self.llink, r as usize) = e as u32;
-                *at_mut(&mut self.active, e) = e <= self.primary;
+        // SAFETY: entries below `headers` are headers; their `llink`/`rlink` are headers.
+        unsafe {
+            for &e in self.undo[mark..self.undo_len].iter().rev() {
+                let e = e as usize;
+                if e >= headers {
+                    relink_node(nodes, len, e);
+                } else {
+                    let (l, r) = (at(&self.llink, e), at(&self.rlink, e));
+                    *at_mut(&mut self.rlink, l as usize) = e as u32;
+                    *at_mut(&mut self.llink, r as usize) = e as u32;
+                    *at_mut(&mut self.active, e) = e <= self.primary;
+                }
             }
         }
         self.undo_len = mark;
@@ -641,71 +657,74 @@ impl Dlx {
     /// a forced choice appears. Returns false if some active primary item is
     /// left with no option.
     fn reduce(&mut self) -> bool {
-        let mut options = [0u32; SUBSET_MAX];
-        while let Some(a) = self.pending.queue.pop() {
-            let a = a as usize;
-            *at_mut(&mut self.pending.queued, a) = false;
-            let n = at(&self.len, a) as usize;
-            if !at(&self.active, a) || n < 2 {
-                continue;
-            }
-            let mut p = at(&self.nodes, a).down as usize;
-            for slot in options.iter_mut().take(n) {
-                *slot = p as u32;
-                p = at(&self.nodes, p).down as usize;
-            }
-            let sig = options[..n].iter().fold(u64::MAX, |s, &y| {
-                s & at(&self.option_sig, at(&self.node_option, y as usize) as usize)
-            });
-            if sig == item_bit(a) {
-                // No item but `a` can be common to all, unless it shares a's bit.
+        // SAFETY: queued items are headers; `down`/`right` lead to nodes with options.
+        unsafe {
+            let mut options = [0u32; SUBSET_MAX];
+            while let Some(a) = self.pending.queue.pop() {
+                let a = a as usize;
+                *at_mut(&mut self.pending.queued, a) = false;
+                let n = at(&self.len, a) as usize;
+                if !at(&self.active, a) || n < 2 {
+                    continue;
+                }
+                let mut p = at(&self.nodes, a).down as usize;
+                for slot in options.iter_mut().take(n) {
+                    *slot = p as u32;
+                    p = at(&self.nodes, p).down as usize;
+                }
+                let sig = options[..n].iter().fold(u64::MAX, |s, &y| {
+                    s & at(&self.option_sig, at(&self.node_option, y as usize) as usize)
+                });
+                if sig == item_bit(a) {
+                    // No item but `a` can be common to all, unless it shares a's bit.
+                    let first = options[0] as usize;
+                    let mut q = at(&self.nodes, first).right as usize;
+                    let mut clash = false;
+                    while q != first {
+                        let node = at(&self.nodes, q);
+                        clash |= item_bit(node.top as usize) == sig;
+                        q = node.right as usize;
+                    }
+                    if !clash {
+                        continue;
+                    }
+                }
                 let first = options[0] as usize;
                 let mut q = at(&self.nodes, first).right as usize;
-                let mut clash = false;
                 while q != first {
                     let node = at(&self.nodes, q);
-                    clash |= item_bit(node.top as usize) == sig;
+                    let b = node.top as usize;
                     q = node.right as usize;
-                }
-                if !clash {
-                    continue;
-                }
-            }
-            let first = options[0] as usize;
-            let mut q = at(&self.nodes, first).right as usize;
-            while q != first {
-                let node = at(&self.nodes, q);
-                let b = node.top as usize;
-                q = node.right as usize;
-                if sig & item_bit(b) == 0 || at(&self.len, b) as usize <= n {
-                    continue;
-                }
-                let common = options[1..n].iter().all(|&y| {
-                    let (s, e) = self.nodes_of(y as usize);
-                    (s..e).any(|z| at(&self.nodes, z).top as usize == b)
-                });
-                if !common {
-                    continue;
-                }
-                let mut p = at(&self.nodes, b).down as usize;
-                while p != b {
-                    let next = at(&self.nodes, p).down as usize;
-                    let k = at(&self.node_option, p);
-                    if !options[..n]
-                        .iter()
-                        .any(|&y| at(&self.node_option, y as usize) == k)
-                        && !self.hide(k as usize)
-                    {
-                        return false;
+                    if sig & item_bit(b) == 0 || at(&self.len, b) as usize <= n {
+                        continue;
                     }
-                    p = next;
+                    let common = options[1..n].iter().all(|&y| {
+                        let (s, e) = self.nodes_of(y as usize);
+                        (s..e).any(|z| at(&self.nodes, z).top as usize == b)
+                    });
+                    if !common {
+                        continue;
+                    }
+                    let mut p = at(&self.nodes, b).down as usize;
+                    while p != b {
+                        let next = at(&self.nodes, p).down as usize;
+                        let k = at(&self.node_option, p);
+                        if !options[..n]
+                            .iter()
+                            .any(|&y| at(&self.node_option, y as usize) == k)
+                            && !self.hide(k as usize)
+                        {
+                            return false;
+                        }
+                        p = next;
+                    }
+                }
+                if !self.pending.singles.is_empty() {
+                    break;
                 }
             }
-            if !self.pending.singles.is_empty() {
-                break;
-            }
+            true
         }
-        true
     }
 }
 
@@ -726,13 +745,16 @@ impl Pending {
     /// Notes that item `t` has `len` options left, `len <= small`.
     #[inline]
     fn note(&mut self, active: &[bool], t: usize, len: u32) {
-        if len == 0 {
-            self.dead |= at(active, t);
-        } else if len == 1 {
-            self.singles.push(t as u32);
-        } else if !at(&self.queued, t) {
-            *at_mut(&mut self.queued, t) = true;
-            self.queue.push(t as u32);
+        // SAFETY: `t` is a header, and `active` and `queued` have a slot per header.
+        unsafe {
+            if len == 0 {
+                self.dead |= at(active, t);
+            } else if len == 1 {
+                self.singles.push(t as u32);
+            } else if !at(&self.queued, t) {
+                *at_mut(&mut self.queued, t) = true;
+                self.queue.push(t as u32);
+            }
         }
     }
 }
@@ -755,14 +777,17 @@ impl Links<'_> {
     /// Removes option node `q` from its item's list.
     #[inline(always)]
     fn unlink_node(&mut self, q: usize) {
-        let n = at(self.nodes, q);
-        at_mut(self.nodes, n.up as usize).down = n.down;
-        at_mut(self.nodes, n.down as usize).up = n.up;
-        let t = n.top as usize;
-        let l = at(self.len, t) - 1;
-        *at_mut(self.len, t) = l;
-        if l <= self.small {
-            self.pending.note(self.active, t, l);
+        // SAFETY: `q` is a node; its `up`, `down` and `top` links are nodes and headers.
+        unsafe {
+            let n = at(self.nodes, q);
+            at_mut(self.nodes, n.up as usize).down = n.down;
+            at_mut(self.nodes, n.down as usize).up = n.up;
+            let t = n.top as usize;
+            let l = at(self.len, t) - 1;
+            *at_mut(self.len, t) = l;
+            if l <= self.small {
+                self.pending.note(self.active, t, l);
+            }
         }
         self.log(q);
     }
@@ -770,18 +795,24 @@ impl Links<'_> {
     /// Appends `e` to the undo log.
     #[inline(always)]
     fn log(&mut self, e: usize) {
-        *at_mut(self.undo, *self.undo_len) = e as u32;
-        *self.undo_len += 1;
+        // SAFETY: a header or node is logged once while out; the log has a slot per node.
+        unsafe {
+            *at_mut(self.undo, *self.undo_len) = e as u32;
+            *self.undo_len += 1;
+        }
     }
 
     /// Takes item `h` out of the item list and its options out of the
     /// lists of their other items, logging each change.
     #[inline(always)]
     fn cover(&mut self, h: usize) {
-        let (l, r) = (at(self.llink, h), at(self.rlink, h));
-        *at_mut(self.rlink, l as usize) = r;
-        *at_mut(self.llink, r as usize) = l;
-        *at_mut(self.active, h) = false;
+        // SAFETY: `h` is a header; its `llink`/`rlink` are headers.
+        unsafe {
+            let (l, r) = (at(self.llink, h), at(self.rlink, h));
+            *at_mut(self.rlink, l as usize) = r;
+            *at_mut(self.llink, r as usize) = l;
+            *at_mut(self.active, h) = false;
+        }
         self.log(h);
         self.cover_column(h);
     }
@@ -789,14 +820,17 @@ impl Links<'_> {
     /// Takes the options of item `h` out of the lists of their other items.
     #[inline(always)]
     fn cover_column(&mut self, h: usize) {
-        let mut p = at(self.nodes, h).down as usize;
-        while p != h {
-            let mut q = at(self.nodes, p).right as usize;
-            while q != p {
-                self.unlink_node(q);
-                q = at(self.nodes, q).right as usize;
+        // SAFETY: `h` is a header; `down` and `right` links lead only to nodes.
+        unsafe {
+            let mut p = at(self.nodes, h).down as usize;
+            while p != h {
+                let mut q = at(self.nodes, p).right as usize;
+                while q != p {
+                    self.unlink_node(q);
+                    q = at(self.nodes, q).right as usize;
+                }
+                p = at(self.nodes, p).down as usize;
             }
-            p = at(self.nodes, p).down as usize;
         }
     }
 }
@@ -814,18 +848,21 @@ impl OptionLinks<'_> {
     /// lists, unless it shares an item with the selection.
     #[inline(always)]
     fn link_option(&mut self, k: usize) {
-        let (a, b) = option_range(self.option_start, k);
-        let nodes = &mut *self.nodes;
-        if (a..b).any(|x| at(self.selected, at(nodes, x).top as usize)) {
-            return;
-        }
-        for x in a..b {
-            let h = at(nodes, x).top as usize;
-            let prev = at(nodes, h).up;
-            at_mut(nodes, prev as usize).down = x as u32;
-            at_mut(nodes, x).up = prev;
-            at_mut(nodes, h).up = x as u32;
-            *at_mut(self.len, h) += 1;
+        // SAFETY: the nodes of option `k`, whose `top`s and `up`s are headers and nodes.
+        unsafe {
+            let (a, b) = option_range(self.option_start, k);
+            let nodes = &mut *self.nodes;
+            if (a..b).any(|x| at(self.selected, at(nodes, x).top as usize)) {
+                return;
+            }
+            for x in a..b {
+                let h = at(nodes, x).top as usize;
+                let prev = at(nodes, h).up;
+                at_mut(nodes, prev as usize).down = x as u32;
+                at_mut(nodes, x).up = prev;
+                at_mut(nodes, h).up = x as u32;
+                *at_mut(self.len, h) += 1;
+            }
         }
     }
 }
@@ -833,10 +870,13 @@ impl OptionLinks<'_> {
 /// Puts option node `q` back into its item's list.
 #[inline(always)]
 fn relink_node(nodes: &mut [Node], len: &mut [u32], q: usize) {
-    let n = at(nodes, q);
-    at_mut(nodes, n.up as usize).down = q as u32;
-    at_mut(nodes, n.down as usize).up = q as u32;
-    *at_mut(len, n.top as usize) += 1;
+    // SAFETY: `q` is a logged node; its `up`, `down` and `top` links are nodes and headers.
+    unsafe {
+        let n = at(nodes, q);
+        at_mut(nodes, n.up as usize).down = q as u32;
+        at_mut(nodes, n.down as usize).up = q as u32;
+        *at_mut(len, n.top as usize) += 1;
+    }
 }
 
 // The hot loops of the search follow links from node to node; every index
@@ -845,21 +885,28 @@ fn relink_node(nodes: &mut [Node], len: &mut [u32], q: usize) {
 // which stays below the node count; so the bounds checks are left to debug
 // builds.
 
-/// `s[i]`, checked only in debug builds. `i` must be in bounds.
+/// `s[i]`, checked only in debug builds.
+///
+/// # Safety
+///
+/// `i` must be below `s.len()`: callers pass node, header or item numbers
+/// read from the links, or the undo log length (see above).
 #[inline(always)]
-fn at<T: Copy>(s: &[T], i: usize) -> T {
+unsafe fn at<T: Copy>(s: &[T], i: usize) -> T {
     debug_assert!(i < s.len(), "index {i} out of {}", s.len());
-    // SAFETY: callers pass node, header or item numbers read from the
-    // links, or the undo log length, all below the length of the array they
-    // index (see above).
+    // SAFETY: the caller guarantees `i < s.len()`.
     unsafe { *s.get_unchecked(i) }
 }
 
-/// `&mut s[i]`, checked only in debug builds. `i` must be in bounds.
+/// `&mut s[i]`, checked only in debug builds.
+///
+/// # Safety
+///
+/// `i` must be below `s.len()`, as for [`at`].
 #[inline(always)]
-fn at_mut<T>(s: &mut [T], i: usize) -> &mut T {
+unsafe fn at_mut<T>(s: &mut [T], i: usize) -> &mut T {
     debug_assert!(i < s.len(), "index {i} out of {}", s.len());
-    // SAFETY: as for `at`.
+    // SAFETY: the caller guarantees `i < s.len()`.
     unsafe { s.get_unchecked_mut(i) }
 }
 
@@ -995,9 +1042,9 @@ mod tests {
 
     /// A random matrix: up to 12 options over a few items, options often
     /// sharing items so that the subset rule has work to do.
-    fn random_matrix(rng: &mut crate::solve::generate::Rng) -> (Matrix, usize) {
-        let primary = 2 + rng.below(6);
-        let secondary = rng.below(3);
+    fn random_matrix(rng: &mut crate::rng::Rng) -> (Matrix, usize) {
+        let primary = 2 + rng.below(6) as usize;
+        let secondary = rng.below(3) as usize;
         let items = primary + secondary;
         let mut m = Matrix::new(primary, secondary);
         for _ in 0..4 + rng.below(9) {
@@ -1005,7 +1052,7 @@ mod tests {
             // Every option covers a primary item: the search never picks
             // options of secondary items alone.
             if !option.iter().any(|&i| i < primary) {
-                option.insert(0, rng.below(primary));
+                option.insert(0, rng.below(primary as u32) as usize);
             }
             m.add_option(&option);
         }
@@ -1014,7 +1061,7 @@ mod tests {
 
     #[test]
     fn the_subset_rule_never_changes_counts() {
-        let mut rng = crate::solve::generate::Rng::new(11);
+        let mut rng = crate::rng::Rng::new(11);
         for case in 0..1500 {
             let (m, primary) = random_matrix(&mut rng);
             let expected = brute_force(&m, primary);
@@ -1053,10 +1100,10 @@ mod tests {
 
     #[test]
     fn selection_and_subset_rule_together() {
-        let mut rng = crate::solve::generate::Rng::new(5);
+        let mut rng = crate::rng::Rng::new(5);
         for case in 0..1000 {
             let (m, primary) = random_matrix(&mut rng);
-            let k = rng.below(m.option_count());
+            let k = rng.below(m.option_count() as u32) as usize;
             // Solutions containing option k, by brute force over the rest.
             let expected = brute_force_with(&m, primary, Some(k));
             let mut d = Dlx::new(&m);

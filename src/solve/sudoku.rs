@@ -595,7 +595,8 @@ mod tests {
     /// with the givens alone.
     #[test]
     fn pre_pass_keeps_counts_exact() {
-        use crate::solve::generate::{Rng, full_grid, thin};
+        use crate::rng::Rng;
+        use crate::solve::generate::{full_grid, thin};
         for (name, target, seed) in [("classic", 24, 1), ("6x6", 10, 2), ("twodoku", 50, 3)] {
             let layout = Arc::new(Layout::named(name).unwrap());
             let n = layout.size();
@@ -606,7 +607,7 @@ mod tests {
                 let full = full_grid(&mut s, seed * 10 + round);
                 let mut v = thin(&mut s, &full, target, seed);
                 for _ in 0..rng.below(6) {
-                    let c = rng.below(v.len());
+                    let c = rng.below(v.len() as u32) as usize;
                     v[c] = 0;
                 }
                 plain.reset();

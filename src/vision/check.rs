@@ -27,7 +27,7 @@ const COMBOS_PER_JOB: usize = 32;
 
 /// What the solver says of a reading.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum CheckOutcome {
     /// The puzzle as read has exactly one solution.
     Unique,
     /// Changing these cells (cell, new value) gives exactly one solution.
@@ -50,7 +50,7 @@ struct Alternative {
 /// A digit found to be misread by emptying its cell is then set to the
 /// solution's digit: the cell holds a printed given, only not the one read.
 /// `values` is updated when a change is found.
-pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> Verdict {
+pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> CheckOutcome {
     let mut solver = SudokuSolver::new(layout.clone());
     let mut first = vec![0u8; values.len()];
     // 0, 1, or 2 meaning "several"; `first` gets the first solution.
@@ -62,7 +62,7 @@ pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> 
     };
     let count = solutions(values, &mut first);
     if count == 1 {
-        return Verdict::Unique;
+        return CheckOutcome::Unique;
     }
     let mut alternatives = alternatives(cells, count > 1);
     // On a puzzle with several solutions, a digit read clearly is not
@@ -138,9 +138,9 @@ pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> 
             }
         }
         values.copy_from_slice(&trial);
-        return Verdict::Changed(changes);
+        return CheckOutcome::Changed(changes);
     }
-    Verdict::Unresolved
+    CheckOutcome::Unresolved
 }
 
 /// The other readings of the least confident cells: the runner-up, and
@@ -266,7 +266,7 @@ mod tests {
     fn a_unique_reading_is_left_alone() {
         let (layout, mut values, cells) = setup();
         let before = values.clone();
-        assert_eq!(check(&layout, &mut values, &cells), Verdict::Unique);
+        assert_eq!(check(&layout, &mut values, &cells), CheckOutcome::Unique);
         assert_eq!(values, before);
     }
 
@@ -281,8 +281,8 @@ mod tests {
         // preferred over the unsure one.
         cells[4].runner_up = 1;
         cells[4].runner_up_confidence = 0.3;
-        let verdict = check(&layout, &mut values, &cells);
-        assert_eq!(verdict, Verdict::Changed(vec![(2, 3)]));
+        let outcome = check(&layout, &mut values, &cells);
+        assert_eq!(outcome, CheckOutcome::Changed(vec![(2, 3)]));
         assert_eq!(values[2], 3);
     }
 
@@ -299,7 +299,7 @@ mod tests {
         cells[4] = reading(0, 0.6, 7, 0.4);
         assert_eq!(
             check(&layout, &mut values, &cells),
-            Verdict::Changed(vec![(4, 7)])
+            CheckOutcome::Changed(vec![(4, 7)])
         );
     }
 
@@ -318,7 +318,7 @@ mod tests {
         }
         assert_eq!(
             check(&layout, &mut values, &cells),
-            Verdict::Changed(vec![(4, 7)])
+            CheckOutcome::Changed(vec![(4, 7)])
         );
     }
 
@@ -336,7 +336,7 @@ mod tests {
         cells[cell] = reading(values[cell], 0.4, wrong(values[cell]), 0.3);
         assert_eq!(
             check(&layout, &mut values, &cells),
-            Verdict::Changed(vec![(cell, solution[cell])])
+            CheckOutcome::Changed(vec![(cell, solution[cell])])
         );
         assert_eq!(values[cell], solution[cell]);
     }
@@ -368,7 +368,10 @@ mod tests {
         let (layout, mut values, mut cells, cell, digit) = several_and_a_pinning_swap();
         cells[cell] = reading(values[cell], 0.7, digit, 0.2);
         let before = values.clone();
-        assert_eq!(check(&layout, &mut values, &cells), Verdict::Unresolved);
+        assert_eq!(
+            check(&layout, &mut values, &cells),
+            CheckOutcome::Unresolved
+        );
         assert_eq!(values, before);
     }
 
@@ -392,7 +395,10 @@ mod tests {
             .expect("the test needs a given that leaves several solutions");
         cells[added] = reading(0, 0.5, solution[added], 0.45);
         let before = values[cell];
-        assert_eq!(check(&layout, &mut values, &cells), Verdict::Unresolved);
+        assert_eq!(
+            check(&layout, &mut values, &cells),
+            CheckOutcome::Unresolved
+        );
         assert_eq!(values[cell], before);
     }
 
@@ -402,7 +408,7 @@ mod tests {
         cells[cell] = reading(values[cell], 0.45, digit, 0.4);
         assert_eq!(
             check(&layout, &mut values, &cells),
-            Verdict::Changed(vec![(cell, digit)])
+            CheckOutcome::Changed(vec![(cell, digit)])
         );
     }
 
@@ -464,8 +470,8 @@ mod tests {
         for &c in &others[..CANDIDATE_CELLS] {
             cells[c].confidence = 0.5;
         }
-        let verdict = check(&layout, &mut read, &cells);
-        assert!(matches!(verdict, Verdict::Changed(_)), "{verdict:?}");
+        let outcome = check(&layout, &mut read, &cells);
+        assert!(matches!(outcome, CheckOutcome::Changed(_)), "{outcome:?}");
         assert_eq!(read, values);
     }
 
@@ -474,7 +480,10 @@ mod tests {
         let (layout, mut values, cells) = setup();
         values[2] = 8; // no runner-up offered anywhere
         let before = values.clone();
-        assert_eq!(check(&layout, &mut values, &cells), Verdict::Unresolved);
+        assert_eq!(
+            check(&layout, &mut values, &cells),
+            CheckOutcome::Unresolved
+        );
         assert_eq!(values, before);
     }
 }

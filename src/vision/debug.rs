@@ -49,7 +49,7 @@ pub fn write_debug(
         Rgb([v, v, v])
     });
     for (q, _) in &trace.candidates {
-        draw_quad(&mut quads, q, Rgb([230, 40, 40]));
+        draw_quad(&mut quads, &q.points(), Rgb([230, 40, 40]));
     }
     if let Some(loc) = located {
         let small = loc.scaled(1.0 / trace.scale);

@@ -13,6 +13,19 @@ use rayon::prelude::*;
 /// header, before the pixels are decoded.
 pub const MAX_PIXELS: u64 = 100_000_000;
 
+/// File name extensions of the formats this loader decodes (lower case):
+/// what a file dialog offers and what is looked for in a folder. A file
+/// with one of them is taken as an image even when its content says
+/// otherwise, so that loading it tells what is wrong.
+pub const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "webp", "bmp", "gif", "tif", "tiff"];
+
+/// Whether `path` ends in one of [`IMAGE_EXTENSIONS`], in any case.
+pub fn has_image_extension(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| IMAGE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
+}
+
 /// Why an image could not be loaded. Every message names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -310,6 +323,15 @@ mod tests {
             let v = i as f32 * 1e-4;
             assert_eq!(round_u8(v), v.round() as u8, "{v}");
         }
+    }
+
+    #[test]
+    fn image_extensions_match_in_any_case() {
+        assert!(has_image_extension(Path::new("a/photo.JPG")));
+        assert!(has_image_extension(Path::new("scan.tiff")));
+        assert!(!has_image_extension(Path::new("puzzle.txt")));
+        assert!(!has_image_extension(Path::new("png")));
+        assert!(!has_image_extension(Path::new("photo.jpg.dat")));
     }
 
     #[test]

@@ -16,16 +16,28 @@
 //!   readings of the least confident cells when the puzzle has no single
 //!   solution.
 //! - [`debug`]: the intermediate images, for `--debug`.
-//! - [`read`]: all of the above in order: an image file in, a puzzle out.
+//! - [`read`]: all of the above in order: an image file in, a puzzle out
+//!   ([`read::read_image`]), with the decoded photo kept for drawing on.
+//! - [`truth`]: the ground-truth files beside measured photos.
 //!
 //! Typical use:
 //!
 //! ```no_run
+//! use sudoku_lens::vision::read::{Colour, read_image};
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let photo = read_image(std::path::Path::new("photo.jpg"), None, Colour::Drop)?;
+//! let reading = photo.reading?; // the error names photo.jpg
+//! println!("{}", reading.puzzle.to_text());
+//! # Ok(()) }
+//! ```
+//!
+//! Or stage by stage:
+//!
+//! ```no_run
 //! use sudoku_lens::vision::{load, locate};
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
-//! let path = std::path::Path::new("photo.jpg");
-//! let grey = load::to_grey(&load::load_path(path)?);
-//! let found = locate::locate(&grey, None).map_err(|e| e.in_file("photo.jpg"))?;
+//! let grey = load::to_grey(&load::load_path(std::path::Path::new("photo.jpg"))?);
+//! let found = locate::locate(&grey, None)?;
 //! let crops = locate::cell_crops(&grey, &found, locate::CELL_CROP_SIZE);
 //! assert_eq!(crops.len(), found.layout.cell_count());
 //! # Ok(()) }
@@ -44,3 +56,4 @@ pub mod load;
 pub mod locate;
 pub mod orient;
 pub mod read;
+pub mod truth;

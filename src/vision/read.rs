@@ -4,16 +4,17 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use image::GrayImage;
-
-use super::check::{Verdict, check};
+use image::{DynamicImage, GrayImage};
 use rayon::prelude::*;
 
+use super::check::{CheckOutcome, check};
 use super::classify::prep::{Prepared, prepare};
 use super::classify::{CellReading, Model};
 use super::homography::Homography;
-use super::load::{LoadError, load_path, to_grey};
-use super::locate::{CELL_CROP_SIZE, LocateError, Located, Trace, cell_crops, locate_traced};
+use super::load::{LoadError, load_bytes, load_path, to_grey};
+use super::locate::{
+    CELL_CROP_SIZE, LocateError, LocateFileError, Located, Quad, Trace, cell_crops, locate_traced,
+};
 use super::orient::{apply, orient};
 use crate::grid::{Layout, Puzzle};
 
@@ -40,7 +41,89 @@ pub struct Reading {
     pub uncertain: Vec<usize>,
     /// What the solver check made of the reading; `Changed` lists the cells
     /// it changed and their new values (already in `puzzle`).
-    pub verdict: Verdict,
+    pub check: CheckOutcome,
+}
+
+/// An image decoded once, and what was read from it.
+#[derive(Debug)]
+pub struct ImageReading {
+    /// The pixels as decoded (EXIF orientation applied), to draw the
+    /// solution onto or show; `None` unless asked for with [`Colour::Keep`].
+    pub image: Option<DynamicImage>,
+    /// The grey copy the reader worked on (see [`to_grey`]).
+    pub grey: GrayImage,
+    /// The puzzle, or why no grid was found there; the error names the
+    /// file. The image and its grey copy are here either way, e.g. for a
+    /// person to place the corners by hand.
+    pub reading: Result<Reading, LocateFileError>,
+    /// The locator's intermediate images, for `--debug`.
+    pub trace: Trace,
+}
+
+/// Whether [`read_image`] hands back the decoded colour pixels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Colour {
+    /// Keep them, to draw on or show.
+    Keep,
+    /// Free them as soon as the grey copy is made: a 12 MP photo's colour
+    /// pixels are 36 MB that reading alone does not need.
+    Drop,
+}
+
+/// Reads the puzzle in the image file at `path`: decodes it (once), makes
+/// the grey copy, locates the grid and reads the cells. With `layout`, that
+/// layout is assumed instead of detected. Fails only when the file cannot
+/// be loaded; a photo without a grid is an [`ImageReading`] whose `reading`
+/// is the error.
+pub fn read_image(
+    path: &Path,
+    layout: Option<&Layout>,
+    colour: Colour,
+) -> Result<ImageReading, LoadError> {
+    // The model is parsed while the image decodes.
+    let (image, _) = rayon::join(|| load_path(path), Model::load_bundled);
+    Ok(read_decoded(
+        image?,
+        &path.display().to_string(),
+        layout,
+        colour,
+    ))
+}
+
+/// [`read_image`] for an image file's content held in memory; `name` is the
+/// file named in errors.
+pub fn read_image_bytes(
+    bytes: &[u8],
+    name: &str,
+    layout: Option<&Layout>,
+    colour: Colour,
+) -> Result<ImageReading, LoadError> {
+    let (image, _) = rayon::join(|| load_bytes(bytes, name), Model::load_bundled);
+    Ok(read_decoded(image?, name, layout, colour))
+}
+
+fn read_decoded(
+    image: DynamicImage,
+    name: &str,
+    layout: Option<&Layout>,
+    colour: Colour,
+) -> ImageReading {
+    let grey = to_grey(&image);
+    let image = match colour {
+        Colour::Keep => Some(image),
+        Colour::Drop => {
+            // Freed now, not at the end of the reading.
+            drop(image);
+            None
+        }
+    };
+    let (reading, trace) = read_grey(&grey, layout);
+    ImageReading {
+        image,
+        grey,
+        reading: reading.map_err(|e| e.in_file(name)),
+        trace,
+    }
 }
 
 /// Why an image could not be read.
@@ -49,20 +132,18 @@ pub enum ReadError {
     #[error(transparent)]
     Load(#[from] LoadError),
     #[error(transparent)]
-    Locate(#[from] LocateError),
+    Locate(#[from] LocateFileError),
 }
 
-/// Reads the puzzle in the image file at `path`. With `layout`, that layout
-/// is assumed instead of detected.
+/// The puzzle in the image file at `path`: [`read_image`] when only the
+/// reading matters.
 pub fn read_path(path: &Path, layout: Option<&Layout>) -> Result<Reading, ReadError> {
-    // The model is parsed while the image decodes.
-    let (image, _) = rayon::join(|| load_path(path), Model::load_bundled);
-    let grey = to_grey(&image?);
-    let (result, _) = read_grey(&grey, layout);
-    result.map_err(|e| ReadError::Locate(e.in_file(&path.display().to_string())))
+    Ok(read_image(path, layout, Colour::Drop)?.reading?)
 }
 
 /// Reads the puzzle in a grey image, returning the locator's trace too.
+/// A [`LocateError`] here names no file ("the image"): see
+/// [`LocateError::in_file`].
 pub fn read_grey(
     grey: &GrayImage,
     layout: Option<&Layout>,
@@ -94,8 +175,8 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
         .collect();
     let layout = Arc::new(located.layout.clone());
     let mut values: Vec<u8> = cells.iter().map(|c| c.value).collect();
-    let verdict = check(&layout, &mut values, &cells);
-    if let Verdict::Changed(changes) = &verdict {
+    let outcome = check(&layout, &mut values, &cells);
+    if let CheckOutcome::Changed(changes) = &outcome {
         uncertain.extend(changes.iter().map(|&(cell, _)| cell));
         uncertain.sort_unstable();
         uncertain.dedup();
@@ -107,7 +188,7 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
         turns,
         cells,
         uncertain,
-        verdict,
+        check: outcome,
     }
 }
 
@@ -137,7 +218,7 @@ pub fn read_at_corners(
 /// lines; its `score` is 0 and `layout_scores` is empty (nothing was
 /// detected). `None` for degenerate or self-crossing corners.
 pub fn located_at_corners(corners: [[f32; 2]; 4], layout: &Layout) -> Option<Located> {
-    if corners.iter().flatten().any(|v| !v.is_finite()) || !is_convex(&corners) {
+    if corners.iter().flatten().any(|v| !v.is_finite()) || !Quad::from(corners).is_convex() {
         return None;
     }
     let (w, h) = (layout.width() as f64, layout.height() as f64);
@@ -153,17 +234,6 @@ pub fn located_at_corners(corners: [[f32; 2]; 4], layout: &Layout) -> Option<Loc
         score: 0.0,
         layout_scores: Vec::new(),
     })
-}
-
-/// True when the four points, in order, make a convex quadrilateral with a
-/// non-zero area (either orientation).
-fn is_convex(q: &[[f32; 2]; 4]) -> bool {
-    let cross = |i: usize| {
-        let (a, b, c) = (q[i], q[(i + 1) % 4], q[(i + 2) % 4]);
-        (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])
-    };
-    let turns = [cross(0), cross(1), cross(2), cross(3)];
-    turns.iter().all(|&t| t > 1e-3) || turns.iter().all(|&t| t < -1e-3)
 }
 
 #[cfg(test)]

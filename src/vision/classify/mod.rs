@@ -2,28 +2,27 @@
 //! and the runner-up.
 //!
 //! The model is a set of digit prototypes (nearest-prototype matching over
-//! pixel and gradient-orientation features), built from digits rendered in
-//! the fonts under `assets/fonts/` by `cargo run --release --example
-//! build_model`, and bundled from `models/digits.bin`. Whether a cell is
+//! pixel and gradient-orientation features, [`prep::Ink::features`]), built
+//! from digits rendered in the fonts under `assets/fonts/` by `cargo run
+//! --release -p sudoku-lens-tools --bin build_model`, and bundled from
+//! `models/digits.bin` (format: [`encode_model`]). Whether a cell is
 //! empty is decided before matching, from the size, place and contrast of its
 //! ink ([`prep`]): candidate marks and grid-line remnants read as empty.
 //! Ink that matches no printed digit well (handwriting, smudges) also reads
 //! as empty, with the closest digit as the runner-up.
 //!
 //! The model holds no pixels from photos. The empty rules and the acceptance
-//! threshold were checked against real photos with `examples/classify_eval.rs`
-//! (photos from the AlexKubiesa/sudoku-scanner project, MIT licence).
+//! threshold were checked against real photos with the `classify_eval` tool
+//! (`tools/src/bin/classify_eval.rs`; photos from the AlexKubiesa/sudoku-scanner
+//! project, MIT licence).
 
-pub mod build;
 pub mod prep;
-pub mod synth;
 
 use std::sync::OnceLock;
 
 use image::GrayImage;
 use rayon::prelude::*;
 
-pub use build::{BuildConfig, DIGIT_FONTS, TRAIN_FONTS, build_model, build_model_with};
 use prep::{FEATURE_LEN, Prepared};
 
 /// Dot product with independent lanes, so that it vectorises.
@@ -79,8 +78,12 @@ pub enum ModelError {
 /// handwritten digit on the 12 MP photos is misread above 0.25.
 pub const ACCEPT: f32 = 0.35;
 
-pub(crate) const MAGIC: &[u8; 8] = b"SLDIGITS";
-pub(crate) const VERSION: u32 = 1;
+/// The first bytes of a model file.
+const MAGIC: &[u8; 8] = b"SLDIGITS";
+/// The model file format's version.
+const VERSION: u32 = 1;
+/// Bytes before the first prototype: the magic and six 32-bit words.
+const HEADER_LEN: usize = 8 + 4 * 6;
 
 /// Digit prototypes and their calibration.
 #[derive(Debug, Clone)]
@@ -104,9 +107,9 @@ impl Model {
         MODEL.get_or_init(|| Model::from_bytes(BUNDLED).expect("bundled digit model is valid"))
     }
 
-    /// Parses a model file (as written by [`build_model`]).
+    /// Parses a model file (as written by [`encode_model`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
-        let header = 8 + 4 * 6;
+        let header = HEADER_LEN;
         if bytes.len() < header {
             return Err(ModelError::Size);
         }
@@ -277,6 +280,59 @@ impl Model {
     }
 }
 
+/// Writes a model file: the digit prototypes (label 1-9 and
+/// [`FEATURE_LEN`] features each, as [`prep::Ink::features`] gives them), the
+/// softness `tau` of the distance-to-probability mapping, and the `reject`
+/// distance beyond which ink is not a printed digit.
+///
+/// The format, read back by [`Model::from_bytes`]: the 8 bytes `SLDIGITS`;
+/// six little-endian 32-bit words: the format version (1), the feature
+/// length, the prototype count, then `tau`, `reject` and the quantisation
+/// scale as `f32` bits; then per prototype its label byte and one byte per
+/// feature, the feature times the scale, rounded (the scale maps the largest
+/// feature of the file to 255). Reading divides by the scale and brings
+/// each prototype back to unit length.
+///
+/// # Panics
+///
+/// On a prototype whose label is not 1-9 or whose length is not
+/// [`FEATURE_LEN`]: that would write a file no reader accepts.
+pub fn encode_model(prototypes: &[(u8, Vec<f32>)], tau: f32, reject: f32) -> Vec<u8> {
+    for (label, p) in prototypes {
+        assert!(
+            (1..=9).contains(label) && p.len() == FEATURE_LEN,
+            "a prototype of label {label} with {} features: labels are 1-9, features {FEATURE_LEN}",
+            p.len()
+        );
+    }
+    let max = prototypes
+        .iter()
+        .flat_map(|(_, p)| p.iter().copied())
+        .fold(0f32, f32::max)
+        .max(1e-6);
+    let scale = 255.0 / max;
+    let mut out = Vec::with_capacity(HEADER_LEN + prototypes.len() * (1 + FEATURE_LEN));
+    out.extend_from_slice(MAGIC);
+    for w in [
+        VERSION,
+        FEATURE_LEN as u32,
+        prototypes.len() as u32,
+        tau.to_bits(),
+        reject.to_bits(),
+        scale.to_bits(),
+    ] {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    for (label, p) in prototypes {
+        out.push(*label);
+        out.extend(
+            p.iter()
+                .map(|&v| (v * scale).round().clamp(0.0, 255.0) as u8),
+        );
+    }
+    out
+}
+
 /// Page-relative acceptance (see [`Model::classify_batch`]): how much farther
 /// from its prototype than the page's median digit a digit may be.
 pub const PAGE_FIT: f32 = 3.0;
@@ -383,6 +439,28 @@ impl Scored {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_encoded_model_reads_back() {
+        let mut a = vec![0f32; FEATURE_LEN];
+        a[0] = 1.0;
+        let mut b = vec![0f32; FEATURE_LEN];
+        b[1] = 0.6;
+        b[2] = 0.8;
+        let bytes = encode_model(&[(3, a.clone()), (7, b.clone())], 0.05, 0.9);
+        assert_eq!(bytes.len(), HEADER_LEN + 2 * (1 + FEATURE_LEN));
+        let model = Model::from_bytes(&bytes).unwrap();
+        assert_eq!(model.len(), 2);
+        assert_eq!(model.reject_distance(), 0.9);
+        let d = model.class_distances(&a);
+        assert!(d[2] < 1e-4, "a is the 3's prototype: {d:?}");
+        assert!(
+            (d[6] - 2.0).abs() < 1e-3,
+            "the 7's is at right angles: {d:?}"
+        );
+        assert!(d[0].is_infinite(), "no prototype of 1: {d:?}");
+        assert!(model.class_distances(&b)[6] < 1e-4);
+    }
 
     /// Ink at distance `dmin` read with confidence `confidence`.
     fn ink(dmin: f32, confidence: f32) -> Scored {

@@ -688,10 +688,13 @@ fn bilinear(img: &[f32], n: i32, x: f32, y: f32) -> f32 {
     top * (1.0 - fy) + bottom * fy
 }
 
-/// Floor without a library call.
+/// `v.floor() as i32` (saturating, NaN to 0) without the library call that
+/// `floor` is on targets without SSE 4.1.
 fn floor(v: f32) -> i32 {
     let t = v as i32;
-    if t as f32 > v { t - 1 } else { t }
+    // Truncation rounds negative fractions up; below i32::MIN the cast
+    // saturates and the step down must not overflow.
+    if t as f32 > v { t.saturating_sub(1) } else { t }
 }
 
 /// Separable [1 2 1] / 4 blur with zero outside.
@@ -728,6 +731,34 @@ fn normalise(v: &mut [f32]) {
 mod tests {
     use super::*;
     use image::Luma;
+
+    #[test]
+    fn floor_is_floor_as_i32() {
+        let specials = [
+            0.0f32,
+            -0.0,
+            0.5,
+            -0.5,
+            -1.0,
+            -1.5,
+            1e-30,
+            -1e-30,
+            2147483520.0,
+            -2147483648.0,
+            3e9,
+            -3e9,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        for v in specials {
+            assert_eq!(floor(v), v.floor() as i32, "{v}");
+        }
+        for i in -200_000..200_000 {
+            let v = i as f32 * 0.013;
+            assert_eq!(floor(v), v.floor() as i32, "{v}");
+        }
+    }
 
     /// A white 64 x 64 crop with black rectangles `(x0, y0, x1, y1)`,
     /// ends excluded.

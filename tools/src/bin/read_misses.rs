@@ -1,8 +1,9 @@
 //! Lists the cells the whole reader gets wrong on a folder of photos with
-//! ground truth (`NAME.dat` as in `sudoku-lens eval`), with what the cell
-//! preparation and the model made of each, and optionally saves the crops.
+//! ground truth (`NAME.dat` or `NAME.txt` as in `sudoku-lens eval`), with
+//! what the cell preparation and the model made of each, and optionally
+//! saves the crops.
 //!
-//! `cargo run --release --example read_misses -- DIR [--dump OUT.png]`: the
+//! `cargo run --release -p sudoku-lens-tools --bin read_misses -- DIR [--dump OUT.png]`: the
 //! crops of the missed cells go into one image, ten to a row.
 //!
 //! The photos are used for measuring only; nothing from them goes into the
@@ -13,24 +14,10 @@ use std::path::PathBuf;
 use image::{GrayImage, Luma};
 use sudoku_lens::vision::classify::Model;
 use sudoku_lens::vision::classify::prep::{Prepared, prepare};
+use sudoku_lens::vision::load::has_image_extension;
 use sudoku_lens::vision::locate::{CELL_CROP_SIZE, cell_crops};
-use sudoku_lens::vision::read::read_path;
-
-fn truth(path: &std::path::Path) -> Option<Vec<u8>> {
-    for (ext, skip) in [("dat", 2), ("txt", 0)] {
-        if let Ok(text) = std::fs::read_to_string(path.with_extension(ext)) {
-            let v: Vec<u8> = text
-                .lines()
-                .skip(skip)
-                .flat_map(str::split_whitespace)
-                .filter_map(|t| t.parse::<u8>().ok())
-                .map(|v| if v > 9 { 0 } else { v })
-                .collect();
-            return (v.len() == 81).then_some(v);
-        }
-    }
-    None
-}
+use sudoku_lens::vision::read::{Colour, read_image};
+use sudoku_lens::vision::truth::truth_beside;
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -45,14 +32,28 @@ fn main() {
     let mut images: Vec<PathBuf> = std::fs::read_dir(&dir)
         .expect("folder")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "jpg" || e == "png"))
+        .filter(|p| has_image_extension(p))
         .collect();
     images.sort();
     let mut crops_out = Vec::new();
     for path in images {
-        let Some(truth) = truth(&path) else { continue };
+        let truth = match truth_beside(&path) {
+            Ok(Some(truth)) => truth.values(),
+            Ok(None) => continue,
+            Err(e) => {
+                println!("{e}");
+                continue;
+            }
+        };
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let reading = match read_path(&path, None) {
+        let (grey, reading) = match read_image(&path, None, Colour::Drop) {
+            Ok(read) => (read.grey, read.reading),
+            Err(e) => {
+                println!("{name}: {e}");
+                continue;
+            }
+        };
+        let reading = match reading {
             Ok(r) => r,
             Err(e) => {
                 println!("{name}: {e}");
@@ -68,15 +69,12 @@ fn main() {
         if wrong.is_empty() {
             continue;
         }
-        let grey = sudoku_lens::vision::load::load_path(&path)
-            .unwrap()
-            .to_luma8();
         let crops = cell_crops(&grey, &reading.located, CELL_CROP_SIZE);
         println!(
-            "{name}: {} wrong, turns {}, verdict {:?}",
+            "{name}: {} wrong, turns {}, check {:?}",
             wrong.len(),
             reading.turns,
-            reading.verdict
+            reading.check
         );
         for i in wrong {
             let c = &reading.cells[i];

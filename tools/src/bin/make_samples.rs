@@ -1,7 +1,7 @@
 //! Writes the puzzle samples in `samples/puzzles/`: a generated puzzle of each
 //! built-in shape and a jigsaw, thinned while the solution stays unique.
 //!
-//! cargo run --release --example make_samples
+//! cargo run --release -p sudoku-lens-tools --bin make_samples
 
 use std::sync::Arc;
 
@@ -10,7 +10,7 @@ use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{full_grid, thin};
 
 fn main() -> std::io::Result<()> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/puzzles");
+    let dir = sudoku_lens_tools::repo_root().join("samples/puzzles");
     std::fs::create_dir_all(&dir)?;
     // The 3x3 boxes, each handing one border cell to the next box around
     // the centre, so every region stays connected.

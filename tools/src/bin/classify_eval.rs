@@ -1,6 +1,6 @@
 //! Measures the digit classifier.
 //!
-//! `cargo run --release --example classify_eval [-- --photos DIR] [--dump DIR] [--size N]`
+//! `cargo run --release -p sudoku-lens-tools --bin classify_eval [-- --photos DIR] [--dump DIR] [--size N]`
 //!
 //! - Real cells: every photo of the kubiesa set (default
 //!   `../shared/data/photos/kubiesa-train`), cropped through the homography
@@ -21,10 +21,13 @@ use std::time::Instant;
 use ab_glyph::FontRef;
 use image::{GrayImage, Luma};
 use imageproc::geometric_transformations::Projection;
-use sudoku_lens::vision::classify::build::{HELDOUT_FONTS, sample_seed, sample_size};
+use sudoku_lens::rng::Rng;
 use sudoku_lens::vision::classify::prep::{Prepared, prepare};
-use sudoku_lens::vision::classify::synth::{CellKind, Rng, Strength, render_cell};
-use sudoku_lens::vision::classify::{CellReading, Model, TRAIN_FONTS};
+use sudoku_lens::vision::classify::{CellReading, Model};
+use sudoku_lens::vision::truth::truth_beside;
+use sudoku_lens_tools::build::{HELDOUT_FONTS, TRAIN_FONTS, sample_seed, sample_size};
+use sudoku_lens_tools::synth::{CellKind, Strength, render_cell};
+use sudoku_lens_tools::{font_bytes, repo_root};
 
 struct Args {
     photos: PathBuf,
@@ -34,7 +37,7 @@ struct Args {
 }
 
 fn parse_args() -> Args {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = repo_root();
     let mut a = Args {
         photos: root.join("../shared/data/photos/kubiesa-train"),
         dump: None,
@@ -195,11 +198,11 @@ fn kubiesa(model: &Model, args: &Args) -> Vec<GrayImage> {
             )
         });
         let stem = name.trim_end_matches(".jpg");
-        let labels: Vec<u8> = std::fs::read_to_string(args.photos.join(format!("{stem}.txt")))
-            .expect("labels")
-            .split_whitespace()
-            .map(|t| t.parse().unwrap())
-            .collect();
+        let labels = match truth_beside(&args.photos.join(name)) {
+            Ok(Some(truth)) => truth.labels,
+            Ok(None) => panic!("{stem}: no labels beside it"),
+            Err(e) => panic!("{e}"),
+        };
         let img = image::open(args.photos.join(name))
             .expect("photo")
             .to_luma8();
@@ -294,7 +297,6 @@ fn kubiesa(model: &Model, args: &Args) -> Vec<GrayImage> {
 }
 
 fn synthetic(model: &Model, dump: Option<&Path>) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for (title, font_names, strength, seed) in [
         (
             "held-out fonts, training-range degradations",
@@ -315,10 +317,7 @@ fn synthetic(model: &Model, dump: Option<&Path>) {
             4242u64,
         ),
     ] {
-        let data: Vec<Vec<u8>> = font_names
-            .iter()
-            .map(|n| std::fs::read(root.join("assets/fonts").join(n)).unwrap())
-            .collect();
+        let data: Vec<Vec<u8>> = font_names.iter().map(|n| font_bytes(n).unwrap()).collect();
         let fonts: Vec<FontRef<'_>> = data
             .iter()
             .map(|d| FontRef::try_from_slice(d).unwrap())

@@ -1,18 +1,18 @@
 //! Rebuilds `models/digits.bin` from the fonts in `assets/fonts/`.
 //!
-//! `cargo run --release --example build_model [-- OUT]`. The output is the
+//! `cargo run --release -p sudoku-lens-tools --bin build_model [-- OUT]`. The output is the
 //! same, byte for byte, on every run. `-- --check` builds in memory and
 //! fails if the result differs from the committed `models/digits.bin`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
-use sudoku_lens::vision::classify::{
-    BuildConfig, DIGIT_FONTS, Model, TRAIN_FONTS, build_model_with,
-};
+use sudoku_lens::vision::classify::Model;
+use sudoku_lens_tools::build::{BuildConfig, DIGIT_FONTS, TRAIN_FONTS, build_model_with};
+use sudoku_lens_tools::{font_bytes, repo_root};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = repo_root();
     let arg = std::env::args().nth(1);
     let check = arg.as_deref() == Some("--check");
     let out: PathBuf = arg
@@ -21,11 +21,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or_else(|| root.join("models/digits.bin"));
     let fonts = TRAIN_FONTS
         .iter()
-        .map(|name| std::fs::read(root.join("assets/fonts").join(name)))
+        .map(|name| font_bytes(name))
         .collect::<Result<Vec<_>, _>>()?;
     let digit_fonts = DIGIT_FONTS
         .iter()
-        .map(|&(name, digits)| Ok((std::fs::read(root.join("assets/fonts").join(name))?, digits)))
+        .map(|&(name, digits)| Ok((font_bytes(name)?, digits)))
         .collect::<Result<Vec<_>, std::io::Error>>()?;
     let cfg = BuildConfig::default();
     let start = Instant::now();

@@ -9,7 +9,7 @@
 //! Digits are drawn in fonts the digit model is not built from. Everything is
 //! seeded, so a rerun writes the same files.
 //!
-//! cargo run --release --example make_image_samples
+//! cargo run --release -p sudoku-lens-tools --bin make_image_samples
 
 use std::path::Path;
 use std::sync::Arc;
@@ -17,11 +17,12 @@ use std::sync::Arc;
 use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
 use image::{ImageEncoder, Rgb, RgbImage};
 use sudoku_lens::grid::{Document, Layout, Puzzle, parse};
+use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{full_grid, thin};
-use sudoku_lens::vision::classify::TRAIN_FONTS;
-use sudoku_lens::vision::classify::synth::Rng;
 use sudoku_lens::vision::homography::Homography;
+use sudoku_lens_tools::build::TRAIN_FONTS;
+use sudoku_lens_tools::repo_root;
 
 type Colour = [u8; 3];
 
@@ -636,7 +637,7 @@ struct Sample {
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = repo_root();
     let dir = root.join("samples/images");
     std::fs::create_dir_all(&dir).expect("samples folder");
     for f in FONTS {

@@ -1,7 +1,7 @@
 //! Measures the grid finder on the shared photo collections.
 //!
 //! ```text
-//! cargo run --release --example locate_eval -- [PHOTOS_DIR] [--debug DIR] [--only SUBSTRING]
+//! cargo run --release -p sudoku-lens-tools --bin locate_eval -- [PHOTOS_DIR] [--debug DIR] [--only SUBSTRING]
 //! ```
 //!
 //! - `kubiesa-train`: corner error against `metadata.csv` (pixels and as a
@@ -10,6 +10,9 @@
 //!   crops separate perfectly: every cell with a digit in the `.dat` file
 //!   has more ink in its centre than every empty cell.
 //! - Time per photo of locate + crops, without and with decoding.
+//!
+//! `PHOTOS_DIR` is `../shared/data/photos` beside the repository unless
+//! given.
 //!
 //! `--image FILE [--debug DIR]` locates one file and prints the result.
 //! Environment: `LOCATE_EVAL_CANDIDATES` prints every candidate quad and its
@@ -22,6 +25,8 @@ use image::GrayImage;
 use sudoku_lens::vision::debug::write_debug;
 use sudoku_lens::vision::load::{Rotation, load_bytes_with};
 use sudoku_lens::vision::locate::{CELL_CROP_SIZE, Located, cell_crops, locate_traced};
+use sudoku_lens::vision::truth::truth_beside;
+use sudoku_lens_tools::repo_root;
 
 struct Run {
     grey: GrayImage,
@@ -140,7 +145,7 @@ fn print_contrast(crops: &[GrayImage]) -> f64 {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let mut root = PathBuf::from("/work/shared/data/photos");
+    let mut root = repo_root().join("../shared/data/photos");
     let mut debug: Option<PathBuf> = None;
     let mut only: Option<String> = None;
     while let Some(a) = args.next() {
@@ -256,13 +261,12 @@ fn main() {
         let (mut found, mut classic, mut separated) = (0, 0, 0);
         let mut failures = Vec::new();
         for dat in &dats {
-            let text = std::fs::read_to_string(dat).unwrap();
-            let digits: Vec<u8> = text
-                .lines()
-                .skip(2)
-                .flat_map(|l| l.split_whitespace().map(|t| t.parse::<u8>().unwrap()))
-                .collect();
             let jpg = dat.with_extension("jpg");
+            let digits = match truth_beside(&jpg) {
+                Ok(Some(truth)) => truth.values(),
+                Ok(None) => panic!("{} is unreadable", dat.display()),
+                Err(e) => panic!("{e}"),
+            };
             let r = run(&jpg, Rotation::AsStored, debug.as_deref());
             times.push((size_class(&r.grey), r.work_ms, r.work_ms + r.decode_ms));
             let name = jpg.file_name().unwrap().to_string_lossy().to_string();

@@ -3,7 +3,7 @@
 //! orientation, the solver check. Each stage runs `--runs` times per photo
 //! and its fastest run is kept (the machine may be busy).
 //!
-//! `cargo run --release --example read_stages -- [--runs N] PHOTO...`
+//! `cargo run --release -p sudoku-lens-tools --bin read_stages -- [--runs N] PHOTO...`
 //!
 //! Stages run one after the other as in `read_located`; the rayon pool is
 //! started before the first photo so its start-up is not charged to any
@@ -17,7 +17,7 @@ use std::time::Instant;
 use image::{DynamicImage, GrayImage};
 use rayon::prelude::*;
 use sudoku_lens::grid::Layout;
-use sudoku_lens::vision::check::{Verdict, check};
+use sudoku_lens::vision::check::{CheckOutcome, check};
 use sudoku_lens::vision::classify::prep::{Prepared, prepare};
 use sudoku_lens::vision::classify::{CellReading, Model};
 use sudoku_lens::vision::load::{load_path, to_grey};
@@ -103,7 +103,7 @@ fn stage_apply(
 }
 
 #[inline(never)]
-fn stage_check(layout: &Arc<Layout>, cells: &[CellReading]) -> Verdict {
+fn stage_check(layout: &Arc<Layout>, cells: &[CellReading]) -> CheckOutcome {
     let mut values: Vec<u8> = cells.iter().map(|c| c.value).collect();
     check(layout, &mut values, cells)
 }

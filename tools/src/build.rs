@@ -9,9 +9,11 @@
 use ab_glyph::FontRef;
 use rayon::prelude::*;
 
-use super::prep::{FEATURE_LEN, Prepared, prepare};
-use super::synth::{CellKind, Rng, Strength, render_cell};
-use super::{MAGIC, Model, VERSION};
+use sudoku_lens::rng::Rng;
+use sudoku_lens::vision::classify::prep::{FEATURE_LEN, Prepared, prepare};
+use sudoku_lens::vision::classify::{Model, encode_model};
+
+use crate::synth::{CellKind, Strength, render_cell};
 
 /// Fonts (file names under `assets/fonts/`) the bundled model is built from.
 pub const TRAIN_FONTS: &[&str] = &[
@@ -165,35 +167,6 @@ fn kmeans(samples: &[Vec<f32>], k: usize, iterations: usize, rng: &mut Rng) -> V
     centres
 }
 
-fn serialise(protos: &[(u8, Vec<f32>)], tau: f32, reject: f32) -> Vec<u8> {
-    let max = protos
-        .iter()
-        .flat_map(|(_, p)| p.iter().copied())
-        .fold(0f32, f32::max)
-        .max(1e-6);
-    let scale = 255.0 / max;
-    let mut out = Vec::with_capacity(32 + protos.len() * (1 + FEATURE_LEN));
-    out.extend_from_slice(MAGIC);
-    for w in [
-        VERSION,
-        FEATURE_LEN as u32,
-        protos.len() as u32,
-        tau.to_bits(),
-        reject.to_bits(),
-        scale.to_bits(),
-    ] {
-        out.extend_from_slice(&w.to_le_bytes());
-    }
-    for (label, p) in protos {
-        out.push(*label);
-        out.extend(
-            p.iter()
-                .map(|&v| (v * scale).round().clamp(0.0, 255.0) as u8),
-        );
-    }
-    out
-}
-
 /// A training font, and the digits taken from it (`None`: all).
 struct Face<'a> {
     font: FontRef<'a>,
@@ -243,7 +216,7 @@ pub fn build_model_with(
     // Calibrate on fresh cells of the same fonts (another seed): the
     // distance to the nearest prototype of the right digit, and the gap to
     // the nearest wrong digit.
-    let draft = Model::from_bytes(&serialise(&protos, 0.05, 1.0)).expect("fresh model parses");
+    let draft = Model::from_bytes(&encode_model(&protos, 0.05, 1.0)).expect("fresh model parses");
     let calib_cfg = BuildConfig {
         seed: cfg.seed ^ 0xca11_b4a7,
         samples: (cfg.samples / 4).max(2),
@@ -270,5 +243,5 @@ pub fn build_model_with(
     let reject = q(&right, 0.99) * 1.3;
     // A median gap maps to a clear preference.
     let tau = (q(&gaps, 0.5) / 4.0).max(1e-4);
-    Ok(serialise(&protos, tau, reject))
+    Ok(encode_model(&protos, tau, reject))
 }

@@ -5,50 +5,7 @@
 
 use ab_glyph::{Font, FontRef, PxScale, point};
 use image::GrayImage;
-
-/// Small deterministic generator (SplitMix64).
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed ^ 0x5851_f42d_4c95_7f2d)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    /// Uniform in [lo, hi).
-    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit()
-    }
-
-    /// Uniform integer in [0, n).
-    pub fn below(&mut self, n: u32) -> u32 {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as u32
-    }
-
-    pub fn chance(&mut self, p: f32) -> bool {
-        self.unit() < p
-    }
-
-    /// Roughly normal, mean 0, deviation 1 (sum of uniforms: no
-    /// transcendental functions, so identical everywhere).
-    pub fn normal(&mut self) -> f32 {
-        let s: f32 = (0..6).map(|_| self.unit()).sum();
-        (s - 3.0) * std::f32::consts::SQRT_2
-    }
-}
+use sudoku_lens::rng::Rng;
 
 /// What a synthetic cell shows.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,23 +1,17 @@
 //! The cell classifier: bundled model, held-out fonts, empty and candidate
 //! cells, confidence, and a deterministic build.
 
-use std::path::Path;
-
 use ab_glyph::FontRef;
 use image::{GrayImage, Luma};
-use sudoku_lens::vision::classify::build::{HELDOUT_FONTS, sample_seed, sample_size};
-use sudoku_lens::vision::classify::synth::{CellKind, Rng, Strength, render_cell};
-use sudoku_lens::vision::classify::{
-    BuildConfig, CellReading, Model, ModelError, TRAIN_FONTS, build_model,
+use sudoku_lens::rng::Rng;
+use sudoku_lens::vision::classify::{CellReading, Model, ModelError};
+use sudoku_lens_tools::build::{
+    BuildConfig, HELDOUT_FONTS, TRAIN_FONTS, build_model, sample_seed, sample_size,
 };
+use sudoku_lens_tools::synth::{CellKind, Strength, render_cell};
 
 fn font_bytes(name: &str) -> Vec<u8> {
-    std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("assets/fonts")
-            .join(name),
-    )
-    .expect("font file")
+    sudoku_lens_tools::font_bytes(name).expect("font file")
 }
 
 fn cells(font: &FontRef<'_>, kind: &CellKind, seed: u64, count: u64) -> Vec<GrayImage> {

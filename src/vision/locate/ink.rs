@@ -1,0 +1,171 @@
+//! Stage 1 and 2: the working copy and its ink masks.
+//!
+//! The image is box-averaged down to a working copy (a 12 MP photo has far
+//! more pixels than finding the grid needs), and ink is whatever stands out
+//! from its local mean, in both polarities: dark print on paper, light lines
+//! on a dark-mode screen.
+
+use image::GrayImage;
+use rayon::prelude::*;
+
+/// Long side, in pixels, of the working copy on which the grid is searched.
+pub const WORK_SIDE: u32 = 900;
+/// The local-mean window's radius is the working copy's long side over
+/// this: the window is about half a cell of a grid filling the image, wide
+/// enough that a thick line stands out from its surroundings, narrow enough
+/// to follow uneven light.
+const WINDOW_DIVISOR: u32 = 40;
+/// Smallest window radius, in pixels: a small image still compares a pixel
+/// with more than the line it lies on.
+const MIN_WINDOW_RADIUS: u32 = 4;
+/// Dark ink lies this many grey levels below its local mean: faint print
+/// and thin lines count, paper grain does not.
+const DARK_BY: i32 = 8;
+/// Light ink lies this many grey levels above its local mean. It only
+/// matters on dark screens, where contrast is high: the larger offset keeps
+/// paper texture out of that mask.
+const LIGHT_BY: i32 = 16;
+
+/// Which way ink differs from its background.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Polarity {
+    /// Dark ink on light paper: print, light-mode screens.
+    DarkOnLight,
+    /// Light ink on a dark background: dark-mode screens.
+    LightOnDark,
+}
+
+impl Polarity {
+    /// Both polarities, in the order of the ink masks
+    /// ([`crate::vision::locate::Trace::ink`]).
+    pub const ALL: [Polarity; 2] = [Polarity::DarkOnLight, Polarity::LightOnDark];
+
+    /// The position of this polarity's mask in [`Polarity::ALL`] order.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Box-averages `grey` by an integer factor so that its long side is at most
+/// `side`; returns the copy and the factor.
+pub fn downscale(grey: &GrayImage, side: u32) -> (GrayImage, f32) {
+    let (w, h) = grey.dimensions();
+    let f = w.max(h).div_ceil(side).max(1);
+    if f == 1 {
+        return (grey.clone(), 1.0);
+    }
+    let (sw, sh) = (w / f, h / f);
+    let src = grey.as_raw();
+    let mut out = vec![0u8; (sw * sh) as usize];
+    let area = f * f;
+    out.par_chunks_mut(sw as usize)
+        .enumerate()
+        .for_each(|(y, row)| {
+            let mut acc = vec![0u32; sw as usize];
+            for dy in 0..f {
+                let line = &src[((y as u32 * f + dy) * w) as usize..][..(sw * f) as usize];
+                for (x, a) in acc.iter_mut().enumerate() {
+                    *a += line[x * f as usize..][..f as usize]
+                        .iter()
+                        .map(|&v| v as u32)
+                        .sum::<u32>();
+                }
+            }
+            for (o, a) in row.iter_mut().zip(acc) {
+                *o = ((a + area / 2) / area) as u8;
+            }
+        });
+    (
+        GrayImage::from_raw(sw, sh, out).expect("sized buffer"),
+        f as f32,
+    )
+}
+
+/// The ink masks of the working copy (255 = ink), in [`Polarity::ALL`]
+/// order: dark ink, then light ink.
+pub(super) fn ink_masks(small: &GrayImage) -> [GrayImage; 2] {
+    let radius = (small.width().max(small.height()) / WINDOW_DIVISOR).max(MIN_WINDOW_RADIUS);
+    threshold(small, radius, DARK_BY, LIGHT_BY)
+}
+
+/// Ink masks by local mean: a pixel is dark ink when it is `dark_by` below
+/// the mean of its (2 radius + 1)^2 window, light ink when `light_by` above.
+fn threshold(img: &GrayImage, radius: u32, dark_by: i32, light_by: i32) -> [GrayImage; 2] {
+    let (w, h) = img.dimensions();
+    let (wu, hu) = (w as usize, h as usize);
+    let iw = wu + 1;
+    let mut integral = vec![0u32; iw * (hu + 1)];
+    let px = img.as_raw();
+    for y in 0..hu {
+        let mut run = 0u32;
+        for x in 0..wu {
+            run += px[y * wu + x] as u32;
+            integral[(y + 1) * iw + x + 1] = integral[y * iw + x + 1] + run;
+        }
+    }
+    let r = radius as usize;
+    let mut dark = vec![0u8; wu * hu];
+    let mut light = vec![0u8; wu * hu];
+    dark.par_chunks_mut(wu)
+        .zip(light.par_chunks_mut(wu))
+        .enumerate()
+        .for_each(|(y, (drow, lrow))| {
+            let y0 = y.saturating_sub(r);
+            let y1 = (y + r + 1).min(hu);
+            for x in 0..wu {
+                let x0 = x.saturating_sub(r);
+                let x1 = (x + r + 1).min(wu);
+                let sum = integral[y1 * iw + x1] + integral[y0 * iw + x0]
+                    - integral[y0 * iw + x1]
+                    - integral[y1 * iw + x0];
+                let n = ((y1 - y0) * (x1 - x0)) as i32;
+                let v = px[y * wu + x] as i32 * n;
+                let s = sum as i32;
+                if v < s - dark_by * n {
+                    drow[x] = 255;
+                } else if v > s + light_by * n {
+                    lrow[x] = 255;
+                }
+            }
+        });
+    [
+        GrayImage::from_raw(w, h, dark).expect("sized buffer"),
+        GrayImage::from_raw(w, h, light).expect("sized buffer"),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Luma;
+
+    #[test]
+    fn downscale_averages_blocks() {
+        let img = GrayImage::from_fn(2000, 1000, |x, _| Luma([if x % 2 == 0 { 0 } else { 200 }]));
+        let (small, f) = downscale(&img, 900);
+        assert_eq!(f, 3.0);
+        assert_eq!(small.dimensions(), (666, 333));
+        let v = small.get_pixel(10, 10)[0];
+        assert!((60..=140).contains(&v), "{v}");
+    }
+
+    #[test]
+    fn lines_are_ink_in_their_own_polarity_only() {
+        // A dark line on grey paper and a light line beside it.
+        let img = GrayImage::from_fn(200, 100, |x, _| match x {
+            50..=52 => Luma([30]),
+            150..=152 => Luma([250]),
+            _ => Luma([128]),
+        });
+        let masks = ink_masks(&img);
+        let dark = &masks[Polarity::DarkOnLight.index()];
+        let light = &masks[Polarity::LightOnDark.index()];
+        assert_eq!(dark.get_pixel(51, 50)[0], 255);
+        assert_eq!(light.get_pixel(51, 50)[0], 0);
+        assert_eq!(light.get_pixel(151, 50)[0], 255);
+        assert_eq!(dark.get_pixel(151, 50)[0], 0);
+        // Flat paper is neither.
+        assert_eq!(dark.get_pixel(100, 50)[0], 0);
+        assert_eq!(light.get_pixel(100, 50)[0], 0);
+    }
+}

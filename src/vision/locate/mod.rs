@@ -1,0 +1,342 @@
+//! Finding the puzzle in a grey image: its outer corners, the homography
+//! between the layout's canvas and the image, the layout itself, and one
+//! square crop per cell sampled from the full-resolution image.
+//!
+//! The stages, in order, and the file that holds each (its tuning constants
+//! at its top, each with its reason):
+//! 1. `ink.rs`: the image is box-averaged down to a working copy whose long
+//!    side is at most [`WORK_SIDE`] pixels ([`downscale`]), and
+//! 2. ink is found by a local-mean threshold in both polarities
+//!    ([`Polarity`]: dark print on paper, light lines on a dark-mode screen).
+//! 3. `candidates.rs`: the outer outline of every large ink component gives
+//!    candidate quads ([`Quad`], `quad.rs`), fitted by `fit.rs`: the largest
+//!    quadrilateral inscribed in its convex hull, whose sides are then
+//!    refitted to the outline's straight stretches; the hull of its
+//!    cell-like holes gives more. When no candidate scores as a grid, the
+//!    dark mask is opened (thin lines and bridges removed) and the outlines
+//!    traced again: a grid joined to the rest of the page through shading
+//!    keeps its thick frame, now on its own.
+//! 4. `score.rs`: each candidate is scored against every candidate layout
+//!    ([`DETECTED_LAYOUTS`], data, not code) by probing its mask through the
+//!    homography ([`layout_score`]): borders of the layout's cells must
+//!    carry ink, lines through cell centres much less, and canvas positions
+//!    outside the shape must be blank. The best layout's score is the
+//!    candidate's score; among candidates scoring close to the best
+//!    ([`NEAR_BEST`], here), the largest wins (so a smaller second grid
+//!    beside the main one loses).
+//! 5. `refine.rs`: the chosen quad's ink is rectified, its outer lines
+//!    straightened, and the actual grid lines found in it, so cells follow
+//!    the printed lines even when the outer border is thick or spacing is
+//!    uneven.
+//! 6. `crops.rs`: [`cell_crops`] samples one square crop per cell from the
+//!    full-resolution image through the homography and the refined lines.
+//!
+//! Corners and the homography are in the orientation of the pixels given:
+//! whether the puzzle is upside down or on its side is decided later, from
+//! the digits.
+
+use std::fmt;
+
+use image::GrayImage;
+use rayon::prelude::*;
+
+use crate::grid::Layout;
+use crate::vision::homography::Homography;
+
+mod candidates;
+mod crops;
+mod fit;
+mod ink;
+mod quad;
+mod refine;
+mod score;
+
+use candidates::{Candidate, candidates, opened_candidates};
+use refine::refine;
+
+pub use crops::{CELL_CROP_SIZE, CROP_INSET, cell_crops};
+pub use ink::{Polarity, WORK_SIDE, downscale};
+pub use quad::Quad;
+pub use score::layout_score;
+
+/// The layouts [`locate`] tells apart when none is forced. Any layout built
+/// by [`Layout::named`] can be listed: its score comes from its cell map.
+pub const DETECTED_LAYOUTS: &[&str] = &["classic", "samurai"];
+
+/// A candidate needs at least this score (see [`Located::score`]) to count
+/// as a grid.
+pub const MIN_SCORE: f32 = 0.35;
+
+/// Candidates scoring at least this share of the best score compete on
+/// size, and the largest wins: a smaller second grid beside the main one,
+/// or a box of the grid itself, may score a little higher than the whole.
+pub const NEAR_BEST: f32 = 0.85;
+
+/// Images narrower or lower than this many pixels (4 per cell of a 9 x 9
+/// grid) are refused: no digit can be read in them.
+pub const MIN_IMAGE_SIDE: u32 = 36;
+
+/// Where the puzzle is.
+#[derive(Clone, Debug)]
+pub struct Located {
+    /// The outer corners of the grid, on the centre line of its outer border,
+    /// in pixels of the image given to [`locate`] (pixel indices: the centre
+    /// of pixel (0, 0) is (0, 0)), clockwise from the top-left as the image
+    /// is stored: top-left, top-right, bottom-right, bottom-left. (The
+    /// reader then turns the whole location to the puzzle's own order with
+    /// [`crate::vision::orient::turn_located`].)
+    pub corners: [[f32; 2]; 4],
+    /// The detected (or forced) layout.
+    pub layout: Layout,
+    /// Canvas to image: canvas `(x, y)` in cell units (x = column, 0..width,
+    /// y = row, 0..height) to image pixels; the canvas corners map to
+    /// `corners`.
+    pub homography: Homography,
+    /// Where each vertical grid line (0..=width) actually lies, in canvas
+    /// units of `homography`: `i` for the outer lines, close to `i` for the
+    /// others (unevenly printed or slightly curved grids move them).
+    pub col_lines: Vec<f32>,
+    /// Same for the horizontal lines (0..=height).
+    pub row_lines: Vec<f32>,
+    /// How grid-like the rectified content is for `layout`, about 0..1:
+    /// ink on cell borders minus ink on lines through cell centres and on
+    /// canvas positions outside the shape.
+    pub score: f32,
+    /// The score of every layout tried, best first.
+    pub layout_scores: Vec<(String, f32)>,
+}
+
+impl Located {
+    /// The image point of a canvas point, through the refined grid lines:
+    /// canvas `(x, y)` in cell units (integers are grid lines).
+    pub fn canvas_to_image(&self, x: f32, y: f32) -> [f32; 2] {
+        let u = piecewise(&self.col_lines, x);
+        let v = piecewise(&self.row_lines, y);
+        let (px, py) = self.homography.map(u as f64, v as f64);
+        [px as f32, py as f32]
+    }
+
+    /// The four corners of a cell in image pixels, clockwise from top-left.
+    pub fn cell_quad(&self, cell: usize) -> [[f32; 2]; 4] {
+        let (r, c) = self.layout.position(cell);
+        let (r, c) = (r as f32, c as f32);
+        [
+            self.canvas_to_image(c, r),
+            self.canvas_to_image(c + 1.0, r),
+            self.canvas_to_image(c + 1.0, r + 1.0),
+            self.canvas_to_image(c, r + 1.0),
+        ]
+    }
+
+    /// The same location for an image scaled by `factor` (e.g. from the
+    /// working copy to the full image).
+    ///
+    /// Coordinates are pixel indices (the centre of pixel (0, 0) is (0, 0)),
+    /// and a working-copy pixel covers `factor` x `factor` image pixels, so
+    /// `x` maps to `x * factor + (factor - 1) / 2`.
+    pub fn scaled(&self, factor: f32) -> Located {
+        let f = factor as f64;
+        let o = (f - 1.0) / 2.0;
+        let s = Homography::from_matrix([f, 0.0, o, 0.0, f, o, 0.0, 0.0, 1.0]);
+        let of = o as f32;
+        Located {
+            corners: self
+                .corners
+                .map(|[x, y]| [x * factor + of, y * factor + of]),
+            homography: self.homography.then(&s),
+            ..self.clone()
+        }
+    }
+}
+
+/// Maps a canvas coordinate through the refined line positions: integer `i`
+/// goes to `lines[i]`, linear in between and beyond.
+fn piecewise(lines: &[f32], t: f32) -> f32 {
+    let n = lines.len() - 1;
+    let i = (t.floor().max(0.0) as usize).min(n - 1);
+    let f = t - i as f32;
+    lines[i] + f * (lines[i + 1] - lines[i])
+}
+
+/// Why no grid was located in an image. [`locate`] sees pixels, not a
+/// file: the caller that knows the file names it with
+/// [`LocateError::in_file`], which is what users are told.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LocateError {
+    /// No candidate scored as a grid (see [`MIN_SCORE`]).
+    #[error("no sudoku grid found in the image")]
+    NoGrid,
+    /// The image is narrower or lower than [`MIN_IMAGE_SIDE`].
+    #[error("the image is too small to hold a sudoku grid ({width}x{height} pixels)")]
+    TooSmall { width: u32, height: u32 },
+}
+
+impl LocateError {
+    /// This error in the file (or pasted image) called `file`.
+    pub fn in_file(self, file: &str) -> LocateFileError {
+        LocateFileError {
+            file: file.to_string(),
+            error: self,
+        }
+    }
+}
+
+/// A [`LocateError`] with the name of the file it happened in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocateFileError {
+    /// The file's name as the user gave it.
+    pub file: String,
+    /// What went wrong.
+    pub error: LocateError,
+}
+
+impl fmt::Display for LocateFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = &self.file;
+        match self.error {
+            LocateError::NoGrid => write!(f, "no sudoku grid found in {file}"),
+            LocateError::TooSmall { width, height } => write!(
+                f,
+                "{file} is too small to hold a sudoku grid ({width}x{height} pixels)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LocateFileError {}
+
+/// The intermediate results of [`locate_traced`], for `--debug` output.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    /// The working copy (box-averaged grey).
+    pub small: GrayImage,
+    /// Full-image pixels per working-copy pixel.
+    pub scale: f32,
+    /// Ink masks (255 = ink) in [`Polarity::ALL`] order: dark ink, then
+    /// light ink (see [`Trace::mask`]).
+    pub ink: [GrayImage; 2],
+    /// Every candidate quad, in working-copy pixels, with its best score.
+    pub candidates: Vec<(Quad, f32)>,
+}
+
+impl Trace {
+    /// The ink mask of one polarity.
+    pub fn mask(&self, polarity: Polarity) -> &GrayImage {
+        &self.ink[polarity.index()]
+    }
+}
+
+/// Finds the puzzle in `grey`. With `layout`, only that layout is tried;
+/// otherwise every layout of [`DETECTED_LAYOUTS`].
+pub fn locate(grey: &GrayImage, layout: Option<&Layout>) -> Result<Located, LocateError> {
+    locate_traced(grey, layout).0
+}
+
+/// [`locate`], also returning its intermediate images.
+pub fn locate_traced(
+    grey: &GrayImage,
+    layout: Option<&Layout>,
+) -> (Result<Located, LocateError>, Trace) {
+    let (small, scale) = downscale(grey, WORK_SIDE);
+    let ink = ink::ink_masks(&small);
+    let mut trace = Trace {
+        small,
+        scale,
+        ink,
+        candidates: Vec::new(),
+    };
+    if grey.width() < MIN_IMAGE_SIDE || grey.height() < MIN_IMAGE_SIDE {
+        let err = LocateError::TooSmall {
+            width: grey.width(),
+            height: grey.height(),
+        };
+        return (Err(err), trace);
+    }
+    let layouts: Vec<Layout> = match layout {
+        Some(l) => vec![l.clone()],
+        None => DETECTED_LAYOUTS
+            .iter()
+            .map(|n| Layout::named(n).expect("built-in layout"))
+            .collect(),
+    };
+
+    // The two masks' outlines are traced side by side; candidates keep the
+    // order dark ink first.
+    let per_mask: Vec<Vec<Candidate>> = Polarity::ALL
+        .par_iter()
+        .map(|&polarity| candidates(trace.mask(polarity), polarity))
+        .collect();
+    let mut cands: Vec<Candidate> = per_mask.into_iter().flatten().collect();
+
+    let score_all = |cands: &[Candidate]| -> Vec<Vec<(usize, f32)>> {
+        cands
+            .par_iter()
+            .map(|c| {
+                let mask = trace.mask(c.polarity);
+                let mut s: Vec<(usize, f32)> = layouts
+                    .iter()
+                    .enumerate()
+                    .map(|(li, l)| (li, layout_score(mask, &c.quad, l)))
+                    .collect();
+                s.sort_by(|a, b| b.1.total_cmp(&a.1));
+                s
+            })
+            .collect()
+    };
+    let mut scored = score_all(&cands);
+    let best_of =
+        |scored: &[Vec<(usize, f32)>]| scored.iter().map(|s| s[0].1).fold(f32::MIN, f32::max);
+    if best_of(&scored) < MIN_SCORE {
+        // The grid may be one component with the rest of the page, joined
+        // through shading or a rule that touches it, and its thin inner
+        // lines broken so that its holes are not cells. Opening the dark
+        // mask removes thin lines and bridges and leaves the thick outer
+        // frame standing on its own; its candidates are still scored
+        // against the mask as it was.
+        let more = opened_candidates(trace.mask(Polarity::DarkOnLight));
+        scored.extend(score_all(&more));
+        cands.extend(more);
+    }
+    for (c, s) in cands.iter().zip(&scored) {
+        trace.candidates.push((c.quad, s[0].1));
+    }
+    let best = best_of(&scored);
+    if best < MIN_SCORE {
+        return (Err(LocateError::NoGrid), trace);
+    }
+    // Among the candidates close to the best score, the largest.
+    let (cand, layout_ranking) = cands
+        .iter()
+        .zip(&scored)
+        .filter(|(_, s)| s[0].1 >= best * NEAR_BEST)
+        .max_by(|a, b| a.0.quad.area().total_cmp(&b.0.quad.area()))
+        .expect("the best candidate qualifies");
+    let chosen = layouts[layout_ranking[0].0].clone();
+    let score = layout_ranking[0].1;
+    let layout_scores = layout_ranking
+        .iter()
+        .map(|&(li, s)| (layouts[li].name().to_string(), s))
+        .collect();
+
+    let located_small = refine(
+        trace.mask(cand.polarity),
+        &cand.quad,
+        chosen,
+        score,
+        layout_scores,
+    );
+    (Ok(located_small.scaled(scale)), trace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn piecewise_follows_the_lines() {
+        let lines = [0.1, 1.0, 2.2, 3.0];
+        assert!((piecewise(&lines, 0.0) - 0.1).abs() < 1e-6);
+        assert!((piecewise(&lines, 1.5) - 1.6).abs() < 1e-6);
+        assert!((piecewise(&lines, 3.0) - 3.0).abs() < 1e-6);
+    }
+}

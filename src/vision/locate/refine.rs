@@ -1,0 +1,452 @@
+//! Stage 5: the actual grid lines. The ink under the chosen quad is
+//! rectified; its outer lines are straightened when a corner is grossly off,
+//! then every grid line is found in the ink profile across it, so that cells
+//! follow the printed lines even when the outer border is thick or the
+//! spacing uneven.
+
+use image::GrayImage;
+use rayon::prelude::*;
+
+use super::Located;
+use super::quad::{Quad, dist};
+use crate::grid::Layout;
+
+/// Pixels per canvas unit of the rectified ink: a thin line stays a pixel
+/// or two wide, and a profile across a cell has enough steps to place a
+/// line to a few hundredths of a cell.
+const REFINE_PX: f32 = 24.0;
+/// Up to this many samples each way per rectified pixel, so that thin lines
+/// survive when the quad is larger than the rectangle.
+const MAX_RECTIFY_SAMPLES: u32 = 4;
+/// Along each unit of a line, only the stretch from this share of the unit
+/// ...
+const ALONG_FROM: f32 = 0.15;
+/// ... to this one is looked at: the crossings near its ends have ink
+/// across the whole profile.
+const ALONG_TO: f32 = 0.85;
+/// A column of the profile belongs to the line's run while it holds at
+/// least this many tenths of the peak's ink (counted in tenths: the outer
+/// lines' profiles are integer counts).
+const LINE_RUN_TENTHS: usize = 6;
+/// An outer line is looked for within this share of a cell of its nominal
+/// place: a corner pulled off by print is less than half a cell off.
+const OUTER_REACH: f32 = 0.45;
+/// A unit of an outer line is found when its peak column holds ink over
+/// this share of the unit: a solid border, not a digit's stroke.
+const OUTER_MIN_PEAK: f32 = 0.6;
+/// A straight line is fitted through at least this many units.
+const MIN_FIT_UNITS: f32 = 3.0;
+/// Units further than this share of a cell from the first fit are dropped
+/// before the second: a digit or a smudge by the border.
+const OUTER_NEAR: f32 = 0.1;
+/// At least this share of a side's units must agree with its line.
+const OUTER_MIN_AGREE: f32 = 0.5;
+/// Lines closer to parallel than this (1 - product of the slopes) do not
+/// meet in a corner.
+const MIN_MEET_DEN: f32 = 1e-3;
+/// The straightened corners are used only when one moves by more than this
+/// share of a cell: smaller moves would trade the outline's precise corners
+/// for a straight-line fit across a slightly curved page ...
+const MIN_OUTER_MOVE: f32 = 0.2;
+/// ... and less than this: a larger move is a line of other print taken for
+/// the border.
+const MAX_OUTER_MOVE: f32 = 0.5;
+/// Each grid line is looked for within this share of a cell of its place
+/// on the (straightened) canvas.
+const LINE_REACH: f32 = 0.3;
+/// A line is found when its peak column holds ink over this share of its
+/// length; fainter lines keep their nominal place.
+const LINE_MIN_PEAK: f32 = 0.4;
+/// Found lines stay at least this share of a cell apart, in order.
+const MIN_LINE_GAP: f32 = 0.3;
+
+/// The mask under `quad` resampled onto a `w` x `h` rectangle. A pixel is
+/// ink when any of several samples over its footprint is, so that thin
+/// lines survive when the quad is larger than the rectangle.
+fn rectify_mask(mask: &GrayImage, quad: &Quad, w: u32, h: u32) -> GrayImage {
+    let Some(hm) = quad.homography_from_rect(w as f64, h as f64) else {
+        return GrayImage::new(w, h);
+    };
+    let side = quad.mean_side();
+    let k = ((side / w.min(h) as f32).ceil() as u32).clamp(1, MAX_RECTIFY_SAMPLES) as usize;
+    let (mw, mh) = (mask.width() as f64, mask.height() as f64);
+    let raw = mask.as_raw();
+    let stride = mask.width() as usize;
+    let m = hm.matrix();
+    // Each sample column's and row's share of the map, the same products
+    // as `Homography::map` and summed below in the same order, so that every
+    // sample lands exactly where `map` puts it.
+    let offsets: Vec<f64> = (0..k).map(|i| (i as f64 + 0.5) / k as f64).collect();
+    let cols: Vec<[f64; 3]> = (0..w as usize)
+        .flat_map(|x| {
+            offsets.iter().map(move |o| {
+                let u = x as f64 + o;
+                [m[0] * u, m[3] * u, m[6] * u]
+            })
+        })
+        .collect();
+    let mut out = vec![0u8; w as usize * h as usize];
+    out.par_chunks_mut(w as usize)
+        .enumerate()
+        .for_each(|(y, row)| {
+            let rows: Vec<[f64; 3]> = offsets
+                .iter()
+                .map(|o| {
+                    let v = y as f64 + o;
+                    [m[1] * v, m[4] * v, m[7] * v]
+                })
+                .collect();
+            for (x, px) in row.iter_mut().enumerate() {
+                let cols = &cols[x * k..][..k];
+                let ink = rows.iter().any(|r| {
+                    cols.iter().any(|c| {
+                        let d = c[2] + r[2] + m[8];
+                        let sx = (c[0] + r[0] + m[2]) / d + 0.5;
+                        let sy = (c[1] + r[1] + m[5]) / d + 0.5;
+                        sx >= 0.0
+                            && sy >= 0.0
+                            && sx < mw
+                            && sy < mh
+                            && raw[sy as usize * stride + sx as usize] > 0
+                    })
+                });
+                if ink {
+                    *px = 255;
+                }
+            }
+        });
+    GrayImage::from_raw(w, h, out).expect("sized buffer")
+}
+
+/// Finds the actual grid lines in the ink under `quad` and builds the
+/// location (in working-copy pixels).
+pub(super) fn refine(
+    mask: &GrayImage,
+    quad: &Quad,
+    layout: Layout,
+    score: f32,
+    layout_scores: Vec<(String, f32)>,
+) -> Located {
+    let (lw, lh) = (layout.width(), layout.height());
+    let p = REFINE_PX;
+    let (rw, rh) = ((lw as f32 * p) as u32, (lh as f32 * p) as u32);
+    // First straighten the outer lines: a corner pulled off by print that
+    // touches it tilts a side, which one offset per line cannot follow.
+    let first = quad
+        .homography_from_rect(lw as f64, lh as f64)
+        .expect("candidate quads are not degenerate");
+    let rect = rectify_mask(mask, quad, rw, rh);
+    let (quad, rect) = match outer_corners(&rect, &layout) {
+        Some(c) => {
+            let quad = c.map(|[x, y]| {
+                let (u, v) = first.map(x as f64, y as f64);
+                [u as f32, v as f32]
+            });
+            let rect = rectify_mask(mask, &quad, rw, rh);
+            (quad, rect)
+        }
+        // The same quad: the same rectified mask.
+        None => (*quad, rect),
+    };
+    let quad = &quad;
+    let homography = quad
+        .homography_from_rect(lw as f64, lh as f64)
+        .unwrap_or(first);
+    let col_lines = find_lines(&rect, &layout, true);
+    let row_lines = find_lines(&rect, &layout, false);
+    // Re-anchor the canvas on the centres of the outer lines: the outline
+    // of the ink can be pushed out by a shadow or a darker page around the
+    // grid, the lines' centres cannot.
+    let (c0, c1) = (col_lines[0], col_lines[lw]);
+    let (r0, r1) = (row_lines[0], row_lines[lh]);
+    let corner = |x: f32, y: f32| {
+        let (u, v) = homography.map(x as f64, y as f64);
+        [u as f32, v as f32]
+    };
+    let corners = [
+        corner(c0, r0),
+        corner(c1, r0),
+        corner(c1, r1),
+        corner(c0, r1),
+    ];
+    let (homography, col_lines, row_lines) =
+        match Quad::new(corners).homography_from_rect(lw as f64, lh as f64) {
+            Some(h) => (
+                h,
+                col_lines
+                    .iter()
+                    .map(|c| (c - c0) * lw as f32 / (c1 - c0))
+                    .collect(),
+                row_lines
+                    .iter()
+                    .map(|r| (r - r0) * lh as f32 / (r1 - r0))
+                    .collect(),
+            ),
+            None => (homography, col_lines, row_lines),
+        };
+    let corners = if homography.map(0.0, 0.0).0.is_finite() {
+        corners
+    } else {
+        quad.points()
+    };
+    Located {
+        corners,
+        layout,
+        homography,
+        col_lines,
+        row_lines,
+        score,
+        layout_scores,
+    }
+}
+
+/// The canvas corners (units of the rectified `rect`, at [`REFINE_PX`]) of
+/// the four outer lines, each fitted as a straight line through the ink
+/// peaks found unit by unit along it (within [`OUTER_REACH`] of its nominal
+/// place; far-off units dropped). `None` when a side has too few units
+/// found, or no corner moves by more than [`MIN_OUTER_MOVE`], or one would
+/// move by [`MAX_OUTER_MOVE`] or more.
+fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<Quad> {
+    let p = REFINE_PX;
+    let (lw, lh) = (layout.width(), layout.height());
+    let reach = (OUTER_REACH * p) as i32;
+    let ink = |x: i32, y: i32| -> bool {
+        x >= 0
+            && y >= 0
+            && (x as u32) < rect.width()
+            && (y as u32) < rect.height()
+            && rect.get_pixel(x as u32, y as u32)[0] > 0
+    };
+    // Line `(vertical, index)`: across = a + b * along, in canvas units.
+    let fit = |vertical: bool, index: usize| -> Option<(f32, f32)> {
+        let n_along = if vertical { lh } else { lw };
+        let mut pts: Vec<(f32, f32)> = Vec::new();
+        for b in 0..n_along {
+            let bi = b as isize;
+            let ii = index as isize;
+            let present = if vertical {
+                layout.is_cell(bi, ii - 1) || layout.is_cell(bi, ii)
+            } else {
+                layout.is_cell(ii - 1, bi) || layout.is_cell(ii, bi)
+            };
+            if !present {
+                continue;
+            }
+            let b0 = (b as f32 * p) as i32;
+            let along: Vec<i32> =
+                (b0 + (ALONG_FROM * p) as i32..b0 + (ALONG_TO * p) as i32).collect();
+            let centre = (index as f32 * p) as i32;
+            let profile: Vec<usize> = (-reach..=reach)
+                .map(|d| {
+                    along
+                        .iter()
+                        .filter(|&&a| {
+                            if vertical {
+                                ink(centre + d, a)
+                            } else {
+                                ink(a, centre + d)
+                            }
+                        })
+                        .count()
+                })
+                .collect();
+            let peak = *profile.iter().max()?;
+            if (peak as f32) < OUTER_MIN_PEAK * along.len() as f32 {
+                continue;
+            }
+            let k = profile.iter().position(|&v| v == peak)?;
+            let (mut lo, mut hi) = (k, k);
+            while lo > 0 && profile[lo - 1] * 10 >= peak * LINE_RUN_TENTHS {
+                lo -= 1;
+            }
+            while hi + 1 < profile.len() && profile[hi + 1] * 10 >= peak * LINE_RUN_TENTHS {
+                hi += 1;
+            }
+            let mid = (lo + hi) as f32 / 2.0 - reach as f32 + centre as f32 + 0.5;
+            pts.push(((b as f32 + 0.5), mid / p));
+        }
+        let line_fit = |pts: &[(f32, f32)]| -> Option<(f32, f32)> {
+            let n = pts.len() as f32;
+            if n < MIN_FIT_UNITS {
+                return None;
+            }
+            let mx = pts.iter().map(|q| q.0).sum::<f32>() / n;
+            let my = pts.iter().map(|q| q.1).sum::<f32>() / n;
+            let sxx: f32 = pts.iter().map(|q| (q.0 - mx).powi(2)).sum();
+            let sxy: f32 = pts.iter().map(|q| (q.0 - mx) * (q.1 - my)).sum();
+            if sxx <= 0.0 {
+                return None;
+            }
+            let b = sxy / sxx;
+            Some((my - b * mx, b))
+        };
+        let (a, b) = line_fit(&pts)?;
+        let near: Vec<(f32, f32)> = pts
+            .iter()
+            .filter(|q| (q.1 - (a + b * q.0)).abs() < OUTER_NEAR)
+            .copied()
+            .collect();
+        if (near.len() as f32) < OUTER_MIN_AGREE * n_along as f32 {
+            return None;
+        }
+        line_fit(&near)
+    };
+    let left = fit(true, 0)?;
+    let right = fit(true, lw)?;
+    let top = fit(false, 0)?;
+    let bottom = fit(false, lh)?;
+    // x = a1 + b1 y and y = a2 + b2 x.
+    let meet = |v: (f32, f32), h: (f32, f32)| -> Option<[f32; 2]> {
+        let den = 1.0 - v.1 * h.1;
+        if den.abs() < MIN_MEET_DEN {
+            return None;
+        }
+        let x = (v.0 + v.1 * h.0) / den;
+        Some([x, h.0 + h.1 * x])
+    };
+    let out = [
+        meet(left, top)?,
+        meet(right, top)?,
+        meet(right, bottom)?,
+        meet(left, bottom)?,
+    ];
+    let nominal = [
+        [0.0, 0.0],
+        [lw as f32, 0.0],
+        [lw as f32, lh as f32],
+        [0.0, lh as f32],
+    ];
+    // Only a gross error is worth it: small moves would trade the outline's
+    // precise corners for a straight-line fit across a slightly curved page.
+    let moves: Vec<f32> = out.iter().zip(nominal).map(|(a, b)| dist(*a, b)).collect();
+    let worst = moves.iter().cloned().fold(0.0, f32::max);
+    (worst > MIN_OUTER_MOVE && worst < MAX_OUTER_MOVE).then_some(Quad::new(out))
+}
+
+/// Positions (canvas units) of the vertical (`vertical`) or horizontal grid
+/// lines: for line `i`, the ink profile across it over the stretch where the
+/// layout has a border there, searched within [`LINE_REACH`] of `i`. A line
+/// too faint to find keeps its nominal place; the result is kept
+/// increasing, lines at least [`MIN_LINE_GAP`] apart.
+fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> Vec<f32> {
+    let p = REFINE_PX;
+    let (n_lines, n_along) = if vertical {
+        (layout.width() + 1, layout.height())
+    } else {
+        (layout.height() + 1, layout.width())
+    };
+    // a = index across (column for vertical lines), b = index along.
+    let is_cell = |a: isize, b: isize| -> bool {
+        if vertical {
+            layout.is_cell(b, a)
+        } else {
+            layout.is_cell(a, b)
+        }
+    };
+    let get = |across: i32, along: i32| -> bool {
+        let (x, y) = if vertical {
+            (across, along)
+        } else {
+            (along, across)
+        };
+        x >= 0
+            && y >= 0
+            && (x as u32) < rect.width()
+            && (y as u32) < rect.height()
+            && rect.get_pixel(x as u32, y as u32)[0] > 0
+    };
+    let reach = (LINE_REACH * p) as i32;
+    let mut out: Vec<f32> = (0..n_lines).map(|i| i as f32).collect();
+    for (i, slot) in out.iter_mut().enumerate() {
+        let along: Vec<i32> = (0..n_along as isize)
+            .filter(|&b| is_cell(i as isize - 1, b) || is_cell(i as isize, b))
+            .flat_map(|b| {
+                let b0 = (b as f32 * p) as i32;
+                // Skip the crossings near each end of the unit.
+                (b0 + (ALONG_FROM * p) as i32..b0 + (ALONG_TO * p) as i32).collect::<Vec<_>>()
+            })
+            .collect();
+        if along.is_empty() {
+            continue;
+        }
+        let centre = (i as f32 * p) as i32;
+        let profile: Vec<f32> = (-reach..=reach)
+            .map(|d| along.iter().filter(|&&b| get(centre + d, b)).count() as f32)
+            .collect();
+        let peak = profile.iter().cloned().fold(0.0, f32::max);
+        if peak < LINE_MIN_PEAK * along.len() as f32 {
+            continue;
+        }
+        // Centre of the run of strong columns around the peak.
+        let k = profile
+            .iter()
+            .position(|&v| v == peak)
+            .expect("peak exists");
+        let strong = LINE_RUN_TENTHS as f32 / 10.0 * peak;
+        let (mut lo, mut hi) = (k, k);
+        while lo > 0 && profile[lo - 1] >= strong {
+            lo -= 1;
+        }
+        while hi + 1 < profile.len() && profile[hi + 1] >= strong {
+            hi += 1;
+        }
+        let (mut sw, mut s) = (0f32, 0f32);
+        for (j, &v) in profile.iter().enumerate().take(hi + 1).skip(lo) {
+            sw += v;
+            s += v * j as f32;
+        }
+        let pos = centre as f32 + s / sw - reach as f32 + 0.5;
+        *slot = pos / p;
+    }
+    for i in 1..out.len() {
+        if out[i] <= out[i - 1] + MIN_LINE_GAP {
+            out[i] = out[i - 1] + MIN_LINE_GAP;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use image::Luma;
+    use imageproc::drawing::draw_filled_rect_mut;
+    use imageproc::rect::Rect;
+
+    /// A rectified classic grid at [`REFINE_PX`] with 2-px lines: the
+    /// vertical ones at `cols` (canvas units), `None` for a missing line,
+    /// the horizontal ones in their places.
+    fn rectified(cols: &[Option<f32>]) -> GrayImage {
+        let p = REFINE_PX;
+        let side = (9.0 * p) as u32;
+        let mut m = GrayImage::new(side, side);
+        for (i, c) in cols.iter().enumerate() {
+            if let Some(c) = c {
+                let x = (c * p).round() as i32 - 1;
+                draw_filled_rect_mut(&mut m, Rect::at(x, 0).of_size(2, side), Luma([255]));
+            }
+            let y = (i as f32 * p) as i32 - 1;
+            draw_filled_rect_mut(&mut m, Rect::at(0, y).of_size(side, 2), Luma([255]));
+        }
+        m
+    }
+
+    #[test]
+    fn lines_are_found_where_they_are_printed() {
+        let mut cols: Vec<Option<f32>> = (0..10).map(|i| Some(i as f32)).collect();
+        cols[4] = Some(4.2);
+        cols[6] = None;
+        let rect = rectified(&cols);
+        let found = find_lines(&rect, &Layout::classic(), true);
+        assert_eq!(found.len(), 10);
+        // The outer lines are cut in half by the rectangle's edges.
+        let want = [0.02, 1.0, 2.0, 3.0, 4.2, 5.0, 6.0, 7.0, 8.0, 8.98];
+        for (i, (f, w)) in found.iter().zip(want).enumerate() {
+            assert!((f - w).abs() < 0.03, "line {i} at {f}, not {w}");
+        }
+        // The missing line keeps its nominal place exactly.
+        assert_eq!(found[6], 6.0);
+        let rows = find_lines(&rect, &Layout::classic(), false);
+        assert!((rows[4] - 4.0).abs() < 0.03, "{rows:?}");
+    }
+}

@@ -1,0 +1,155 @@
+//! Ground truth beside photos, for measuring the reader: what each cell of a
+//! classic grid shows.
+//!
+//! Beside `NAME.jpg` (or any image extension), the first found of:
+//! - `NAME.dat`: a phone model line, a resolution line, then 81
+//!   whitespace-separated digits, 0 = empty (the wichtounet sets);
+//! - `NAME.txt`: 81 whitespace-separated labels: 0 blank, 1-9 a digit
+//!   (printed or handwritten), 10 candidate marks (the kubiesa sets).
+
+use std::path::{Path, PathBuf};
+
+/// Cells in a ground-truth file: a classic grid.
+pub const CELLS: usize = 81;
+
+/// The label of a cell holding candidate marks, which must read as empty.
+pub const CANDIDATE_MARKS: u8 = 10;
+
+/// The ground-truth files looked for beside an image: extension, and the
+/// header lines before the labels.
+const FORMATS: [(&str, usize); 2] = [("dat", 2), ("txt", 0)];
+
+/// One photo's ground truth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Truth {
+    /// The file it was read from.
+    pub file: PathBuf,
+    /// One label per cell, row by row, as written: 0 blank, 1-9 a digit,
+    /// [`CANDIDATE_MARKS`] for candidate marks.
+    pub labels: Vec<u8>,
+}
+
+impl Truth {
+    /// What a reading must give for each cell: the digit, or 0 for a blank
+    /// cell or one with candidate marks (any label above 9).
+    pub fn values(&self) -> Vec<u8> {
+        self.labels
+            .iter()
+            .map(|&v| if v > 9 { 0 } else { v })
+            .collect()
+    }
+}
+
+/// Why a ground-truth file could not be used. Every message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum TruthError {
+    #[error(
+        "{file}: line {line}: `{token}` is not a cell label (0 blank, 1-9 a digit, 10 candidate marks)"
+    )]
+    NotALabel {
+        file: String,
+        line: usize,
+        token: String,
+    },
+    #[error("{file}: {found} labels, expected {CELLS}")]
+    Count { file: String, found: usize },
+}
+
+/// The ground truth beside `image` (`NAME.dat`, else `NAME.txt`); `None`
+/// when neither can be read.
+pub fn truth_beside(image: &Path) -> Result<Option<Truth>, TruthError> {
+    for (ext, header_lines) in FORMATS {
+        let file = image.with_extension(ext);
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let labels = parse_labels(&text, header_lines, &file.display().to_string())?;
+        return Ok(Some(Truth { file, labels }));
+    }
+    Ok(None)
+}
+
+/// The [`CELLS`] labels of a ground-truth text after its `header_lines`;
+/// `file` names it in errors.
+pub fn parse_labels(text: &str, header_lines: usize, file: &str) -> Result<Vec<u8>, TruthError> {
+    let mut labels = Vec::with_capacity(CELLS);
+    for (i, line) in text.lines().enumerate().skip(header_lines) {
+        for token in line.split_whitespace() {
+            let label = token.parse::<u8>().map_err(|_| TruthError::NotALabel {
+                file: file.to_string(),
+                line: i + 1,
+                token: token.to_string(),
+            })?;
+            labels.push(label);
+        }
+    }
+    if labels.len() != CELLS {
+        return Err(TruthError::Count {
+            file: file.to_string(),
+            found: labels.len(),
+        });
+    }
+    Ok(labels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(first: &str) -> String {
+        let mut rows = vec![first.to_string()];
+        rows.extend((1..9).map(|_| "0 0 0 0 0 0 0 0 0".to_string()));
+        rows.join("\n")
+    }
+
+    #[test]
+    fn a_dat_file_skips_its_two_header_lines() {
+        let text = format!("HTC Desire\n640x480\n{}\n", grid("5 3 0 0 7 0 0 0 0"));
+        let labels = parse_labels(&text, 2, "a.dat").unwrap();
+        assert_eq!(&labels[..5], &[5, 3, 0, 0, 7]);
+        assert_eq!(labels.len(), CELLS);
+    }
+
+    #[test]
+    fn candidate_marks_must_read_as_empty() {
+        let truth = Truth {
+            file: "a.txt".into(),
+            labels: parse_labels(&grid("10 2 0 0 0 0 0 0 9"), 0, "a.txt").unwrap(),
+        };
+        assert_eq!(truth.labels[0], CANDIDATE_MARKS);
+        assert_eq!(&truth.values()[..3], &[0, 2, 0]);
+        assert_eq!(truth.values()[8], 9);
+    }
+
+    #[test]
+    fn bad_files_say_where_and_what() {
+        let e = parse_labels(&grid("1 2 x 0 0 0 0 0 0"), 0, "b.txt").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "b.txt: line 1: `x` is not a cell label (0 blank, 1-9 a digit, 10 candidate marks)"
+        );
+        let e = parse_labels("phone\n640x480\n1 2 3\n4 -1", 2, "c.dat").unwrap_err();
+        assert!(e.to_string().starts_with("c.dat: line 4: `-1`"), "{e}");
+        let e = parse_labels("1 2 3", 0, "d.txt").unwrap_err();
+        assert_eq!(e.to_string(), "d.txt: 3 labels, expected 81");
+    }
+
+    #[test]
+    fn the_dat_file_comes_first_and_a_missing_one_is_none() {
+        let dir = std::env::temp_dir().join(format!("sudoku-lens-truth-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let image = dir.join("photo.jpg");
+        assert_eq!(truth_beside(&image).unwrap(), None);
+        std::fs::write(dir.join("photo.txt"), grid("1 0 0 0 0 0 0 0 0")).unwrap();
+        assert_eq!(truth_beside(&image).unwrap().unwrap().labels[0], 1);
+        std::fs::write(
+            dir.join("photo.dat"),
+            format!("phone\nsize\n{}", grid("2 0 0 0 0 0 0 0 0")),
+        )
+        .unwrap();
+        let truth = truth_beside(&image).unwrap().unwrap();
+        assert_eq!(truth.labels[0], 2);
+        assert_eq!(truth.file, dir.join("photo.dat"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
