@@ -253,7 +253,6 @@ fn ratings_of_unbiased_1000() {
         all.len() as f64 / total * 1e3,
         slow / total * 100.0
     );
-    sudoku_lens::logic::prof_dump();
     for (ms, d, top) in rows.iter().take(12) {
         println!("  {ms:7.2} ms  {d:.1}  {top}");
     }

@@ -289,6 +289,35 @@ impl Logic {
         &self.shape
     }
 
+    /// The options for `puzzle` (of this engine's layout): the solver tells
+    /// whether it has one solution, and its alphabet is kept for sentences.
+    /// Conflicting values are named with their place in the source text.
+    pub fn options(&mut self, puzzle: &Puzzle) -> Result<Options, LogicError> {
+        let mut scratch = vec![0u8; puzzle.values().len()];
+        let count = match self.solver.solve_into(puzzle.values(), 2, &mut scratch) {
+            Ok(c) => c,
+            Err(e) => {
+                let l = puzzle.layout();
+                return Err(match l.first_conflict(puzzle.values()) {
+                    Some(c) => LogicError::Conflict {
+                        value: puzzle.alphabet().symbol(c.value),
+                        house: self.shape.house_name(c.house),
+                        first: puzzle.describe_cell(c.first),
+                        second: puzzle.describe_cell(c.second),
+                    },
+                    None => LogicError::Values(e.to_string()),
+                });
+            }
+        };
+        if count == 0 {
+            return Err(LogicError::NoSolution(String::new()));
+        }
+        Ok(Options {
+            unique: count == 1,
+            alphabet: puzzle.alphabet(),
+        })
+    }
+
     /// The candidates left by `values` (one per cell, 0 empty), after
     /// checking that no house repeats a symbol.
     pub fn candidates(&self, values: &[u8]) -> Result<Candidates, LogicError> {
@@ -498,28 +527,6 @@ impl Logic {
         bound: f32,
         accept: f32,
     ) -> Option<Step> {
-        let start = std::time::Instant::now();
-        let r = self.technique_inner(g, cx, t, bound, accept);
-        let i = ALL.iter().position(|&x| x == t).unwrap();
-        let ns = start.elapsed().as_nanos() as u64;
-        PROF[i]
-            .0
-            .fetch_add(ns, std::sync::atomic::Ordering::Relaxed);
-        PROF[i].1.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if r.is_some() {
-            PROF[i].2.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        }
-        r
-    }
-
-    fn technique_inner(
-        &mut self,
-        g: &Candidates,
-        cx: &Ctx,
-        t: Technique,
-        bound: f32,
-        accept: f32,
-    ) -> Option<Step> {
         use Technique::*;
         let single = |s: Option<singles::Single>| s.map(|s| singles::step(g, s, cx));
         match t {
@@ -609,36 +616,6 @@ impl Logic {
     }
 }
 
-#[allow(clippy::declare_interior_mutable_const)]
-const Z: (
-    std::sync::atomic::AtomicU64,
-    std::sync::atomic::AtomicU64,
-    std::sync::atomic::AtomicU64,
-) = (
-    std::sync::atomic::AtomicU64::new(0),
-    std::sync::atomic::AtomicU64::new(0),
-    std::sync::atomic::AtomicU64::new(0),
-);
-pub static PROF: [(
-    std::sync::atomic::AtomicU64,
-    std::sync::atomic::AtomicU64,
-    std::sync::atomic::AtomicU64,
-); 41] = [Z; 41];
-pub fn prof_dump() {
-    for (i, t) in ALL.iter().enumerate() {
-        let ns = PROF[i].0.load(std::sync::atomic::Ordering::Relaxed);
-        if ns > 0 {
-            eprintln!(
-                "{:>30} {:8.1} ms {:8} calls {:6} hits",
-                t.name(),
-                ns as f64 / 1e6,
-                PROF[i].1.load(std::sync::atomic::Ordering::Relaxed),
-                PROF[i].2.load(std::sync::atomic::Ordering::Relaxed)
-            );
-        }
-    }
-}
-
 /// Applies a step's placements and removals.
 pub fn apply(g: &mut Candidates, st: &Step) {
     for e in &st.eliminations {
@@ -674,52 +651,25 @@ fn rating_of(used: impl Iterator<Item = (Technique, f32)>) -> Rating {
     }
 }
 
-/// Solves `puzzle` to learn whether it has one solution, as the options for
-/// the logic engine (uniqueness, alphabet).
-fn options_for(puzzle: &Puzzle, logic: &mut Logic) -> Result<Options, LogicError> {
-    let mut scratch = vec![0u8; puzzle.values().len()];
-    let count = match logic.solver.solve_into(puzzle.values(), 2, &mut scratch) {
-        Ok(c) => c,
-        Err(_) => {
-            // Conflicting values: reported with their place in the text.
-            let l = puzzle.layout();
-            let c = l.first_conflict(puzzle.values()).expect("a conflict");
-            return Err(LogicError::Conflict {
-                value: puzzle.alphabet().symbol(c.value),
-                house: logic.shape.house_name(c.house),
-                first: puzzle.describe_cell(c.first),
-                second: puzzle.describe_cell(c.second),
-            });
-        }
-    };
-    if count == 0 {
-        return Err(LogicError::NoSolution(String::new()));
-    }
-    Ok(Options {
-        unique: count == 1,
-        alphabet: puzzle.alphabet(),
-    })
-}
-
 /// The next step of a puzzle in progress (its filled cells are taken as
 /// they are), with uniqueness checked by the solver first.
 pub fn hint(puzzle: &Puzzle) -> Result<Step, LogicError> {
     let mut logic = Logic::new(puzzle.layout().clone());
-    let opts = options_for(puzzle, &mut logic)?;
+    let opts = logic.options(puzzle)?;
     logic.hint(puzzle.values(), &opts)
 }
 
 /// Every step from a puzzle to its solution.
 pub fn explain(puzzle: &Puzzle) -> Result<Explanation, LogicError> {
     let mut logic = Logic::new(puzzle.layout().clone());
-    let opts = options_for(puzzle, &mut logic)?;
+    let opts = logic.options(puzzle)?;
     logic.explain(puzzle.values(), &opts)
 }
 
 /// A puzzle's rating.
 pub fn rate(puzzle: &Puzzle) -> Result<Rating, LogicError> {
     let mut logic = Logic::new(puzzle.layout().clone());
-    let opts = options_for(puzzle, &mut logic)?;
+    let opts = logic.options(puzzle)?;
     logic.rate(puzzle.values(), &opts)
 }
 
