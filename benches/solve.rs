@@ -7,8 +7,14 @@
 //! - `samurai/thinned`: the same puzzles with givens removed, while the
 //!   solution stays unique, down to about 100.
 //!
-//! After the groups, a report prints the per-puzzle samurai times (median,
-//! and for the thinned puzzles the slowest one) that a throughput hides.
+//! - `killer/shared`: the killer screenshots' puzzles in
+//!   `../shared/data/screens/killer-train` (their JSON ground truth: grid
+//!   and cages, most with no givens), each solved from its cages: the
+//!   solver built for them (the cages are each puzzle's own), then the
+//!   solutions counted up to 2.
+//!
+//! After the groups, a report prints the per-puzzle samurai and killer times
+//! (median, and the slowest) that a throughput hides.
 //!
 //! cargo bench --bench solve
 
@@ -18,7 +24,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
-use sudoku_lens::grid::Layout;
+use sudoku_lens::grid::{Document, Layout, Puzzle, parse};
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::thin;
 
@@ -36,19 +42,25 @@ const THIN_TARGET: usize = 100;
 const THIN_SEED: u64 = 1;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles");
-    if !dir.is_dir() {
-        println!(
-            "benches/solve: no puzzle collections at {}; nothing to measure",
-            dir.display()
-        );
-        return;
-    }
     let mut c = Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2))
         .configure_from_args();
+    let killers = load_killers(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/screens/killer-train"),
+    );
+    killer_group(&mut c, &killers);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles");
+    if !dir.is_dir() {
+        println!(
+            "benches/solve: no puzzle collections at {}; nothing more to measure",
+            dir.display()
+        );
+        c.final_summary();
+        killer_report(&killers);
+        return;
+    }
     for &(name, count) in CLASSIC {
         classic(
             &mut c,
@@ -62,6 +74,108 @@ fn main() {
     c.final_summary();
     ratios(&dir.join("classic"));
     report(&samurai, &thinned);
+    killer_report(&killers);
+}
+
+/// A killer and its file's name.
+struct Killer {
+    name: String,
+    puzzle: Puzzle,
+}
+
+/// The killers of the shared screenshots (their `.json` ground truth); none
+/// when the folder is absent.
+fn load_killers(dir: &Path) -> Vec<Killer> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        println!(
+            "benches/solve: no killers at {}; not measured",
+            dir.display()
+        );
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("readable JSON");
+            let name = path
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned();
+            let Ok(Document::Single(puzzle)) = parse(&text, &name, None) else {
+                panic!("{name}: not a puzzle");
+            };
+            Killer { name, puzzle }
+        })
+        .collect()
+}
+
+/// Builds the solver for a killer's cages and counts its solutions up to
+/// 2; returns the count and the search nodes.
+fn solve_killer(k: &Killer, first: &mut [u8]) -> (u64, u64) {
+    let p = &k.puzzle;
+    let mut solver =
+        SudokuSolver::with_cages(p.layout().clone(), p.cages()).expect("the cages encode");
+    let count = solver
+        .solve_into(p.values(), 2, first)
+        .expect("no conflicts");
+    (count, solver.take_node_count())
+}
+
+fn killer_group(c: &mut Criterion, killers: &[Killer]) {
+    if killers.is_empty() {
+        return;
+    }
+    let mut first = vec![0u8; 81];
+    let mut group = c.benchmark_group("killer");
+    group.throughput(Throughput::Elements(killers.len() as u64));
+    group.bench_function("shared", |b| {
+        b.iter(|| {
+            for k in killers {
+                black_box(solve_killer(black_box(k), &mut first));
+            }
+        })
+    });
+    group.finish();
+}
+
+/// Per-killer times, best of 7 runs each of building the solver and
+/// counting to 2: median and slowest, and the slowest puzzle's nodes.
+fn killer_report(killers: &[Killer]) {
+    if killers.is_empty() {
+        return;
+    }
+    let mut first = vec![0u8; 81];
+    let mut times: Vec<(f64, &str, u64, u64)> = killers
+        .iter()
+        .map(|k| {
+            let mut best = f64::MAX;
+            let mut result = (0, 0);
+            for _ in 0..7 {
+                let t = Instant::now();
+                result = solve_killer(black_box(k), &mut first);
+                best = best.min(t.elapsed().as_secs_f64() * 1e3);
+            }
+            (best, k.name.as_str(), result.0, result.1)
+        })
+        .collect();
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let unique = times.iter().filter(|t| t.2 == 1).count();
+    let (slowest, name, count, nodes) = times[times.len() - 1];
+    println!();
+    println!(
+        "killers, {} shared puzzles ({unique} unique), solver built and solutions counted to 2 \
+         (best of 7 runs each): median {:.3} ms, max {slowest:.3} ms ({name}: {count} \
+         solution{}, {nodes} search nodes)",
+        times.len(),
+        median(&times.iter().map(|t| t.0).collect::<Vec<_>>()),
+        if count == 1 { "" } else { "s" },
+    );
 }
 
 /// The first `count` puzzles of a classic collection, as lines and as values.

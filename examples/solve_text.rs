@@ -1,4 +1,4 @@
-//! Solves a puzzle text of any shape (classic, samurai, jigsaw, 16x16...)
+//! Solves a puzzle text of any shape (classic, samurai, jigsaw, killer, 16x16...)
 //! and prints the solution in the input's own format.
 //!
 //! `cargo run --release --example solve_text -- [FILE]`

@@ -20,7 +20,13 @@ pub fn solve_all(
     puzzles
         .par_iter()
         .map_init(Vec::<SudokuSolver>::new, |solvers, p| {
-            let out = solver_for(solvers, p.layout()).solve(p.values(), limit, keep);
+            let out = if p.cages().is_empty() {
+                solver_for(solvers, p.layout()).solve(p.values(), limit, keep)
+            } else {
+                // Cages are each puzzle's own: checked, and a solver built
+                // for them.
+                crate::solve::solve(p, limit, keep)
+            };
             done();
             out
         })

@@ -1,7 +1,7 @@
 //! sudoku-lens: read sudoku puzzles of many shapes and solve them.
 //!
-//! - [`grid`]: layouts (cells on a canvas and the houses over them), puzzles,
-//!   and their text formats.
+//! - [`grid`]: layouts (cells on a canvas and the houses over them), puzzles
+//!   (with cages, for killers), and their text, JSON and f-puzzles formats.
 //! - [`solve`]: a generic Dancing Links exact-cover engine and the encoding of
 //!   any layout into it.
 //! - [`batch`]: many puzzles solved in parallel.

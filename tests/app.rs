@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use eframe::egui::{self, Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use sudoku_lens::app::doc::count_solutions;
+use sudoku_lens::app::doc::{Solutions, count_solutions};
 use sudoku_lens::app::input::Input;
 use sudoku_lens::app::{Prefs, SudokuApp};
 use sudoku_lens::grid::{Document, Puzzle, parse};
@@ -573,4 +573,144 @@ fn the_photo_sample_is_read_solved_and_exported() {
     h.key_press(Key::H);
     h.run();
     h.get_by_label(&format!("Cell {name}: empty"));
+}
+
+/// The first cell of `puzzle`'s cage holding `cell`, and that cage's sum.
+fn cage_sum(puzzle: &Puzzle, cell: usize) -> u32 {
+    let cage = puzzle
+        .cages()
+        .iter()
+        .find(|k| k.cells.contains(&(cell as u32)));
+    cage.expect("every cell of the killer sample is caged").sum
+}
+
+#[test]
+fn a_killer_shows_its_cages_and_its_sums_and_cells_are_edited_and_undone() {
+    let mut h = harness();
+    h.state_mut().prefs.show_solution = false;
+    h.run();
+    h.get_by_label("Killer sample").click();
+    settle(&mut h);
+    let killer = sample("killer.txt");
+    let solution = sample("killer.solution.txt");
+    h.get_by_label_contains("One solution (0 givens)");
+    let layout = killer.layout().clone();
+    // r1c3 lies in a cage with r1c1 and a cell of another cage to its right.
+    let (first, third) = (0, 2);
+    let (a, b) = (cage_sum(&killer, first), cage_sum(&killer, third + 1));
+    assert_eq!(cage_sum(&killer, third), a);
+    assert_ne!(cage_sum(&killer, third + 1), a);
+    let r1c1 = format!("Cell {}: empty, in a cage of {a}", layout.cell_name(first));
+    h.get_by_label(&r1c1);
+
+    // The cages are drawn on the puzzle's picture (and so on its export).
+    let picture = h.state().annotated_image().unwrap().unwrap();
+    let bare = sudoku_lens::overlay::render_grid(
+        &killer.clone().with_cages(Vec::new()).unwrap(),
+        None,
+        &sudoku_lens::app::doc::overlay_options(),
+    )
+    .unwrap();
+    let differ = picture
+        .pixels()
+        .zip(bare.pixels())
+        .filter(|(p, q)| p != q)
+        .count();
+    assert!(differ > 5000, "cages drawn: {differ} pixels");
+
+    // A sum raised by one: the sums no longer make 405, a conflict.
+    h.get_by_label(&r1c1).click();
+    h.run();
+    h.get_by_label_contains(&format!("Cage of {}: 3 cells", layout.cell_name(first)));
+    h.get_by_label("+1").click();
+    settle(&mut h);
+    h.get_by_label(&format!("Cell r1c1: empty, in a cage of {}", a + 1));
+    h.get_by_label_contains("Conflict: every cell is in a cage");
+    h.get_by_label_contains("add up to 406");
+    // Undo brings the sum and the single solution back.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    h.get_by_label(&r1c1);
+    h.get_by_label_contains("One solution");
+
+    // A sum three cells cannot make: that cage's cells are marked.
+    assert!(h.state_mut().set_cage_sum(5));
+    settle(&mut h);
+    h.get_by_label_contains("cannot");
+    assert_eq!(
+        h.state().solutions().unwrap().marked_cells(),
+        vec![0, 1, 2],
+        "{}",
+        h.state().status_line()
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    h.get_by_label_contains("One solution");
+
+    // r1c3 moves to the cage on its right: both sums are now wrong for
+    // the old solution; fixed by the value it carried, the puzzle holds
+    // the old solution again.
+    let v = solution.values()[third] as u32;
+    let name = layout.cell_name(third);
+    h.get_by_label(&format!("Cell {name}: empty, in a cage of {a}"))
+        .click();
+    h.run();
+    h.get_by_label(&format!("Move {name} to the cage right ({b})"))
+        .click();
+    settle(&mut h);
+    h.get_by_label(&format!("Cell {name}: empty, in a cage of {b}"));
+    let moved = h.state().solutions().cloned().unwrap();
+    assert_ne!(
+        moved,
+        Solutions::Unique(solution.values().to_vec()),
+        "the old solution breaks the sums"
+    );
+    for _ in 0..v {
+        h.get_by_label("+1").click();
+        h.run();
+    }
+    h.get_by_label(&r1c1).click();
+    h.run();
+    for _ in 0..v {
+        h.get_by_label("−1").click();
+        h.run();
+    }
+    settle(&mut h);
+    h.get_by_label(&format!("Cell r1c1: empty, in a cage of {}", a - v));
+    h.get_by_label(&format!("Cell {name}: empty, in a cage of {}", b + v));
+    let now = h.state().doc().unwrap().current.puzzle.clone();
+    let old = solution.values().to_vec();
+    assert_eq!(
+        count_solutions(&now.with_values(old.clone())),
+        Solutions::Unique(old.clone()),
+        "the old solution fits the new cages"
+    );
+    match h.state().solutions().unwrap() {
+        Solutions::Unique(s) => assert_eq!(*s, old),
+        Solutions::Several(..) => {}
+        other => panic!("the old solution fits the new cages: {other:?}"),
+    }
+    // Each sum step and the move are steps of undo: all undone, the
+    // sample's cages are back.
+    for _ in 0..(2 * v + 1) {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+        h.run();
+    }
+    settle(&mut h);
+    assert_eq!(
+        h.state().doc().unwrap().current.puzzle.cages(),
+        killer.cages()
+    );
+    h.get_by_label_contains("One solution");
+    assert!(!h.state().doc().unwrap().can_undo());
+
+    // Solved: every cell shows its digit of the known solution, cage named.
+    h.get_by_label("Solve").click();
+    settle(&mut h);
+    let label = format!(
+        "Cell {}: {} (solution), in a cage of {a}",
+        layout.cell_name(first),
+        solution.values()[first]
+    );
+    h.get_by_label(&label);
 }

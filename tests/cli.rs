@@ -413,3 +413,127 @@ fn bench_stops_quietly_when_the_output_closes() {
     let path = temp_file("bench-pipe", "b.txt", CLASSIC.as_bytes());
     assert_quiet_on_a_closed_pipe(&["bench", "--repeat", "1", path.to_str().unwrap()]);
 }
+
+fn killer_solution() -> String {
+    std::fs::read_to_string(samples().join("killer.solution.txt")).unwrap()
+}
+
+#[test]
+fn killer_json_has_its_layout_and_cages_and_reads_back() {
+    let killer = samples().join("killer.txt");
+    let o = run(&["solve", "--json", killer.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["layout"], "killer");
+    assert_eq!(v["solutions"], 1);
+    let cages = v["cages"].as_array().unwrap();
+    assert_eq!(cages.len(), 30);
+    assert_eq!(
+        cages[0],
+        serde_json::json!({"sum": 12, "cells": [[0, 0], [0, 1], [0, 2]]})
+    );
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["layout", "grid", "cages", "solution", "solutions"]);
+    // The output is itself a puzzle file: the same solution, as text.
+    let path = temp_file("killer-json", "killer.json", stdout(&o).as_bytes());
+    let o = run(&["solve", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), killer_solution());
+}
+
+#[test]
+fn export_link_then_the_link_as_input() {
+    let killer = samples().join("killer.txt");
+    let o = run(&["solve", "--export-link", killer.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let (solution, link) = out.trim_end().rsplit_once('\n').unwrap();
+    assert_eq!(format!("{solution}\n"), killer_solution());
+    assert!(link.starts_with("https://f-puzzles.com/?load="), "{link}");
+    let o = run(&["solve", link]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), killer_solution());
+    // A file holding the link, and the SudokuPad form of it.
+    let data = link.split("load=").nth(1).unwrap();
+    let file = temp_file(
+        "link-file",
+        "link.txt",
+        format!("https://sudokupad.app/fpuzzles{data}\n").as_bytes(),
+    );
+    let o = run(&["solve", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), killer_solution());
+}
+
+#[test]
+fn export_link_in_a_batch_and_in_json() {
+    let batch = temp_file(
+        "link-batch",
+        "b.txt",
+        format!("{CLASSIC}\n{CLASSIC}\n").as_bytes(),
+    );
+    let o = run(&["solve", "--export-link", batch.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "one line per input line");
+    for line in &lines {
+        let (solution, link) = line.split_once(' ').unwrap();
+        assert_eq!(solution.len(), 81);
+        assert!(link.starts_with("https://f-puzzles.com/?load="), "{link}");
+    }
+    let o = run(&["solve", "--json", "--export-link", batch.to_str().unwrap()]);
+    let first: serde_json::Value =
+        serde_json::from_str(stdout(&o).lines().next().unwrap()).unwrap();
+    assert_eq!(
+        first["link"].as_str(),
+        Some(lines[0].split_once(' ').unwrap().1)
+    );
+}
+
+#[test]
+fn a_shape_without_an_f_puzzles_form_says_so() {
+    let samurai = samples().join("samurai.txt");
+    let o = run(&["solve", "--export-link", samurai.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains(
+            "no link: a samurai puzzle has no f-puzzles form: f-puzzles holds single square grids"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        stdout(&o).lines().count(),
+        21,
+        "the solution is still printed"
+    );
+}
+
+#[test]
+fn killer_mistakes_name_file_line_and_column() {
+    let text = std::fs::read_to_string(samples().join("killer.txt"))
+        .unwrap()
+        .replacen("a=12", "a=50", 1);
+    let path = temp_file("killer-bad", "k.txt", text.as_bytes());
+    let o = run(&["solve", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).ends_with(
+            "k.txt:21:1: cage 'a' has the sum 50, which its 3 cells cannot make: \
+             3 different symbols of 1-9 add up to 6-24\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // An f-puzzles rule the solver does not know is refused, not ignored.
+    let json = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"thermometer":[{"lines":[["R1C1","R1C2"]]}]}"#;
+    let path = temp_file("fpuzzles-thermo", "t.json", json.as_bytes());
+    let o = run(&["solve", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("\"thermometer\" constraint"),
+        "{}",
+        stderr(&o)
+    );
+}

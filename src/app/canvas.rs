@@ -10,6 +10,10 @@ use image::RgbaImage;
 
 use super::doc::{self, Doc, Source};
 use super::{Stamp, SudokuApp};
+use crate::grid::{Cage, Layout};
+use crate::overlay::cages::{
+    CAGE_DASH, CAGE_GAP, CAGE_INSET, CAGE_SUM_AT, CAGE_SUM_HEIGHT, cage_outline, dashes, sum_cell,
+};
 
 /// Largest texture side uploaded for a photo; larger photos are shown
 /// downscaled (reading always uses the full image).
@@ -271,6 +275,16 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     let selected = doc.selected;
     let is_photo = doc.is_photo();
     let alphabet = doc.current.puzzle.alphabet();
+    let cages = doc.current.puzzle.cages().to_vec();
+    let cage_of: Vec<Option<u32>> = {
+        let mut of = vec![None; layout.cell_count()];
+        for k in &cages {
+            for &c in &k.cells {
+                of[c as usize] = Some(k.sum);
+            }
+        }
+        of
+    };
     let marked = app
         .solutions()
         .map(|s| s.marked_cells())
@@ -367,6 +381,14 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         line(a, b, thick);
     }
 
+    // Cages over a photo, in the app's colour, to check against the print
+    // (a text puzzle's are in its picture, as export draws them).
+    if is_photo {
+        draw_cages(&painter, &cages, &layout, &|p| {
+            xf.to_screen(located.canvas_to_image(p[0], p[1]))
+        });
+    }
+
     // Digits as read from a photo (a text puzzle's are in its picture),
     // and the selection.
     for (cell, q) in quads.iter().enumerate() {
@@ -417,7 +439,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         );
         let v = values[cell];
         let name = layout.cell_name(cell);
-        let text = if v == 0 {
+        let mut text = if v == 0 {
             match &solution {
                 Some(sol) => format!("Cell {name}: {} (solution)", alphabet.symbol(sol[cell])),
                 None => format!("Cell {name}: empty"),
@@ -425,6 +447,9 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         } else {
             format!("Cell {name}: {}", alphabet.symbol(v))
         };
+        if let Some(sum) = cage_of[cell] {
+            text.push_str(&format!(", in a cage of {sum}"));
+        }
         r.widget_info(|| {
             egui::WidgetInfo::selected(egui::Role::Button, true, selected == Some(cell), &text)
         });
@@ -477,6 +502,37 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             let radius = if active { 9.0 } else { 7.0 };
             painter.circle(p, radius, Color32::WHITE, Stroke::new(2.5, SELECT));
         }
+    }
+}
+
+/// Cages as printed: a dashed outline inside each, its sum small in its
+/// top-left cell on a patch of white; `to_screen` maps grid coordinates
+/// (see [`crate::overlay::cages`]) to the screen.
+fn draw_cages(
+    painter: &egui::Painter,
+    cages: &[Cage],
+    layout: &Layout,
+    to_screen: &dyn Fn([f32; 2]) -> Pos2,
+) {
+    let stroke = Stroke::new(1.5, SELECT);
+    for cage in cages {
+        let outline = cage_outline(layout, &cage.cells, CAGE_INSET);
+        for [a, b] in dashes(&outline, CAGE_DASH, CAGE_GAP) {
+            painter.line_segment([to_screen(a), to_screen(b)], stroke);
+        }
+        let Some(at) = sum_cell(layout, cage) else {
+            continue;
+        };
+        let (r, c) = layout.position(at);
+        let (x, y) = (c as f32, r as f32);
+        let corner = to_screen([x + CAGE_SUM_AT[0], y + CAGE_SUM_AT[1]]);
+        let side = (to_screen([x, y + 1.0]) - to_screen([x, y])).length();
+        // A font's digits are about 0.7 of its size.
+        let font = FontId::proportional((side * CAGE_SUM_HEIGHT / 0.7).clamp(6.0, 40.0));
+        let galley = painter.layout_no_wrap(cage.sum.to_string(), font, SELECT);
+        let plate = Rect::from_min_size(corner, galley.size()).expand(1.0);
+        painter.rect_filled(plate, CornerRadius::same(2), Color32::WHITE);
+        painter.galley(corner, galley, SELECT);
     }
 }
 

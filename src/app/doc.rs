@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use image::RgbaImage;
 
-use crate::grid::{Layout, Puzzle};
+use crate::grid::{Cage, Layout, Puzzle};
 use crate::overlay;
 use crate::solve::{SolveError, solve};
 use crate::vision::locate::Located;
@@ -34,7 +34,9 @@ pub fn annotated(
     snap: &Snapshot,
     solution: Option<&[u8]>,
 ) -> Result<RgbaImage, String> {
-    let options = overlay_options();
+    let mut options = overlay_options();
+    // A killer's printed cages are in its cells: never covered.
+    options.cover_marks = snap.puzzle.cages().is_empty();
     match source {
         Source::Photo(p) => {
             let mut image = (*p.rgba).clone();
@@ -88,9 +90,10 @@ impl Snapshot {
 /// several, or none to count because two givens clash.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Solutions {
-    /// Givens repeat a symbol in one house: the two cells.
+    /// Givens repeat a symbol in one house (the two cells), or the cages
+    /// break a rule (the cell at fault, if one is).
     Conflict {
-        cells: [usize; 2],
+        cells: Vec<usize>,
         message: String,
     },
     NoSolution,
@@ -114,7 +117,7 @@ impl Solutions {
     /// between two solutions.
     pub fn marked_cells(&self) -> Vec<usize> {
         match self {
-            Solutions::Conflict { cells, .. } => cells.to_vec(),
+            Solutions::Conflict { cells, .. } => cells.clone(),
             Solutions::Several(a, b) => (0..a.len()).filter(|&i| a[i] != b[i]).collect(),
             _ => Vec::new(),
         }
@@ -132,8 +135,21 @@ pub fn count_solutions(puzzle: &Puzzle) -> Solutions {
             second,
             conflict,
         }) => Solutions::Conflict {
-            cells: [conflict.first, conflict.second],
+            cells: vec![conflict.first, conflict.second],
             message: format!("{value} appears twice in {house}, at {first} and {second}"),
+        },
+        Err(SolveError::Cages(e)) => Solutions::Conflict {
+            // The cell at fault, else the whole cage at fault.
+            cells: match (e.cell, e.cage.and_then(|k| puzzle.cages().get(k))) {
+                (Some(c), _) => vec![c],
+                (None, Some(cage)) => cage.cells.iter().map(|&c| c as usize).collect(),
+                (None, None) => Vec::new(),
+            },
+            message: e.message,
+        },
+        Err(e @ SolveError::Unsupported(_)) => Solutions::Conflict {
+            cells: Vec::new(),
+            message: e.to_string(),
         },
         Ok(out) => match out.count {
             0 => Solutions::NoSolution,
@@ -316,6 +332,89 @@ impl Doc {
         true
     }
 
+    /// The index of the cage holding `cell`, if any.
+    pub fn cage_of(&self, cell: usize) -> Option<usize> {
+        self.current
+            .puzzle
+            .cages()
+            .iter()
+            .position(|k| k.cells.contains(&(cell as u32)))
+    }
+
+    /// Sets the sum of the cage holding `cell` (an undo step). Any sum is
+    /// taken; one its cells cannot make shows as a conflict. Returns false
+    /// when the cell is in no cage or the sum is already that.
+    pub fn set_cage_sum(&mut self, cell: usize, sum: u32) -> bool {
+        let Some(k) = self.cage_of(cell) else {
+            return false;
+        };
+        let mut cages = self.current.puzzle.cages().to_vec();
+        if cages[k].sum == sum {
+            return false;
+        }
+        cages[k].sum = sum;
+        self.replace_cages(cages)
+    }
+
+    /// The cells beside `cell` (up, left, right, down, as named) that lie
+    /// in a cage `cell` is not in: where it can move to.
+    pub fn neighbour_cages(&self, cell: usize) -> Vec<(&'static str, usize)> {
+        if cell >= self.layout().cell_count() {
+            return Vec::new();
+        }
+        let own = self.cage_of(cell);
+        let mut seen = Vec::new();
+        let mut out = Vec::new();
+        for (name, dr, dc) in [
+            ("above", -1, 0),
+            ("left", 0, -1),
+            ("right", 0, 1),
+            ("below", 1, 0),
+        ] {
+            let (r, c) = self.layout().position(cell);
+            let (r, c) = (r as isize + dr, c as isize + dc);
+            let Some(n) = (r >= 0 && c >= 0)
+                .then(|| self.layout().cell_at(r as usize, c as usize))
+                .flatten()
+            else {
+                continue;
+            };
+            let theirs = self.cage_of(n);
+            if theirs.is_some() && theirs != own && !seen.contains(&theirs) {
+                seen.push(theirs);
+                out.push((name, n));
+            }
+        }
+        out
+    }
+
+    /// Moves `cell` out of its cage (if any) into the cage holding `into`
+    /// (an undo step). Sums stay as they were: fix them with
+    /// [`Doc::set_cage_sum`]. A cage left without cells goes. Returns false
+    /// when `into` is in no cage or already in `cell`'s.
+    pub fn move_to_cage(&mut self, cell: usize, into: usize) -> bool {
+        let (from, to) = (self.cage_of(cell), self.cage_of(into));
+        let Some(to) = to.filter(|&t| Some(t) != from) else {
+            return false;
+        };
+        let mut cages = self.current.puzzle.cages().to_vec();
+        cages[to].cells.push(cell as u32);
+        if let Some(from) = from {
+            cages[from].cells.retain(|&c| c as usize != cell);
+        }
+        cages.retain(|k| !k.cells.is_empty());
+        self.replace_cages(cages)
+    }
+
+    /// Gives the puzzle these cages, as one undo step.
+    fn replace_cages(&mut self, cages: Vec<Cage>) -> bool {
+        let Ok(puzzle) = self.current.puzzle.clone().with_cages(cages) else {
+            return false;
+        };
+        self.edit(|s| s.puzzle = puzzle);
+        true
+    }
+
     /// Moves the grid's corners (an undo step); the cells keep their values
     /// until a new reading arrives through [`Doc::apply_reading`]. Returns
     /// false when the corners make no grid.
@@ -353,7 +452,16 @@ impl Doc {
         if revision != self.revision || reading.located.layout.name() != self.layout().name() {
             return false;
         }
-        self.current.puzzle = reading.puzzle;
+        // A reading without cages keeps the ones the puzzle has.
+        let mut puzzle = reading.puzzle;
+        let cages = self.current.puzzle.cages();
+        if puzzle.cages().is_empty()
+            && !cages.is_empty()
+            && let Ok(p) = puzzle.clone().with_cages(cages.to_vec())
+        {
+            puzzle = p;
+        }
+        self.current.puzzle = puzzle;
         self.current.uncertain = reading.uncertain;
         self.current.located = Arc::new(reading.located);
         self.revision += 1;
@@ -416,4 +524,64 @@ pub fn point_in_quad(p: [f32; 2], q: &[[f32; 2]; 4]) -> bool {
         }
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Document, parse};
+
+    fn killer() -> Doc {
+        let text = include_str!("../../samples/puzzles/killer.txt");
+        let Ok(Document::Single(p)) = parse(text, "killer.txt", None) else {
+            panic!("the killer sample is one puzzle");
+        };
+        Doc::from_text("killer.txt".into(), None, p)
+    }
+
+    #[test]
+    fn a_cell_moves_between_cages_and_a_cage_left_empty_goes() {
+        let mut doc = killer();
+        let before = doc.current.puzzle.cages().to_vec();
+        // r4c6 is the sample's one-cell cage (sum 1).
+        let cell = doc.layout().cell_at(3, 5).unwrap();
+        let k = doc.cage_of(cell).unwrap();
+        assert_eq!(before[k].cells, vec![cell as u32]);
+        let sides = doc.neighbour_cages(cell);
+        assert!(!sides.is_empty());
+        let distinct: Vec<_> = sides.iter().map(|&(_, n)| doc.cage_of(n)).collect();
+        assert!(distinct.iter().all(|&c| c.is_some() && c != Some(k)));
+        assert!(!doc.move_to_cage(cell, cell), "into its own cage");
+        let (_, into) = sides[0];
+        let target = before[doc.cage_of(into).unwrap()].clone();
+        assert!(doc.move_to_cage(cell, into));
+        let cages = doc.current.puzzle.cages();
+        assert_eq!(cages.len(), before.len() - 1, "the emptied cage went");
+        let joined = &cages[doc.cage_of(cell).unwrap()];
+        assert_eq!(joined.sum, target.sum, "sums stay");
+        assert_eq!(joined.cells.len(), target.cells.len() + 1);
+        assert!(doc.undo());
+        assert_eq!(doc.current.puzzle.cages(), &before[..]);
+
+        assert!(!doc.set_cage_sum(cell, 1), "the same sum is no step");
+        assert!(doc.set_cage_sum(cell, 2));
+        assert_eq!(doc.current.puzzle.cages()[k].sum, 2);
+        assert!(doc.undo() && !doc.can_undo());
+    }
+
+    #[test]
+    fn a_cell_outside_every_cage_can_join_one() {
+        let layout = Arc::new(Layout::classic());
+        let puzzle = Puzzle::empty(layout)
+            .with_cages(vec![Cage::new(3, vec![0, 1])])
+            .unwrap();
+        let mut doc = Doc::from_text("partial".into(), None, puzzle);
+        assert_eq!(doc.cage_of(2), None);
+        assert!(!doc.set_cage_sum(2, 5), "no cage to change");
+        assert_eq!(doc.neighbour_cages(2), vec![("left", 1)]);
+        assert!(doc.neighbour_cages(40).is_empty());
+        assert!(doc.move_to_cage(2, 1));
+        assert_eq!(doc.current.puzzle.cages()[0].cells, vec![0, 1, 2]);
+        assert!(!doc.move_to_cage(3, 40), "r5c5 is in no cage");
+    }
 }

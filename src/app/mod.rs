@@ -47,6 +47,11 @@ pub const TEXT_SAMPLES: &[(&str, &str, &str)] = &[
         "samurai.txt",
         include_str!("../../samples/puzzles/samurai.txt"),
     ),
+    (
+        "Killer sample",
+        "killer.txt",
+        include_str!("../../samples/puzzles/killer.txt"),
+    ),
 ];
 
 /// Bundled photos: (button text, file name, content), simulated phone
@@ -534,6 +539,18 @@ impl SudokuApp {
 
     pub fn set_cell(&mut self, cell: usize, value: u8) -> bool {
         self.doc_mut().is_some_and(|d| d.set_cell(cell, value))
+    }
+
+    /// Sets the sum of the selected cell's cage.
+    pub fn set_cage_sum(&mut self, sum: u32) -> bool {
+        self.doc_mut()
+            .is_some_and(|d| d.selected.is_some_and(|c| d.set_cage_sum(c, sum)))
+    }
+
+    /// Moves the selected cell into the cage of the cell `into` beside it.
+    pub fn move_selected_to_cage(&mut self, into: usize) -> bool {
+        self.doc_mut()
+            .is_some_and(|d| d.selected.is_some_and(|c| d.move_to_cage(c, into)))
     }
 
     pub fn move_selection(&mut self, dr: isize, dc: isize) {

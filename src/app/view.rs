@@ -354,16 +354,20 @@ fn start_screen(app: &mut SudokuApp, ui: &mut egui::Ui) {
             ui.label("or paste one (Ctrl+V) — a screenshot or puzzle text");
             ui.add_space(18.0);
             ui.label(RichText::new("No puzzle at hand? Try a sample:").weak());
-            ui.horizontal(|ui| {
-                let labels = SudokuApp::sample_labels();
-                let w: f32 = labels.len() as f32 * 125.0;
-                ui.add_space(((ui.available_width() - w) / 2.0).max(0.0));
-                for label in labels {
-                    if ui.button(label).clicked() {
-                        app.open_sample(label);
+            // Photos on one row, puzzle texts on the next: each fits the card.
+            let labels = SudokuApp::sample_labels();
+            let (photos, texts) = labels.split_at(super::PHOTO_SAMPLES.len());
+            for row in [photos, texts] {
+                ui.horizontal(|ui| {
+                    let w: f32 = row.len() as f32 * 125.0;
+                    ui.add_space(((ui.available_width() - w) / 2.0).max(0.0));
+                    for &label in row {
+                        if ui.button(label).clicked() {
+                            app.open_sample(label);
+                        }
                     }
-                }
-            });
+                });
+            }
             if !app.recent_names().is_empty() {
                 ui.add_space(12.0);
                 if ui.link("Back to the last puzzle").clicked() {
@@ -454,7 +458,16 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
                 ui.label("More than one way to fill the grid: red cells differ between two solutions; a given may be missing.");
             }
             Some(Solutions::Conflict { .. }) => {
-                ui.label("Two givens clash (red): fix one of them.");
+                if app
+                    .doc()
+                    .is_some_and(|d| !d.current.puzzle.cages().is_empty())
+                {
+                    ui.label(
+                        "The givens or cages break a rule (red): fix a given, a sum or a cage.",
+                    );
+                } else {
+                    ui.label("Two givens clash (red): fix one of them.");
+                }
             }
             _ => {}
         }
@@ -506,6 +519,7 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
             app.set_selected(0);
         }
     });
+    cage_editor(app, ui);
     ui.separator();
     ui.horizontal_wrapped(|ui| {
         if ui.button("Copy puzzle").clicked()
@@ -534,6 +548,76 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
             app.close();
         }
     });
+}
+
+/// The selected cell's cage (a killer's): its sum to change, and the
+/// neighbouring cages the cell can move to. Nothing for a puzzle without
+/// cages.
+fn cage_editor(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    let Some(doc) = app.doc() else { return };
+    if doc.current.puzzle.cages().is_empty() {
+        return;
+    }
+    ui.separator();
+    let Some(cell) = doc.selected else {
+        ui.label(RichText::new("Click a cell to change its cage").weak());
+        return;
+    };
+    let name = doc.layout().cell_name(cell);
+    let cages = doc.current.puzzle.cages();
+    let own = doc
+        .cage_of(cell)
+        .map(|k| (cages[k].sum, cages[k].cells.len()));
+    let neighbours: Vec<(&str, usize, u32)> = doc
+        .neighbour_cages(cell)
+        .into_iter()
+        .filter_map(|(side, n)| Some((side, n, cages[doc.cage_of(n)?].sum)))
+        .collect();
+    match own {
+        Some((sum, cells)) => {
+            ui.label(format!("Cage of {name}: {cells} cells"));
+            ui.horizontal(|ui| {
+                let label = ui.label("Sum");
+                if ui
+                    .button("−1")
+                    .on_hover_text("Lower the cage's sum")
+                    .clicked()
+                {
+                    app.set_cage_sum(sum.saturating_sub(1));
+                }
+                let mut value = sum;
+                let max = app.doc().map_or(45, |d| {
+                    let n = d.layout().size() as u32;
+                    n * (n + 1) / 2
+                });
+                let drag = ui
+                    .add(egui::DragValue::new(&mut value).range(1..=max))
+                    .labelled_by(label.id);
+                if drag.changed() {
+                    app.set_cage_sum(value);
+                }
+                if ui
+                    .button("+1")
+                    .on_hover_text("Raise the cage's sum")
+                    .clicked()
+                {
+                    app.set_cage_sum(sum + 1);
+                }
+            });
+        }
+        None => {
+            ui.label(format!("{name} is in no cage"));
+        }
+    }
+    for (side, n, sum) in neighbours {
+        if ui
+            .button(format!("Move {name} to the cage {side} ({sum})"))
+            .on_hover_text("The cell joins that cage; sums stay as they are")
+            .clicked()
+        {
+            app.move_selected_to_cage(n);
+        }
+    }
 }
 
 fn status_bar(app: &mut SudokuApp, ui: &mut egui::Ui) {

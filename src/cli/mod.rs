@@ -7,7 +7,7 @@ mod read;
 mod solve;
 
 use std::io::{self, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -31,6 +31,13 @@ pub enum Command {
     /// `#` or a space outside the shape), or a batch: one puzzle per line,
     /// `#` lines are comments. A batch prints one line per input line.
     ///
+    /// A killer adds its cages after the grid: a blank line, rows of cage
+    /// labels (a character per cell, `.` for no cage), a blank line, and
+    /// `label=sum` pairs (`a=12 b=7`). A JSON puzzle (`{"layout": "killer",
+    /// "grid": [...], "cages": [{"sum": 12, "cells": [[0, 0], ...]}]}`), an
+    /// f-puzzles JSON file, and an f-puzzles or SudokuPad link (given as an
+    /// argument, or in a file) are read too.
+    ///
     /// An image (told by its content, or its extension) is read as by `read`
     /// and solved; with --export the solution is drawn onto it. A folder
     /// means every image in it, read in parallel.
@@ -42,6 +49,8 @@ pub enum Command {
     #[command(
         after_help = "Examples:\n  sudoku-lens solve samples/puzzles/samurai.txt\n  \
         sudoku-lens solve --json puzzles.txt\n  \
+        sudoku-lens solve samples/puzzles/killer.txt --export-link\n  \
+        sudoku-lens solve 'https://f-puzzles.com/?load=N4Ig...'\n  \
         sudoku-lens solve photo.jpg --export solved.png\n  \
         sudoku-lens solve photos/ --export-dir solved/\n  \
         echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 | sudoku-lens solve -"
@@ -65,6 +74,12 @@ pub enum Command {
         /// Print one JSON object per puzzle instead of text.
         #[arg(long)]
         json: bool,
+        /// Print an f-puzzles link to each puzzle (with its solution when
+        /// it has one), after its solution (one-line batches: after a
+        /// space on the same line; --json: as "link"). Opens in f-puzzles,
+        /// and in SudokuPad as https://sudokupad.app/fpuzzles<data after load=>.
+        #[arg(long)]
+        export_link: bool,
         /// Count solutions up to N (2 proves uniqueness).
         #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
         count: u64,
@@ -229,6 +244,7 @@ pub fn run(command: Command) -> Result<Status, String> {
             export_dir,
             outline,
             json,
+            export_link,
             count,
             layout,
         } => {
@@ -236,6 +252,7 @@ pub fn run(command: Command) -> Result<Status, String> {
                 file: export,
                 dir: export_dir,
                 outline,
+                link: export_link,
             };
             solve::run(&inputs, json, count, layout.as_ref(), &export)
         }
@@ -311,8 +328,13 @@ fn usage_error(subcommand: &str, message: &str) -> ! {
         .exit()
 }
 
-/// Reads a text input (`-` is standard input); returns its display name too.
+/// Reads a text input (`-` is standard input; an f-puzzles or SudokuPad
+/// link that is not a file's name is its own text); returns its display
+/// name too.
 fn read_input(path: &PathBuf) -> Result<(String, String), String> {
+    if let Some(link) = as_link(path) {
+        return Ok((link_name(link), link.to_string()));
+    }
     if path.as_os_str() == "-" {
         let mut s = String::new();
         io::stdin()
@@ -332,5 +354,21 @@ fn read_input(path: &PathBuf) -> Result<(String, String), String> {
             "{name}: not a puzzle text file (byte {} is not UTF-8 text)",
             e.utf8_error().valid_up_to() + 1
         )),
+    }
+}
+
+/// The argument as a link, when it is one and no file has that name.
+fn as_link(path: &Path) -> Option<&str> {
+    let s = path.to_str()?;
+    (sudoku_lens::grid::fpuzzles::is_link(s) && !path.exists()).then_some(s)
+}
+
+/// A link shortened for messages: its first 40 characters.
+fn link_name(link: &str) -> String {
+    let short: String = link.chars().take(40).collect();
+    if short.len() < link.len() {
+        format!("{short}...")
+    } else {
+        short
     }
 }

@@ -142,12 +142,16 @@ pub(super) fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
             .collect(),
         _ => Vec::new(),
     };
-    json!({
+    let mut obj = json!({
         "file": path.display().to_string(),
-        "layout": layout.name(),
+        "layout": r.puzzle.kind(),
         "grid": r.puzzle.rows(),
-        "corners": r.located.corners,
-        "uncertain": uncertain,
-        "changed": changed,
-    })
+    });
+    if !r.puzzle.cages().is_empty() {
+        obj["cages"] = sudoku_lens::grid::json::cages_json(&r.puzzle);
+    }
+    obj["corners"] = json!(r.located.corners);
+    obj["uncertain"] = json!(uncertain);
+    obj["changed"] = json!(changed);
+    obj
 }

@@ -13,7 +13,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use sudoku_lens::batch::solve_all;
-use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, parse};
+use sudoku_lens::grid::json::cages_json;
+use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, fpuzzles, parse};
 use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
 use sudoku_lens::vision::check::CheckOutcome;
@@ -31,6 +32,8 @@ pub struct Export {
     pub dir: Option<PathBuf>,
     /// Draw the located grid's outline too.
     pub outline: bool,
+    /// Print an f-puzzles link to each puzzle.
+    pub link: bool,
 }
 
 /// One input after folders are expanded.
@@ -105,7 +108,7 @@ pub fn run(
             }
             Input::Image(path) => {
                 let outcome = done.remove(&i).expect("every image was processed");
-                report_image(&mut out, path, &outcome, json, limit)
+                report_image(&mut out, path, &outcome, json, limit, export.link)
             }
             Input::Text(path) => match read_input(path) {
                 Err(e) => {
@@ -120,6 +123,7 @@ pub fn run(
                     layout,
                     &targets[i],
                     &options,
+                    export.link,
                     &mut out,
                 ),
             },
@@ -235,6 +239,8 @@ fn plan_exports(items: &[Input], export: &Export) -> Vec<Target> {
             } else if let Some(dir) = &export.dir {
                 let stem = if source.as_os_str() == "-" {
                     "stdin".into()
+                } else if super::as_link(source).is_some() {
+                    "link".into()
                 } else {
                     source
                         .file_stem()
@@ -409,6 +415,7 @@ fn report_image(
     outcome: &ImageOutcome,
     json: bool,
     limit: u64,
+    link: bool,
 ) -> io::Result<Status> {
     let name = path.display();
     let reading = match &outcome.reading {
@@ -438,6 +445,10 @@ fn report_image(
         eprintln!("sudoku-lens: {e}");
         status = status.max(Status::Malformed);
     }
+    let link = link.then(|| puzzle_link(&name, puzzle, count, first.as_ref()));
+    if let Some(Err(_)) = &link {
+        status = status.max(Status::Malformed);
+    }
     if json {
         let mut obj = super::read::reading_json(path, reading);
         obj["solution"] = json!(first.as_ref().map(Puzzle::rows));
@@ -445,14 +456,35 @@ fn report_image(
         if let Some(Ok(p)) = &outcome.exported {
             obj["export"] = Value::String(p.display().to_string());
         }
+        if let Some(link) = &link {
+            obj["link"] = json!(link.as_ref().ok());
+        }
         if let Err(e) = result {
             obj["error"] = Value::String(e.to_string());
         }
         writeln!(out, "{obj}")?;
-    } else if let Some(sol) = &first {
-        write!(out, "{}", sol.to_text())?;
+    } else {
+        if let Some(sol) = &first {
+            write!(out, "{}", sol.to_text())?;
+        }
+        if let Some(Ok(link)) = &link {
+            writeln!(out, "{link}")?;
+        }
     }
     Ok(status)
+}
+
+/// The f-puzzles link of `puzzle`, carrying its solution when it has exactly
+/// one; a puzzle without an f-puzzles form is reported on stderr.
+fn puzzle_link(
+    place: &dyn std::fmt::Display,
+    puzzle: &Puzzle,
+    count: u64,
+    first: Option<&Puzzle>,
+) -> Result<String, String> {
+    let solution = first.filter(|_| count == 1).map(Puzzle::values);
+    fpuzzles::to_link(puzzle, solution)
+        .inspect_err(|e| eprintln!("sudoku-lens: {place}: no link: {e}"))
 }
 
 /// " (check the uncertain cells r1c2, r5c5)" when the reader was unsure of
@@ -534,6 +566,7 @@ fn solve_text(
     layout: Option<&Layout>,
     target: &Target,
     options: &Options,
+    link: bool,
     out: &mut impl Write,
 ) -> io::Result<Status> {
     let doc = match parse(text, name, layout) {
@@ -549,12 +582,13 @@ fn solve_text(
     match doc {
         Document::Single(p) => {
             let result = solve(&p, limit, 1);
-            let status = report(out, name, &Attempt::Solved(&p, &result), json, limit, None)?;
+            let attempt = Attempt::Solved(&p, &result);
+            let status = report(out, name, &attempt, json, limit, None, link)?;
             let first = result.as_ref().ok().and_then(|o| o.solutions.first());
             Ok(status.max(export_text(name, &p, first, target, options)))
         }
         Document::Batch(entries) => {
-            let mut status = solve_batch(name, &entries, json, limit, out)?;
+            let mut status = solve_batch(name, &entries, json, limit, link, out)?;
             if target.is_some() {
                 eprintln!(
                     "sudoku-lens: {name}: not exported: the file is a batch, and an export draws one puzzle"
@@ -595,6 +629,7 @@ fn solve_batch(
     entries: &[Entry],
     json: bool,
     limit: u64,
+    link: bool,
     out: &mut impl Write,
 ) -> io::Result<Status> {
     let puzzles: Vec<&Puzzle> = entries
@@ -639,6 +674,7 @@ fn solve_batch(
                     json,
                     limit,
                     Some(text),
+                    link,
                 )?;
                 status = status.max(st);
             }
@@ -649,7 +685,8 @@ fn solve_batch(
 
 /// Prints one puzzle's result (stdout) and its problem, if any (stderr).
 /// `batch_line` is the input line of a batch: printed unchanged when there
-/// is no solution, so output lines stay aligned with input lines.
+/// is no solution, so output lines stay aligned with input lines. With
+/// `link`, the puzzle's f-puzzles link follows (on the line of a batch).
 fn report(
     out: &mut impl Write,
     place: &str,
@@ -657,6 +694,7 @@ fn report(
     json: bool,
     limit: u64,
     batch_line: Option<&str>,
+    link: bool,
 ) -> io::Result<Status> {
     let (puzzle, result) = match attempt {
         Attempt::Malformed(msg) => {
@@ -670,22 +708,42 @@ fn report(
         }
         Attempt::Solved(p, r) => (*p, *r),
     };
-    let (count, first, status) = assess(&place, puzzle, result, limit, "", "");
+    let (count, first, mut status) = assess(&place, puzzle, result, limit, "", "");
+    let link = link.then(|| puzzle_link(&place, puzzle, count, first.as_ref()));
+    if let Some(Err(_)) = &link {
+        status = status.max(Status::Malformed);
+    }
+    let link = link.and_then(Result::ok);
     if json {
         let mut obj = json!({
-            "layout": puzzle.layout().name(),
+            "layout": puzzle.kind(),
             "grid": puzzle.rows(),
-            "solution": first.as_ref().map(Puzzle::rows),
-            "solutions": count,
         });
+        if !puzzle.cages().is_empty() {
+            obj["cages"] = cages_json(puzzle);
+        }
+        obj["solution"] = json!(first.as_ref().map(Puzzle::rows));
+        obj["solutions"] = json!(count);
+        if let Some(link) = &link {
+            obj["link"] = json!(link);
+        }
         if let Err(e) = result {
             obj["error"] = Value::String(e.to_string());
         }
         writeln!(out, "{obj}")?;
-    } else if let Some(sol) = &first {
-        write!(out, "{}", sol.to_text())?;
-    } else if let Some(line) = batch_line {
-        writeln!(out, "{line}")?;
+        return Ok(status);
+    }
+    match (batch_line, &first) {
+        (Some(_), Some(sol)) => write!(out, "{}", sol.to_text().trim_end())?,
+        (Some(line), None) => write!(out, "{line}")?,
+        (None, Some(sol)) => write!(out, "{}", sol.to_text())?,
+        (None, None) => {}
+    }
+    match (batch_line, &link) {
+        (Some(_), Some(link)) => writeln!(out, " {link}")?,
+        (Some(_), None) => writeln!(out)?,
+        (None, Some(link)) => writeln!(out, "{link}")?,
+        (None, None) => {}
     }
     Ok(status)
 }

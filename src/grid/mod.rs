@@ -1,9 +1,18 @@
-//! Puzzles as layouts plus values, and their text formats.
+//! Puzzles as layouts plus values (and cages, for killers), and their
+//! formats: text ([`parse`], [`Puzzle::to_text`]), JSON ([`json`]) and
+//! f-puzzles / SudokuPad links ([`fpuzzles`]).
 
+mod cage;
+pub mod fpuzzles;
+pub mod json;
 mod layout;
 mod puzzle;
 mod text;
 
+pub use cage::{
+    Cage, CageError, CageErrorKind, can_make, check_cages, for_each_combination, house_partition,
+    layout_total, sum_range,
+};
 pub use layout::{Conflict, House, HouseKind, Layout, LayoutError, MAX_SIZE};
-pub use puzzle::{Alphabet, Format, Puzzle};
+pub use puzzle::{Alphabet, Format, Puzzle, cage_label};
 pub use text::{Document, Entry, ParseError, parse};

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use super::cage::{Cage, CageError, CageErrorKind, check_cages};
 use super::layout::Layout;
 
 /// How symbols are written.
@@ -90,6 +91,9 @@ pub struct Puzzle {
     values: Vec<u8>,
     alphabet: Alphabet,
     format: Format,
+    /// Extra rules: cages, each cage's cells ascending, cages in order of
+    /// their first cell.
+    cages: Vec<Cage>,
     /// Where each cell was written in the source text: one-based (line, column).
     /// Empty when the puzzle did not come from text.
     pub(crate) origin: Vec<(u32, u32)>,
@@ -111,6 +115,7 @@ impl Puzzle {
             layout,
             values,
             format,
+            cages: Vec::new(),
             origin: Vec::new(),
         }
     }
@@ -127,6 +132,7 @@ impl Puzzle {
             values,
             alphabet,
             format,
+            cages: Vec::new(),
             origin,
         }
     }
@@ -147,6 +153,79 @@ impl Puzzle {
     pub fn origin(&self) -> &[(u32, u32)] {
         &self.origin
     }
+    /// The puzzle's cages (killer sudoku): each cage's cells ascending, cages
+    /// in order of their first cell. Empty for a puzzle without cages.
+    pub fn cages(&self) -> &[Cage] {
+        &self.cages
+    }
+
+    /// The same puzzle with `cages` as extra rules (replacing any it had).
+    /// Each cage's cells are sorted and the cages put in order of their
+    /// first cell. Fails only if a cage has no cells, a cell that is not in
+    /// the layout, or a cell twice; [`Puzzle::check_cages`] checks the rest.
+    pub fn with_cages(mut self, mut cages: Vec<Cage>) -> Result<Puzzle, CageError> {
+        let count = self.layout.cell_count();
+        for (i, cage) in cages.iter_mut().enumerate() {
+            let sum = cage.sum;
+            let name = || format!("cage {} (sum {sum})", i + 1);
+            let malformed = |message| CageError {
+                kind: CageErrorKind::Malformed,
+                cage: Some(i),
+                cell: None,
+                message,
+            };
+            if cage.cells.is_empty() {
+                return Err(malformed(format!("{} has no cells", name())));
+            }
+            if let Some(&c) = cage.cells.iter().find(|&&c| c as usize >= count) {
+                return Err(malformed(format!(
+                    "{} lists cell {c}, but the {} layout has {count} cells",
+                    name(),
+                    self.layout.name()
+                )));
+            }
+            cage.cells.sort_unstable();
+            if let Some(w) = cage.cells.windows(2).find(|w| w[0] == w[1]) {
+                return Err(malformed(format!(
+                    "{} lists {} twice",
+                    name(),
+                    self.layout.cell_name(w[0] as usize)
+                )));
+            }
+        }
+        cages.sort_by_key(|c| (c.cells[0], c.sum));
+        self.cages = cages;
+        Ok(self)
+    }
+
+    /// Checks the cages against the givens and each other before any
+    /// search (see [`check_cages`](super::check_cages) for the rules).
+    pub fn check_cages(&self) -> Result<(), CageError> {
+        if self.cages.is_empty() {
+            return Ok(());
+        }
+        check_cages(&self.layout, &self.values, &self.cages, &|i| {
+            self.describe_cage(i)
+        })
+    }
+
+    /// "the cage at r1c1", named by its first cell.
+    pub fn describe_cage(&self, cage: usize) -> String {
+        let c = &self.cages[cage];
+        format!("the cage at {}", self.layout.cell_name(c.anchor()))
+    }
+
+    /// The kind of puzzle, for output: the layout's name, or `killer` for a
+    /// 9x9 classic with cages and `killer-NAME` for another layout with
+    /// cages (`killer-samurai`).
+    pub fn kind(&self) -> String {
+        match (self.cages.is_empty(), self.layout.name()) {
+            (true, name) => name.to_string(),
+            (false, "classic") => "killer".to_string(),
+            (false, name) => format!("killer-{name}"),
+        }
+    }
+
     /// Number of filled cells.
     pub fn given_count(&self) -> usize {
         self.values.iter().filter(|&&v| v != 0).count()
@@ -243,7 +322,45 @@ impl Puzzle {
                 }
             }
         }
+        if !self.cages.is_empty() {
+            self.write_cages(&mut out);
+        }
         out
+    }
+
+    /// A blank line, the cage map (a label per cell, `.` for no cage, the
+    /// canvas's outside character beyond the shape), a blank line, and the
+    /// `label=sum` pairs, as many per line as the grid is wide.
+    fn write_cages(&self, out: &mut String) {
+        let l = &self.layout;
+        let mut label = vec!['.'; l.cell_count()];
+        for (k, cage) in self.cages.iter().enumerate() {
+            for &c in &cage.cells {
+                label[c as usize] = cage_label(k);
+            }
+        }
+        let outside = match self.format {
+            Format::Canvas { outside } => outside,
+            _ => ' ',
+        };
+        out.push('\n');
+        for r in 0..l.height() {
+            let row: String = (0..l.width())
+                .map(|c| l.cell_at(r, c).map_or(outside, |cell| label[cell]))
+                .collect();
+            out.push_str(if outside == ' ' { row.trim_end() } else { &row });
+            out.push('\n');
+        }
+        out.push('\n');
+        for (i, chunk) in self.cages.chunks(l.width().max(1)).enumerate() {
+            let pairs: Vec<String> = chunk
+                .iter()
+                .enumerate()
+                .map(|(j, cage)| format!("{}={}", cage_label(i * l.width().max(1) + j), cage.sum))
+                .collect();
+            out.push_str(&pairs.join(" "));
+            out.push('\n');
+        }
     }
 
     /// `5 3 . | . 7 . | . . .` rows with `------+-------+------` between boxes.
@@ -272,6 +389,21 @@ impl Puzzle {
             out.push('\n');
         }
     }
+}
+
+/// The label of cage `k` in the text format: `a`-`z`, `A`-`Z`, `0`-`9`,
+/// then letters beyond ASCII (`À`, `Á`, ...), enough for a cage per cell of
+/// any layout.
+pub fn cage_label(k: usize) -> char {
+    const ASCII: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    if let Some(&b) = ASCII.get(k) {
+        return b as char;
+    }
+    (0xC0u32..)
+        .filter_map(char::from_u32)
+        .filter(|c| c.is_alphabetic())
+        .nth(k - ASCII.len())
+        .expect("enough letters")
 }
 
 #[cfg(test)]

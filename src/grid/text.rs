@@ -1,13 +1,46 @@
 //! Text formats: one-line puzzles, batches of them, grids of rows (plain or
-//! pretty-printed with `| - +` separators), and canvases for multi-grid shapes
-//! (`#` or a space outside the shape).
+//! pretty-printed with `| - +` separators), canvases for multi-grid shapes
+//! (`#` or a space outside the shape), jigsaws, and killers. (A JSON object
+//! or an f-puzzles link is handed to [`super::json`] or [`super::fpuzzles`].)
+//!
+//! A jigsaw is its grid's rows, a blank line, and as many rows of region
+//! labels (any character per cell; the cells of one label form a region).
+//!
+//! A killer is its grid, a blank line, the cage map, a blank line, and the
+//! sums:
+//!
+//! ```text
+//! .........      the grid in any of the forms above (here all empty:
+//! .........      the usual killer has no givens), or on one line;
+//! ...            a jigsaw killer has its region map after a blank line
+//!
+//! aabbbcdde      the cage map: one label per cell, with the grid's shape
+//! aa..bc..e      (a canvas keeps its columns and its `#` or spaces outside;
+//! ...            the rows of a single grid may space their labels); `.` is
+//!                a cell in no cage. A label is any other character but
+//!                `#`, `=`, `,` and whitespace; the cells of one label are
+//!                one cage, connected or not.
+//!
+//! a=18 b=24, c=5 label=sum pairs, any number to a line, whitespace or
+//! d=12           commas between them: one per label, none for another.
+//! ```
+//!
+//! Cages may cover every cell (the usual killer: the sums then add up to
+//! the layout's total, 405 for 9x9) or only some. The cages are checked as
+//! [`super::check_cages`] does, with every error at a line and column: the
+//! label's `label=sum`, or the given that breaks its cage. [`Puzzle::to_text`]
+//! writes the same form, labels `a`-`z`, `A`-`Z`, `0`-`9` (then letters
+//! beyond ASCII) in reading order of the cages' first cells, as many sums
+//! to a line as the grid is wide.
 
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
+use super::cage::{Cage, CageErrorKind, check_cages};
 use super::layout::{Layout, MAX_SIZE};
 use super::puzzle::{Alphabet, Format, Puzzle};
+use super::{fpuzzles, json};
 
 /// A malformed puzzle text: where, and what was expected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -55,8 +88,20 @@ pub enum Document {
 
 /// Parses a puzzle text. `file` names the source in error messages; `layout`,
 /// when given, forces the shape instead of detecting it.
+///
+/// A JSON object (this program's JSON form, [`super::json`], or an
+/// f-puzzles object, [`super::fpuzzles`]) and an f-puzzles or SudokuPad link
+/// are read too; `layout` does not apply to them, since they name their
+/// shape.
 pub fn parse(text: &str, file: &str, layout: Option<&Layout>) -> Result<Document, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let trimmed = text.trim();
+    if trimmed.starts_with('{') {
+        return parse_json(trimmed, file).map(Document::Single);
+    }
+    if fpuzzles::is_link(trimmed) {
+        return fpuzzles::from_link(trimmed, file).map(Document::Single);
+    }
     let lines: Vec<&str> = text.lines().collect();
     let err = |line: usize, column: usize, message: String| ParseError {
         file: file.to_string(),
@@ -123,6 +168,32 @@ pub fn parse(text: &str, file: &str, layout: Option<&Layout>) -> Result<Document
     parse_block(&block, layout)
         .map(Document::Single)
         .map_err(|(line, col, msg)| err(line, col, msg))
+}
+
+/// A JSON puzzle: an f-puzzles object (it has `size`, or cells as objects)
+/// or this program's JSON form.
+fn parse_json(text: &str, file: &str) -> Result<Puzzle, ParseError> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ParseError {
+        file: file.to_string(),
+        line: e.line(),
+        column: e.column(),
+        message: {
+            // serde_json ends its messages with the place, given above.
+            let m = e.to_string();
+            let m = m.split(" at line ").next().unwrap_or_default().to_string();
+            format!("not valid JSON: {m}")
+        },
+    })?;
+    let fpuzzles_like = value.get("size").is_some()
+        || value
+            .get("grid")
+            .and_then(|g| g.get(0))
+            .is_some_and(serde_json::Value::is_array);
+    if fpuzzles_like {
+        fpuzzles::from_fpuzzles(&value, file)
+    } else {
+        json::from_json(&value, file)
+    }
 }
 
 /// Sizes of square layouts by their one-line length.
@@ -219,7 +290,7 @@ fn parse_line(
     ))
 }
 
-fn cell_value(ch: char, alphabet: Alphabet, size: usize) -> Result<u8, String> {
+pub(super) fn cell_value(ch: char, alphabet: Alphabet, size: usize) -> Result<u8, String> {
     if alphabet.is_empty_mark(ch) {
         return Ok(0);
     }
@@ -232,7 +303,7 @@ fn cell_value(ch: char, alphabet: Alphabet, size: usize) -> Result<u8, String> {
     })
 }
 
-fn describe_char(ch: char) -> String {
+pub(super) fn describe_char(ch: char) -> String {
     match ch {
         ' ' => "a space".into(),
         '\t' => "a tab".into(),
@@ -246,10 +317,19 @@ const SEPARATORS: &[char] = &['|', '-', '+', '=', ':', '!', '*'];
 /// A character of a block, with its one-based line and column.
 type Placed = (char, usize, usize);
 
+/// What is wrong in a block, at a one-based line and column.
+type BlockError = (usize, usize, String);
+
+/// A `label=sum` pair: the label, the sum, and the label's line and column.
+type SumEntry = (char, u32, usize, usize);
+
 fn parse_block(
     block: &[(usize, &str)],
     forced: Option<&Layout>,
 ) -> Result<Puzzle, (usize, usize, String)> {
+    if let Some(p) = parse_killer(block, forced)? {
+        return Ok(p);
+    }
     if let Some(p) = parse_jigsaw(block)? {
         return Ok(p);
     }
@@ -331,6 +411,273 @@ fn parse_block(
         }
     }
     detect_canvas(&canvas, block)
+}
+
+/// Characters that cannot label a cage: `.` marks a cell in no cage, `#` is
+/// outside a canvas shape, and `=` and `,` write the sums.
+const NOT_LABELS: &[char] = &['.', '#', '=', ','];
+
+/// A killer: the grid (any block form, or one line), a blank line, the
+/// cage map, a blank line, then the `label=sum` pairs. Returns `None` when
+/// the block does not end in a part with `=` after at least two others.
+fn parse_killer(
+    block: &[(usize, &str)],
+    forced: Option<&Layout>,
+) -> Result<Option<Puzzle>, (usize, usize, String)> {
+    // Parts: runs of non-blank lines, as ranges of `block`.
+    let mut parts: Vec<(usize, usize)> = Vec::new();
+    let mut start = None;
+    for (i, (_, s)) in block.iter().enumerate() {
+        match (s.trim().is_empty(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(a)) => {
+                parts.push((a, i));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(a) = start {
+        parts.push((a, block.len()));
+    }
+    let Some(&(sums_from, sums_to)) = parts.last() else {
+        return Ok(None);
+    };
+    if parts.len() < 3
+        || !block[sums_from..sums_to]
+            .iter()
+            .any(|(_, s)| s.contains('='))
+    {
+        return Ok(None);
+    }
+    let (map_from, map_to) = parts[parts.len() - 2];
+    let grid_part = &block[parts[0].0..parts[parts.len() - 3].1];
+    let puzzle = if let [(i, line)] = grid_part {
+        // The grid on one line.
+        let trimmed = line.trim();
+        let lead = line.chars().take_while(|c| c.is_whitespace()).count();
+        let mut layouts = HashMap::new();
+        if let Some(l) = forced {
+            layouts.insert(l.cell_count(), Arc::new(l.clone()));
+        }
+        let mut p = parse_line(trimmed, &mut layouts, forced.is_some())
+            .map_err(|(col, msg)| (i + 1, lead + col, msg))?;
+        for o in &mut p.origin {
+            *o = (*i as u32 + 1, o.1 + lead as u32);
+        }
+        p
+    } else {
+        parse_block(grid_part, forced)?
+    };
+    let labels = read_cage_map(puzzle.layout(), &block[map_from..map_to])?;
+    let sums = read_sums(&block[sums_from..sums_to])?;
+    let layout = puzzle.layout().clone();
+
+    // Cages in order of their label's first appearance in the map.
+    let mut order: Vec<char> = Vec::new();
+    let mut first_at: Vec<(usize, usize, usize)> = Vec::new();
+    let mut cells: Vec<Vec<u32>> = Vec::new();
+    for (cell, place) in labels.iter().enumerate() {
+        let Some((label, line, col)) = *place else {
+            continue;
+        };
+        let k = match order.iter().position(|&l| l == label) {
+            Some(k) => k,
+            None => {
+                order.push(label);
+                first_at.push((cell, line, col));
+                cells.push(Vec::new());
+                order.len() - 1
+            }
+        };
+        cells[k].push(cell as u32);
+    }
+    let mut cages = Vec::with_capacity(order.len());
+    let mut sum_at = Vec::with_capacity(order.len());
+    for (k, &label) in order.iter().enumerate() {
+        let Some(&(_, sum, line, col)) = sums.iter().find(|s| s.0 == label) else {
+            let (cell, line, col) = first_at[k];
+            return Err((
+                line,
+                col,
+                format!(
+                    "cage '{label}' (first at {}) has no sum: add {label}=N after the cage map",
+                    layout.cell_name(cell)
+                ),
+            ));
+        };
+        cages.push(Cage::new(sum, std::mem::take(&mut cells[k])));
+        sum_at.push((line, col));
+    }
+    if let Some(&(label, _, line, col)) = sums.iter().find(|s| !order.contains(&s.0)) {
+        return Err((
+            line,
+            col,
+            format!("'{label}' labels no cell of the cage map"),
+        ));
+    }
+    let name = |i: usize| format!("cage '{}'", order[i]);
+    if let Err(e) = check_cages(&layout, puzzle.values(), &cages, &name) {
+        let given_at = |cell: usize| {
+            let (line, col) = puzzle.origin()[cell];
+            (line as usize, col as usize)
+        };
+        let (line, col) = match (e.kind, e.cage, e.cell) {
+            (CageErrorKind::RepeatedGiven | CageErrorKind::GivenNotAllowed, _, Some(cell)) => {
+                given_at(cell)
+            }
+            (_, Some(k), _) => sum_at[k],
+            _ => (block[sums_from].0 + 1, 0),
+        };
+        return Err((line, col, e.message));
+    }
+    let puzzle = puzzle
+        .with_cages(cages)
+        .map_err(|e| (block[map_from].0 + 1, 0, e.message))?;
+    Ok(Some(puzzle))
+}
+
+/// The cage label (and its line and column) of each cell, `None` for `.`.
+/// Rows of a full grid may space their labels; a canvas keeps its columns,
+/// with a space or `#` outside the shape.
+fn read_cage_map(
+    layout: &Layout,
+    part: &[(usize, &str)],
+) -> Result<Vec<Option<Placed>>, BlockError> {
+    let rows: Vec<Vec<Placed>> = part
+        .iter()
+        .map(|&(i, s)| {
+            s.trim_end()
+                .chars()
+                .enumerate()
+                .filter(|(_, c)| !layout.is_full() || !c.is_whitespace())
+                .map(|(j, c)| (c, i + 1, j + 1))
+                .collect()
+        })
+        .collect();
+    let last_line = part.last().map_or(1, |p| p.0 + 1);
+    if rows.len() != layout.height() {
+        return Err((
+            last_line,
+            0,
+            format!(
+                "the cage map has {} rows; a {} puzzle has {}, one label per cell",
+                rows.len(),
+                layout.name(),
+                layout.height()
+            ),
+        ));
+    }
+    let mut labels = vec![None; layout.cell_count()];
+    for (r, row) in rows.iter().enumerate() {
+        let line = part[r].0 + 1;
+        if row.len() > layout.width() {
+            let (_, line, col) = row[layout.width()];
+            return Err((
+                line,
+                col,
+                format!(
+                    "this cage map row is longer than the {} grid ({} columns)",
+                    layout.name(),
+                    layout.width()
+                ),
+            ));
+        }
+        for c in 0..layout.width() {
+            match (layout.cell_at(r, c), row.get(c).copied()) {
+                (Some(cell), None) => {
+                    return Err((
+                        line,
+                        row.len() + 1,
+                        format!(
+                            "the cage map row ends before {}: give every cell a label, or '.' for no cage",
+                            layout.cell_name(cell)
+                        ),
+                    ));
+                }
+                (Some(cell), Some((ch, line, col))) => {
+                    if ch == '.' {
+                        continue;
+                    }
+                    if ch.is_whitespace() || NOT_LABELS.contains(&ch) {
+                        return Err((
+                            line,
+                            col,
+                            format!(
+                                "{} cannot label a cage ({}); use a letter, a digit or '.' for no cage",
+                                describe_char(ch),
+                                layout.cell_name(cell)
+                            ),
+                        ));
+                    }
+                    labels[cell] = Some((ch, line, col));
+                }
+                (None, Some((ch, line, col))) if ch != ' ' && ch != '#' => {
+                    return Err((
+                        line,
+                        col,
+                        format!(
+                            "expected '#' or a space (outside the {} shape) in the cage map,                              found {}",
+                            layout.name(),
+                            describe_char(ch)
+                        ),
+                    ));
+                }
+                (None, _) => {}
+            }
+        }
+    }
+    Ok(labels)
+}
+
+/// The `label=sum` pairs (whitespace or commas between them): label, sum,
+/// and the line and column of the label.
+fn read_sums(part: &[(usize, &str)]) -> Result<Vec<SumEntry>, BlockError> {
+    let mut out: Vec<SumEntry> = Vec::new();
+    for &(i, s) in part {
+        let chars: Vec<char> = s.chars().collect();
+        let mut j = 0;
+        while j < chars.len() {
+            if chars[j].is_whitespace() || chars[j] == ',' {
+                j += 1;
+                continue;
+            }
+            let start = j;
+            while j < chars.len() && !chars[j].is_whitespace() && chars[j] != ',' {
+                j += 1;
+            }
+            let token: String = chars[start..j].iter().collect();
+            let (line, col) = (i + 1, start + 1);
+            let mut it = token.chars();
+            let label = it.next().expect("a token has a character");
+            let rest: String = it.collect();
+            let Some(digits) = rest.strip_prefix('=') else {
+                return Err((
+                    line,
+                    col,
+                    format!("expected label=sum (like a=12), found \"{token}\""),
+                ));
+            };
+            let sum = digits.parse::<u32>().map_err(|_| {
+                (
+                    line,
+                    col + 2,
+                    format!("the sum of cage '{label}' must be a whole number, found \"{digits}\""),
+                )
+            })?;
+            if let Some(&(_, _, l, c)) = out.iter().find(|o| o.0 == label) {
+                return Err((
+                    line,
+                    col,
+                    format!(
+                        "cage '{label}' has a second sum (the first is at line {l}, column {c})"
+                    ),
+                ));
+            }
+            out.push((label, sum, line, col));
+        }
+    }
+    Ok(out)
 }
 
 /// A jigsaw: the grid's rows, a blank line, then as many rows of region
@@ -578,6 +925,7 @@ fn fill_canvas(layout: &Layout, canvas: &[Vec<Placed>]) -> Result<Puzzle, (usize
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Cage;
 
     const LINE: &str =
         "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....";
@@ -767,5 +1115,158 @@ cddd
     fn empty_file_is_an_error() {
         let e = parse("\n  \n", "e.txt", None).unwrap_err();
         assert_eq!(e.to_string(), "e.txt: the file holds no puzzle");
+    }
+
+    fn sample(name: &str) -> String {
+        std::fs::read_to_string(format!(
+            "{}/samples/puzzles/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn killer_sample_reads_and_writes_back_the_same() {
+        let text = sample("killer.txt");
+        let p = single(&text);
+        assert_eq!(p.kind(), "killer");
+        assert_eq!(p.given_count(), 0);
+        assert_eq!(p.cages().len(), 30);
+        assert_eq!(p.cages().iter().map(|c| c.sum).sum::<u32>(), 405);
+        assert!(p.check_cages().is_ok());
+        assert_eq!(p.to_text(), text);
+    }
+
+    /// Labels of any kind, spaced rows, `.` for cells in no cage, sums
+    /// with commas and several per line: read, written in the canonical
+    /// form (labels a, b, c... in reading order), and read back the same.
+    #[test]
+    fn a_hand_written_killer_round_trips() {
+        let text = "\
+1 . . .
+. . . .
+. . . .
+. . . .
+
+X X 7 7
+Q . 7 .
+Q . . Z
+. . Z Z
+
+7=9, X=3
+Q=7   Z=8
+";
+        let p = single(text);
+        assert_eq!(p.kind(), "killer-4x4");
+        assert_eq!(p.values()[0], 1);
+        let cages: Vec<(u32, Vec<u32>)> =
+            p.cages().iter().map(|c| (c.sum, c.cells.clone())).collect();
+        assert_eq!(
+            cages,
+            vec![
+                (3, vec![0, 1]),
+                (9, vec![2, 3, 6]),
+                (7, vec![4, 8]),
+                (8, vec![11, 14, 15])
+            ]
+        );
+        let written = p.to_text();
+        assert_eq!(
+            written,
+            "1 . | . .\n. . | . .\n----+----\n. . | . .\n. . | . .\n\n\
+             aabb\nc.b.\nc..d\n..dd\n\na=3 b=9 c=7 d=8\n"
+        );
+        let again = single(&written);
+        assert_eq!(again.cages(), p.cages());
+        assert_eq!(again.values(), p.values());
+    }
+
+    #[test]
+    fn killer_grid_may_be_one_line() {
+        let mut text = format!("{}\n\n", ".".repeat(81));
+        let killer = sample("killer.txt");
+        let tail: Vec<&str> = killer.lines().skip(10).collect();
+        text.push_str(&tail.join("\n"));
+        let p = single(&text);
+        assert_eq!(p.cages(), single(&killer).cages());
+        assert_eq!(p.format(), Format::Line);
+    }
+
+    #[test]
+    fn killer_errors_name_line_and_column() {
+        let base = sample("killer.txt");
+        let err = |from: &str, to: &str| {
+            assert!(base.contains(from), "{from}");
+            parse(&base.replacen(from, to, 1), "k.txt", None).unwrap_err()
+        };
+        // Line 11 is the first cage map row, line 21 the first sum line.
+        let e = err("a=12 b=20", "a=50 b=20");
+        assert_eq!((e.line, e.column), (21, 1), "{e}");
+        assert_eq!(
+            e.message,
+            "cage 'a' has the sum 50, which its 3 cells cannot make: 3 different symbols \
+             of 1-9 add up to 6-24"
+        );
+        let e = err("aaabccccd", "aaabccccG");
+        assert_eq!((e.line, e.column), (11, 9), "{e}");
+        assert_eq!(
+            e.message,
+            "cage 'G' (first at r1c9) has no sum: add G=N after the cage map"
+        );
+        let e = err(" D=10", " D=10 H=4");
+        assert_eq!((e.line, e.column), (24, 14), "{e}");
+        assert_eq!(e.message, "'H' labels no cell of the cage map");
+        let e = err(" D=10", " D=10 D=4");
+        assert_eq!((e.line, e.column), (24, 14), "{e}");
+        assert_eq!(
+            e.message,
+            "cage 'D' has a second sum (the first is at line 24, column 9)"
+        );
+        let e = err(" D=10", " D=x");
+        assert_eq!((e.line, e.column), (24, 11), "{e}");
+        let e = err(" D=10", " D10");
+        assert_eq!((e.line, e.column), (24, 9), "{e}");
+        assert_eq!(e.message, "expected label=sum (like a=12), found \"D10\"");
+        let e = err("aaabccccd", "aaabcccc");
+        assert_eq!((e.line, e.column), (11, 9), "{e}");
+        let e = err("aaabccccd", "a#abccccd");
+        assert_eq!((e.line, e.column), (11, 2), "{e}");
+        // A given breaking its cage points at the given: r1c9 is in cage
+        // 'd' (r1c9 and r2c9, sum 4).
+        let e = err(".........\n", "........9\n");
+        assert_eq!((e.line, e.column), (1, 9), "{e}");
+        assert_eq!(
+            e.message,
+            "cage 'd' cannot make its sum 4 with the given 9 at r1c9: the givens already \
+             add up to 9"
+        );
+    }
+
+    /// A samurai and a jigsaw with a few cages (not every cell caged): the
+    /// cage map keeps the canvas (and the jigsaw its region map), and both
+    /// read back the same.
+    #[test]
+    fn cages_on_a_canvas_and_a_jigsaw_round_trip() {
+        for name in ["samurai.txt", "jigsaw.txt"] {
+            let p = single(&sample(name));
+            let l = p.layout().clone();
+            let cages = vec![
+                Cage::new(3, vec![0, 1]),
+                Cage::new(
+                    17,
+                    vec![l.cell_count() as u32 - 2, l.cell_count() as u32 - 1],
+                ),
+            ];
+            let p = p
+                .with_values(vec![0; l.cell_count()])
+                .with_cages(cages)
+                .unwrap();
+            let text = p.to_text();
+            let q = single(&text);
+            assert_eq!(q.layout().name(), l.name(), "{name}");
+            assert_eq!(q.cages(), p.cages(), "{name}");
+            assert_eq!(q.to_text(), text, "{name}");
+            assert!(p.kind().starts_with("killer-"), "{name}");
+        }
     }
 }

@@ -6,7 +6,9 @@
 //!   never drawn over; cells the reader's solver check changed get a frame
 //!   and, when empty, their digit in a second colour.
 //! - [`render_grid`] draws a puzzle of any layout (samurai and jigsaw
-//!   included) as a clean grid, without a photo.
+//!   included) as a clean grid, without a photo, its cages (killer) too.
+//! - [`cages`]: the geometry of a cage's dashed outline and sum, shared by
+//!   [`render_grid`] and the app's view of a photo.
 //!
 //! Plain functions over `image` buffers ([`image::RgbaImage`], or for
 //! drawing on a photo also [`image::RgbImage`], as JPEG decodes, which saves
@@ -37,6 +39,7 @@
 //! assert!(image.width() > 9 * Options::default().cell_px);
 //! ```
 
+pub mod cages;
 mod render;
 mod stamp;
 
@@ -120,6 +123,10 @@ pub struct Options {
     pub digit_height: f32,
     /// Pixels per cell of [`render_grid`].
     pub cell_px: u32,
+    /// Cover marks in an empty cell with its paper before drawing its digit
+    /// ([`draw_solution`]). Off for a killer: its printed cage outlines and
+    /// sums are in the cells and must stay readable.
+    pub cover_marks: bool,
 }
 
 impl Default for Options {
@@ -129,6 +136,7 @@ impl Default for Options {
             palette: None,
             digit_height: 0.6,
             cell_px: 64,
+            cover_marks: true,
         }
     }
 }
@@ -174,7 +182,8 @@ pub enum OverlayError {
 /// ([`Located::cell_quad`]), `options.digit_height` of the cell tall, in the
 /// palette's `solved` colour. A cell with marks in it (pencil candidates,
 /// handwriting the reader took for empty) is first covered, inside a thin
-/// margin, with its own paper colour, so that the digit reads clearly.
+/// margin, with its own paper colour, so that the digit reads clearly
+/// (unless `options.cover_marks` is off, as for a killer's printed cages).
 /// Cells listed in `changed` (those of the
 /// reader's `CheckOutcome::Changed`) get a thin frame just inside their quad in
 /// the `changed` colour, and their digit, if empty, in that colour too.
@@ -229,6 +238,7 @@ pub fn draw_solution<P: Paintable>(
             continue;
         }
         if let Some(map) = &maps[cell]
+            && options.cover_marks
             && let Some(paper) = marked_paper(image, map)
         {
             jobs.push((&plate, map, paper));

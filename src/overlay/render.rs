@@ -3,7 +3,11 @@
 use ab_glyph::FontRef;
 use image::{Rgba, RgbaImage};
 
-use super::stamp::GlyphSet;
+use super::cages::{
+    CAGE_DASH, CAGE_DIGIT_HEIGHT, CAGE_GAP, CAGE_INSET, CAGE_SUM_AT, CAGE_SUM_HEIGHT, cage_outline,
+    dashes, sum_cell,
+};
+use super::stamp::{GlyphSet, Stamp, segment};
 use super::{FONT, Options, OverlayError, Palette, check_options, check_values};
 use crate::grid::Puzzle;
 use crate::vision::homography::Homography;
@@ -15,6 +19,9 @@ use crate::vision::homography::Homography;
 /// drawn in the palette's `given` colour; with `solution` (one value per
 /// cell, 0 = unknown) the other cells' values in its `solved` colour. Any
 /// layout: samurai, jigsaw, 16x16 (symbols as the puzzle writes them).
+/// A puzzle's cages (killer) are drawn as printed: a dashed outline inside
+/// each cage, its sum small in its top-left cell (see [`super::cages`]),
+/// and digits at most [`CAGE_DIGIT_HEIGHT`] tall, clear of the sums.
 ///
 /// The palette is `options.palette`, or [`Palette::LIGHT`].
 pub fn render_grid(
@@ -75,7 +82,13 @@ pub fn render_grid(
         }
     }
     let font = FontRef::try_from_slice(FONT).expect("the bundled font parses");
-    let mut glyphs = GlyphSet::new(font, options.digit_height as f64, cell as f64);
+    draw_cages(&mut image, puzzle, &font, margin, cell, &palette);
+    let height = if puzzle.cages().is_empty() {
+        options.digit_height
+    } else {
+        options.digit_height.min(CAGE_DIGIT_HEIGHT)
+    };
+    let mut glyphs = GlyphSet::new(font, height as f64, cell as f64);
     for c in 0..layout.cell_count() {
         let given = puzzle.values()[c];
         let (v, colour) = match (given, solution.map(|s| s[c])) {
@@ -95,6 +108,63 @@ pub fn render_grid(
         }
     }
     Ok(image)
+}
+
+/// The puzzle's cages on the grid drawn by [`render_grid`]: dashed
+/// outlines in the line colour, each sum on a patch of paper in its
+/// top-left cell.
+fn draw_cages(
+    image: &mut RgbaImage,
+    puzzle: &Puzzle,
+    font: &FontRef,
+    margin: u32,
+    cell: u32,
+    palette: &Palette,
+) {
+    let layout = puzzle.layout();
+    let s = cell as f32;
+    // Grid coordinates to pixel indices (the centre of pixel (0, 0) at 0).
+    let px = |p: [f32; 2]| {
+        [
+            margin as f32 + p[0] * s - 0.5,
+            margin as f32 + p[1] * s - 0.5,
+        ]
+    };
+    let width = (s / 40.0).max(1.0);
+    for cage in puzzle.cages() {
+        let outline = cage_outline(layout, &cage.cells, CAGE_INSET);
+        for [a, b] in dashes(&outline, CAGE_DASH, CAGE_GAP) {
+            segment(image, px(a), px(b), width, palette.lines);
+        }
+    }
+    for cage in puzzle.cages() {
+        let Some(at) = sum_cell(layout, cage) else {
+            continue;
+        };
+        let (row, col) = layout.position(at);
+        let [x0, y0] = px([col as f32, row as f32]).map(f64::from);
+        let top_left = CAGE_SUM_AT.map(f64::from);
+        let text = cage.sum.to_string();
+        let Some(stamp) = Stamp::text(font, &text, CAGE_SUM_HEIGHT as f64, s as f64, top_left)
+        else {
+            continue;
+        };
+        // Paper under the sum and a little around it, over the dashes.
+        let [w, h] = stamp.extent();
+        let pad = CAGE_SUM_AT[0] as f64 / 2.0;
+        let rect = |v: f64| v.max(0.0).round() as u32;
+        let (l, t) = (top_left[0] - pad, top_left[1] - pad);
+        fill(
+            image,
+            rect(x0 + l * s as f64),
+            rect(y0 + t * s as f64),
+            rect(x0 + (l + w + 2.0 * pad) * s as f64),
+            rect(y0 + (t + h + 2.0 * pad) * s as f64),
+            palette.paper,
+        );
+        let map = Homography::from_matrix([s as f64, 0.0, x0, 0.0, s as f64, y0, 0.0, 0.0, 1.0]);
+        stamp.draw(image, &map, palette.given);
+    }
 }
 
 /// Fills pixels `x0..x1` x `y0..y1`, clipped to the image.

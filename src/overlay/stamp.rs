@@ -99,6 +99,77 @@ impl Stamp {
         })
     }
 
+    /// `text` in `font` on one line, its digits `height` (a fraction of the
+    /// cell) tall, the top-left of its ink box at `top_left` (cell-local),
+    /// rasterised at `res` bitmap pixels per cell. `None` for empty text or
+    /// text without ink.
+    pub fn text(
+        font: &FontRef,
+        text: &str,
+        height: f64,
+        res: f64,
+        top_left: [f64; 2],
+    ) -> Option<Stamp> {
+        let probe = font.as_scaled(PxScale::from(100.0));
+        let one = probe.outline_glyph(probe.scaled_glyph('8'))?.px_bounds();
+        let scale = (height * res * 100.0 / one.height() as f64) as f32;
+        let scaled = font.as_scaled(PxScale::from(scale));
+        let mut pen = 0.0f32;
+        let mut outlines = Vec::new();
+        let mut last = None;
+        for ch in text.chars() {
+            let id = scaled.glyph_id(ch);
+            if let Some(prev) = last {
+                pen += scaled.kern(prev, id);
+            }
+            let glyph = id.with_scale_and_position(scale, ab_glyph::point(pen, scaled.ascent()));
+            pen += scaled.h_advance(id);
+            last = Some(id);
+            outlines.extend(scaled.outline_glyph(glyph));
+        }
+        let (x0, y0, x1, y1) = outlines.iter().map(|o| o.px_bounds()).fold(
+            (f32::MAX, f32::MAX, f32::MIN, f32::MIN),
+            |(a, b, c, d), r| {
+                (
+                    a.min(r.min.x),
+                    b.min(r.min.y),
+                    c.max(r.max.x),
+                    d.max(r.max.y),
+                )
+            },
+        );
+        if outlines.is_empty() || x1 <= x0 || y1 <= y0 {
+            return None;
+        }
+        let (width, height) = ((x1 - x0) as usize + 2, (y1 - y0) as usize + 2);
+        let mut cov = vec![0u8; width * height];
+        for o in &outlines {
+            let b = o.px_bounds();
+            let (ox, oy) = ((b.min.x - x0) as usize + 1, (b.min.y - y0) as usize + 1);
+            o.draw(|x, y, c| {
+                let (x, y) = (x as usize + ox, y as usize + oy);
+                if x < width && y < height {
+                    let v = (c.clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
+                    let at = &mut cov[y * width + x];
+                    *at = (*at).max(v);
+                }
+            });
+        }
+        Some(Stamp {
+            width,
+            height,
+            cov,
+            origin: [top_left[0] - 1.0 / res, top_left[1] - 1.0 / res],
+            res,
+        })
+    }
+
+    /// The stamp's bitmap size in cell units: (width, height), its
+    /// one-pixel border included.
+    pub fn extent(&self) -> [f64; 2] {
+        [self.width as f64 / self.res, self.height as f64 / self.res]
+    }
+
     /// A square ring inside the cell: from `inset` to `inset + thickness`
     /// (fractions of the cell) in from each side, rasterised at `res`.
     pub fn frame(inset: f64, thickness: f64, res: f64) -> Stamp {

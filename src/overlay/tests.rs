@@ -268,6 +268,79 @@ fn pencil_marks_under_a_solved_digit_are_covered_with_paper() {
     };
     assert!(changed_in(100) < 600, "{}", changed_in(100));
     assert!(changed_in(50) > changed_in(100), "mark removed too");
+
+    // A killer's print (cage lines, sums) is never covered.
+    let mut image = original.clone();
+    let options = Options {
+        cover_marks: false,
+        ..Options::default()
+    };
+    draw_solution(&mut image, &loc, &givens, &solution, &[], &options).unwrap();
+    assert_eq!(*image.get_pixel(59, 60), Rgba([90, 90, 90, 255]), "kept");
+    assert!(changed_in(50) < 600, "{}", changed_in(50));
+}
+
+/// The killer sample, its cages drawn as printed.
+#[test]
+fn a_rendered_killer_shows_dashed_cages_and_sums() {
+    use crate::grid::{Cage, Document, parse};
+    let text = include_str!("../../samples/puzzles/killer.txt");
+    let Document::Single(killer) = parse(text, "killer.txt", None).unwrap() else {
+        panic!("one puzzle");
+    };
+    let options = Options::default();
+    let plain = killer.clone().with_cages(Vec::new()).unwrap();
+    let with = render_grid(&killer, None, &options).unwrap();
+    let without = render_grid(&plain, None, &options).unwrap();
+    assert_eq!(with.dimensions(), without.dimensions());
+    let dark = |p: &Rgba<u8>| p[0] < 128;
+    let s = options.cell_px as f32;
+    let m = (options.cell_px / 2) as f32;
+    let at =
+        |img: &RgbaImage, x: f32, y: f32| *img.get_pixel((m + x * s) as u32, (m + y * s) as u32);
+
+    // Cage a is r1c1-r1c3 (sum 12): along its top, inside the cells, ink
+    // and paper alternate (dashes) where the plain grid has no line.
+    let y = cages::CAGE_INSET;
+    let row: Vec<bool> = (0..150)
+        .map(|i| 0.5 + i as f32 * 0.01)
+        .map(|x| dark(&at(&with, x, y)) && !dark(&at(&without, x, y)))
+        .collect();
+    let runs = row.windows(2).filter(|w| w[0] != w[1]).count();
+    assert!(runs >= 10, "dashes along the cage's top: {row:?}");
+    assert!(row.iter().filter(|&&d| d).count() > 40);
+    // Its right side ends inside r1c3: no outline across into r1c4 at
+    // mid-height of the row, but there is one just inside r1c3.
+    let column = |x: f32| (20..80).any(|i| dark(&at(&with, x, i as f32 * 0.01)));
+    assert!(column(3.0 - cages::CAGE_INSET), "the cage's right side");
+    assert!(!column(3.0 + 0.5), "nothing in the middle of r1c4");
+
+    // The sum "12" in r1c1's top-left corner, inside the outline; r1c2
+    // has no sum there.
+    let ink_in = |c: f32| {
+        (0..15)
+            .flat_map(|j| {
+                (0..25).map(move |i| (c + 0.12 + i as f32 * 0.01, 0.11 + j as f32 * 0.01))
+            })
+            .filter(|&(x, y)| dark(&at(&with, x, y)))
+            .count()
+    };
+    assert!(ink_in(0.0) > 40, "{}", ink_in(0.0));
+    assert_eq!(ink_in(1.0), 0);
+    // The centre of a cell stays paper.
+    assert!(!dark(&at(&with, 4.5, 4.5)));
+
+    // A cage of one cell is a small dashed square.
+    let one = plain.with_cages(vec![Cage::new(5, vec![40])]).unwrap();
+    let img = render_grid(&one, None, &options).unwrap();
+    let bottom = 5.0 - cages::CAGE_INSET;
+    let inked = |img: &RgbaImage| {
+        (20..80)
+            .filter(|&i| dark(&at(img, 4.0 + i as f32 * 0.01, bottom)))
+            .count()
+    };
+    assert!(inked(&img) > 20, "{}", inked(&img));
+    assert_eq!(inked(&without), 0);
 }
 
 #[test]

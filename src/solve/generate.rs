@@ -1,8 +1,13 @@
-//! Making puzzles: a random full grid of any layout, and removing givens while
-//! the solution stays unique. Deterministic for a given seed: the same seed
-//! gives the same puzzle on every machine.
+//! Making puzzles: a random full grid of any layout, removing givens while
+//! the solution stays unique, and cutting a grid into killer cages.
+//! Deterministic for a given seed: the same seed gives the same puzzle on
+//! every machine.
+
+use std::sync::Arc;
 
 use super::sudoku::SudokuSolver;
+use crate::grid::{Cage, Layout};
+use crate::rng::Rng;
 
 /// The random order behind [`full_grid`] and [`thin`] (xorshift64*). Not
 /// [`crate::rng::Rng`]: the committed sample puzzles and images and the
@@ -116,6 +121,78 @@ pub fn thin(solver: &mut SudokuSolver, values: &[u8], target: usize, seed: u64) 
     v
 }
 
+/// Cuts a solved grid into cages of up to `max_size` cells, each made of
+/// neighbouring cells (sharing an edge on the canvas) with no symbol twice,
+/// its sum taken from `solution`. Cages are grown from cells taken in a
+/// random order to a random size of 2 to `max_size`; a cell left with no
+/// free neighbour is a cage of its own.
+pub fn cut_cages(layout: &Layout, solution: &[u8], max_size: usize, seed: u64) -> Vec<Cage> {
+    let mut rng = Rng::new(seed);
+    let mut order: Vec<usize> = (0..layout.cell_count()).collect();
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i as u32 + 1) as usize);
+    }
+    let mut taken = vec![false; layout.cell_count()];
+    let neighbours = |cell: usize| {
+        let (r, c) = layout.position(cell);
+        [(0, 1), (2, 1), (1, 0), (1, 2)]
+            .into_iter()
+            .filter_map(move |(dr, dc)| {
+                layout.cell_at((r + dr).checked_sub(1)?, (c + dc).checked_sub(1)?)
+            })
+    };
+    let mut cages = Vec::new();
+    for start in order {
+        if taken[start] {
+            continue;
+        }
+        let target = 2 + rng.below(max_size.max(2) as u32 - 1) as usize;
+        let mut cells = vec![start];
+        let mut symbols = 1u32 << solution[start];
+        taken[start] = true;
+        while cells.len() < target {
+            let free: Vec<usize> = cells
+                .iter()
+                .flat_map(|&c| neighbours(c))
+                .filter(|&n| !taken[n] && symbols & 1 << solution[n] == 0)
+                .collect();
+            if free.is_empty() {
+                break;
+            }
+            let next = free[rng.below(free.len() as u32) as usize];
+            taken[next] = true;
+            symbols |= 1 << solution[next];
+            cells.push(next);
+        }
+        let sum = cells.iter().map(|&c| solution[c] as u32).sum();
+        cages.push(Cage::new(
+            sum,
+            cells.into_iter().map(|c| c as u32).collect(),
+        ));
+    }
+    cages
+}
+
+/// A killer of `layout` with no givens and one solution: a random full
+/// grid cut into cages of up to `max_size` cells ([`cut_cages`]), tried
+/// from `seed` on until the cages alone leave one solution. Returns the
+/// solution and the cages.
+pub fn killer(layout: &Arc<Layout>, max_size: usize, seed: u64) -> (Vec<u8>, Vec<Cage>) {
+    let mut plain = SudokuSolver::new(layout.clone());
+    let empty = vec![0u8; layout.cell_count()];
+    for attempt in 0.. {
+        let s = seed.wrapping_mul(1000).wrapping_add(attempt);
+        let full = full_grid(&mut plain, s);
+        let cages = cut_cages(layout, &full, max_size, s);
+        let mut solver =
+            SudokuSolver::with_cages(layout.clone(), &cages).expect("small cages encode");
+        if solver.solve(&empty, 2, 0).map(|o| o.count) == Ok(1) {
+            return (full, cages);
+        }
+    }
+    unreachable!("the attempts never end")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,5 +233,31 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn cut_cages_cover_the_grid_with_their_sums() {
+        let layout = Arc::new(Layout::classic());
+        let mut s = SudokuSolver::new(layout.clone());
+        let full = full_grid(&mut s, 3);
+        let cages = cut_cages(&layout, &full, 4, 3);
+        let mut seen = vec![0; 81];
+        for cage in &cages {
+            assert!((1..=4).contains(&cage.cells.len()));
+            let mut symbols = 0u32;
+            for &c in &cage.cells {
+                seen[c as usize] += 1;
+                symbols |= 1 << full[c as usize];
+            }
+            assert_eq!(
+                symbols.count_ones() as usize,
+                cage.cells.len(),
+                "no symbol twice"
+            );
+            let sum: u32 = cage.cells.iter().map(|&c| full[c as usize] as u32).sum();
+            assert_eq!(sum, cage.sum);
+        }
+        assert!(seen.iter().all(|&n| n == 1), "every cell in one cage");
+        assert_eq!(cages.iter().map(|c| c.sum).sum::<u32>(), 405);
     }
 }

@@ -1,8 +1,10 @@
 //! Solving: a generic exact-cover engine ([`dlx`]) and the encoding of any
 //! layout into it ([`SudokuSolver`]).
 
+mod cages;
 pub mod dlx;
 pub mod generate;
 mod sudoku;
 
+pub use cages::MAX_COMBINATIONS;
 pub use sudoku::{Outcome, SolveError, SudokuSolver, solve};

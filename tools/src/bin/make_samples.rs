@@ -1,5 +1,7 @@
 //! Writes the puzzle samples in `samples/puzzles/`: a generated puzzle of each
-//! built-in shape and a jigsaw, thinned while the solution stays unique.
+//! built-in shape and a jigsaw, thinned while the solution stays unique, and
+//! a killer with no givens, cut into cages until its cages alone leave one
+//! solution.
 //!
 //! cargo run --release -p sudoku-lens-tools --bin make_samples
 
@@ -7,7 +9,7 @@ use std::sync::Arc;
 
 use sudoku_lens::grid::{Layout, Puzzle};
 use sudoku_lens::solve::SudokuSolver;
-use sudoku_lens::solve::generate::{full_grid, thin};
+use sudoku_lens::solve::generate::{full_grid, killer, thin};
 
 fn main() -> std::io::Result<()> {
     let dir = sudoku_lens_tools::repo_root().join("samples/puzzles");
@@ -60,5 +62,17 @@ fn main() -> std::io::Result<()> {
         )?;
         println!("{name}: {} givens", puzzle.given_count());
     }
+    let classic = Arc::new(Layout::classic());
+    let (full, cages) = killer(&classic, 4, 12);
+    let count = cages.len();
+    let puzzle = Puzzle::empty(classic)
+        .with_cages(cages)
+        .expect("cut cages are well formed");
+    std::fs::write(dir.join("killer.txt"), puzzle.to_text())?;
+    std::fs::write(
+        dir.join("killer.solution.txt"),
+        puzzle.with_values(full).to_text(),
+    )?;
+    println!("killer: {count} cages, no givens");
     Ok(())
 }

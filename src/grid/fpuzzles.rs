@@ -1,0 +1,563 @@
+//! The f-puzzles format, which f-puzzles.com and SudokuPad links carry:
+//! a JSON object compressed with lz-string's `compressToBase64`, after
+//! `?load=` in an f-puzzles link (`https://f-puzzles.com/?load=N4Ig...`) or
+//! after `fpuzzles` in a SudokuPad link (`https://sudokupad.app/fpuzzlesN4Ig...`).
+//!
+//! What is read and written:
+//!
+//! - `size`: the grid is `size` x `size` (4, 6, 9, 12, 16 or 25), with the
+//!   boxes f-puzzles gives that size (as tall as the largest divisor of
+//!   `size` up to its square root: 2x3 for 6, 3x4 for 12);
+//! - `grid`: rows of cells; a cell with `"given": true` holds its `value` as
+//!   a given (values without `given` are a solver's entries, left out); a
+//!   cell's `region` (0-based) replaces its default box, which makes a
+//!   jigsaw;
+//! - `killercage`: `{"cells": ["R1C1", ...], "value": "12"}`, rows and
+//!   columns from 1, the sum as a string;
+//! - `solution` (written only): the solution's symbols, row by row.
+//!
+//! Titles, rules text and drawings (`title`, `author`, `ruleset`, `text`,
+//! `line`, `rectangle`, `circle`, `cage`, ...) are ignored. Any other
+//! constraint (thermometers, arrows, anti-knight, ...) is refused with an
+//! error naming it, since solving without it would give wrong answers; so
+//! is a killer cage without a sum.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::cage::{Cage, check_cages};
+use super::layout::Layout;
+use super::puzzle::{Alphabet, Format, Puzzle};
+use super::text::ParseError;
+
+/// Where f-puzzles links lead; a puzzle exported as a link opens there.
+pub const LINK_PREFIX: &str = "https://f-puzzles.com/?load=";
+
+/// Keys of an f-puzzles object that carry no rule the solver must know.
+const IGNORED: &[&str] = &[
+    "size",
+    "grid",
+    "killercage",
+    "title",
+    "author",
+    "ruleset",
+    "solution",
+    "highlightConflicts",
+    "activeConstraints",
+    "disabledlogic",
+    "truecandidatesoptions",
+    "text",
+    "line",
+    "rectangle",
+    "circle",
+    "cage",
+];
+
+/// Whether `text` looks like an f-puzzles or SudokuPad link rather than a
+/// puzzle file.
+pub fn is_link(text: &str) -> bool {
+    let t = text.trim();
+    !t.contains('\n')
+        && (t.contains("://")
+            || t.starts_with("www.")
+            || t.contains("f-puzzles.com")
+            || t.contains("sudokupad.app")
+            || t.contains("?load="))
+}
+
+/// Reads the puzzle an f-puzzles or SudokuPad link carries; `file` names
+/// the source in errors.
+pub fn from_link(link: &str, file: &str) -> Result<Puzzle, ParseError> {
+    let err = |message: String| ParseError {
+        file: file.to_string(),
+        line: 1,
+        column: 0,
+        message,
+    };
+    let link = link.trim();
+    let data = if let Some(i) = link.find("load=") {
+        &link[i + "load=".len()..]
+    } else if let Some(i) = link.find("fpuzzles") {
+        &link[i + "fpuzzles".len()..]
+    } else {
+        return Err(err(
+            "this link carries no f-puzzles data: expected an f-puzzles link \
+             (https://f-puzzles.com/?load=...) or a SudokuPad link to an f-puzzles puzzle \
+             (https://sudokupad.app/fpuzzles...)"
+                .into(),
+        ));
+    };
+    let data = data.split(['&', '#']).next().unwrap_or_default();
+    let data = percent_decode(data).replace(' ', "+");
+    let json = decompress(&data).ok_or_else(|| {
+        err(format!(
+            "the link's data ({} characters) is not lz-string compressed base64; \
+             was the link cut short?",
+            data.len()
+        ))
+    })?;
+    let value: Value = serde_json::from_str(&json)
+        .map_err(|e| err(format!("the link's data is not an f-puzzles puzzle: {e}")))?;
+    from_fpuzzles(&value, file)
+}
+
+/// The JSON text that an lz-string `compressToBase64` string holds.
+pub fn decompress(data: &str) -> Option<String> {
+    if data.is_empty() {
+        return None;
+    }
+    let wide = lz_str::decompress_from_base64(data)?;
+    let text = String::from_utf16(&wide).ok()?;
+    (!text.is_empty()).then_some(text)
+}
+
+/// `text` compressed as lz-string's JavaScript `compressToBase64` does,
+/// padding included (`=` to a multiple of 4 characters).
+pub fn compress(text: &str) -> String {
+    let mut out = lz_str::compress_to_base64(text);
+    // lz-str pads with one `=` more than the JavaScript library (four
+    // after 4n + 1 characters); pad as the library does.
+    let len = out.trim_end_matches('=').len();
+    out.truncate(len);
+    out.extend(std::iter::repeat_n('=', (4 - len % 4) % 4));
+    out
+}
+
+/// `%2B` and the like decoded; other text unchanged.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && bytes[i + 1].is_ascii_hexdigit()
+            && bytes[i + 2].is_ascii_hexdigit()
+            && let Ok(b) = u8::from_str_radix(&s[i + 1..i + 3], 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Box height and width f-puzzles gives a `size` x `size` grid.
+pub fn box_shape(size: usize) -> (usize, usize) {
+    let mut h = (size as f64).sqrt().floor() as usize;
+    while h > 1 && !size.is_multiple_of(h) {
+        h -= 1;
+    }
+    let h = h.max(1);
+    (h, size / h)
+}
+
+/// Reads an f-puzzles JSON object (see the module documentation).
+pub fn from_fpuzzles(value: &Value, file: &str) -> Result<Puzzle, ParseError> {
+    let err = |message: String| ParseError {
+        file: file.to_string(),
+        line: 0,
+        column: 0,
+        message,
+    };
+    let obj = value
+        .as_object()
+        .ok_or_else(|| err("expected an f-puzzles JSON object".into()))?;
+    refuse_other_rules(obj).map_err(err)?;
+    let size = match obj.get("size") {
+        None => 9,
+        Some(v) => v
+            .as_u64()
+            .map(|s| s as usize)
+            .ok_or_else(|| err("size: expected a whole number".into()))?,
+    };
+    let rows = obj
+        .get("grid")
+        .and_then(Value::as_array)
+        .ok_or_else(|| err("no \"grid\": expected rows of cells".into()))?;
+    if rows.len() != size {
+        return Err(err(format!(
+            "grid has {} rows; a puzzle of size {size} has {size}",
+            rows.len()
+        )));
+    }
+    let (bh, bw) = box_shape(size);
+    let mut values = vec![0u8; size * size];
+    let mut regions = vec![0usize; size * size];
+    let mut jigsaw = false;
+    for (r, row) in rows.iter().enumerate() {
+        let cells = row
+            .as_array()
+            .filter(|c| c.len() == size)
+            .ok_or_else(|| err(format!("grid[{r}]: expected {size} cells")))?;
+        for (c, cell) in cells.iter().enumerate() {
+            let at = || format!("grid[{r}][{c}] (R{}C{})", r + 1, c + 1);
+            let given = cell.get("given").and_then(Value::as_bool).unwrap_or(false);
+            if given {
+                let v = cell
+                    .get("value")
+                    .and_then(Value::as_u64)
+                    .filter(|&v| v >= 1 && v as usize <= size)
+                    .ok_or_else(|| err(format!("{}: a given needs a value 1-{size}", at())))?;
+                values[r * size + c] = v as u8;
+            }
+            let default = (r / bh) * bh + c / bw;
+            regions[r * size + c] = match cell.get("region") {
+                None => default,
+                Some(Value::Null) => {
+                    return Err(err(format!(
+                        "{}: a cell outside every region is not supported",
+                        at()
+                    )));
+                }
+                Some(v) => {
+                    let region = v
+                        .as_u64()
+                        .map(|x| x as usize)
+                        .filter(|&x| x < size)
+                        .ok_or_else(|| err(format!("{}: region must be 0-{}", at(), size - 1)))?;
+                    jigsaw |= region != default;
+                    region
+                }
+            };
+        }
+    }
+    let layout = if jigsaw {
+        Layout::jigsaw(size, &regions).map_err(|e| err(format!("regions: {e}")))?
+    } else if (bh, bw) == square_box(size) {
+        Layout::square(size).map_err(|e| err(format!("size: {e}")))?
+    } else {
+        // Boxes shaped otherwise than this program's default for the size.
+        Layout::jigsaw(size, &regions).map_err(|e| err(format!("regions: {e}")))?
+    };
+    let format = if layout.regions().is_empty() {
+        Format::Rows { pretty: false }
+    } else {
+        Format::Jigsaw
+    };
+    let alphabet = Alphabet::Digits;
+    let layout = Arc::new(layout);
+    let puzzle = Puzzle::from_parts(layout.clone(), values, alphabet, format, Vec::new());
+    let cages = read_cages(obj, size).map_err(err)?;
+    if cages.is_empty() {
+        return Ok(puzzle);
+    }
+    check_cages(&layout, puzzle.values(), &cages, &|i| {
+        format!("killercage[{i}]")
+    })
+    .map_err(|e| err(e.message))?;
+    puzzle.with_cages(cages).map_err(|e| err(e.message))
+}
+
+/// The box of this program's square layout of `size`, if it has one.
+fn square_box(size: usize) -> (usize, usize) {
+    Layout::square(size)
+        .ok()
+        .and_then(|l| l.box_shape())
+        .unwrap_or((0, 0))
+}
+
+fn refuse_other_rules(obj: &Map<String, Value>) -> Result<(), String> {
+    for (key, value) in obj {
+        if IGNORED.contains(&key.as_str()) {
+            continue;
+        }
+        let empty = match value {
+            Value::Null | Value::Bool(false) => true,
+            Value::Array(a) => a.is_empty(),
+            Value::String(s) => s.is_empty(),
+            _ => false,
+        };
+        if !empty {
+            return Err(format!(
+                "the puzzle has a \"{key}\" constraint, which sudoku-lens does not solve \
+                 (it solves givens, boxes or jigsaw regions, and killer cages)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn read_cages(obj: &Map<String, Value>, size: usize) -> Result<Vec<Cage>, String> {
+    let Some(list) = obj.get("killercage") else {
+        return Ok(Vec::new());
+    };
+    let list = list
+        .as_array()
+        .ok_or("killercage: expected an array of cages")?;
+    let mut cages = Vec::with_capacity(list.len());
+    for (i, cage) in list.iter().enumerate() {
+        let cells = cage
+            .get("cells")
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("killercage[{i}]: expected \"cells\": [\"R1C1\", ...]"))?;
+        let mut ids = Vec::with_capacity(cells.len());
+        for (j, rc) in cells.iter().enumerate() {
+            let (r, c) = rc
+                .as_str()
+                .and_then(parse_rc)
+                .filter(|&(r, c)| r < size && c < size)
+                .ok_or_else(|| {
+                    format!(
+                        "killercage[{i}].cells[{j}]: expected \"R1C1\" to \"R{size}C{size}\", \
+                         found {rc}"
+                    )
+                })?;
+            ids.push((r * size + c) as u32);
+        }
+        let sum = match cage.get("value") {
+            Some(Value::String(s)) if !s.trim().is_empty() => s.trim().parse::<u32>().ok(),
+            Some(Value::Number(n)) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+            _ => {
+                return Err(format!(
+                    "killercage[{i}] (cells {}) has no sum; cages without a sum are not supported",
+                    cell_list(cells)
+                ));
+            }
+        }
+        .ok_or_else(|| format!("killercage[{i}]: the sum must be a whole number"))?;
+        cages.push(Cage::new(sum, ids));
+    }
+    Ok(cages)
+}
+
+fn cell_list(cells: &[Value]) -> String {
+    cells
+        .iter()
+        .map(|c| c.as_str().unwrap_or("?").to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `R3C12` as zero-based (row, column).
+fn parse_rc(s: &str) -> Option<(usize, usize)> {
+    let rest = s.trim().strip_prefix(['R', 'r'])?;
+    let (r, c) = rest.split_once(['C', 'c'])?;
+    let (r, c) = (r.parse::<usize>().ok()?, c.parse::<usize>().ok()?);
+    (r >= 1 && c >= 1).then(|| (r - 1, c - 1))
+}
+
+/// The puzzle as an f-puzzles JSON object, with `solution` when given.
+/// Only single square grids (with boxes or jigsaw regions) have an
+/// f-puzzles form.
+pub fn to_fpuzzles(puzzle: &Puzzle, solution: Option<&[u8]>) -> Result<Value, String> {
+    let layout = puzzle.layout();
+    let size = layout.size();
+    let square = layout.is_full() && layout.height() == size && layout.width() == size;
+    if !square {
+        return Err(format!(
+            "a {} puzzle has no f-puzzles form: f-puzzles holds single square grids",
+            layout.name()
+        ));
+    }
+    let (bh, bw) = box_shape(size);
+    let region_of = |cell: usize| -> usize {
+        if layout.regions().is_empty() {
+            // Rectangular boxes: the box's number in reading order.
+            let (r, c) = layout.position(cell);
+            let (h, w) = layout.box_shape().unwrap_or((bh, bw));
+            (r / h) * (size / w) + c / w
+        } else {
+            layout.regions()[cell] as usize
+        }
+    };
+    let grid: Vec<Vec<Value>> = (0..size)
+        .map(|r| {
+            (0..size)
+                .map(|c| {
+                    let cell = layout.cell_at(r, c).expect("a full square grid");
+                    let mut obj = Map::new();
+                    let default = (r / bh) * bh + c / bw;
+                    let region = region_of(cell);
+                    if region != default || !layout.regions().is_empty() {
+                        obj.insert("region".into(), json!(region));
+                    }
+                    let v = puzzle.values()[cell];
+                    if v != 0 {
+                        obj.insert("value".into(), json!(v));
+                        obj.insert("given".into(), json!(true));
+                    }
+                    Value::Object(obj)
+                })
+                .collect()
+        })
+        .collect();
+    let mut out = json!({ "size": size, "grid": grid });
+    if !puzzle.cages().is_empty() {
+        let cages: Vec<Value> = puzzle
+            .cages()
+            .iter()
+            .map(|cage| {
+                let cells: Vec<String> = cage
+                    .cells
+                    .iter()
+                    .map(|&c| {
+                        let (r, c) = layout.position(c as usize);
+                        format!("R{}C{}", r + 1, c + 1)
+                    })
+                    .collect();
+                json!({ "cells": cells, "value": cage.sum.to_string() })
+            })
+            .collect();
+        out["killercage"] = Value::Array(cages);
+    }
+    if let Some(sol) = solution {
+        out["solution"] = json!(sol);
+    }
+    Ok(out)
+}
+
+/// An f-puzzles link to the puzzle (with its solution, when given, which
+/// lets f-puzzles and SudokuPad check a player's answer).
+pub fn to_link(puzzle: &Puzzle, solution: Option<&[u8]>) -> Result<String, String> {
+    let json = to_fpuzzles(puzzle, solution)?;
+    Ok(format!("{LINK_PREFIX}{}", compress(&json.to_string())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Document, parse};
+
+    /// A killer-cage-only puzzle (17 cages, not every cell caged, no
+    /// givens) as an f-puzzles link, from the test suite of
+    /// dclamage/SudokuSolver (`SudokuTests/SumConstraintTests.cs`), where it
+    /// has one solution.
+    const REAL_LINK: &str = "https://www.f-puzzles.com/?load=N4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9ljSSzKLryBdZQmq8l54+x1p7rjtn/nQaCR3PgIm9hk0UM6zR4rssX0QAawgAbLTAwBjAIZo48QiH0wdYfCABKARgDCDkKkdOATG/ueXPuz9vNQA3Qy0AV1MQBwAOEAoLKy0bM3tnAGYA5wAWbKcAVgC/ItDwqIQQTzzEy2tbDwA2Yqdmssjootrk1Lx0pwB2fPj2ivgY7276tI9EFrnR6Icu0iTpvrsMwYCtkdQwjsrmqZSGraz3LbzLwoCcpwv7AoeQRcrPVxPe+y3Xd3u/k9/O5nsF9uVop4sl8Go1gfY4WCQAcxiAVqA6qcZgN4XZYv43uMHJNVpjvnZELjKUiUUt0WssRscY88S9CSBjqSeg0cUV3PjrvZ8Xz7JS8uyHEMYTN7s0Qa0AnDBXY4SKVQr2Z4SRjuTKnPF/k45vKhvK9siIe8AAwJLnrBHbdxwg32HFy12OoUa8GHcaeTk6+12HHGr2himeiMuiMLH2ozzxIhqQz6AAuEBCMCcAHsAHZgVMYQwQXOp74AaW0ugwAAInMY4LQiEA==";
+
+    fn sample(name: &str) -> Puzzle {
+        let path = format!("{}/samples/puzzles/{name}", env!("CARGO_MANIFEST_DIR"));
+        match parse(&std::fs::read_to_string(path).unwrap(), name, None).unwrap() {
+            Document::Single(p) => p,
+            Document::Batch(_) => panic!("{name} is one puzzle"),
+        }
+    }
+
+    /// Outputs of the JavaScript library (lz-string 1.5.0, `compressToBase64`),
+    /// padding included: "ab" has 5 characters of data and 3 of padding.
+    #[test]
+    fn compression_matches_the_javascript_library() {
+        for (text, js) in [
+            ("hello, i am a 猫", "BYUwNmD2A0AECWsCGBbZtDUzkA=="),
+            ("a", "IZA="),
+            ("ab", "IYIyA==="),
+            ("abcd", "IYIwxgJkA==="),
+            ("{\"size\":9}", "N4IgzglgXgpiBcBOAvkA"),
+        ] {
+            assert_eq!(compress(text), js, "{text}");
+            assert_eq!(decompress(js).as_deref(), Some(text));
+        }
+        assert_eq!(decompress("not base64 at all!"), None);
+        assert_eq!(decompress(""), None);
+    }
+
+    #[test]
+    fn a_link_made_by_f_puzzles_reads() {
+        let p = from_link(REAL_LINK, "link").unwrap();
+        assert_eq!(p.kind(), "killer");
+        assert_eq!(p.given_count(), 0);
+        assert_eq!(p.cages().len(), 17);
+        assert_eq!(p.cages()[0].sum, 18);
+        assert_eq!(p.cages()[0].cells, vec![0, 1, 9, 10], "R1C1 R1C2 R2C1 R2C2");
+        let caged: usize = p.cages().iter().map(|c| c.cells.len()).sum();
+        assert!(caged < 81, "not every cell is caged");
+        let out = crate::solve::solve(&p, 2, 1).unwrap();
+        assert_eq!(out.count, 1);
+        // The same data behind SudokuPad's prefix, and percent-encoded.
+        let data = REAL_LINK.split("load=").nth(1).unwrap();
+        let pad = from_link(&format!("https://sudokupad.app/fpuzzles{data}"), "pad").unwrap();
+        assert_eq!(pad.cages(), p.cages());
+        let encoded = data
+            .replace('+', "%2B")
+            .replace('/', "%2F")
+            .replace('=', "%3D");
+        let enc = from_link(&format!("https://f-puzzles.com/?load={encoded}"), "enc").unwrap();
+        assert_eq!(enc.cages(), p.cages());
+    }
+
+    /// Export, then import: the same layout, givens and cages, for a
+    /// killer, a jigsaw, and the other square sizes.
+    #[test]
+    fn export_then_import_gives_the_same_puzzle() {
+        for name in [
+            "killer.txt",
+            "jigsaw.txt",
+            "4by4.txt",
+            "6by6.txt",
+            "12by12.txt",
+            "16by16.txt",
+        ] {
+            let p = sample(name);
+            let solution = crate::solve::solve(&p, 1, 1).unwrap().solutions.pop();
+            let link = to_link(&p, solution.as_deref()).unwrap();
+            assert!(link.starts_with(LINK_PREFIX), "{name}");
+            let back = from_link(&link, name).unwrap();
+            assert_eq!(back.layout(), p.layout(), "{name}");
+            assert_eq!(back.values(), p.values(), "{name}");
+            assert_eq!(back.cages(), p.cages(), "{name}");
+            let json: Value =
+                serde_json::from_str(&decompress(link.split("load=").nth(1).unwrap()).unwrap())
+                    .unwrap();
+            assert_eq!(json["size"], json!(p.layout().size()), "{name}");
+            let cells = json["solution"].as_array().unwrap().len();
+            assert_eq!(cells, p.layout().cell_count(), "{name}");
+        }
+        let killer = to_fpuzzles(&sample("killer.txt"), None).unwrap();
+        assert_eq!(
+            killer["killercage"][0],
+            json!({"cells": ["R1C1", "R1C2", "R1C3"], "value": "12"})
+        );
+        assert!(killer.get("solution").is_none());
+    }
+
+    #[test]
+    fn what_cannot_be_read_or_written_says_why() {
+        let e = to_link(&sample("samurai.txt"), None).unwrap_err();
+        assert_eq!(
+            e,
+            "a samurai puzzle has no f-puzzles form: f-puzzles holds single square grids"
+        );
+        let grid = json!(vec![vec![json!({}); 4]; 4]);
+        let read = |v: Value| from_fpuzzles(&v, "f.json").map(|_| ()).unwrap_err().message;
+        assert_eq!(
+            read(json!({"size": 4, "grid": grid, "antiknight": true})),
+            "the puzzle has a \"antiknight\" constraint, which sudoku-lens does not solve \
+             (it solves givens, boxes or jigsaw regions, and killer cages)"
+        );
+        assert_eq!(
+            read(json!({"size": 4, "grid": grid, "killercage": [{"cells": ["R1C1", "R1C2"]}]})),
+            "killercage[0] (cells R1C1, R1C2) has no sum; cages without a sum are not supported"
+        );
+        assert_eq!(
+            read(
+                json!({"size": 4, "grid": grid, "killercage": [{"cells": ["R1C1", "R5C2"], "value": "3"}]})
+            ),
+            "killercage[0].cells[1]: expected \"R1C1\" to \"R4C4\", found \"R5C2\""
+        );
+        assert_eq!(
+            read(
+                json!({"size": 4, "grid": grid, "killercage": [{"cells": ["R1C1", "R1C2"], "value": "9"}]})
+            ),
+            "killercage[0] has the sum 9, which its 2 cells cannot make: 2 different symbols \
+             of 1-4 add up to 3-7"
+        );
+        assert_eq!(
+            read(json!({"size": 4, "grid": [[{}]]})),
+            "grid has 1 rows; a puzzle of size 4 has 4"
+        );
+        let e = from_link("https://f-puzzles.com/?load=@@@@", "l").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "l:1: the link's data (4 characters) is not lz-string compressed base64; was the link cut short?"
+        );
+        let e = from_link("https://sudokupad.app/abc123", "l").unwrap_err();
+        assert!(
+            e.message.starts_with("this link carries no f-puzzles data"),
+            "{e}"
+        );
+    }
+}

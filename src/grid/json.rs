@@ -1,0 +1,311 @@
+//! The JSON form of a puzzle, as `solve --json` prints it and as puzzle
+//! files may hold it:
+//!
+//! ```json
+//! {"layout": "killer",
+//!  "grid": ["65..1....", "..7..4.8.", ...],
+//!  "cages": [{"sum": 12, "cells": [[0, 0], [0, 1], [1, 1]]}, ...]}
+//! ```
+//!
+//! `layout` names the shape ([`Layout::named`]), or `killer` (a classic with
+//! cages) or `killer-NAME`; `grid` holds the canvas rows (a symbol or `.` per
+//! cell, a space or `#` outside the shape); `cages` is optional, each cage a
+//! sum and its cells as `[row, column]` from 0. Other keys are ignored.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
+
+use super::cage::{Cage, check_cages};
+use super::layout::Layout;
+use super::puzzle::{Alphabet, Format, Puzzle};
+use super::text::{ParseError, cell_value};
+
+/// Reads a puzzle from its JSON form; `file` names the source in errors,
+/// which name the place in the JSON (`grid[3]`, `cages[5].cells[1]`).
+pub fn from_json(value: &Value, file: &str) -> Result<Puzzle, ParseError> {
+    let err = |message: String| ParseError {
+        file: file.to_string(),
+        line: 0,
+        column: 0,
+        message,
+    };
+    let obj = value.as_object().ok_or_else(|| {
+        err("expected a JSON object with \"layout\", \"grid\" and \"cages\"".into())
+    })?;
+    let name = obj
+        .get("layout")
+        .and_then(Value::as_str)
+        .unwrap_or("classic");
+    let layout = layout_named(name).map_err(err)?;
+    let rows = read_rows(obj, &layout).map_err(err)?;
+    let alphabet = Alphabet::detect(layout.size(), rows.iter().flat_map(|r| r.chars()));
+    let mut values = vec![0u8; layout.cell_count()];
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            match layout.cell_at(r, c) {
+                Some(cell) => {
+                    values[cell] = cell_value(ch, alphabet, layout.size())
+                        .map_err(|m| err(format!("grid[{r}], character {}: {m}", c + 1)))?;
+                }
+                None if ch == ' ' || ch == '#' || ch == '.' => {}
+                None => {
+                    return Err(err(format!(
+                        "grid[{r}], character {}: '{ch}' is outside the {} shape \
+                         (expected a space or '#')",
+                        c + 1,
+                        layout.name()
+                    )));
+                }
+            }
+        }
+        let missing = (row.chars().count()..layout.width()).find_map(|c| layout.cell_at(r, c));
+        if let Some(cell) = missing {
+            return Err(err(format!(
+                "grid[{r}] ends before {}, a cell of the {} shape",
+                layout.cell_name(cell),
+                layout.name()
+            )));
+        }
+    }
+    let format = if layout.is_full() {
+        Format::Rows { pretty: false }
+    } else {
+        Format::Canvas { outside: '#' }
+    };
+    let layout = Arc::new(layout);
+    let puzzle = Puzzle::from_parts(layout.clone(), values, alphabet, format, Vec::new());
+    let cages = match obj.get("cages") {
+        None | Some(Value::Null) => return Ok(puzzle),
+        Some(v) => read_cages(v, &layout).map_err(err)?,
+    };
+    check_cages(&layout, puzzle.values(), &cages, &|i| format!("cages[{i}]"))
+        .map_err(|e| err(e.message))?;
+    puzzle.with_cages(cages).map_err(|e| err(e.message))
+}
+
+/// The layout a JSON `layout` names: a built-in name, `killer` (a classic),
+/// or `killer-NAME`.
+fn layout_named(name: &str) -> Result<Layout, String> {
+    let lower = name.to_ascii_lowercase();
+    let base = match lower.as_str() {
+        "killer" => "classic",
+        other => other.strip_prefix("killer-").unwrap_or(other),
+    };
+    if base == "jigsaw" {
+        return Err(format!(
+            "layout \"{name}\": a jigsaw needs its region map, which the JSON form does not \
+             carry; write it as text (rows, a blank line, the region rows)"
+        ));
+    }
+    Layout::named(base).map_err(|e| format!("layout: {e}"))
+}
+
+/// The rows of `grid`: an array of canvas rows, or one string of every cell.
+fn read_rows(obj: &Map<String, Value>, layout: &Layout) -> Result<Vec<String>, String> {
+    let grid = obj.get("grid").ok_or(
+        "no \"grid\": expected the rows of the puzzle, e.g. \"grid\": [\"5..3.....\", ...]",
+    )?;
+    if let Some(line) = grid.as_str() {
+        let chars: Vec<char> = line.chars().collect();
+        if !layout.is_full() || chars.len() != layout.cell_count() {
+            return Err(format!(
+                "grid: a string of {} characters; a {} puzzle in one string has {}",
+                chars.len(),
+                layout.name(),
+                layout.cell_count()
+            ));
+        }
+        return Ok(chars
+            .chunks(layout.width())
+            .map(|row| row.iter().collect())
+            .collect());
+    }
+    let rows = grid
+        .as_array()
+        .ok_or("grid: expected an array of row strings")?;
+    if rows.len() != layout.height() {
+        return Err(format!(
+            "grid has {} rows; a {} puzzle has {}",
+            rows.len(),
+            layout.name(),
+            layout.height()
+        ));
+    }
+    rows.iter()
+        .enumerate()
+        .map(|(r, row)| {
+            let s = row
+                .as_str()
+                .ok_or_else(|| format!("grid[{r}]: expected a string"))?;
+            if s.trim_end().chars().count() > layout.width() {
+                return Err(format!(
+                    "grid[{r}] has {} characters; a {} row has {}",
+                    s.chars().count(),
+                    layout.name(),
+                    layout.width()
+                ));
+            }
+            Ok(s.to_string())
+        })
+        .collect()
+}
+
+fn read_cages(value: &Value, layout: &Layout) -> Result<Vec<Cage>, String> {
+    let list = value
+        .as_array()
+        .ok_or("cages: expected an array of {\"sum\": N, \"cells\": [[row, col], ...]}")?;
+    let mut cages = Vec::with_capacity(list.len());
+    for (i, cage) in list.iter().enumerate() {
+        let sum = cage
+            .get("sum")
+            .and_then(Value::as_u64)
+            .and_then(|s| u32::try_from(s).ok())
+            .ok_or_else(|| format!("cages[{i}]: expected \"sum\": a whole number"))?;
+        let cells = cage
+            .get("cells")
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("cages[{i}]: expected \"cells\": [[row, col], ...]"))?;
+        let mut ids = Vec::with_capacity(cells.len());
+        for (j, rc) in cells.iter().enumerate() {
+            let pair = rc
+                .as_array()
+                .filter(|a| a.len() == 2)
+                .and_then(|a| Some((a[0].as_u64()? as usize, a[1].as_u64()? as usize)));
+            let Some((r, c)) = pair else {
+                return Err(format!(
+                    "cages[{i}].cells[{j}]: expected [row, col], whole numbers from 0"
+                ));
+            };
+            let cell = layout.cell_at(r, c).ok_or_else(|| {
+                format!(
+                    "cages[{i}].cells[{j}]: [{r}, {c}] is not a cell of the {} shape",
+                    layout.name()
+                )
+            })?;
+            ids.push(cell as u32);
+        }
+        cages.push(Cage::new(sum, ids));
+    }
+    Ok(cages)
+}
+
+/// The cages of `puzzle` as JSON: `[{"sum": 12, "cells": [[r, c], ...]}, ...]`,
+/// rows and columns from 0.
+pub fn cages_json(puzzle: &Puzzle) -> Value {
+    let layout = puzzle.layout();
+    Value::Array(
+        puzzle
+            .cages()
+            .iter()
+            .map(|cage| {
+                let cells: Vec<[usize; 2]> = cage
+                    .cells
+                    .iter()
+                    .map(|&c| {
+                        let (r, c) = layout.position(c as usize);
+                        [r, c]
+                    })
+                    .collect();
+                json!({ "sum": cage.sum, "cells": cells })
+            })
+            .collect(),
+    )
+}
+
+/// The puzzle in its JSON form: `layout` (its [`Puzzle::kind`]), `grid`, and
+/// `cages` when it has some.
+pub fn to_json(puzzle: &Puzzle) -> Value {
+    let mut obj = json!({
+        "layout": puzzle.kind(),
+        "grid": puzzle.rows(),
+    });
+    if !puzzle.cages().is_empty() {
+        obj["cages"] = cages_json(puzzle);
+    }
+    obj
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::{Document, parse};
+
+    fn read(text: &str) -> Result<Puzzle, ParseError> {
+        parse(text, "p.json", None).map(|d| match d {
+            Document::Single(p) => p,
+            Document::Batch(_) => panic!("one puzzle"),
+        })
+    }
+
+    #[test]
+    fn the_json_form_round_trips() {
+        let path = format!("{}/samples/puzzles/killer.txt", env!("CARGO_MANIFEST_DIR"));
+        let Document::Single(p) =
+            parse(&std::fs::read_to_string(path).unwrap(), "k", None).unwrap()
+        else {
+            panic!()
+        };
+        let value = to_json(&p);
+        assert_eq!(value["layout"], "killer");
+        assert_eq!(
+            value["cages"][0],
+            json!({"sum": 12, "cells": [[0, 0], [0, 1], [0, 2]]})
+        );
+        let back = read(&value.to_string()).unwrap();
+        assert_eq!(back.layout(), p.layout());
+        assert_eq!(back.values(), p.values());
+        assert_eq!(back.cages(), p.cages());
+        // A samurai with a given and a cage: canvas rows, spaces outside.
+        let mut s = Puzzle::empty(Arc::new(Layout::samurai()));
+        s.set(0, 4);
+        let s = s.with_cages(vec![Cage::new(3, vec![1, 2])]).unwrap();
+        let value = to_json(&s);
+        assert_eq!(value["layout"], "killer-samurai");
+        let back = read(&value.to_string()).unwrap();
+        assert_eq!(back.values(), s.values());
+        assert_eq!(back.cages(), s.cages());
+        // Without cages, the plain layout name and no "cages".
+        let plain = to_json(&Puzzle::empty(Arc::new(Layout::classic())));
+        assert_eq!(
+            plain,
+            json!({"layout": "classic", "grid": vec![".........";9]})
+        );
+    }
+
+    #[test]
+    fn json_errors_name_the_place() {
+        let grid = json!(vec!["........."; 9]);
+        let msg = |v: Value| read(&v.to_string()).unwrap_err().to_string();
+        assert_eq!(
+            msg(
+                json!({"layout": "killer", "grid": grid, "cages": [{"sum": 3, "cells": [[0, 0], [9, 0]]}]})
+            ),
+            "p.json: cages[0].cells[1]: [9, 0] is not a cell of the classic shape"
+        );
+        assert_eq!(
+            msg(
+                json!({"layout": "killer", "grid": grid, "cages": [{"sum": 3, "cells": [[0, 0]]}, {"sum": 4, "cells": [[0, 0]]}]})
+            ),
+            "p.json: r1c1 is in two cages: cages[0] and cages[1]"
+        );
+        assert_eq!(
+            msg(json!({"layout": "kiler", "grid": grid})),
+            "p.json: layout: unknown layout \"kiler\" (known: classic, samurai, twodoku, \
+             butterfly, flower, sohei, 4x4, 6x6, 12x12, 16x16, 25x25)"
+        );
+        let mut bad = vec![".........".to_string(); 9];
+        bad[4] = "....x....".into();
+        assert_eq!(
+            msg(json!({"layout": "killer", "grid": bad})),
+            "p.json: grid[4], character 5: expected a digit 1-9 or '.' for an empty cell, found 'x'"
+        );
+        assert_eq!(
+            msg(json!({"layout": "classic", "grid": vec!["........."; 8]})),
+            "p.json: grid has 8 rows; a classic puzzle has 9"
+        );
+        let e = read("{\"layout\": \"killer\",\n \"grid\": [}").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 11), "{e}");
+        assert!(e.message.starts_with("not valid JSON: "), "{e}");
+    }
+}
