@@ -33,9 +33,12 @@ pub fn run_one(
 ) -> Result<Status, String> {
     let puzzle = load_one(input, layout)?;
     let place = input.display().to_string();
-    let mut logic = Logic::new(puzzle.layout().clone());
-    let opts = match logic.options(&puzzle) {
-        Ok(o) => o,
+    let checked = Logic::for_puzzle(&puzzle).and_then(|mut logic| {
+        let opts = logic.options(&puzzle)?;
+        Ok((logic, opts))
+    });
+    let (mut logic, opts) = match checked {
+        Ok(x) => x,
         Err(e) => return Ok(report_error(&place, &e)),
     };
     let steps = match mode {
@@ -220,13 +223,13 @@ pub fn run_rate(files: &[PathBuf], json: bool, layout: Option<&Layout>) -> Resul
 /// layout and thread.
 fn rate_with(engines: &mut Vec<Logic>, puzzle: &Puzzle) -> Rated {
     let layout = puzzle.layout();
-    let i = match engines
-        .iter()
-        .position(|l| Arc::ptr_eq(l.shape().layout(), layout) || **l.shape().layout() == **layout)
-    {
+    let i = match engines.iter().position(|l| {
+        (Arc::ptr_eq(l.shape().layout(), layout) || **l.shape().layout() == **layout)
+            && l.cages() == puzzle.cages()
+    }) {
         Some(i) => i,
         None => {
-            engines.push(Logic::new(layout.clone()));
+            engines.push(Logic::for_puzzle(puzzle)?);
             engines.len() - 1
         }
     };

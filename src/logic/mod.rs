@@ -41,7 +41,7 @@ pub use chains::MAX_CHAIN;
 pub use shape::{Intersection, Shape, SubGrid};
 pub use step::{ALL, ChainNode, SOLVER_DIFFICULTY, Step, Technique, length_bonus};
 
-use crate::grid::{Alphabet, Layout, Puzzle};
+use crate::grid::{Alphabet, Cage, Layout, Puzzle};
 use crate::solve::SudokuSolver;
 use ctx::Ctx;
 
@@ -274,15 +274,45 @@ pub struct Logic {
 
 impl Logic {
     pub fn new(layout: Arc<Layout>) -> Logic {
-        let shape = Arc::new(Shape::new(layout.clone()));
+        let solver = SudokuSolver::new(layout.clone());
+        Logic::build(layout, solver)
+    }
+
+    /// The engine for puzzles of `layout` with `cages` as extra rules
+    /// (killer sudoku). The techniques reason on the houses only, which
+    /// stays true with cages; the solver's step and the uniqueness check
+    /// take the cages into account, and the techniques that rest on
+    /// uniqueness are not used (a cage may be what makes the solution one).
+    pub fn with_cages(layout: Arc<Layout>, cages: &[Cage]) -> Result<Logic, LogicError> {
+        let solver = SudokuSolver::with_cages(layout.clone(), cages)
+            .map_err(|e| LogicError::Values(e.to_string()))?;
+        Ok(Logic::build(layout, solver))
+    }
+
+    /// The engine for `puzzle`'s layout and cages.
+    pub fn for_puzzle(puzzle: &Puzzle) -> Result<Logic, LogicError> {
+        if puzzle.cages().is_empty() {
+            Ok(Logic::new(puzzle.layout().clone()))
+        } else {
+            Logic::with_cages(puzzle.layout().clone(), puzzle.cages())
+        }
+    }
+
+    fn build(layout: Arc<Layout>, solver: SudokuSolver) -> Logic {
+        let shape = Arc::new(Shape::new(layout));
         let k = shape.cell_count() * shape.size();
         Logic {
             last: None,
             chains: chains::ChainScratch::new(k),
             forcing: forcing::Forcing::new(shape.cell_count(), shape.size()),
-            solver: SudokuSolver::new(layout),
+            solver,
             shape,
         }
+    }
+
+    /// The cages the engine was made for (empty without).
+    pub fn cages(&self) -> &[Cage] {
+        self.solver.cages()
     }
 
     pub fn shape(&self) -> &Arc<Shape> {
@@ -293,6 +323,25 @@ impl Logic {
     /// whether it has one solution, and its alphabet is kept for sentences.
     /// Conflicting values are named with their place in the source text.
     pub fn options(&mut self, puzzle: &Puzzle) -> Result<Options, LogicError> {
+        let same_layout = Arc::ptr_eq(puzzle.layout(), self.shape.layout())
+            || **puzzle.layout() == **self.shape.layout();
+        if !same_layout {
+            return Err(LogicError::Values(format!(
+                "the engine was made for a {} layout; this puzzle is a {}",
+                self.shape.layout().name(),
+                puzzle.layout().name()
+            )));
+        }
+        if puzzle.cages() != self.cages() {
+            return Err(LogicError::Values(
+                if self.cages().is_empty() {
+                    "the engine was made without cages; this puzzle has cages"
+                } else {
+                    "the engine was made for other cages than this puzzle's"
+                }
+                .to_string(),
+            ));
+        }
         let mut scratch = vec![0u8; puzzle.values().len()];
         let count = match self.solver.solve_into(puzzle.values(), 2, &mut scratch) {
             Ok(c) => c,
@@ -313,7 +362,7 @@ impl Logic {
             return Err(LogicError::NoSolution(String::new()));
         }
         Ok(Options {
-            unique: count == 1,
+            unique: count == 1 && self.cages().is_empty(),
             alphabet: puzzle.alphabet(),
         })
     }
@@ -442,7 +491,7 @@ impl Logic {
         let cx = Ctx {
             shape: &shape,
             text,
-            unique: opts.unique,
+            unique: opts.unique && self.cages().is_empty(),
             alphabet: opts.alphabet,
         };
         let settled = |t: Technique| t.base() <= accept + 1e-4 && !t.varies();
@@ -654,21 +703,21 @@ fn rating_of(used: impl Iterator<Item = (Technique, f32)>) -> Rating {
 /// The next step of a puzzle in progress (its filled cells are taken as
 /// they are), with uniqueness checked by the solver first.
 pub fn hint(puzzle: &Puzzle) -> Result<Step, LogicError> {
-    let mut logic = Logic::new(puzzle.layout().clone());
+    let mut logic = Logic::for_puzzle(puzzle)?;
     let opts = logic.options(puzzle)?;
     logic.hint(puzzle.values(), &opts)
 }
 
 /// Every step from a puzzle to its solution.
 pub fn explain(puzzle: &Puzzle) -> Result<Explanation, LogicError> {
-    let mut logic = Logic::new(puzzle.layout().clone());
+    let mut logic = Logic::for_puzzle(puzzle)?;
     let opts = logic.options(puzzle)?;
     logic.explain(puzzle.values(), &opts)
 }
 
 /// A puzzle's rating.
 pub fn rate(puzzle: &Puzzle) -> Result<Rating, LogicError> {
-    let mut logic = Logic::new(puzzle.layout().clone());
+    let mut logic = Logic::for_puzzle(puzzle)?;
     let opts = logic.options(puzzle)?;
     logic.rate(puzzle.values(), &opts)
 }

@@ -83,7 +83,7 @@ fn every_sample_is_explained_to_the_end_and_every_step_is_true() {
     for name in names {
         let (puzzle, solution) = sample(&name);
         let path = explain(&puzzle).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let mut logic = Logic::new(puzzle.layout().clone());
+        let mut logic = Logic::for_puzzle(&puzzle).unwrap();
         check_path(puzzle.values(), &path, &solution, logic.shape());
         let rating = logic
             .rate(
@@ -103,4 +103,28 @@ fn every_sample_is_explained_to_the_end_and_every_step_is_true() {
             rating.counts
         );
     }
+}
+
+#[test]
+fn cages_are_left_to_the_solver_and_turn_off_uniqueness() {
+    let (puzzle, solution) = sample("killer");
+    assert!(!puzzle.cages().is_empty());
+    let mut logic = Logic::for_puzzle(&puzzle).unwrap();
+    let opts = logic.options(&puzzle).unwrap();
+    // One solution with the cages, but a unique rectangle on the houses
+    // alone could be what a cage rules out.
+    assert!(!opts.unique);
+    // An empty killer: no house technique applies, so the first hint is
+    // the cage-aware solver's digit.
+    let st = logic.hint(puzzle.values(), &opts).unwrap();
+    assert_eq!(st.technique, Technique::Solver);
+    let p = st.placements[0];
+    assert_eq!(solution[p.cell], p.digit);
+    // An engine without the cages refuses the puzzle rather than answer
+    // for other rules.
+    let mut plain = Logic::new(puzzle.layout().clone());
+    assert!(matches!(
+        plain.options(&puzzle),
+        Err(LogicError::Values(m)) if m.contains("cages")
+    ));
 }
