@@ -18,6 +18,7 @@
 pub mod app;
 pub mod batch;
 pub mod grid;
+pub mod logic;
 pub mod overlay;
 pub mod rng;
 pub mod solve;

@@ -2,6 +2,7 @@
 
 mod bench;
 mod eval;
+mod logic;
 mod read;
 mod solve;
 
@@ -141,6 +142,61 @@ pub enum Command {
         #[arg(long, value_name = "NAME", value_parser = parse_layout)]
         layout: Option<Layout>,
     },
+    /// The next logical step of a puzzle in progress, and why.
+    ///
+    /// INPUT is a puzzle text file (one puzzle; filled cells are taken as
+    /// they are) or an image, read as by `read`. Prints the technique, its
+    /// weight on Sudoku Explainer's scale and one sentence (rows and columns
+    /// from 1). When no technique applies, the step is the solver's digit
+    /// for the cell with the fewest candidates. Exit status as for `solve`.
+    #[command(
+        after_help = "Examples:\n  sudoku-lens hint samples/puzzles/classic.txt\n  \
+        sudoku-lens hint --json photo.jpg"
+    )]
+    Hint {
+        /// A puzzle text file or an image; `-` reads standard input.
+        #[arg(value_name = "INPUT")]
+        input: PathBuf,
+        /// Print the step as one JSON object: technique, difficulty,
+        /// placements and eliminations ([row, col, digit]), pattern cells
+        /// ([row, col]), explanation; rows and columns from 0.
+        #[arg(long)]
+        json: bool,
+        /// The puzzle's shape, instead of detecting it.
+        #[arg(long, value_name = "NAME", value_parser = parse_layout)]
+        layout: Option<Layout>,
+    },
+    /// Every step of a logical path from a puzzle to its solution, one a line.
+    ///
+    /// Each step is the easiest available, as `hint` gives it.
+    Explain {
+        /// A puzzle text file or an image; `-` reads standard input.
+        #[arg(value_name = "INPUT")]
+        input: PathBuf,
+        /// Print one JSON object per step, as `hint --json`.
+        #[arg(long)]
+        json: bool,
+        /// The puzzle's shape, instead of detecting it.
+        #[arg(long, value_name = "NAME", value_parser = parse_layout)]
+        layout: Option<Layout>,
+    },
+    /// Rate puzzles on Sudoku Explainer's scale: the hardest step of the
+    /// easiest logical path, a level, and the techniques used.
+    ///
+    /// Prints one line per puzzle, in input order: rating, level (easy,
+    /// medium, hard, expert, extreme), puzzle. Puzzles are rated in parallel.
+    Rate {
+        /// Puzzle files (a batch, or one puzzle); `-` reads standard input.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Print one JSON object per puzzle: puzzle, rating, level,
+        /// logic_solved, techniques (name: times used).
+        #[arg(long)]
+        json: bool,
+        /// The puzzles' shape, instead of detecting it.
+        #[arg(long, value_name = "NAME", value_parser = parse_layout)]
+        layout: Option<Layout>,
+    },
     /// Open the desktop app (also what `sudoku-lens` alone does).
     Gui {
         /// A photo, screenshot or puzzle text file to open at once.
@@ -230,6 +286,21 @@ pub fn run(command: Command) -> Result<Status, String> {
             repeat,
             layout,
         } => bench::run(&file, count, repeat, layout.as_ref()),
+        Command::Hint {
+            input,
+            json,
+            layout,
+        } => logic::run_one(&input, logic::Mode::Hint, json, layout.as_ref()),
+        Command::Explain {
+            input,
+            json,
+            layout,
+        } => logic::run_one(&input, logic::Mode::Explain, json, layout.as_ref()),
+        Command::Rate {
+            files,
+            json,
+            layout,
+        } => logic::run_rate(&files, json, layout.as_ref()),
         Command::Gui { file, solve } => gui(file, solve),
     }
 }

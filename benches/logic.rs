@@ -1,0 +1,206 @@
+//! Logic engine speed, one thread, on the shared puzzle collections in
+//! `../shared/data/puzzles` (skipped quietly when they are absent):
+//!
+//! - `logic/rate unbiased_1000`: rating every puzzle (elements = puzzles).
+//! - `logic/hint ...`: the next step from the givens, over a slice of the
+//!   hardest classic sets and of the thinned samurai puzzles.
+//!
+//! After the groups, a report prints the rating rate (best of 3 passes) and
+//! the slowest hint over every puzzle of magictour_top1465 and
+//! forum_hardest_1106, and over the samurai puzzles thinned to about 100
+//! givens (the goal: under 50 ms each).
+//!
+//! cargo bench --bench logic
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput};
+use sudoku_lens::grid::Layout;
+use sudoku_lens::logic::{Logic, Options};
+use sudoku_lens::solve::SudokuSolver;
+use sudoku_lens::solve::generate::thin;
+
+/// Thinned samurai puzzles keep about this many givens.
+const THIN_TARGET: usize = 100;
+const THIN_SEED: u64 = 1;
+/// Puzzles of each hard set timed inside criterion (the report covers all).
+const HINT_SLICE: usize = 50;
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles");
+    if !dir.is_dir() {
+        println!(
+            "benches/logic: no puzzle collections at {}; nothing to measure",
+            dir.display()
+        );
+        return;
+    }
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+        .configure_from_args();
+    let classic = Arc::new(Layout::classic());
+    let unbiased = load_classic(&dir.join("classic/unbiased_1000.txt"));
+    let magictour = load_classic(&dir.join("classic/magictour_top1465.txt"));
+    let hardest = load_classic(&dir.join("classic/forum_hardest_1106.txt"));
+    let samurai = thinned_samurai(&dir.join("samurai"));
+    let unique = Options {
+        unique: true,
+        ..Options::default()
+    };
+
+    let mut logic = Logic::new(classic.clone());
+    let mut group = c.benchmark_group("logic");
+    group.throughput(Throughput::Elements(unbiased.len() as u64));
+    group.bench_function("rate unbiased_1000", |b| {
+        b.iter(|| {
+            for values in &unbiased {
+                black_box(logic.rate(black_box(values), &unique).ok());
+            }
+        })
+    });
+    for (name, set) in [
+        ("magictour_top1465", &magictour),
+        ("forum_hardest_1106", &hardest),
+    ] {
+        let slice = &set[..HINT_SLICE.min(set.len())];
+        group.throughput(Throughput::Elements(slice.len() as u64));
+        group.bench_function(format!("hint {name} (first {})", slice.len()), |b| {
+            b.iter(|| {
+                for values in slice {
+                    black_box(logic.hint(black_box(values), &unique).ok());
+                }
+            })
+        });
+    }
+    let mut samurai_logic = Logic::new(Arc::new(Layout::samurai()));
+    group.throughput(Throughput::Elements(samurai.len() as u64));
+    group.bench_function("hint samurai thinned", |b| {
+        b.iter(|| {
+            for (_, values) in &samurai {
+                black_box(samurai_logic.hint(black_box(values), &unique).ok());
+            }
+        })
+    });
+    group.finish();
+    c.final_summary();
+
+    println!();
+    let mut best = f64::MAX;
+    for _ in 0..3 {
+        let t = Instant::now();
+        for values in &unbiased {
+            black_box(logic.rate(black_box(values), &unique).ok());
+        }
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    println!(
+        "rating unbiased_1000, one thread (best of 3 passes): {:.0} puzzles/s",
+        unbiased.len() as f64 / best
+    );
+    for (name, set) in [
+        ("magictour_top1465", &magictour),
+        ("forum_hardest_1106", &hardest),
+    ] {
+        let named: Vec<(String, Vec<u8>)> = set
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (format!("#{}", i + 1), v.clone()))
+            .collect();
+        slowest_hint(name, &mut logic, &named, &unique);
+    }
+    slowest_hint("samurai thinned", &mut samurai_logic, &samurai, &unique);
+}
+
+/// Times the hint from the givens of every puzzle (best of 2 runs each) and
+/// prints the median and the slowest.
+fn slowest_hint(name: &str, logic: &mut Logic, set: &[(String, Vec<u8>)], opts: &Options) {
+    if set.is_empty() {
+        return;
+    }
+    let mut times: Vec<(f64, &str, String)> = set
+        .iter()
+        .map(|(label, values)| {
+            let mut best = f64::MAX;
+            let mut what = String::new();
+            for _ in 0..2 {
+                let t = Instant::now();
+                let st = logic.hint(black_box(values), opts);
+                best = best.min(t.elapsed().as_secs_f64() * 1e3);
+                what = match st {
+                    Ok(st) => format!("{} {:.1}", st.technique, st.difficulty),
+                    Err(e) => e.to_string(),
+                };
+            }
+            (best, label.as_str(), what)
+        })
+        .collect();
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (slowest, label, what) = &times[times.len() - 1];
+    println!(
+        "hint from the givens, {name} ({} puzzles): median {:.2} ms, slowest {:.2} ms ({label}: {what})",
+        times.len(),
+        times[times.len() / 2].0,
+        slowest
+    );
+}
+
+/// Every puzzle of a classic collection.
+fn load_classic(path: &Path) -> Vec<Vec<u8>> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            l.bytes()
+                .take(81)
+                .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+                .collect()
+        })
+        .collect()
+}
+
+/// The shared samurai puzzles with one solution, thinned to about
+/// [`THIN_TARGET`] givens while the solution stays unique.
+fn thinned_samurai(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let layout = Arc::new(Layout::samurai());
+    let mut solver = SudokuSolver::new(layout.clone());
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    paths.retain(|p| {
+        let n = p.to_string_lossy();
+        n.ends_with(".txt") && !n.ends_with(".solution.txt")
+    });
+    paths.sort();
+    let mut out = Vec::new();
+    for path in paths {
+        let name = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read_to_string(&path).expect("readable puzzle");
+        let mut values = vec![0u8; layout.cell_count()];
+        for (r, line) in text.lines().enumerate() {
+            for (col, b) in line.bytes().enumerate() {
+                if let Some(cell) = layout.cell_at(r, col)
+                    && b.is_ascii_digit()
+                {
+                    values[cell] = b - b'0';
+                }
+            }
+        }
+        let mut scratch = vec![0u8; values.len()];
+        if solver.solve_into(&values, 2, &mut scratch) != Ok(1) {
+            continue;
+        }
+        out.push((name, thin(&mut solver, &values, THIN_TARGET, THIN_SEED)));
+    }
+    out
+}

@@ -1,0 +1,327 @@
+//! `sudoku-lens hint`, `explain` and `rate`: the logic engine's next step,
+//! whole path and rating, for text puzzles and (hint, explain) images.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde_json::{Value, json};
+use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, parse};
+use sudoku_lens::logic::{Logic, LogicError, Rating, Step, Technique};
+use sudoku_lens::vision::load::has_image_extension;
+use sudoku_lens::vision::read::{Colour, read_image};
+
+use super::{Status, read_input};
+
+/// Which of the two single-puzzle commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The next step only.
+    Hint,
+    /// Every step to the end.
+    Explain,
+}
+
+/// `hint` and `explain`: one puzzle (a text file, or an image as read).
+pub fn run_one(
+    input: &Path,
+    mode: Mode,
+    json: bool,
+    layout: Option<&Layout>,
+) -> Result<Status, String> {
+    let puzzle = load_one(input, layout)?;
+    let place = input.display().to_string();
+    let checked = Logic::for_puzzle(&puzzle).and_then(|mut logic| {
+        let opts = logic.options(&puzzle)?;
+        Ok((logic, opts))
+    });
+    let (mut logic, opts) = match checked {
+        Ok(x) => x,
+        Err(e) => return Ok(report_error(&place, &e)),
+    };
+    let steps = match mode {
+        Mode::Hint => logic.hint(puzzle.values(), &opts).map(|s| vec![s]),
+        Mode::Explain => logic.explain(puzzle.values(), &opts).map(|x| x.steps),
+    };
+    let steps = match steps {
+        Ok(s) => s,
+        Err(e) => return Ok(report_error(&place, &e)),
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    let written = steps.iter().try_for_each(|st| {
+        if json {
+            writeln!(out, "{}", step_json(puzzle.layout(), st))
+        } else {
+            writeln!(out, "{}", step_line(st))
+        }
+    });
+    finish(written.and_then(|()| out.flush()), Status::Solved)
+}
+
+/// A step in words: "hidden single (1.2): r3c7 is the only place ...".
+pub fn step_line(st: &Step) -> String {
+    format!("{} ({:.1}): {}", st.technique, st.difficulty, st.text)
+}
+
+/// A step as JSON, rows and columns of the canvas counted from 0.
+pub fn step_json(layout: &Layout, st: &Step) -> Value {
+    let cand = |c: &sudoku_lens::logic::Candidate| {
+        let (r, col) = layout.position(c.cell);
+        json!([r, col, c.digit])
+    };
+    let pattern: Vec<Value> = st
+        .cells
+        .iter()
+        .map(|&cell| {
+            let (r, c) = layout.position(cell);
+            json!([r, c])
+        })
+        .collect();
+    json!({
+        "technique": st.technique.name(),
+        "difficulty": round1(st.difficulty),
+        "placements": st.placements.iter().map(cand).collect::<Vec<_>>(),
+        "eliminations": st.eliminations.iter().map(cand).collect::<Vec<_>>(),
+        "pattern": pattern,
+        "explanation": st.text,
+    })
+}
+
+/// One puzzle from a text file (a batch must hold exactly one) or an image.
+fn load_one(input: &Path, layout: Option<&Layout>) -> Result<Puzzle, String> {
+    let name = input.display().to_string();
+    if input.as_os_str() != "-" && input.is_file() && has_image_extension(input) {
+        let reading = read_image(input, layout, Colour::Drop)
+            .map_err(|e| e.to_string())?
+            .reading
+            .map_err(|e| e.to_string())?;
+        super::read::report_check(input, &reading);
+        return Ok(reading.puzzle);
+    }
+    let (name, text) = read_input(&input.to_path_buf()).map_err(|e| {
+        if input.is_dir() {
+            format!("{name}: is a folder; give one puzzle file or image")
+        } else {
+            e
+        }
+    })?;
+    match parse(&text, &name, layout).map_err(|e| e.to_string())? {
+        Document::Single(p) => Ok(p),
+        Document::Batch(entries) => {
+            let mut puzzles = entries.into_iter().filter_map(|e| match e {
+                Entry::Puzzle { puzzle, .. } => Some(puzzle),
+                Entry::Other(_) => None,
+            });
+            match (puzzles.next(), puzzles.next()) {
+                (Some(p), None) => p.map_err(|e| e.to_string()),
+                (None, _) => Err(format!("{name}: no puzzle in the file")),
+                (Some(_), Some(_)) => Err(format!(
+                    "{name}: holds several puzzles; give one (`rate` takes a batch)"
+                )),
+            }
+        }
+    }
+}
+
+/// One puzzle of `rate`'s inputs: where it was, its text, and what it
+/// parsed to.
+struct Item {
+    place: String,
+    text: String,
+    puzzle: Result<Puzzle, String>,
+}
+
+/// What rating one puzzle gave.
+type Rated = Result<Rating, LogicError>;
+
+/// `rate`: a rating per puzzle of every file, in input order, rated in
+/// parallel.
+pub fn run_rate(files: &[PathBuf], json: bool, layout: Option<&Layout>) -> Result<Status, String> {
+    let mut items: Vec<Item> = Vec::new();
+    let mut status = Status::Solved;
+    for file in files {
+        match collect(file, layout) {
+            Ok(mut found) => items.append(&mut found),
+            Err(e) => {
+                eprintln!("sudoku-lens: {e}");
+                status = Status::Malformed;
+                items.push(Item {
+                    place: file.display().to_string(),
+                    text: String::new(),
+                    puzzle: Err(e),
+                });
+            }
+        }
+    }
+    let todo = items.iter().filter(|i| i.puzzle.is_ok()).count();
+    let bar = progress(todo);
+    let rated: Vec<Option<Rated>> = items
+        .par_iter()
+        .map_init(Vec::<Logic>::new, |engines, item| {
+            let p = item.puzzle.as_ref().ok()?;
+            let r = rate_with(engines, p);
+            bar.inc(1);
+            Some(r)
+        })
+        .collect();
+    bar.finish_and_clear();
+
+    let mut out = BufWriter::new(io::stdout().lock());
+    for (item, rated) in items.iter().zip(&rated) {
+        let written = match (&item.puzzle, rated) {
+            (Err(e), _) => {
+                // Files that could not be read were reported above.
+                if !item.text.is_empty() {
+                    eprintln!("sudoku-lens: {e}");
+                    status = status.max(Status::Malformed);
+                }
+                if json {
+                    writeln!(out, "{}", json!({"puzzle": item.text, "error": e}))
+                } else if !item.text.is_empty() {
+                    writeln!(out, "- error {}", one_line(&item.text))
+                } else {
+                    Ok(())
+                }
+            }
+            (Ok(_), Some(Err(e))) => {
+                status = status.max(report_error(&item.place, e));
+                if json {
+                    writeln!(
+                        out,
+                        "{}",
+                        json!({"puzzle": item.text, "error": e.to_string()})
+                    )
+                } else {
+                    writeln!(out, "- error {}", one_line(&item.text))
+                }
+            }
+            (Ok(_), Some(Ok(r))) => {
+                if json {
+                    writeln!(out, "{}", rating_json(&item.text, r))
+                } else {
+                    writeln!(
+                        out,
+                        "{:.1} {} {}",
+                        r.difficulty,
+                        r.level,
+                        one_line(&item.text)
+                    )
+                }
+            }
+            (Ok(_), None) => unreachable!("every parsed puzzle is rated"),
+        };
+        if let Err(e) = written {
+            return finish(Err(e), status);
+        }
+    }
+    finish(out.flush(), status)
+}
+
+/// The rating of `puzzle` with an engine for its layout, made once per
+/// layout and thread.
+fn rate_with(engines: &mut Vec<Logic>, puzzle: &Puzzle) -> Rated {
+    let layout = puzzle.layout();
+    let i = match engines.iter().position(|l| {
+        (Arc::ptr_eq(l.shape().layout(), layout) || **l.shape().layout() == **layout)
+            && l.cages() == puzzle.cages()
+    }) {
+        Some(i) => i,
+        None => {
+            engines.push(Logic::for_puzzle(puzzle)?);
+            engines.len() - 1
+        }
+    };
+    let logic = &mut engines[i];
+    let opts = logic.options(puzzle)?;
+    logic.rate(puzzle.values(), &opts)
+}
+
+/// A rating as JSON.
+pub fn rating_json(puzzle: &str, r: &Rating) -> Value {
+    let mut techniques = serde_json::Map::new();
+    for (t, n) in &r.counts {
+        let entry = techniques.entry(t.name()).or_insert(json!(0));
+        *entry = json!(entry.as_u64().unwrap_or(0) + *n as u64);
+    }
+    json!({
+        "puzzle": puzzle,
+        "rating": round1(r.difficulty),
+        "level": r.level.name(),
+        "logic_solved": r.counts.iter().all(|(t, _)| *t != Technique::Solver),
+        "techniques": techniques,
+    })
+}
+
+/// The puzzles of one file: each line of a batch, or the one puzzle.
+fn collect(file: &Path, layout: Option<&Layout>) -> Result<Vec<Item>, String> {
+    let (name, text) = read_input(&file.to_path_buf())?;
+    Ok(
+        match parse(&text, &name, layout).map_err(|e| e.to_string())? {
+            Document::Single(p) => vec![Item {
+                place: name,
+                text: p.to_text().trim_end().to_string(),
+                puzzle: Ok(p),
+            }],
+            Document::Batch(entries) => entries
+                .into_iter()
+                .filter_map(|e| match e {
+                    Entry::Puzzle { line, text, puzzle } => Some(Item {
+                        place: format!("{name}:{line}"),
+                        text,
+                        puzzle: puzzle.map_err(|e| e.to_string()),
+                    }),
+                    Entry::Other(_) => None,
+                })
+                .collect(),
+        },
+    )
+}
+
+/// A puzzle's text on one line (a multi-line grid's rows joined by `/`).
+fn one_line(text: &str) -> String {
+    text.lines().collect::<Vec<_>>().join("/")
+}
+
+fn round1(x: f32) -> f64 {
+    (x as f64 * 10.0).round() / 10.0
+}
+
+/// Reports a logic error on stderr; the exit status it means.
+fn report_error(place: &str, e: &LogicError) -> Status {
+    eprintln!("sudoku-lens: {place}: {e}");
+    match e {
+        LogicError::NotUnique => Status::Multiple,
+        LogicError::NoSolution(_) | LogicError::Conflict { .. } => Status::NoSolution,
+        LogicError::Solved => Status::Solved,
+        LogicError::Values(_) => Status::Malformed,
+    }
+}
+
+/// The status, unless the output could not be written (a closed pipe is
+/// not an error).
+fn finish(written: io::Result<()>, status: Status) -> Result<Status, String> {
+    match written {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write the output: {e}"))
+        }
+        _ => Ok(status),
+    }
+}
+
+/// A progress bar on standard error when it is a terminal and there is more
+/// than one puzzle.
+fn progress(len: usize) -> ProgressBar {
+    if len > 1 && io::stderr().is_terminal() {
+        ProgressBar::new(len as u64).with_style(
+            ProgressStyle::with_template(
+                "{spinner} {pos}/{len} puzzles [{bar:30}] {elapsed} so far, {eta} left",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        )
+    } else {
+        ProgressBar::hidden()
+    }
+}

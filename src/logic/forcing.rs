@@ -1,0 +1,1177 @@
+//! Forcing chains: the consequences of assuming a candidate true (or false),
+//! followed with every cause recorded, so that a conclusion can be weighed
+//! by the size of what proves it.
+//!
+//! - Nishio (SE 7.5+): assuming a candidate leads to a contradiction, with
+//!   the grid updated along the way, so it is false.
+//! - Cell and region forcing chains (SE 8.0+): every candidate of a cell,
+//!   or every place of a symbol in a house, leads (through static links
+//!   only) to the same conclusion.
+//! - Dynamic forcing chains (SE 8.5+): the same with the grid updated along
+//!   the way, plus contradictions and "either way" conclusions from both
+//!   states of one candidate.
+//! - Dynamic forcing chains (+) (SE 9.0+): the same, with locked candidates
+//!   and pairs applied whenever the singles run out.
+//!
+//! A conclusion weighs its kind's base plus SE's [`length_bonus`] of the
+//! number of candidates its chains involve, so deeper proofs rate higher.
+
+use super::cands::{Candidate, Candidates};
+use super::ctx::Ctx;
+use super::shape::{Shape, bits};
+use super::step::{ChainNode, Step, Technique, length_bonus};
+use crate::grid::Alphabet;
+
+/// How consequences are followed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Only the grid's own strong links (bivalue cells, bilocal symbols).
+    Static,
+    /// One symbol at a time: a true candidate removes its symbol from its
+    /// houses, a symbol left one place in a house goes there (SE's Nishio).
+    Nishio,
+    /// Singles on the grid as updated by the assumption.
+    Dynamic,
+    /// Dynamic, plus locked candidates and pairs when singles run out.
+    DynamicPlus,
+}
+
+/// How far (in steps from the assumption) consequences are followed when
+/// nothing else bounds them: far beyond the chains SE rates up to 11, and a
+/// bound on the cost of a search on any layout.
+pub const MAX_DEPTH: u32 = 64;
+
+const ASSUMED: u32 = u32::MAX;
+/// Cause codes of a true candidate above the assumption: naked single in a
+/// cell (`CELL + cell`), hidden single in a house (`HOUSE + house`).
+const CELL: u32 = 1 << 30;
+const HOUSE: u32 = 1 << 29;
+/// Cause code of a false candidate removed by a technique: `RULE + rule`.
+const RULE: u32 = 1 << 31;
+
+/// Why a propagation stopped with no solution: a candidate both true and
+/// false.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Contra {
+    Both(u32),
+}
+
+/// Propagation state, reused across searches.
+pub(crate) struct Forcing {
+    n: usize,
+    w: Option<Candidates>,
+    epoch: u32,
+    on_mark: Vec<u32>,
+    off_mark: Vec<u32>,
+    on_seq: Vec<u32>,
+    off_seq: Vec<u32>,
+    on_cause: Vec<u32>,
+    off_cause: Vec<u32>,
+    /// Steps from the assumption along first causes (in static mode, the
+    /// number of candidates behind a node, less one).
+    on_depth: Vec<u32>,
+    off_depth: Vec<u32>,
+    seq: u32,
+    /// Nodes this many steps from the assumption are not followed further:
+    /// whatever they lead to weighs more than the search's bound.
+    cap: u32,
+    /// Every event in order (what a branch stores).
+    queue: Vec<(u32, bool)>,
+    /// Pending true and false candidates; true ones are followed first, as
+    /// SE does, which keeps the chains it counts short.
+    pend_on: Vec<u32>,
+    pend_off: Vec<u32>,
+    buf: Vec<u32>,
+    head_on: usize,
+    head_off: usize,
+    rules: Vec<(u32, u32)>,
+    rule_parents: Vec<(u32, bool)>,
+    contra: Option<Contra>,
+    // Ancestor counting.
+    vepoch: u32,
+    v_on: Vec<u32>,
+    v_off: Vec<u32>,
+    stack: Vec<(u32, bool)>,
+    /// Events of stored branches: node * 2 + on, and each branch's range.
+    arena: Vec<u32>,
+    /// Each candidate's stored "true" branch in the current search (an
+    /// arena range, `u32::MAX` for a contradiction), valid where
+    /// `branch_mark` holds `bepoch`.
+    branch: Vec<(u32, u32)>,
+    branch_mark: Vec<u32>,
+    bepoch: u32,
+    /// Per-node counters for intersections, and the sums of the nodes'
+    /// depths (plus one) over the branches.
+    count_on: Vec<u32>,
+    count_off: Vec<u32>,
+    sum_on: Vec<u32>,
+    sum_off: Vec<u32>,
+    cepoch: u32,
+    cmark_on: Vec<u32>,
+    cmark_off: Vec<u32>,
+}
+
+/// What the branches of a conclusion assume.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    /// One candidate, true or false.
+    One(u32, bool),
+    /// One candidate, true and false.
+    Both(u32),
+    /// Each candidate of a cell true.
+    Cell(usize),
+    /// Each place of a symbol (0-based) in a house true.
+    Region(usize, usize),
+}
+
+impl Source {
+    /// The assumptions, in order.
+    fn branches(self, g: &Candidates) -> Vec<(u32, bool)> {
+        let n = g.size();
+        match self {
+            Source::One(k, on) => vec![(k, on)],
+            Source::Both(k) => vec![(k, true), (k, false)],
+            Source::Cell(c) => bits(g.cell(c))
+                .map(|d| ((c * n + d) as u32, true))
+                .collect(),
+            Source::Region(h, d) => g
+                .shape()
+                .cells_at(h, g.places(h, d as u8 + 1))
+                .map(|c| ((c * n + d) as u32, true))
+                .collect(),
+        }
+    }
+}
+
+/// A conclusion found by some branches, not yet weighed.
+struct Conclusion {
+    technique: Technique,
+    /// The node concluded and its state (true = placed, false = removed).
+    node: u32,
+    on: bool,
+    /// The assumptions of the branches.
+    source: Source,
+    /// For a contradiction: the single branch that fails.
+    contradiction: bool,
+    /// The house of a region forcing chain.
+    house: Option<usize>,
+    /// SE's complexity, once weighed.
+    size: Option<usize>,
+}
+
+impl Forcing {
+    pub fn new(cells: usize, n: usize) -> Forcing {
+        let k = cells * n;
+        Forcing {
+            n,
+            w: None,
+            epoch: 0,
+            on_mark: vec![0; k],
+            off_mark: vec![0; k],
+            on_seq: vec![0; k],
+            off_seq: vec![0; k],
+            on_cause: vec![0; k],
+            off_cause: vec![0; k],
+            on_depth: vec![0; k],
+            off_depth: vec![0; k],
+            seq: 0,
+            cap: MAX_DEPTH,
+            queue: Vec::with_capacity(2 * k),
+            pend_on: Vec::with_capacity(k),
+            pend_off: Vec::with_capacity(k),
+            buf: Vec::new(),
+            head_on: 0,
+            head_off: 0,
+            rules: Vec::new(),
+            rule_parents: Vec::new(),
+            contra: None,
+            vepoch: 0,
+            v_on: vec![0; k],
+            v_off: vec![0; k],
+            stack: Vec::new(),
+            arena: Vec::new(),
+            branch: vec![(0, 0); k],
+            branch_mark: vec![0; k],
+            bepoch: 0,
+            count_on: vec![0; k],
+            count_off: vec![0; k],
+            sum_on: vec![0; k],
+            sum_off: vec![0; k],
+            cepoch: 0,
+            cmark_on: vec![0; k],
+            cmark_off: vec![0; k],
+        }
+    }
+
+    fn bump(epoch: &mut u32, marks: &mut [&mut Vec<u32>]) -> u32 {
+        *epoch = epoch.wrapping_add(1);
+        if *epoch == 0 {
+            for m in marks.iter_mut() {
+                m.fill(0);
+            }
+            *epoch = 1;
+        }
+        *epoch
+    }
+
+    #[inline]
+    fn is_on(&self, k: u32) -> bool {
+        self.on_mark[k as usize] == self.epoch
+    }
+    #[inline]
+    fn is_off(&self, k: u32) -> bool {
+        self.off_mark[k as usize] == self.epoch
+    }
+
+    fn set_on(&mut self, k: u32, cause: u32, depth: u32) {
+        if self.is_on(k) || self.contra.is_some() {
+            return;
+        }
+        let i = k as usize;
+        self.on_mark[i] = self.epoch;
+        self.on_depth[i] = depth;
+        self.seq += 1;
+        self.on_seq[i] = self.seq;
+        self.on_cause[i] = cause;
+        if self.is_off(k) {
+            self.contra = Some(Contra::Both(k));
+            return;
+        }
+        self.queue.push((k, true));
+        self.pend_on.push(k);
+    }
+
+    fn set_off(&mut self, g0: &Candidates, k: u32, cause: u32, depth: u32) {
+        if self.is_off(k) || self.contra.is_some() {
+            return;
+        }
+        let (c, d) = (k as usize / self.n, k as usize % self.n);
+        if !g0.has(c, d as u8 + 1) {
+            return;
+        }
+        let i = k as usize;
+        self.off_mark[i] = self.epoch;
+        self.off_depth[i] = depth;
+        self.seq += 1;
+        self.off_seq[i] = self.seq;
+        self.off_cause[i] = cause;
+        if self.is_on(k) {
+            self.contra = Some(Contra::Both(k));
+            return;
+        }
+        self.queue.push((k, false));
+        self.pend_off.push(k);
+    }
+
+    /// Follows the consequences of `start` (true or false) on `g0`; returns
+    /// whether they lead to a contradiction: a candidate both true and false
+    /// (SE's only kind: an emptied cell or house shows up that way soon
+    /// after, through another candidate).
+    fn propagate(&mut self, g0: &Candidates, start: u32, on: bool, mode: Mode) -> bool {
+        Forcing::bump(
+            &mut self.epoch,
+            &mut [&mut self.on_mark, &mut self.off_mark],
+        );
+        self.seq = 0;
+        self.queue.clear();
+        self.pend_on.clear();
+        self.pend_off.clear();
+        self.head_on = 0;
+        self.head_off = 0;
+        self.rules.clear();
+        self.rule_parents.clear();
+        self.contra = None;
+        if mode != Mode::Static {
+            match &mut self.w {
+                Some(w) => w.copy_from(g0),
+                None => self.w = Some(g0.clone()),
+            }
+        }
+        if on {
+            self.set_on(start, ASSUMED, 0);
+        } else {
+            self.set_off(g0, start, ASSUMED, 0);
+        }
+        let shape = g0.shape().clone();
+        loop {
+            while self.contra.is_none() {
+                if self.head_on < self.pend_on.len() {
+                    let k = self.pend_on[self.head_on];
+                    self.head_on += 1;
+                    self.follow_on(g0, &shape, k, mode);
+                } else if self.head_off < self.pend_off.len() {
+                    let k = self.pend_off[self.head_off];
+                    self.head_off += 1;
+                    self.follow_off(g0, &shape, k, mode);
+                } else {
+                    break;
+                }
+            }
+            if self.contra.is_some() || mode != Mode::DynamicPlus {
+                break;
+            }
+            if !self.apply_rule(g0) {
+                break;
+            }
+        }
+        self.contra.is_some()
+    }
+
+    /// A true candidate: its cell's other candidates (except in Nishio
+    /// mode) and its symbol in its houses are false.
+    fn follow_on(&mut self, g0: &Candidates, shape: &Shape, k: u32, mode: Mode) {
+        if self.on_depth[k as usize] >= self.cap {
+            return;
+        }
+        let n = self.n;
+        let (c, d) = (k as usize / n, k as usize % n);
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        {
+            let grid = match mode {
+                Mode::Static => g0,
+                _ => self.w.as_ref().expect("a work grid"),
+            };
+            if mode != Mode::Nishio {
+                for e in bits(grid.cell(c) & !(1 << d)) {
+                    buf.push((c * n + e) as u32);
+                }
+            }
+            for &p in shape.peers(c) {
+                if grid.has(p as usize, d as u8 + 1) {
+                    buf.push(p * n as u32 + d as u32);
+                }
+            }
+        }
+        let depth = self.on_depth[k as usize] + 1;
+        for &j in &buf {
+            self.set_off(g0, j, k, depth);
+        }
+        self.buf = buf;
+    }
+
+    /// A false candidate: the single it leaves in its cell (except in
+    /// Nishio mode) or in a house is true. Static mode uses only the
+    /// grid's own bivalue cells and bilocal symbols.
+    fn follow_off(&mut self, g0: &Candidates, shape: &Shape, k: u32, mode: Mode) {
+        if self.off_depth[k as usize] >= self.cap {
+            if mode != Mode::Static {
+                self.w
+                    .as_mut()
+                    .expect("a work grid")
+                    .eliminate(k as usize / self.n, (k as usize % self.n) as u8 + 1);
+            }
+            return;
+        }
+        let n = self.n;
+        let (c, d) = (k as usize / n, k as usize % n);
+        let grid = match mode {
+            Mode::Static => g0,
+            _ => self.w.as_ref().expect("a work grid"),
+        };
+        // The grid still holds `k`: a single is what is left beside it.
+        let mut singles = [(0u32, 0u32); 8];
+        let mut count = 0;
+        let m = grid.cell(c);
+        if mode != Mode::Nishio && m.count_ones() == 2 && m >> d & 1 != 0 {
+            singles[count] = (
+                (c * n) as u32 + (m & !(1 << d)).trailing_zeros(),
+                CELL + c as u32,
+            );
+            count += 1;
+        }
+        for &(h, i) in shape.houses_of(c) {
+            let p = grid.places(h as usize, d as u8 + 1);
+            if p.count_ones() == 2 && p >> i & 1 != 0 && count < singles.len() {
+                let q = shape.house(h as usize)[(p & !(1 << i)).trailing_zeros() as usize];
+                singles[count] = (q * n as u32 + d as u32, HOUSE + h);
+                count += 1;
+            }
+        }
+        if mode != Mode::Static {
+            self.w
+                .as_mut()
+                .expect("a work grid")
+                .eliminate(c, d as u8 + 1);
+        }
+        let depth = self.off_depth[k as usize] + 1;
+        for &(s, cause) in &singles[..count] {
+            self.set_on(s, cause, depth);
+        }
+    }
+
+    /// Dynamic (+): applies the first locked candidates, pair or X-wing on
+    /// the work grid, removing what it removes. False when none applies.
+    fn apply_rule(&mut self, g0: &Candidates) -> bool {
+        let w = self.w.as_ref().expect("a work grid");
+        let shape = g0.shape().clone();
+        let cx = Ctx {
+            shape: &shape,
+            text: false,
+            unique: false,
+            alphabet: Alphabet::Digits,
+        };
+        let step = super::intersect::find(w, &cx, Technique::Pointing)
+            .or_else(|| super::intersect::find(w, &cx, Technique::Claiming))
+            .or_else(|| super::intersect::find(w, &cx, Technique::LockedCandidates))
+            .or_else(|| super::subsets::naked(w, &cx, 2))
+            .or_else(|| super::fish::find(w, &cx, 2, false))
+            .or_else(|| super::subsets::hidden(w, &cx, 2, false));
+        let Some(st) = step else { return false };
+        // What the rule rests on: the removals so far among its symbols in
+        // its first house (the house it reasons about).
+        let n = self.n;
+        let digits = st.pattern.iter().fold(0u32, |m, p| m | 1 << (p.digit - 1));
+        let start = self.rule_parents.len() as u32;
+        let houses: &[usize] = match st.technique {
+            Technique::Pointing | Technique::Claiming | Technique::LockedCandidates => {
+                &st.houses[..1]
+            }
+            _ => &st.houses,
+        };
+        for &h in houses {
+            for &c in shape.house(h) {
+                for d in bits(digits) {
+                    let k = c * n as u32 + d as u32;
+                    if self.is_off(k) {
+                        self.rule_parents.push((k, false));
+                    }
+                }
+            }
+        }
+        let rule = self.rules.len() as u32;
+        self.rules
+            .push((start, self.rule_parents.len() as u32 - start));
+        let depth = self.rule_parents[start as usize..]
+            .iter()
+            .map(|&(k, _)| self.off_depth[k as usize] + 1)
+            .max()
+            .unwrap_or(1);
+        for e in &st.eliminations {
+            let k = (e.cell * n + e.digit as usize - 1) as u32;
+            self.set_off(g0, k, RULE + rule, depth);
+        }
+        true
+    }
+
+    /// Calls `f` on the parents of a node of the last propagation.
+    fn parents(&self, g0: &Candidates, k: u32, on: bool, mut f: impl FnMut(u32, bool)) {
+        let n = self.n;
+        let shape = g0.shape();
+        let (c, d) = (k as usize / n, k as usize % n);
+        if on {
+            let cause = self.on_cause[k as usize];
+            let seq = self.on_seq[k as usize];
+            if cause == ASSUMED {
+                return;
+            }
+            let earlier = |j: u32| self.is_off(j) && self.off_seq[j as usize] < seq;
+            if cause & CELL != 0 && cause & RULE == 0 {
+                for e in bits(g0.cell(c) & !(1 << d)) {
+                    let j = (c * n + e) as u32;
+                    if earlier(j) {
+                        f(j, false);
+                    }
+                }
+            } else if cause & HOUSE != 0 {
+                let h = (cause - HOUSE) as usize;
+                for q in shape.cells_at(h, g0.places(h, d as u8 + 1)) {
+                    let j = (q * n + d) as u32;
+                    if q != c && earlier(j) {
+                        f(j, false);
+                    }
+                }
+            }
+        } else {
+            let cause = self.off_cause[k as usize];
+            if cause == ASSUMED {
+            } else if cause & RULE != 0 {
+                let (s, len) = self.rules[(cause - RULE) as usize];
+                for &(j, st) in &self.rule_parents[s as usize..(s + len) as usize] {
+                    f(j, st);
+                }
+            } else {
+                f(cause, true);
+            }
+        }
+    }
+
+    /// Number of distinct nodes behind `targets` (themselves included) in
+    /// the last propagation.
+    fn ancestors(&mut self, g0: &Candidates, targets: &[(u32, bool)]) -> usize {
+        Forcing::bump(&mut self.vepoch, &mut [&mut self.v_on, &mut self.v_off]);
+        let ve = self.vepoch;
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        let mut count = 0;
+        for &t in targets {
+            stack.push(t);
+        }
+        while let Some((k, on)) = stack.pop() {
+            let mark = if on { &mut self.v_on } else { &mut self.v_off };
+            if mark[k as usize] == ve {
+                continue;
+            }
+            mark[k as usize] = ve;
+            count += 1;
+            self.parents(g0, k, on, |j, s| stack.push((j, s)));
+        }
+        self.stack = stack;
+        count
+    }
+
+    /// The nodes behind `targets` in the last propagation, in the order
+    /// they were found.
+    fn chain_of(&mut self, g0: &Candidates, targets: &[(u32, bool)]) -> Vec<ChainNode> {
+        self.ancestors(g0, targets);
+        let ve = self.vepoch;
+        let n = self.n;
+        let mut nodes: Vec<(u32, u32, bool)> = Vec::new();
+        for k in 0..self.v_on.len() {
+            if self.v_on[k] == ve {
+                nodes.push((self.on_seq[k], k as u32, true));
+            }
+            if self.v_off[k] == ve {
+                nodes.push((self.off_seq[k], k as u32, false));
+            }
+        }
+        nodes.sort_unstable();
+        nodes
+            .into_iter()
+            .map(|(_, k, on)| ChainNode {
+                candidate: Candidate::new(k as usize / n, (k as usize % n) as u8 + 1),
+                on,
+            })
+            .collect()
+    }
+
+    /// The nodes that prove the contradiction of the last propagation.
+    fn contradiction_targets(&self) -> Vec<(u32, bool)> {
+        match self.contra.expect("a contradiction") {
+            Contra::Both(k) => vec![(k, true), (k, false)],
+        }
+    }
+
+    /// Complexity of a contradiction: SE adds the ancestors of both sides.
+    fn contradiction_size(&mut self, g0: &Candidates) -> usize {
+        let targets = self.contradiction_targets();
+        self.ancestors(g0, &targets[..1]) + self.ancestors(g0, &targets[1..])
+    }
+
+    /// Stores the events of the last propagation in the arena; returns
+    /// their range.
+    fn store(&mut self) -> (usize, usize) {
+        let start = self.arena.len();
+        for &(k, on) in &self.queue {
+            let depth = if on {
+                self.on_depth[k as usize]
+            } else {
+                self.off_depth[k as usize]
+            };
+            self.arena.extend([k * 2 + on as u32, depth]);
+        }
+        (start, self.arena.len())
+    }
+
+    /// Starts a search: forgets the stored branches.
+    fn new_search(&mut self) {
+        self.arena.clear();
+        Forcing::bump(&mut self.bepoch, &mut [&mut self.branch_mark]);
+    }
+
+    /// The events of assuming `k` true (stored once per search), or `None`
+    /// when that leads to a contradiction.
+    fn branch(&mut self, g: &Candidates, k: u32, mode: Mode) -> Option<(usize, usize)> {
+        let i = k as usize;
+        if self.branch_mark[i] != self.bepoch {
+            self.branch_mark[i] = self.bepoch;
+            self.branch[i] = if self.propagate(g, k, true, mode) {
+                (u32::MAX, u32::MAX)
+            } else {
+                let (s, e) = self.store();
+                (s as u32, e as u32)
+            };
+        }
+        let (s, e) = self.branch[i];
+        (s != u32::MAX).then_some((s as usize, e as usize))
+    }
+
+    /// Nodes present in every one of `ranges` (stored branches), each with
+    /// the sum over the branches of its depth plus one (in static mode, the
+    /// number of candidates behind it, SE's complexity).
+    fn common(&mut self, ranges: &[(usize, usize)], out: &mut Vec<(u32, bool, u32)>) {
+        out.clear();
+        Forcing::bump(
+            &mut self.cepoch,
+            &mut [&mut self.cmark_on, &mut self.cmark_off],
+        );
+        let ce = self.cepoch;
+        let m = ranges.len() as u32;
+        for &(s, e) in ranges {
+            for i in (s..e).step_by(2) {
+                let (x, depth) = (self.arena[i], self.arena[i + 1]);
+                let (k, on) = ((x / 2) as usize, x & 1 == 1);
+                let (marks, counts, sums) = if on {
+                    (&mut self.cmark_on, &mut self.count_on, &mut self.sum_on)
+                } else {
+                    (&mut self.cmark_off, &mut self.count_off, &mut self.sum_off)
+                };
+                if marks[k] != ce {
+                    marks[k] = ce;
+                    counts[k] = 0;
+                    sums[k] = 0;
+                }
+                counts[k] += 1;
+                sums[k] += depth + 1;
+                if counts[k] == m {
+                    out.push((k as u32, on, sums[k]));
+                }
+            }
+        }
+    }
+}
+
+fn cand(k: u32, n: usize) -> Candidate {
+    Candidate::new(k as usize / n, (k as usize % n) as u8 + 1)
+}
+
+/// Whether a conclusion changes `g`: a candidate to place or to remove.
+fn is_news(g: &Candidates, k: u32, on: bool, n: usize) -> bool {
+    let c = cand(k, n);
+    g.has(c.cell, c.digit) && (!on || g.cell(c.cell).count_ones() > 1)
+}
+
+/// The lightest forcing-chain step of technique `want` (Nishio, cell or
+/// region forcing chains, dynamic, dynamic (+)) weighing less than `bound`.
+pub(crate) fn find(
+    g: &Candidates,
+    cx: &Ctx,
+    f: &mut Forcing,
+    want: Technique,
+    bound: f32,
+    accept: f32,
+) -> Option<Step> {
+    if want.base() >= bound {
+        return None;
+    }
+    let n = g.size();
+    let shape = g.shape().clone();
+    let cells = shape.cell_count();
+    let mut found: Vec<Conclusion> = Vec::new();
+    f.new_search();
+    // A conclusion weighs at least the steps to it plus one: nothing
+    // further than the bound allows needs following.
+    f.cap = MAX_DEPTH;
+    if bound.is_finite() {
+        let mut len = 0u32;
+        while len < MAX_DEPTH && want.base() + length_bonus(len as usize + 1) < bound - 1e-4 {
+            len += 1;
+        }
+        f.cap = len + 2;
+    }
+    match want {
+        Technique::NishioChain => {
+            for c in 0..cells {
+                if g.cell(c).count_ones() < 2 {
+                    continue;
+                }
+                for d in bits(g.cell(c)) {
+                    let k = (c * n + d) as u32;
+                    for on in [true, false] {
+                        if let Some(st) = accepted(g, cx, f, &found, accept) {
+                            return Some(st);
+                        }
+                        if f.propagate(g, k, on, Mode::Nishio) {
+                            found.push(Conclusion {
+                                technique: want,
+                                node: k,
+                                on: !on,
+                                source: Source::One(k, on),
+                                contradiction: true,
+                                house: None,
+                                size: Some(f.contradiction_size(g)),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Technique::CellForcingChain | Technique::RegionForcingChain => {
+            if let Some(i) = multiple(g, f, Mode::Static, want, &mut found, accept) {
+                return Some(finish(g, cx, f, &found[i], Mode::Static));
+            }
+        }
+        Technique::DynamicForcingChain | Technique::DynamicForcingChainPlus => {
+            let mode = if want == Technique::DynamicForcingChain {
+                Mode::Dynamic
+            } else {
+                Mode::DynamicPlus
+            };
+            for c in 0..cells {
+                if g.cell(c).count_ones() < 2 {
+                    continue;
+                }
+                for d in bits(g.cell(c)) {
+                    if let Some(st) = accepted(g, cx, f, &found, accept) {
+                        return Some(st);
+                    }
+                    let k = (c * n + d) as u32;
+                    let Some(on_range) = f.branch(g, k, mode) else {
+                        f.propagate(g, k, true, mode);
+                        found.push(Conclusion {
+                            technique: want,
+                            node: k,
+                            on: false,
+                            source: Source::One(k, true),
+                            contradiction: true,
+                            house: None,
+                            size: Some(f.contradiction_size(g)),
+                        });
+                        continue;
+                    };
+                    let mark = f.arena.len();
+                    if f.propagate(g, k, false, mode) {
+                        found.push(Conclusion {
+                            technique: want,
+                            node: k,
+                            on: true,
+                            source: Source::One(k, false),
+                            contradiction: true,
+                            house: None,
+                            size: Some(f.contradiction_size(g)),
+                        });
+                        continue;
+                    }
+                    let off_range = f.store();
+                    let mut both = Vec::new();
+                    f.common(&[on_range, off_range], &mut both);
+                    f.arena.truncate(mark);
+                    for (j, s, _) in both {
+                        if j != k && is_news(g, j, s, n) {
+                            found.push(Conclusion {
+                                technique: want,
+                                node: j,
+                                on: s,
+                                source: Source::Both(k),
+                                contradiction: false,
+                                house: None,
+                                size: None,
+                            });
+                        }
+                    }
+                }
+            }
+            if found.is_empty()
+                && let Some(i) = multiple(g, f, mode, want, &mut found, accept)
+            {
+                return Some(finish(g, cx, f, &found[i], mode));
+            }
+        }
+        _ => return None,
+    }
+    // Weigh every conclusion; keep the lightest. Conclusions of the same
+    // branches are consecutive: each branch is followed once for all.
+    let mode = mode_of(want);
+    let mut i = 0;
+    while i < found.len() {
+        let mut j = i + 1;
+        while j < found.len() && found[j].source == found[i].source {
+            j += 1;
+        }
+        weigh_group(g, f, &mut found[..j], i, mode);
+        i = j;
+    }
+    let sizes: Vec<usize> = found.iter().map(|x| x.size.unwrap_or(0)).collect();
+    let mut best: Option<(f32, usize)> = None;
+    for (i, &size) in sizes.iter().enumerate() {
+        let difficulty = found[i].technique.base() + length_bonus(size.saturating_sub(2));
+        if difficulty < bound - 1e-4 && best.is_none_or(|b| difficulty < b.0) {
+            best = Some((difficulty, i));
+        }
+    }
+    let (difficulty, i) = best?;
+    Some(step(g, cx, f, &found[i], mode, difficulty))
+}
+
+/// A weighed conclusion, written up.
+fn finish(g: &Candidates, cx: &Ctx, f: &mut Forcing, con: &Conclusion, mode: Mode) -> Step {
+    let difficulty = con.technique.base() + length_bonus(con.size.unwrap_or(0).saturating_sub(2));
+    step(g, cx, f, con, mode, difficulty)
+}
+
+/// The last conclusion found, written up, when it weighs at most `accept`.
+fn accepted(
+    g: &Candidates,
+    cx: &Ctx,
+    f: &mut Forcing,
+    found: &[Conclusion],
+    accept: f32,
+) -> Option<Step> {
+    let con = found.last()?;
+    let difficulty = con.technique.base() + length_bonus(con.size?.saturating_sub(2));
+    (difficulty <= accept + 1e-4).then(|| step(g, cx, f, con, mode_of(con.technique), difficulty))
+}
+
+fn mode_of(t: Technique) -> Mode {
+    match t {
+        Technique::NishioChain => Mode::Nishio,
+        Technique::CellForcingChain | Technique::RegionForcingChain => Mode::Static,
+        Technique::DynamicForcingChainPlus => Mode::DynamicPlus,
+        _ => Mode::Dynamic,
+    }
+}
+
+/// Cell and region forcing chains: branches over every candidate of a cell,
+/// or every place of a symbol in a house, with their common conclusions.
+/// Keeps only the lightest of the common nodes that `useful` accepts.
+fn keep_lightest(common: &mut Vec<(u32, bool, u32)>, useful: impl Fn(u32, bool) -> bool) {
+    let best = common
+        .iter()
+        .filter(|&&(j, s, _)| useful(j, s))
+        .min_by_key(|&&(_, _, sum)| sum)
+        .copied();
+    common.clear();
+    common.extend(best);
+}
+
+/// Weighs the conclusions `found[from..]`, which share their branches:
+/// each branch is followed once for all of them.
+fn weigh_group(g: &Candidates, f: &mut Forcing, found: &mut [Conclusion], from: usize, mode: Mode) {
+    if from >= found.len() || found[from].size.is_some() {
+        return;
+    }
+    let branches = found[from].source.branches(g);
+    for x in &mut found[from..] {
+        x.size = Some(0);
+    }
+    for (k, on) in branches {
+        f.propagate(g, k, on, mode);
+        for x in &mut found[from..] {
+            let a = f.ancestors(g, &[(x.node, x.on)]);
+            x.size = Some(x.size.unwrap_or(0) + a);
+        }
+    }
+}
+
+/// The index of a conclusion in `found[from..]` weighing at most `accept`
+/// (weighing them first), if any.
+fn accept_group(
+    g: &Candidates,
+    f: &mut Forcing,
+    found: &mut [Conclusion],
+    from: usize,
+    mode: Mode,
+    accept: f32,
+) -> Option<usize> {
+    if accept <= 0.0 || from >= found.len() {
+        return None;
+    }
+    weigh_group(g, f, found, from, mode);
+    (from..found.len()).find(|&i| {
+        let x = &found[i];
+        x.technique.base() + length_bonus(x.size.unwrap_or(0).saturating_sub(2)) <= accept + 1e-4
+    })
+}
+
+/// Cell and region forcing chains; with `accept`, stops at the first
+/// conclusion weighing at most that and returns its index.
+fn multiple(
+    g: &Candidates,
+    f: &mut Forcing,
+    mode: Mode,
+    want: Technique,
+    found: &mut Vec<Conclusion>,
+    accept: f32,
+) -> Option<usize> {
+    let n = g.size();
+    let shape = g.shape().clone();
+    let cell_kind = if mode == Mode::Static {
+        Technique::CellForcingChain
+    } else {
+        want
+    };
+    let region_kind = if mode == Mode::Static {
+        Technique::RegionForcingChain
+    } else {
+        want
+    };
+    let mut ranges = Vec::new();
+    let mut common = Vec::new();
+    // SE leaves bivalue cells to the plain chains in static mode.
+    let least = if mode == Mode::Static { 3 } else { 2 };
+    {
+        for c in 0..shape.cell_count() {
+            let m = g.cell(c);
+            if (m.count_ones() as usize) < least {
+                continue;
+            }
+            ranges.clear();
+            let mut dead = false;
+            for d in bits(m) {
+                match f.branch(g, (c * n + d) as u32, mode) {
+                    Some(r) => ranges.push(r),
+                    None => {
+                        dead = true; // a contradiction: the simpler conclusion
+                        break;
+                    }
+                }
+            }
+            if dead {
+                continue;
+            }
+            f.common(&ranges, &mut common);
+            if mode == Mode::Static {
+                // Weighed already: only the lightest conclusion matters.
+                keep_lightest(&mut common, |j, s| {
+                    j as usize / n != c && is_news(g, j, s, n)
+                });
+            }
+            let from = found.len();
+            for &(j, s, sum) in &common {
+                if j as usize / n != c && is_news(g, j, s, n) {
+                    found.push(Conclusion {
+                        technique: cell_kind,
+                        node: j,
+                        on: s,
+                        source: Source::Cell(c),
+                        contradiction: false,
+                        house: None,
+                        size: (mode == Mode::Static).then_some(sum as usize),
+                    });
+                }
+            }
+            if let Some(i) = accept_group(g, f, found, from, mode, accept) {
+                return Some(i);
+            }
+        }
+    }
+    {
+        for h in 0..shape.house_count() {
+            for d in 0..n {
+                let p = g.places(h, d as u8 + 1);
+                if (p.count_ones() as usize) < least {
+                    continue;
+                }
+                ranges.clear();
+                let mut dead = false;
+                for c in shape.cells_at(h, p) {
+                    match f.branch(g, (c * n + d) as u32, mode) {
+                        Some(r) => ranges.push(r),
+                        None => {
+                            dead = true;
+                            break;
+                        }
+                    }
+                }
+                if dead {
+                    continue;
+                }
+                f.common(&ranges, &mut common);
+                let inside = |j: u32| {
+                    let (jc, jd) = (j as usize / n, j as usize % n);
+                    jd == d && shape.index_in(jc, h).is_some()
+                };
+                if mode == Mode::Static {
+                    keep_lightest(&mut common, |j, s| !inside(j) && is_news(g, j, s, n));
+                }
+                let from = found.len();
+                for &(j, s, sum) in &common {
+                    let (jc, jd) = (j as usize / n, j as usize % n);
+                    let inside = jd == d && shape.index_in(jc, h).is_some();
+                    if !inside && is_news(g, j, s, n) {
+                        found.push(Conclusion {
+                            technique: region_kind,
+                            node: j,
+                            on: s,
+                            source: Source::Region(h, d),
+                            contradiction: false,
+                            house: Some(h),
+                            size: (mode == Mode::Static).then_some(sum as usize),
+                        });
+                    }
+                }
+                if let Some(i) = accept_group(g, f, found, from, mode, accept) {
+                    return Some(i);
+                }
+            }
+        }
+    }
+    None
+}
+
+fn step(
+    g: &Candidates,
+    cx: &Ctx,
+    f: &mut Forcing,
+    con: &Conclusion,
+    mode: Mode,
+    difficulty: f32,
+) -> Step {
+    let n = g.size();
+    let mut st = Step::new(con.technique);
+    st.difficulty = difficulty;
+    let target = cand(con.node, n);
+    if con.on {
+        st.placements.push(target);
+    } else {
+        st.eliminations.push(target);
+    }
+    for (k, on) in con.source.branches(g) {
+        f.propagate(g, k, on, mode);
+        let chain = if con.contradiction {
+            let t = f.contradiction_targets();
+            f.chain_of(g, &t)
+        } else {
+            f.chain_of(g, &[(con.node, con.on)])
+        };
+        st.chains.push(chain);
+    }
+    for chain in &st.chains {
+        for x in chain {
+            if !st.pattern.contains(&x.candidate) {
+                st.pattern.push(x.candidate);
+            }
+        }
+    }
+    st.cells_from_pattern();
+    if let Some(h) = con.house {
+        st.houses.push(h);
+    }
+    if cx.text {
+        st.text = text(g, cx, con, &st);
+    }
+    st
+}
+
+fn state(cx: &Ctx, c: Candidate, on: bool) -> String {
+    format!(
+        "{} is {}{}",
+        cx.cell(c.cell),
+        if on { "" } else { "not " },
+        cx.sym(c.digit)
+    )
+}
+
+fn text(g: &Candidates, cx: &Ctx, con: &Conclusion, st: &Step) -> String {
+    let n = g.size();
+    let name = super::intersect::capitalised(con.technique.name());
+    let target = cand(con.node, n);
+    let result = state(cx, target, con.on);
+    let steps: usize = st.chains.iter().map(|c| c.len()).sum();
+    if con.contradiction {
+        let (k, on) = con.source.branches(g)[0];
+        let a = cand(k, n);
+        return format!(
+            "{name}: if {} were {}{}, following its consequences ({} steps) would leave no \
+             solution; so {result}.",
+            cx.cell(a.cell),
+            if on { "" } else { "anything but " },
+            cx.sym(a.digit),
+            steps
+        );
+    }
+    match con.source {
+        Source::Both(k) => {
+            let a = cand(k, n);
+            format!(
+                "{name}: whether {} is {} or not, {result} follows ({} steps in all); so {result}.",
+                cx.cell(a.cell),
+                cx.sym(a.digit),
+                steps
+            )
+        }
+        Source::Region(h, d) => {
+            let cells: Vec<usize> = g.shape().cells_at(h, g.places(h, d as u8 + 1)).collect();
+            format!(
+                "{name}: wherever {} goes in {} ({}), {result} follows ({} steps in all); so \
+                 {result}.",
+                cx.sym(d as u8 + 1),
+                cx.house(h),
+                cx.cells(&cells),
+                steps
+            )
+        }
+        Source::One(..) => unreachable!("one branch concludes by contradiction"),
+        Source::Cell(c) => {
+            format!(
+                "{name}: whichever of {} goes in {}, {result} follows ({} steps in all); so \
+                 {result}.",
+                cx.digits(g.cell(c)),
+                cx.cell(c),
+                steps
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logic::testutil::{classic, ctx, keep_only};
+
+    #[test]
+    fn nishio_follows_one_symbol_to_a_contradiction() {
+        let mut g = classic("");
+        // In box 3, 5 is left only in row 1 (r1c7, r1c8, r1c9).
+        for c in [15, 16, 17, 24, 25, 26] {
+            g.eliminate(c, 5);
+        }
+        let mut f = Forcing::new(81, 9);
+        // r1c1 = 5 leaves box 3 without a place for 5; r5c5 = 5 does not.
+        assert!(f.propagate(&g, 4, true, Mode::Nishio));
+        assert!(!f.propagate(&g, 40 * 9 + 4, true, Mode::Nishio));
+        let cx = ctx(g.shape());
+        let st = find(&g, &cx, &mut f, Technique::NishioChain, f32::INFINITY, 0.0).unwrap();
+        assert_eq!(st.eliminations, [Candidate::new(0, 5)]);
+        // r1c9 is both true (the last place in box 3, after r1c7 and r1c8)
+        // and false (in row 1): 4 + 2 candidates behind the two sides.
+        assert!((st.difficulty - 7.5).abs() < 1e-6, "{}", st.difficulty);
+        assert_eq!(
+            st.chains[0],
+            [(0, true), (6, false), (7, false), (8, false), (8, true)]
+                .map(|(c, on)| ChainNode {
+                    candidate: Candidate::new(c, 5),
+                    on
+                })
+                .to_vec()
+        );
+        assert_eq!(
+            st.text,
+            "Nishio forcing chain: if r1c1 were 5, following its consequences (5 steps) would \
+             leave no solution; so r1c1 is not 5."
+        );
+    }
+
+    #[test]
+    fn cell_forcing_chains_agree_on_a_removal() {
+        let mut g = classic("");
+        keep_only(&mut g, 40, &[1, 2, 3]); // r5c5
+        keep_only(&mut g, 36, &[1, 4]); // r5c1
+        keep_only(&mut g, 4, &[2, 4]); // r1c5
+        keep_only(&mut g, 30, &[3, 5]); // r4c4
+        keep_only(&mut g, 27, &[4, 5]); // r4c1
+        let mut f = Forcing::new(81, 9);
+        let cx = ctx(g.shape());
+        let st = find(
+            &g,
+            &cx,
+            &mut f,
+            Technique::CellForcingChain,
+            f32::INFINITY,
+            0.0,
+        )
+        .unwrap();
+        assert_eq!(st.technique, Technique::CellForcingChain);
+        // 1 makes r5c1 4, 2 makes r1c5 4, 3 makes r4c4 5 and r4c1 4: each
+        // leaves r1c1 without 4. Candidates behind it: 4 + 4 + 6.
+        assert_eq!(st.eliminations, [Candidate::new(0, 4)]);
+        assert_eq!(st.chains.len(), 3);
+        assert_eq!(st.chains[2].len(), 6);
+        assert!((st.difficulty - 8.3).abs() < 1e-6, "{}", st.difficulty);
+        assert_eq!(
+            st.text,
+            "Cell forcing chains: whichever of 1, 2 and 3 goes in r5c5, r1c1 is not 4 follows \
+             (14 steps in all); so r1c1 is not 4."
+        );
+    }
+}

@@ -1,0 +1,761 @@
+//! Human solving techniques for every layout: the next step of a puzzle in
+//! progress and why, a logical path to the end, and a difficulty rating on
+//! Sudoku Explainer's scale.
+//!
+//! Everything works over the layout's houses, so a samurai (with boxes
+//! shared by two grids), a jigsaw or a 16x16 get the same techniques as a
+//! classic: fish use the rows and columns of each sub-grid, locked
+//! candidates any two houses that share cells.
+//!
+//! - [`Logic`]: the engine for one layout, reused across puzzles of it:
+//!   [`Logic::hint`] (the next step), [`Logic::explain`] (steps to the end)
+//!   and [`Logic::rate`].
+//! - [`hint`], [`explain`], [`rate`]: the same for a parsed [`Puzzle`], with
+//!   its uniqueness checked by the solver first (what a command calls).
+//! - [`Step`]: a technique, what it places and removes, the pattern that
+//!   proves it, and one plain sentence.
+//! - [`Candidates`]: the pencil marks of any layout.
+//!
+//! When no technique applies, the step is the solver's digit for the cell
+//! with the fewest candidates ([`Technique::Solver`]), so a hint never
+//! dead-ends.
+
+mod cands;
+mod chains;
+mod ctx;
+mod fish;
+mod forcing;
+mod intersect;
+mod shape;
+mod single_digit;
+mod singles;
+mod step;
+mod subsets;
+mod unique;
+mod wings;
+
+use std::sync::Arc;
+
+pub use cands::{Candidate, Candidates, DeadEnd};
+pub use chains::MAX_CHAIN;
+pub use shape::{Intersection, Shape, SubGrid};
+pub use step::{ALL, ChainNode, SOLVER_DIFFICULTY, Step, Technique, length_bonus};
+
+use crate::grid::{Alphabet, Cage, Layout, Puzzle};
+use crate::solve::SudokuSolver;
+use ctx::Ctx;
+
+/// Choices for a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The puzzle is known to have exactly one solution: the techniques
+    /// that rest on that (unique rectangle, BUG) may be used.
+    pub unique: bool,
+    /// How symbols are written in sentences.
+    pub alphabet: Alphabet,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            unique: false,
+            alphabet: Alphabet::Digits,
+        }
+    }
+}
+
+/// Why no step can be given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LogicError {
+    #[error("{value} appears twice in {house}: at {first} and {second}")]
+    Conflict {
+        value: char,
+        house: String,
+        first: String,
+        second: String,
+    },
+    #[error("the puzzle has no solution{0}")]
+    NoSolution(String),
+    #[error("the puzzle has more than one solution, and no technique applies at this point")]
+    NotUnique,
+    #[error("the puzzle is already solved")]
+    Solved,
+    #[error("{0}")]
+    Values(String),
+}
+
+/// A difficulty level, from the rating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    Easy,
+    Medium,
+    Hard,
+    Expert,
+    Extreme,
+}
+
+/// Ratings up to this are easy: singles, and the subsets and intersections
+/// that only make a single appear (SE's "direct" techniques, up to 2.5).
+pub const EASY_MAX: f32 = 2.5;
+/// Up to this, medium: pointing, claiming, naked pair, X-wing, hidden pair.
+pub const MEDIUM_MAX: f32 = 3.4;
+/// Up to this, hard: triples, swordfish, wings, unique rectangle, quads,
+/// jellyfish, BUG (SE's last rules before chains, up to 6.2).
+pub const HARD_MAX: f32 = 6.2;
+/// Below this, expert: single chains of every kind (SE's forcing chains
+/// and cycles, 6.5-7.4); from it on, extreme: Nishio, multiple and dynamic
+/// forcing chains, and the solver.
+pub const EXPERT_BELOW: f32 = 7.5;
+
+impl Level {
+    pub fn of(difficulty: f32) -> Level {
+        if difficulty <= EASY_MAX + 1e-4 {
+            Level::Easy
+        } else if difficulty <= MEDIUM_MAX + 1e-4 {
+            Level::Medium
+        } else if difficulty <= HARD_MAX + 1e-4 {
+            Level::Hard
+        } else if difficulty < EXPERT_BELOW - 1e-4 {
+            Level::Expert
+        } else {
+            Level::Extreme
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Expert => "expert",
+            Level::Extreme => "extreme",
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A puzzle's difficulty: the hardest step on the easiest logical path.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rating {
+    /// On Sudoku Explainer's scale (1.0 to about 11).
+    pub difficulty: f32,
+    pub level: Level,
+    /// How often each technique was used, simplest first.
+    pub counts: Vec<(Technique, usize)>,
+    /// Number of steps on the path.
+    pub steps: usize,
+}
+
+/// The steps from a position to the solution, and the rating they give.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation {
+    pub steps: Vec<Step>,
+    pub rating: Rating,
+}
+
+/// Technique groups in the order they are tried. A group gives its
+/// lightest step; the first group with a step wins (as SE's rule list does:
+/// its chain rule gives the shortest of all the chains it knows).
+const GROUPS: &[&[Technique]] = {
+    use Technique::*;
+    &[
+        &[FullHouse],
+        &[HiddenSingleBox],
+        &[HiddenSingleLine],
+        &[DirectPointing],
+        &[DirectClaiming],
+        &[DirectHiddenPair],
+        &[NakedSingle],
+        &[DirectHiddenTriple],
+        &[Pointing],
+        &[Claiming, LockedCandidates],
+        &[NakedPair],
+        &[XWing],
+        &[HiddenPair],
+        &[NakedTriple],
+        &[Swordfish],
+        &[HiddenTriple],
+        &[XYWing],
+        &[XYZWing],
+        &[UniqueRectangle],
+        &[NakedQuad],
+        &[Jellyfish],
+        &[HiddenQuad],
+        &[BivalueGrave],
+        // SE's chain rule, cheapest searches first (a group gives its
+        // lightest step whatever the order).
+        &[
+            Skyscraper,
+            TwoStringKite,
+            TurbotFish,
+            WWing,
+            SimpleColouring,
+            XChain,
+            FinnedXWing,
+            XYChain,
+            FinnedSwordfish,
+            FinnedJellyfish,
+            AlternatingChain,
+        ],
+        &[NishioChain],
+        &[CellForcingChain, RegionForcingChain],
+        &[DynamicForcingChain],
+        &[DynamicForcingChainPlus],
+    ]
+};
+
+/// Every technique but the solver, cheapest search first: the order steps
+/// that cannot raise a rating are looked for in.
+const BY_COST: &[Technique] = {
+    use Technique::*;
+    &[
+        FullHouse,
+        HiddenSingleBox,
+        HiddenSingleLine,
+        NakedSingle,
+        DirectPointing,
+        DirectClaiming,
+        Pointing,
+        Claiming,
+        LockedCandidates,
+        DirectHiddenPair,
+        NakedPair,
+        XWing,
+        HiddenPair,
+        DirectHiddenTriple,
+        XYWing,
+        XYZWing,
+        Skyscraper,
+        TwoStringKite,
+        TurbotFish,
+        WWing,
+        UniqueRectangle,
+        BivalueGrave,
+        NakedTriple,
+        HiddenTriple,
+        Swordfish,
+        NakedQuad,
+        HiddenQuad,
+        Jellyfish,
+        // From here on, searches that cost more, in the order that finds
+        // a step soonest on average (cost against how often they hit).
+        XYChain,
+        AlternatingChain,
+        XChain,
+        FinnedXWing,
+        FinnedSwordfish,
+        SimpleColouring,
+        FinnedJellyfish,
+        CellForcingChain,
+        RegionForcingChain,
+        NishioChain,
+        DynamicForcingChain,
+        DynamicForcingChainPlus,
+    ]
+};
+
+/// The last of [`BY_COST`] that is always searched before the technique
+/// that gave the previous step.
+const CHEAP_UNTIL: Technique = Technique::WWing;
+
+/// The logic engine for one layout, reusable across its puzzles.
+pub struct Logic {
+    /// The technique of the last step taken without raising the rating.
+    last: Option<Technique>,
+    shape: Arc<Shape>,
+    solver: SudokuSolver,
+    chains: chains::ChainScratch,
+    forcing: forcing::Forcing,
+}
+
+impl Logic {
+    pub fn new(layout: Arc<Layout>) -> Logic {
+        let solver = SudokuSolver::new(layout.clone());
+        Logic::build(layout, solver)
+    }
+
+    /// The engine for puzzles of `layout` with `cages` as extra rules
+    /// (killer sudoku). The techniques reason on the houses only, which
+    /// stays true with cages; the solver's step and the uniqueness check
+    /// take the cages into account, and the techniques that rest on
+    /// uniqueness are not used (a cage may be what makes the solution one).
+    pub fn with_cages(layout: Arc<Layout>, cages: &[Cage]) -> Result<Logic, LogicError> {
+        let solver = SudokuSolver::with_cages(layout.clone(), cages)
+            .map_err(|e| LogicError::Values(e.to_string()))?;
+        Ok(Logic::build(layout, solver))
+    }
+
+    /// The engine for `puzzle`'s layout and cages.
+    pub fn for_puzzle(puzzle: &Puzzle) -> Result<Logic, LogicError> {
+        if puzzle.cages().is_empty() {
+            Ok(Logic::new(puzzle.layout().clone()))
+        } else {
+            Logic::with_cages(puzzle.layout().clone(), puzzle.cages())
+        }
+    }
+
+    fn build(layout: Arc<Layout>, solver: SudokuSolver) -> Logic {
+        let shape = Arc::new(Shape::new(layout));
+        let k = shape.cell_count() * shape.size();
+        Logic {
+            last: None,
+            chains: chains::ChainScratch::new(k),
+            forcing: forcing::Forcing::new(shape.cell_count(), shape.size()),
+            solver,
+            shape,
+        }
+    }
+
+    /// The cages the engine was made for (empty without).
+    pub fn cages(&self) -> &[Cage] {
+        self.solver.cages()
+    }
+
+    pub fn shape(&self) -> &Arc<Shape> {
+        &self.shape
+    }
+
+    /// The options for `puzzle` (of this engine's layout): the solver tells
+    /// whether it has one solution, and its alphabet is kept for sentences.
+    /// Conflicting values are named with their place in the source text.
+    pub fn options(&mut self, puzzle: &Puzzle) -> Result<Options, LogicError> {
+        let same_layout = Arc::ptr_eq(puzzle.layout(), self.shape.layout())
+            || **puzzle.layout() == **self.shape.layout();
+        if !same_layout {
+            return Err(LogicError::Values(format!(
+                "the engine was made for a {} layout; this puzzle is a {}",
+                self.shape.layout().name(),
+                puzzle.layout().name()
+            )));
+        }
+        if puzzle.cages() != self.cages() {
+            return Err(LogicError::Values(
+                if self.cages().is_empty() {
+                    "the engine was made without cages; this puzzle has cages"
+                } else {
+                    "the engine was made for other cages than this puzzle's"
+                }
+                .to_string(),
+            ));
+        }
+        let mut scratch = vec![0u8; puzzle.values().len()];
+        let count = match self.solver.solve_into(puzzle.values(), 2, &mut scratch) {
+            Ok(c) => c,
+            Err(e) => {
+                let l = puzzle.layout();
+                return Err(match l.first_conflict(puzzle.values()) {
+                    Some(c) => LogicError::Conflict {
+                        value: puzzle.alphabet().symbol(c.value),
+                        house: self.shape.house_name(c.house),
+                        first: puzzle.describe_cell(c.first),
+                        second: puzzle.describe_cell(c.second),
+                    },
+                    None => LogicError::Values(e.to_string()),
+                });
+            }
+        };
+        if count == 0 {
+            return Err(LogicError::NoSolution(String::new()));
+        }
+        Ok(Options {
+            unique: count == 1 && self.cages().is_empty(),
+            alphabet: puzzle.alphabet(),
+        })
+    }
+
+    /// The candidates left by `values` (one per cell, 0 empty), after
+    /// checking that no house repeats a symbol.
+    pub fn candidates(&self, values: &[u8]) -> Result<Candidates, LogicError> {
+        let l = self.shape.layout();
+        if values.len() != l.cell_count() {
+            return Err(LogicError::Values(format!(
+                "{} values for a {} layout of {} cells",
+                values.len(),
+                l.name(),
+                l.cell_count()
+            )));
+        }
+        if let Some((c, &v)) = values
+            .iter()
+            .enumerate()
+            .find(|&(_, &v)| v as usize > l.size())
+        {
+            return Err(LogicError::Values(format!(
+                "{} holds {v}, above {}",
+                self.shape.cell_name(c),
+                l.size()
+            )));
+        }
+        if let Some(c) = l.first_conflict(values) {
+            return Err(LogicError::Conflict {
+                value: Alphabet::Digits.symbol(c.value),
+                house: self.shape.house_name(c.house),
+                first: self.shape.cell_name(c.first),
+                second: self.shape.cell_name(c.second),
+            });
+        }
+        Ok(Candidates::new(self.shape.clone(), values))
+    }
+
+    /// The easiest next step from `values`.
+    pub fn hint(&mut self, values: &[u8], opts: &Options) -> Result<Step, LogicError> {
+        let g = self.candidates(values)?;
+        if g.is_solved() {
+            return Err(LogicError::Solved);
+        }
+        self.dead_end(&g)?;
+        self.next_step(&g, opts, true)
+    }
+
+    /// Steps from `values` to the solution, each the easiest available.
+    pub fn explain(&mut self, values: &[u8], opts: &Options) -> Result<Explanation, LogicError> {
+        let mut g = self.candidates(values)?;
+        let mut steps = Vec::new();
+        while !g.is_solved() {
+            self.dead_end(&g)?;
+            let st = self.next_step(&g, opts, true)?;
+            apply(&mut g, &st);
+            steps.push(st);
+        }
+        let rating = rating_of(steps.iter().map(|s| (s.technique, s.difficulty)));
+        Ok(Explanation { steps, rating })
+    }
+
+    /// The rating of `values`: the hardest step on the easiest path.
+    ///
+    /// A step no harder than the hardest so far leaves the rating as it is,
+    /// so while rating the first such step found is taken (the singles
+    /// first, since they are cheapest), and the search for the easiest one
+    /// only runs when every step would raise the rating.
+    pub fn rate(&mut self, values: &[u8], opts: &Options) -> Result<Rating, LogicError> {
+        self.last = None;
+        let mut g = self.candidates(values)?;
+        let mut used = Vec::new();
+        let mut hardest = 0.0f32;
+        while !g.is_solved() {
+            let naked = hardest >= Technique::NakedSingle.base() - 1e-4;
+            if let Some(s) = singles::any_single(&g, naked) {
+                g.place(s.cell, s.digit);
+                hardest = hardest.max(s.technique.base());
+                used.push((s.technique, s.technique.base()));
+                continue;
+            }
+            self.dead_end(&g)?;
+            let st = self.step_from(&g, opts, false, hardest)?;
+            apply(&mut g, &st);
+            hardest = hardest.max(st.difficulty);
+            used.push((st.technique, st.difficulty));
+        }
+        Ok(rating_of(used.into_iter()))
+    }
+
+    fn dead_end(&mut self, g: &Candidates) -> Result<(), LogicError> {
+        match g.dead_end() {
+            None => Ok(()),
+            Some(d) => Err(LogicError::NoSolution(match d {
+                DeadEnd::Cell(c) => format!(": {} has no candidate left", self.shape.cell_name(c)),
+                DeadEnd::House(h, v) => format!(
+                    ": {} has no place left for {}",
+                    self.shape.house_name(h),
+                    Alphabet::Digits.symbol(v)
+                ),
+            })),
+        }
+    }
+
+    /// The easiest step on `g`, or the solver's.
+    fn next_step(
+        &mut self,
+        g: &Candidates,
+        opts: &Options,
+        text: bool,
+    ) -> Result<Step, LogicError> {
+        self.step_from(g, opts, text, 0.0)
+    }
+
+    /// The easiest step on `g`, except that any step weighing at most
+    /// `accept` is taken as soon as it is found: those are looked for first,
+    /// cheapest search first, and the rest in SE's order.
+    fn step_from(
+        &mut self,
+        g: &Candidates,
+        opts: &Options,
+        text: bool,
+        accept: f32,
+    ) -> Result<Step, LogicError> {
+        let shape = self.shape.clone();
+        let cx = Ctx {
+            shape: &shape,
+            text,
+            unique: opts.unique && self.cages().is_empty(),
+            alphabet: opts.alphabet,
+        };
+        let settled = |t: Technique| t.base() <= accept + 1e-4 && !t.varies();
+        if accept > 0.0 {
+            // The cheap searches, then the technique that gave the last
+            // such step (hard puzzles need the same one again and again),
+            // then the rest.
+            let cheap = BY_COST
+                .iter()
+                .position(|&t| t == CHEAP_UNTIL)
+                .map_or(BY_COST.len(), |i| i + 1);
+            let again = self.last.filter(|t| !BY_COST[..cheap].contains(t));
+            let order = BY_COST[..cheap]
+                .iter()
+                .chain(again.as_slice())
+                .chain(BY_COST[cheap..].iter().filter(|&&t| Some(t) != again));
+            for &t in order {
+                // Simple colouring only removes what an X-chain as short
+                // does, and an XY-chain is one of the chains the general
+                // search finds at the same weight: their names matter in a
+                // hint, not in a rating.
+                if t.base() > accept + 1e-4
+                    || (t.needs_uniqueness() && !cx.unique)
+                    || matches!(t, Technique::SimpleColouring | Technique::XYChain)
+                {
+                    continue;
+                }
+                if let Some(st) = self.technique(g, &cx, t, accept + 2e-4, accept)
+                    && st.difficulty <= accept + 1e-4
+                {
+                    self.last = Some(t);
+                    return Ok(st);
+                }
+            }
+        }
+        for group in GROUPS {
+            if group.iter().all(|&t| settled(t)) {
+                continue; // tried above, nothing there
+            }
+            if let Some(st) = self.group(g, &cx, group, f32::INFINITY, accept) {
+                return Ok(st);
+            }
+        }
+        self.solver_step(g, &cx)
+    }
+
+    /// The lightest step of a group weighing less than `bound` (or the
+    /// first one weighing at most `accept`).
+    fn group(
+        &mut self,
+        g: &Candidates,
+        cx: &Ctx,
+        group: &[Technique],
+        bound: f32,
+        accept: f32,
+    ) -> Option<Step> {
+        let mut best: Option<Step> = None;
+        let mut bound = bound;
+        for &t in group {
+            if t.base() >= bound - 1e-4 || (t.needs_uniqueness() && !cx.unique) {
+                continue;
+            }
+            if let Some(st) = self.technique(g, cx, t, bound, accept)
+                && st.difficulty < bound - 1e-4
+            {
+                if st.difficulty <= accept + 1e-4 {
+                    return Some(st);
+                }
+                bound = st.difficulty;
+                best = Some(st);
+            }
+        }
+        best
+    }
+
+    /// The first (or, for chains, lightest below `bound`) step of one technique.
+    fn technique(
+        &mut self,
+        g: &Candidates,
+        cx: &Ctx,
+        t: Technique,
+        bound: f32,
+        accept: f32,
+    ) -> Option<Step> {
+        use Technique::*;
+        let single = |s: Option<singles::Single>| s.map(|s| singles::step(g, s, cx));
+        match t {
+            FullHouse => single(singles::full_house(g)),
+            HiddenSingleBox => single(singles::hidden_single(g, true)),
+            HiddenSingleLine => single(singles::hidden_single(g, false)),
+            NakedSingle => single(singles::naked_single(g)),
+            DirectPointing | DirectClaiming | Pointing | Claiming | LockedCandidates => {
+                intersect::find(g, cx, t)
+            }
+            DirectHiddenPair => subsets::hidden(g, cx, 2, true),
+            DirectHiddenTriple => subsets::hidden(g, cx, 3, true),
+            NakedPair => subsets::naked(g, cx, 2),
+            NakedTriple => subsets::naked(g, cx, 3),
+            NakedQuad => subsets::naked(g, cx, 4),
+            HiddenPair => subsets::hidden(g, cx, 2, false),
+            HiddenTriple => subsets::hidden(g, cx, 3, false),
+            HiddenQuad => subsets::hidden(g, cx, 4, false),
+            XWing => fish::find(g, cx, 2, false),
+            Swordfish => fish::find(g, cx, 3, false),
+            Jellyfish => fish::find(g, cx, 4, false),
+            FinnedXWing => fish::find(g, cx, 2, true),
+            FinnedSwordfish => fish::find(g, cx, 3, true),
+            FinnedJellyfish => fish::find(g, cx, 4, true),
+            XYWing => wings::xy_wing(g, cx, false),
+            XYZWing => wings::xy_wing(g, cx, true),
+            WWing => wings::w_wing(g, cx),
+            UniqueRectangle => unique::rectangle(g, cx),
+            BivalueGrave => unique::bug(g, cx),
+            // One pass finds all three (skyscraper first): the kite and
+            // turbot fish entries add nothing after it.
+            Skyscraper => single_digit::turbot(g, cx, None),
+            TwoStringKite | TurbotFish => None,
+            SimpleColouring => single_digit::colouring(g, cx),
+            XChain | XYChain | AlternatingChain => {
+                chains::find(g, cx, &mut self.chains, t, bound, accept)
+            }
+            // Cell and region forcing chains share their branches: one
+            // search gives the lighter of both.
+            RegionForcingChain => None,
+            NishioChain | CellForcingChain | DynamicForcingChain | DynamicForcingChainPlus => {
+                forcing::find(g, cx, &mut self.forcing, t, bound, accept)
+            }
+            Solver => None,
+        }
+    }
+
+    /// The solver's digit for the empty cell with the fewest candidates.
+    fn solver_step(&mut self, g: &Candidates, cx: &Ctx) -> Result<Step, LogicError> {
+        let mut solution = vec![0u8; g.values().len()];
+        let count = self
+            .solver
+            .solve_into(g.values(), 2, &mut solution)
+            .map_err(|e| LogicError::Values(e.to_string()))?;
+        match count {
+            0 => return Err(LogicError::NoSolution(String::new())),
+            1 => {}
+            _ => return Err(LogicError::NotUnique),
+        }
+        let cell = (0..g.values().len())
+            .filter(|&c| g.value(c) == 0)
+            .min_by_key(|&c| g.cell(c).count_ones())
+            .ok_or(LogicError::Solved)?;
+        let digit = solution[cell];
+        if !g.has(cell, digit) {
+            // The path removed the solution's digit: the puzzle as given
+            // has a different solution than its candidates allow.
+            return Err(LogicError::NoSolution(format!(
+                ": {} cannot hold {}",
+                cx.cell(cell),
+                cx.sym(digit)
+            )));
+        }
+        let mut st = Step::new(Technique::Solver);
+        st.placements.push(Candidate::new(cell, digit));
+        st.cells.push(cell);
+        if cx.text {
+            st.text = format!(
+                "No technique here applies; the solution has {} in {}, the cell with the \
+                 fewest candidates ({}).",
+                cx.sym(digit),
+                cx.cell(cell),
+                cx.digits(g.cell(cell))
+            );
+        }
+        Ok(st)
+    }
+}
+
+/// Applies a step's placements and removals.
+pub fn apply(g: &mut Candidates, st: &Step) {
+    for e in &st.eliminations {
+        g.eliminate(e.cell, e.digit);
+    }
+    for p in &st.placements {
+        if g.value(p.cell) == 0 {
+            g.place(p.cell, p.digit);
+        }
+    }
+}
+
+fn rating_of(used: impl Iterator<Item = (Technique, f32)>) -> Rating {
+    let mut difficulty = 0.0f32;
+    let mut counts: Vec<(Technique, usize)> = Vec::new();
+    let mut steps = 0;
+    for (t, d) in used {
+        steps += 1;
+        difficulty = difficulty.max(d);
+        match counts.iter_mut().find(|(x, _)| *x == t) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((t, 1)),
+        }
+    }
+    counts.sort_by_key(|&(t, _)| t);
+    // One decimal, as SE prints it.
+    let difficulty = (difficulty * 10.0).round() / 10.0;
+    Rating {
+        difficulty,
+        level: Level::of(difficulty),
+        counts,
+        steps,
+    }
+}
+
+/// The next step of a puzzle in progress (its filled cells are taken as
+/// they are), with uniqueness checked by the solver first.
+pub fn hint(puzzle: &Puzzle) -> Result<Step, LogicError> {
+    let mut logic = Logic::for_puzzle(puzzle)?;
+    let opts = logic.options(puzzle)?;
+    logic.hint(puzzle.values(), &opts)
+}
+
+/// Every step from a puzzle to its solution.
+pub fn explain(puzzle: &Puzzle) -> Result<Explanation, LogicError> {
+    let mut logic = Logic::for_puzzle(puzzle)?;
+    let opts = logic.options(puzzle)?;
+    logic.explain(puzzle.values(), &opts)
+}
+
+/// A puzzle's rating.
+pub fn rate(puzzle: &Puzzle) -> Result<Rating, LogicError> {
+    let mut logic = Logic::for_puzzle(puzzle)?;
+    let opts = logic.options(puzzle)?;
+    logic.rate(puzzle.values(), &opts)
+}
+
+#[cfg(test)]
+pub(crate) mod testutil {
+    use super::*;
+
+    /// A classic grid from a prefix of its 81 characters (`.` empty).
+    pub fn classic(prefix: &str) -> Candidates {
+        let shape = Arc::new(Shape::new(Arc::new(Layout::classic())));
+        let mut v = vec![0u8; 81];
+        for (i, b) in prefix.bytes().enumerate() {
+            if b.is_ascii_digit() {
+                v[i] = b - b'0';
+            }
+        }
+        Candidates::new(shape, &v)
+    }
+
+    /// Removes every candidate of `cell` but `keep`.
+    pub fn keep_only(g: &mut Candidates, cell: usize, keep: &[u8]) {
+        for d in 1..=g.size() as u8 {
+            if !keep.contains(&d) {
+                g.eliminate(cell, d);
+            }
+        }
+    }
+
+    pub fn ctx(shape: &Shape) -> Ctx<'_> {
+        Ctx {
+            shape,
+            text: true,
+            unique: true,
+            alphabet: Alphabet::Digits,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
