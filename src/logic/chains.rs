@@ -460,19 +460,8 @@ fn chain_text(cx: &Ctx, technique: Technique, nodes: &[ChainNode], st: &Step) ->
 
 /// `r1c9 cannot be 4`, `r1c9 cannot be 4 and r2c2 cannot be 7`.
 pub(crate) fn removal_clause(cx: &Ctx, elims: &[Candidate]) -> String {
-    let mut ds: Vec<u8> = elims.iter().map(|e| e.digit).collect();
-    ds.sort_unstable();
-    ds.dedup();
-    let parts: Vec<String> = ds
-        .iter()
-        .map(|&d| {
-            let cells: Vec<usize> = elims
-                .iter()
-                .filter(|e| e.digit == d)
-                .map(|e| e.cell)
-                .collect();
-            format!("{} cannot be {}", cx.cells(&cells), cx.sym(d))
-        })
+    let parts: Vec<String> = super::ctx::by_digit(elims)
+        .map(|(d, cells)| format!("{} cannot be {}", cx.cells(&cells), cx.sym(d)))
         .collect();
     super::shape::join_and(&parts)
 }

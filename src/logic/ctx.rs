@@ -38,19 +38,8 @@ impl Ctx<'_> {
     }
     /// `3 from r1c2 and r4c4, and 5 from r2c2`: eliminations grouped by symbol.
     pub fn removals(&self, elims: &[Candidate]) -> String {
-        let mut ds: Vec<u8> = elims.iter().map(|e| e.digit).collect();
-        ds.sort_unstable();
-        ds.dedup();
-        let parts: Vec<String> = ds
-            .iter()
-            .map(|&d| {
-                let cells: Vec<usize> = elims
-                    .iter()
-                    .filter(|e| e.digit == d)
-                    .map(|e| e.cell)
-                    .collect();
-                format!("{} from {}", self.sym(d), self.cells(&cells))
-            })
+        let parts: Vec<String> = by_digit(elims)
+            .map(|(d, cells)| format!("{} from {}", self.sym(d), self.cells(&cells)))
             .collect();
         join_and(&parts)
     }
@@ -71,4 +60,20 @@ impl Ctx<'_> {
             .collect();
         join_and(&parts)
     }
+}
+
+/// Eliminations grouped by symbol, smallest first: each symbol with its
+/// cells, in the order given.
+pub(crate) fn by_digit(elims: &[Candidate]) -> impl Iterator<Item = (u8, Vec<usize>)> + '_ {
+    let mut ds: Vec<u8> = elims.iter().map(|e| e.digit).collect();
+    ds.sort_unstable();
+    ds.dedup();
+    ds.into_iter().map(move |d| {
+        let cells = elims
+            .iter()
+            .filter(|e| e.digit == d)
+            .map(|e| e.cell)
+            .collect();
+        (d, cells)
+    })
 }
