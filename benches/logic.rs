@@ -13,7 +13,7 @@
 //! cargo bench --bench logic
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -23,6 +23,9 @@ use sudoku_lens::logic::{Logic, Options};
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::thin;
 
+#[path = "../tests/collections/mod.rs"]
+mod collections;
+
 /// Thinned samurai puzzles keep about this many givens.
 const THIN_TARGET: usize = 100;
 const THIN_SEED: u64 = 1;
@@ -30,23 +33,21 @@ const THIN_SEED: u64 = 1;
 const HINT_SLICE: usize = 50;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles");
-    if !dir.is_dir() {
+    let Some(dir) = collections::dir() else {
         println!(
-            "benches/logic: no puzzle collections at {}; nothing to measure",
-            dir.display()
+            "benches/logic: no puzzle collections at ../shared/data/puzzles; nothing to measure"
         );
         return;
-    }
+    };
     let mut c = Criterion::default()
         .sample_size(10)
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(3))
         .configure_from_args();
     let classic = Arc::new(Layout::classic());
-    let unbiased = load_classic(&dir.join("classic/unbiased_1000.txt"));
-    let magictour = load_classic(&dir.join("classic/magictour_top1465.txt"));
-    let hardest = load_classic(&dir.join("classic/forum_hardest_1106.txt"));
+    let unbiased = collections::load(&dir.join("classic/unbiased_1000.txt"));
+    let magictour = collections::load(&dir.join("classic/magictour_top1465.txt"));
+    let hardest = collections::load(&dir.join("classic/forum_hardest_1106.txt"));
     let samurai = thinned_samurai(&dir.join("samurai"));
     let unique = Options {
         unique: true,
@@ -149,58 +150,15 @@ fn slowest_hint(name: &str, logic: &mut Logic, set: &[(String, Vec<u8>)], opts: 
     );
 }
 
-/// Every puzzle of a classic collection.
-fn load_classic(path: &Path) -> Vec<Vec<u8>> {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            l.bytes()
-                .take(81)
-                .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
-                .collect()
-        })
-        .collect()
-}
-
 /// The shared samurai puzzles with one solution, thinned to about
 /// [`THIN_TARGET`] givens while the solution stays unique.
 fn thinned_samurai(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let layout = Arc::new(Layout::samurai());
-    let mut solver = SudokuSolver::new(layout.clone());
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    paths.retain(|p| {
-        let n = p.to_string_lossy();
-        n.ends_with(".txt") && !n.ends_with(".solution.txt")
-    });
-    paths.sort();
-    let mut out = Vec::new();
-    for path in paths {
-        let name = path
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        let text = std::fs::read_to_string(&path).expect("readable puzzle");
-        let mut values = vec![0u8; layout.cell_count()];
-        for (r, line) in text.lines().enumerate() {
-            for (col, b) in line.bytes().enumerate() {
-                if let Some(cell) = layout.cell_at(r, col)
-                    && b.is_ascii_digit()
-                {
-                    values[cell] = b - b'0';
-                }
-            }
-        }
-        let mut scratch = vec![0u8; values.len()];
-        if solver.solve_into(&values, 2, &mut scratch) != Ok(1) {
-            continue;
-        }
-        out.push((name, thin(&mut solver, &values, THIN_TARGET, THIN_SEED)));
-    }
-    out
+    let mut solver = SudokuSolver::new(Arc::new(Layout::samurai()));
+    collections::samurai(dir)
+        .into_iter()
+        .map(|p| {
+            let values = thin(&mut solver, &p.values, THIN_TARGET, THIN_SEED);
+            (p.name, values)
+        })
+        .collect()
 }

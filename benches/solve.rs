@@ -37,6 +37,10 @@ const CLASSIC: &[(&str, usize)] = &[
     ("forum_hardest_1106", 375),
 ];
 
+#[path = "../tests/collections/mod.rs"]
+mod collections;
+use collections::Named;
+
 /// Thinned samurai puzzles keep about this many givens.
 const THIN_TARGET: usize = 100;
 const THIN_SEED: u64 = 1;
@@ -51,16 +55,14 @@ fn main() {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/screens/killer-train"),
     );
     killer_group(&mut c, &killers);
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles");
-    if !dir.is_dir() {
+    let Some(dir) = collections::dir() else {
         println!(
-            "benches/solve: no puzzle collections at {}; nothing more to measure",
-            dir.display()
+            "benches/solve: no puzzle collections at ../shared/data/puzzles; nothing more to measure"
         );
         c.final_summary();
         killer_report(&killers);
         return;
-    }
+    };
     for &(name, count) in CLASSIC {
         classic(
             &mut c,
@@ -68,7 +70,7 @@ fn main() {
             count,
         );
     }
-    let samurai = load_samurai(&dir.join("samurai"));
+    let samurai = collections::samurai(&dir.join("samurai"));
     let thinned = thin_all(&samurai);
     samurai_groups(&mut c, &samurai, &thinned);
     c.final_summary();
@@ -178,19 +180,17 @@ fn killer_report(killers: &[Killer]) {
     );
 }
 
-/// The first `count` puzzles of a classic collection, as lines and as values.
+/// The first `count` puzzles of a classic collection, as lines (for the
+/// `sudoku` crate) and as values.
 fn load_classic(path: &Path, count: usize) -> Vec<(String, Vec<u8>)> {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .take(count)
-        .map(|l| {
-            let line: String = l.chars().take(81).collect();
-            let values = line
-                .bytes()
-                .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+    let mut puzzles = collections::load(path);
+    puzzles.truncate(count);
+    puzzles
+        .into_iter()
+        .map(|values| {
+            let line = values
+                .iter()
+                .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) })
                 .collect();
             (line, values)
         })
@@ -264,75 +264,19 @@ fn ratios(dir: &Path) {
     }
 }
 
-/// A samurai puzzle and its name.
-struct Samurai {
-    name: String,
-    values: Vec<u8>,
-}
-
-/// Reads a 21x21 samurai canvas ('1'-'9' a given, '.' empty, '#' outside).
-fn read_canvas(layout: &Layout, text: &str) -> Vec<u8> {
-    let mut values = vec![0u8; layout.cell_count()];
-    for (r, line) in text.lines().enumerate() {
-        for (col, b) in line.bytes().enumerate() {
-            if let Some(cell) = layout.cell_at(r, col)
-                && b.is_ascii_digit()
-            {
-                values[cell] = b - b'0';
-            }
-        }
-    }
-    values
-}
-
-/// The shared samurai puzzles with exactly one solution (checked against
-/// their solution files).
-fn load_samurai(dir: &Path) -> Vec<Samurai> {
-    let layout = Arc::new(Layout::samurai());
-    let mut solver = SudokuSolver::new(layout.clone());
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    paths.retain(|p| {
-        let n = p.to_string_lossy();
-        n.ends_with(".txt") && !n.ends_with(".solution.txt")
-    });
-    paths.sort();
-    let mut out = Vec::new();
-    for path in paths {
-        let name = path
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned();
-        let text = std::fs::read_to_string(&path).expect("readable puzzle");
-        let values = read_canvas(&layout, &text);
-        let found = solver.solve(&values, 2, 1).expect("no conflicting givens");
-        if found.count != 1 {
-            continue;
-        }
-        let solution = std::fs::read_to_string(dir.join(format!("{name}.solution.txt")))
-            .map(|t| read_canvas(&layout, &t))
-            .expect("a solution file");
-        assert_eq!(found.solutions[0], solution, "{name}: solution differs");
-        out.push(Samurai { name, values });
-    }
-    out
-}
-
 /// Each puzzle thinned to about [`THIN_TARGET`] givens, still unique.
-fn thin_all(puzzles: &[Samurai]) -> Vec<Samurai> {
+fn thin_all(puzzles: &[Named]) -> Vec<Named> {
     let mut solver = SudokuSolver::new(Arc::new(Layout::samurai()));
     puzzles
         .iter()
-        .map(|p| Samurai {
-            name: p.name.clone(),
+        .map(|p| Named {
             values: thin(&mut solver, &p.values, THIN_TARGET, THIN_SEED),
+            ..p.clone()
         })
         .collect()
 }
 
-fn samurai_groups(c: &mut Criterion, samurai: &[Samurai], thinned: &[Samurai]) {
+fn samurai_groups(c: &mut Criterion, samurai: &[Named], thinned: &[Named]) {
     let mut solver = SudokuSolver::new(Arc::new(Layout::samurai()));
     let mut first = vec![0u8; solver.layout().cell_count()];
     let mut group = c.benchmark_group("samurai");
@@ -366,7 +310,7 @@ fn median(sorted: &[f64]) -> f64 {
     sorted[sorted.len() / 2]
 }
 
-fn report(samurai: &[Samurai], thinned: &[Samurai]) {
+fn report(samurai: &[Named], thinned: &[Named]) {
     if samurai.is_empty() {
         return;
     }

@@ -6,7 +6,6 @@
 //!
 //! cargo test --release --test logic_shared -- --ignored --nocapture
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -15,38 +14,15 @@ use sudoku_lens::logic::{Candidates, Explanation, Logic, Options, Technique, app
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::thin;
 
+mod collections;
+use collections::Named;
+
 /// Puzzles taken from each classic collection, spread over the file.
 const CLASSIC_SAMPLE: usize = 150;
 /// Samurai puzzles thinned (and their givens' target), spread over the set.
 const SAMURAI_THINNED: usize = 24;
 const THIN_TARGET: usize = 100;
 const THIN_SEED: u64 = 1;
-
-fn data() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles");
-    dir.is_dir().then_some(dir)
-}
-
-fn classic_lines(path: &Path) -> Vec<Vec<u8>> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            l.bytes()
-                .take(81)
-                .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
-                .collect()
-        })
-        .collect()
-}
-
-/// Every `len / count`-th item.
-fn spread<T: Clone>(items: &[T], count: usize) -> Vec<T> {
-    let step = (items.len() / count.max(1)).max(1);
-    items.iter().step_by(step).take(count).cloned().collect()
-}
 
 /// Checks a path against the solution: every placement right, no removal
 /// of the solution's symbol, and the solution at the end. Returns the
@@ -84,7 +60,7 @@ fn check(
 #[test]
 #[ignore = "needs ../shared/data; run in release"]
 fn every_step_on_the_classic_collections_is_true() {
-    let Some(dir) = data() else {
+    let Some(dir) = collections::dir() else {
         println!("no shared data; nothing to check");
         return;
     };
@@ -102,8 +78,8 @@ fn every_step_on_the_classic_collections_is_true() {
         "forum_hardest_1905_11plus",
         "forum_hardest_1106",
     ] {
-        let all = classic_lines(&dir.join(format!("classic/{set}.txt")));
-        let sample = spread(&all, CLASSIC_SAMPLE);
+        let all = collections::load(&dir.join(format!("classic/{set}.txt")));
+        let sample = collections::spread(&all, CLASSIC_SAMPLE);
         let t = Instant::now();
         let (mut steps, mut solver_steps) = (0, 0);
         for (i, values) in sample.iter().enumerate() {
@@ -134,25 +110,10 @@ fn every_step_on_the_classic_collections_is_true() {
     }
 }
 
-/// A 21x21 samurai canvas ('1'-'9' a given, '.' empty, '#' outside).
-fn read_canvas(layout: &Layout, text: &str) -> Vec<u8> {
-    let mut values = vec![0u8; layout.cell_count()];
-    for (r, line) in text.lines().enumerate() {
-        for (col, b) in line.bytes().enumerate() {
-            if let Some(cell) = layout.cell_at(r, col)
-                && b.is_ascii_digit()
-            {
-                values[cell] = b - b'0';
-            }
-        }
-    }
-    values
-}
-
 #[test]
 #[ignore = "needs ../shared/data; run in release"]
 fn every_step_on_the_samurai_puzzles_is_true() {
-    let Some(dir) = data() else {
+    let Some(dir) = collections::dir() else {
         println!("no shared data; nothing to check");
         return;
     };
@@ -160,39 +121,13 @@ fn every_step_on_the_samurai_puzzles_is_true() {
     let layout = Arc::new(Layout::samurai());
     let mut logic = Logic::new(layout.clone());
     let mut solver = SudokuSolver::new(layout.clone());
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| {
-            let n = e.unwrap().file_name().to_string_lossy().into_owned();
-            n.strip_suffix(".solution.txt").map(str::to_string)
-        })
-        .collect();
-    names.sort();
-    let mut puzzles = Vec::new();
-    for name in &names {
-        let values = read_canvas(
-            &layout,
-            &std::fs::read_to_string(dir.join(format!("{name}.txt"))).unwrap(),
-        );
-        let solution = read_canvas(
-            &layout,
-            &std::fs::read_to_string(dir.join(format!("{name}.solution.txt"))).unwrap(),
-        );
-        let mut found = vec![0u8; values.len()];
-        if solver.solve_into(&values, 2, &mut found) != Ok(1) {
-            continue; // the set's one puzzle with several solutions
-        }
-        assert_eq!(found, solution, "{name}: the solver and the file agree");
-        puzzles.push((name.clone(), values, solution));
-    }
-    let thinned: Vec<(String, Vec<u8>, Vec<u8>)> = spread(&puzzles, SAMURAI_THINNED)
+    let puzzles = collections::samurai(&dir);
+    let thinned: Vec<Named> = collections::spread(&puzzles, SAMURAI_THINNED)
         .into_iter()
-        .map(|(name, values, solution)| {
-            (
-                format!("{name} thinned"),
-                thin(&mut solver, &values, THIN_TARGET, THIN_SEED),
-                solution,
-            )
+        .map(|p| Named {
+            name: format!("{} thinned", p.name),
+            values: thin(&mut solver, &p.values, THIN_TARGET, THIN_SEED),
+            solution: p.solution,
         })
         .collect();
     let opts = Options {
@@ -202,11 +137,11 @@ fn every_step_on_the_samurai_puzzles_is_true() {
     for (label, set) in [("samurai", &puzzles), ("samurai thinned", &thinned)] {
         let t = Instant::now();
         let (mut steps, mut solver_steps) = (0, 0);
-        for (name, values, solution) in set {
+        for p in set {
             let path = logic
-                .explain(values, &opts)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
-            solver_steps += check(name, &layout, values, &path, solution, &logic);
+                .explain(&p.values, &opts)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            solver_steps += check(&p.name, &layout, &p.values, &path, &p.solution, &logic);
             steps += path.steps.len();
         }
         println!(
@@ -220,11 +155,11 @@ fn every_step_on_the_samurai_puzzles_is_true() {
 #[test]
 #[ignore = "needs ../shared/data; run in release"]
 fn ratings_of_unbiased_1000() {
-    let Some(dir) = data() else {
+    let Some(dir) = collections::dir() else {
         println!("no shared data; nothing to rate");
         return;
     };
-    let all = classic_lines(&dir.join("classic/unbiased_1000.txt"));
+    let all = collections::load(&dir.join("classic/unbiased_1000.txt"));
     let mut logic = Logic::new(Arc::new(Layout::classic()));
     let opts = Options {
         unique: true,

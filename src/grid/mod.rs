@@ -15,4 +15,4 @@ pub use cage::{
 };
 pub use layout::{Conflict, House, HouseKind, Layout, LayoutError, MAX_SIZE};
 pub use puzzle::{Alphabet, Format, Puzzle, cage_label};
-pub use text::{Document, Entry, ParseError, parse};
+pub use text::{Document, Entry, ParseError, parse, parse_file};

@@ -86,6 +86,39 @@ pub enum Document {
     Batch(Vec<Entry>),
 }
 
+impl Document {
+    /// Every puzzle it holds, in order: the one of a single puzzle, or each
+    /// puzzle line of a batch (comments and blank lines skipped). The first
+    /// line that did not parse is the error.
+    pub fn into_puzzles(self) -> Result<Vec<Puzzle>, ParseError> {
+        match self {
+            Document::Single(p) => Ok(vec![p]),
+            Document::Batch(entries) => entries
+                .into_iter()
+                .filter_map(|e| match e {
+                    Entry::Puzzle { puzzle, .. } => Some(puzzle),
+                    Entry::Other(_) => None,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Reads and parses a puzzle file ([`parse`]); a file that cannot be read is
+/// an error naming it, at no line.
+pub fn parse_file(path: &std::path::Path, layout: Option<&Layout>) -> Result<Document, ParseError> {
+    let file = path.display().to_string();
+    match std::fs::read_to_string(path) {
+        Ok(text) => parse(&text, &file, layout),
+        Err(e) => Err(ParseError {
+            file,
+            line: 0,
+            column: 0,
+            message: format!("cannot read it: {e}"),
+        }),
+    }
+}
+
 /// Parses a puzzle text. `file` names the source in error messages; `layout`,
 /// when given, forces the shape instead of detecting it.
 ///
@@ -943,6 +976,32 @@ mod tests {
         assert_eq!(p.layout().name(), "classic");
         assert_eq!(p.values()[2], 3);
         assert_eq!(p.to_text(), format!("{LINE}\n"));
+    }
+
+    #[test]
+    fn a_batch_gives_its_puzzles_in_order_and_its_first_bad_line() {
+        let other = LINE.replacen("..3", "4.3", 1);
+        let text = format!("# three\n{LINE}\n{other}\n{LINE}\n");
+        let ps = parse(&text, "b.txt", None).unwrap().into_puzzles().unwrap();
+        let firsts: Vec<u8> = ps.iter().map(|p| p.values()[0]).collect();
+        assert_eq!(firsts, [0, 4, 0]);
+        let bad = format!("{LINE}\n{}\n{LINE}\n", &LINE[..80]);
+        let e = parse(&bad, "b.txt", None)
+            .unwrap()
+            .into_puzzles()
+            .unwrap_err();
+        assert_eq!((e.file.as_str(), e.line), ("b.txt", 2), "{e}");
+    }
+
+    #[test]
+    fn an_unreadable_file_is_named() {
+        let e = parse_file(std::path::Path::new("/no/such/puzzle.txt"), None).unwrap_err();
+        assert_eq!(e.line, 0);
+        assert!(
+            e.to_string()
+                .starts_with("/no/such/puzzle.txt: cannot read it"),
+            "{e}"
+        );
     }
 
     #[test]
