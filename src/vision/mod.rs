@@ -56,6 +56,7 @@ pub mod debug;
 pub mod homography;
 pub mod load;
 pub mod locate;
+mod num;
 pub mod orient;
 pub mod pdf;
 pub mod read;

@@ -4,6 +4,8 @@
 
 use image::GrayImage;
 
+use crate::vision::num::floor_i32;
+
 /// Side of the square working image every crop is resampled to.
 pub const WORK: usize = 40;
 /// Side of the square the digit's bounding box is scaled to fit.
@@ -652,7 +654,7 @@ fn features(digit: &[f32], x0: i32, y0: i32, x1: i32, y1: i32) -> Vec<f32> {
                 ang += std::f32::consts::PI;
             }
             let pos = ang / std::f32::consts::PI * HOG_BINS as f32 - 0.5;
-            let b0 = floor(pos);
+            let b0 = floor_i32(pos);
             let frac = pos - b0 as f32;
             let b0 = b0.rem_euclid(HOG_BINS as i32) as usize;
             let b1 = (b0 + 1) % HOG_BINS;
@@ -673,7 +675,7 @@ fn features(digit: &[f32], x0: i32, y0: i32, x1: i32, y1: i32) -> Vec<f32> {
 }
 
 fn bilinear(img: &[f32], n: i32, x: f32, y: f32) -> f32 {
-    let (xi, yi) = (floor(x), floor(y));
+    let (xi, yi) = (floor_i32(x), floor_i32(y));
     let fx = x - xi as f32;
     let fy = y - yi as f32;
     let get = |xx: i32, yy: i32| {
@@ -686,15 +688,6 @@ fn bilinear(img: &[f32], n: i32, x: f32, y: f32) -> f32 {
     let top = get(xi, yi) * (1.0 - fx) + get(xi + 1, yi) * fx;
     let bottom = get(xi, yi + 1) * (1.0 - fx) + get(xi + 1, yi + 1) * fx;
     top * (1.0 - fy) + bottom * fy
-}
-
-/// `v.floor() as i32` (saturating, NaN to 0) without the library call that
-/// `floor` is on targets without SSE 4.1.
-fn floor(v: f32) -> i32 {
-    let t = v as i32;
-    // Truncation rounds negative fractions up; below i32::MIN the cast
-    // saturates and the step down must not overflow.
-    if t as f32 > v { t.saturating_sub(1) } else { t }
 }
 
 /// Separable [1 2 1] / 4 blur with zero outside.
@@ -731,34 +724,6 @@ fn normalise(v: &mut [f32]) {
 mod tests {
     use super::*;
     use image::Luma;
-
-    #[test]
-    fn floor_is_floor_as_i32() {
-        let specials = [
-            0.0f32,
-            -0.0,
-            0.5,
-            -0.5,
-            -1.0,
-            -1.5,
-            1e-30,
-            -1e-30,
-            2147483520.0,
-            -2147483648.0,
-            3e9,
-            -3e9,
-            f32::NAN,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-        ];
-        for v in specials {
-            assert_eq!(floor(v), v.floor() as i32, "{v}");
-        }
-        for i in -200_000..200_000 {
-            let v = i as f32 * 0.013;
-            assert_eq!(floor(v), v.floor() as i32, "{v}");
-        }
-    }
 
     /// A white 64 x 64 crop with black rectangles `(x0, y0, x1, y1)`,
     /// ends excluded.

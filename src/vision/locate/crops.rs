@@ -5,6 +5,7 @@ use image::GrayImage;
 use rayon::prelude::*;
 
 use super::Located;
+use crate::vision::num::floor_i32;
 
 /// Side of the cell crops that [`cell_crops`] is meant to be called with:
 /// enough for a printed digit (about 60% of the cell's height, so ~28 px),
@@ -95,20 +96,6 @@ pub fn cell_crops(full_grey: &GrayImage, located: &Located, size: u32) -> Vec<Gr
         .collect()
 }
 
-/// `v.floor() as i32` (saturating, NaN to 0) without the library call that
-/// `floor` is on targets without SSE 4.1.
-#[inline]
-fn floor_i32(v: f32) -> i32 {
-    let t = v as i32;
-    // Truncation rounds negative fractions up; exact, since |t| < 2^31 and a
-    // float with a fraction is below 2^23.
-    if (t as f32) > v {
-        t.saturating_sub(1)
-    } else {
-        t
-    }
-}
-
 /// Bilinear sample at pixel-index coordinates (the centre of pixel (0, 0)
 /// is (0, 0)), clamped at the border.
 #[inline]
@@ -137,34 +124,6 @@ fn bilinear_raw(raw: &[u8], w: i32, h: i32, x: f32, y: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn floor_i32_is_floor_as_i32() {
-        let specials = [
-            0.0f32,
-            -0.0,
-            0.5,
-            -0.5,
-            -1.0,
-            -1.5,
-            1e-30,
-            -1e-30,
-            2147483520.0,
-            -2147483648.0,
-            3e9,
-            -3e9,
-            f32::NAN,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-        ];
-        for v in specials {
-            assert_eq!(floor_i32(v), v.floor() as i32, "{v}");
-        }
-        for i in -200_000..200_000 {
-            let v = i as f32 * 0.013;
-            assert_eq!(floor_i32(v), v.floor() as i32, "{v}");
-        }
-    }
 
     #[test]
     fn bilinear_interpolates_inside_and_clamps_outside() {
