@@ -629,8 +629,8 @@ fn draw_marks(
 }
 
 /// A hint's whole step: its pattern's cells outlined and candidates
-/// ringed, what it strikes out crossed in red, what it places large in
-/// green.
+/// ringed, what it places large in green on a patch over the cell's
+/// marks, what it strikes out crossed in red.
 fn draw_step(
     painter: &egui::Painter,
     st: &Step,
@@ -647,11 +647,34 @@ fn draw_step(
             Stroke::new(2.5, HINT_PATTERN),
         ));
     }
+    // What it places: on a white patch over the cell's marks, large.
+    for p in st.placements.iter().filter(|p| p.cell < cells) {
+        let q = quads[p.cell];
+        let centre = at(p.cell, [0.5, 0.5]);
+        let patch: Vec<Pos2> = q.iter().map(|&c| centre + (c - centre) * 0.85).collect();
+        painter.add(Shape::convex_polygon(
+            patch,
+            Color32::from_rgba_unmultiplied(255, 255, 255, 215),
+            Stroke::NONE,
+        ));
+        painter.text(
+            centre,
+            Align2::CENTER_CENTER,
+            symbol(p.digit),
+            FontId::proportional((side(p.cell) * 0.75).max(8.0)),
+            HINT_PLACE,
+        );
+    }
+    let placed = |cell: usize| st.placements.iter().any(|p| p.cell == cell);
     let ring = |cell: usize, d: u8| {
         let (spot, slot) = mark_spot(size, d);
         (at(cell, spot), side(cell) * slot * 0.45)
     };
-    for p in st.pattern.iter().filter(|p| p.cell < cells) {
+    for p in st
+        .pattern
+        .iter()
+        .filter(|p| p.cell < cells && !placed(p.cell))
+    {
         let (c, r) = ring(p.cell, p.digit);
         painter.circle_stroke(c, r, Stroke::new(1.5, HINT_PATTERN));
     }
@@ -667,15 +690,6 @@ fn draw_step(
         );
         let d = vec2(r, r) * 0.75;
         painter.line_segment([c - d, c + d], Stroke::new(1.5, HINT_STRIKE));
-    }
-    for p in st.placements.iter().filter(|p| p.cell < cells) {
-        painter.text(
-            at(p.cell, [0.5, 0.5]),
-            Align2::CENTER_CENTER,
-            symbol(p.digit),
-            FontId::proportional((side(p.cell) * 0.6).max(8.0)),
-            HINT_PLACE,
-        );
     }
 }
 
