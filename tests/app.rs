@@ -783,6 +783,20 @@ fn hint_walks_its_three_levels_and_an_edit_resets_it() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     settle(&mut h);
     assert_eq!(h.state().hint_level(), 0);
+
+    // A hint asked for and left by an edit before it came: never shown.
+    h.state_mut().hint();
+    let cell = (0..81)
+        .find(|&c| h.state().doc().unwrap().values()[c] == 0)
+        .unwrap();
+    h.state_mut().set_cell(cell, 0);
+    h.state_mut().select(Some(cell));
+    h.state_mut()
+        .set_selected(sample("classic.solution.txt").values()[cell]);
+    settle(&mut h);
+    assert_eq!(h.state().hint_level(), 0);
+    assert!(h.state().hint_step().is_none() && !h.state().is_hinting());
+    assert_eq!(cells_labelled(&h, "where the hint looks"), 0);
 }
 
 #[test]
