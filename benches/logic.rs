@@ -8,7 +8,10 @@
 //! After the groups, a report prints the rating rate (best of 3 passes) and
 //! the slowest hint over every puzzle of magictour_top1465 and
 //! forum_hardest_1106, and over the samurai puzzles thinned to about 100
-//! givens (the goal: under 50 ms each).
+//! givens (the goal: under 50 ms each). Then what the app does on a
+//! samurai: a hint with the solver's uniqueness check first (on its hint
+//! thread), and the pencil marks of the candidates view (on the window's
+//! thread, once per state).
 //!
 //! cargo bench --bench logic
 
@@ -18,8 +21,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
-use sudoku_lens::grid::Layout;
-use sudoku_lens::logic::{Logic, Options};
+use sudoku_lens::grid::{Layout, Puzzle};
+use sudoku_lens::logic::{Logic, Options, Shape, pencil_marks};
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::thin;
 
@@ -115,6 +118,48 @@ fn main() {
         slowest_hint(name, &mut logic, &named, &unique);
     }
     slowest_hint("samurai thinned", &mut samurai_logic, &samurai, &unique);
+    app_on_samurai(&samurai);
+}
+
+/// The app's work on each thinned samurai: the uniqueness check and the
+/// hint (the hint thread's), and the pencil marks (the window thread's).
+fn app_on_samurai(set: &[(String, Vec<u8>)]) {
+    if set.is_empty() {
+        return;
+    }
+    let layout = Arc::new(Layout::samurai());
+    let mut logic = Logic::new(layout.clone());
+    let mut times: Vec<f64> = set
+        .iter()
+        .map(|(_, values)| {
+            let puzzle = Puzzle::empty(layout.clone()).with_values(values.clone());
+            let t = Instant::now();
+            let opts = logic.options(&puzzle).expect("one solution");
+            black_box(logic.hint(values, &opts).ok());
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    println!(
+        "app hint with its uniqueness check, samurai thinned ({} puzzles): median {:.2} ms, slowest {:.2} ms",
+        times.len(),
+        times[times.len() / 2],
+        times[times.len() - 1]
+    );
+    let t = Instant::now();
+    let shape = black_box(Shape::new(layout.clone()));
+    let shape_ms = t.elapsed().as_secs_f64() * 1e3;
+    let rounds = 20;
+    let t = Instant::now();
+    for _ in 0..rounds {
+        for (_, values) in set {
+            black_box(pencil_marks(&shape, black_box(values), &[]));
+        }
+    }
+    let per = t.elapsed().as_secs_f64() * 1e6 / (rounds * set.len()) as f64;
+    println!(
+        "candidates view, samurai: pencil marks {per:.1} us per state; the layout's houses once {shape_ms:.2} ms"
+    );
 }
 
 /// Times the hint from the givens of every puzzle (best of 2 runs each) and

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use eframe::egui::{self, Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use sudoku_lens::app::doc::{Solutions, count_solutions};
 use sudoku_lens::app::input::Input;
 use sudoku_lens::app::{Prefs, SudokuApp};
@@ -713,4 +713,185 @@ fn a_killer_shows_its_cages_and_its_sums_and_cells_are_edited_and_undone() {
         solution.values()[first]
     );
     h.get_by_label(&label);
+}
+
+/// Cells whose accessible label contains `text`.
+fn cells_labelled(h: &Window, text: &str) -> usize {
+    h.query_all_by_label_contains(text)
+        .filter(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with("Cell "))
+        })
+        .count()
+}
+
+#[test]
+fn hint_walks_its_three_levels_and_an_edit_resets_it() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    assert_eq!(h.state().hint_level(), 0);
+    h.get_by_label("Hint").click();
+    settle(&mut h);
+    // Level 1: where to look (the box of a hidden single), nothing more.
+    assert_eq!(h.state().hint_level(), 1);
+    assert!(
+        !h.state().prefs.show_solution,
+        "asking for a hint hides the solution"
+    );
+    h.get_by_label("Look at the shaded cells.");
+    assert_eq!(cells_labelled(&h, "where the hint looks"), 9);
+    assert!(h.query_by_label_contains("Hidden single").is_none());
+    assert_eq!(cells_labelled(&h, "the hint places"), 0);
+
+    // Level 2: the technique.
+    h.get_by_label("Hint").click();
+    settle(&mut h);
+    assert_eq!(h.state().hint_level(), 2);
+    h.get_by_label("Hidden single (1.2)");
+    assert_eq!(cells_labelled(&h, "the hint places"), 0);
+
+    // Level 3 (the `?` key): the sentence, and the step drawn in its cell.
+    h.event(egui::Event::Text("?".into()));
+    settle(&mut h);
+    assert_eq!(h.state().hint_level(), 3);
+    h.get_by_label("Hidden single: in box 8, 5 can only go in r9c4.");
+    h.get_by_label_contains("Cell r9c4: empty, where the hint looks, the hint places 5");
+    h.event(egui::Event::Text("?".into()));
+    settle(&mut h);
+    assert_eq!(h.state().hint_level(), 3, "the last level stays");
+
+    // Any edit: back to no hint.
+    let cell = (0..81)
+        .find(|&c| h.state().doc().unwrap().values()[c] == 0 && c != 75)
+        .unwrap();
+    let name = sample("classic.txt").layout().cell_name(cell);
+    h.get_by_label(&format!("Cell {name}: empty")).click();
+    h.run();
+    h.key_press(Key::Delete);
+    h.event(egui::Event::Text(
+        sample("classic.solution.txt").values()[cell].to_string(),
+    ));
+    settle(&mut h);
+    assert_eq!(h.state().hint_level(), 0);
+    assert!(h.query_by_label("Hidden single (1.2)").is_none());
+    assert_eq!(cells_labelled(&h, "where the hint looks"), 0);
+    // And undoing the edit is a change too.
+    h.get_by_label("Hint").click();
+    settle(&mut h);
+    assert_eq!(h.state().hint_level(), 1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert_eq!(h.state().hint_level(), 0);
+
+    // A hint asked for and left by an edit before it came: never shown.
+    h.state_mut().hint();
+    let cell = (0..81)
+        .find(|&c| h.state().doc().unwrap().values()[c] == 0)
+        .unwrap();
+    h.state_mut().set_cell(cell, 0);
+    h.state_mut().select(Some(cell));
+    h.state_mut()
+        .set_selected(sample("classic.solution.txt").values()[cell]);
+    settle(&mut h);
+    assert_eq!(h.state().hint_level(), 0);
+    assert!(h.state().hint_step().is_none() && !h.state().is_hinting());
+    assert_eq!(cells_labelled(&h, "where the hint looks"), 0);
+}
+
+#[test]
+fn applying_a_step_and_undoing_it_restores_the_puzzle_and_its_candidates() {
+    let mut h = harness();
+    // Its first steps are singles, then a pointing that also strikes a
+    // candidate.
+    open(
+        &mut h,
+        Input::Text {
+            name: "pointing.txt".into(),
+            text: "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....\n"
+                .into(),
+        },
+    );
+    h.event(egui::Event::Text("#".into()));
+    h.run();
+    assert!(h.state().prefs.show_candidates);
+    let mut applied = 0;
+    let step = loop {
+        h.event(egui::Event::Text("?".into()));
+        settle(&mut h);
+        let step = h.state().hint_step().expect("a step").clone();
+        if !step.eliminations.is_empty() {
+            break step;
+        }
+        assert!(h.state_mut().apply_hint());
+        settle(&mut h);
+        applied += 1;
+        assert!(
+            applied < 30,
+            "the puzzle has a step that strikes candidates"
+        );
+    };
+    let before = h.state().doc().unwrap().current.clone();
+    let struck = step.eliminations[0];
+    let layout = before.puzzle.layout().clone();
+    let struck_name = layout.cell_name(struck.cell);
+    let marks_of = |h: &Window, cell: &str| -> String {
+        let wanted = format!("Cell {cell}: empty, candidates");
+        let node = h.get_by_label_contains(&wanted);
+        let label = node.accesskit_node().label().unwrap();
+        let rest = label.split(", candidates ").nth(1).unwrap();
+        rest.split(',').next().unwrap().to_string()
+    };
+    let marks_before = marks_of(&h, &struck_name);
+    let digit = char::from(b'0' + struck.digit);
+    assert!(marks_before.contains(digit), "{marks_before}");
+
+    // Apply (the `!` key): placed, struck, one undo step.
+    h.event(egui::Event::Text("!".into()));
+    settle(&mut h);
+    let after = h.state().doc().unwrap().current.clone();
+    for p in &step.placements {
+        assert_eq!(after.puzzle.values()[p.cell], p.digit);
+    }
+    assert_eq!(after.eliminated[struck.cell] >> (struck.digit - 1) & 1, 1);
+    assert!(!marks_of(&h, &struck_name).contains(digit));
+    assert_eq!(h.state().hint_level(), 0, "applied: a new state, no hint");
+    // The next hint starts from the struck candidates: not the same step.
+    h.event(egui::Event::Text("?".into()));
+    settle(&mut h);
+    assert_ne!(h.state().hint_step(), Some(&step));
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    let undone = &h.state().doc().unwrap().current;
+    assert_eq!(undone.puzzle, before.puzzle);
+    assert_eq!(undone.eliminated, before.eliminated);
+    assert_eq!(marks_of(&h, &struck_name), marks_before);
+    // Every earlier step is its own undo step.
+    for _ in 0..applied {
+        h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    }
+    settle(&mut h);
+    assert!(!h.state().doc().unwrap().can_undo());
+}
+
+#[test]
+fn the_rating_shows_for_one_solution_and_not_for_several() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    let rating = sudoku_lens::logic::rate(&sample("classic.txt")).unwrap();
+    let line = format!("Rating {:.1} ({})", rating.difficulty, rating.level);
+    h.get_by_label(&line);
+
+    // Givens taken out until two solutions: no rating.
+    let givens: Vec<usize> = (0..81)
+        .filter(|&c| h.state().doc().unwrap().values()[c] != 0)
+        .collect();
+    for &c in givens.iter().take(12) {
+        h.state_mut().set_cell(c, 0);
+    }
+    settle(&mut h);
+    h.get_by_label_contains("Several solutions");
+    assert!(h.state().rating().is_none());
+    assert!(h.query_by_label_contains("Rating").is_none());
 }

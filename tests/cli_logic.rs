@@ -291,3 +291,84 @@ fn bad_input_is_named_with_its_place() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("several puzzles"), "{}", stderr(&o));
 }
+
+/// A copy of a file under another name in this test's folder.
+fn temp_copy(test: &str, from: &Path, name: &str) -> PathBuf {
+    let path = temp_file(test, name, "");
+    std::fs::copy(from, &path).unwrap();
+    path
+}
+
+#[test]
+fn hint_tells_an_image_by_its_content_not_its_name() {
+    let images = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/images");
+    // A PNG and a PDF under names that say nothing: read as images, with
+    // the hint of the puzzle they show.
+    for (from, name) in [
+        ("classic-screen-light.png", "screen.dat"),
+        ("classic-pdf.pdf", "page"),
+    ] {
+        let from = images.join(from);
+        let text = run(&["hint", from.with_extension("txt").to_str().unwrap()]);
+        assert_eq!(text.status.code(), Some(0), "{}", stderr(&text));
+        let renamed = temp_copy("sniff", &from, name);
+        let o = run(&["hint", renamed.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        assert_eq!(stdout(&o), stdout(&text), "{name}");
+    }
+    // Text named like an image: taken as an image, and the message says
+    // what is wrong with it.
+    let fake = temp_file(
+        "sniff",
+        "puzzle.png",
+        &std::fs::read_to_string(samples().join("classic.txt")).unwrap(),
+    );
+    let o = run(&["hint", fake.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("puzzle.png") && err.contains("not an image in a supported format"),
+        "{err}"
+    );
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn explain_says_where_it_is_stuck_on_several_solutions() {
+    // The solution with every 1 and 2 taken out (they can swap), and one
+    // more cell: the engine fills that cell, then nothing tells 1 from 2.
+    let solution = read_puzzle(&samples().join("classic.solution.txt"));
+    let mut values: Vec<u8> = solution
+        .values()
+        .iter()
+        .map(|&v| if v <= 2 { 0 } else { v })
+        .collect();
+    let last = (0..81).rev().find(|&c| values[c] != 0).unwrap();
+    values[last] = 0;
+    let line: String = values
+        .iter()
+        .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
+        .collect();
+    let path = temp_file("stuck", "several.txt", &format!("{line}\n"));
+    let o = run(&["explain", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 1, "the one step found: {out}");
+    let err = stderr(&o);
+    assert!(
+        err.contains("several.txt: stuck after 1 step") && err.contains("more than one solution"),
+        "{err}"
+    );
+
+    // Stuck at once: still said.
+    values[last] = solution.values()[last];
+    let line: String = values
+        .iter()
+        .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
+        .collect();
+    let path = temp_file("stuck", "at-once.txt", &format!("{line}\n"));
+    let o = run(&["explain", "--json", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(4));
+    assert!(stdout(&o).is_empty());
+    assert!(stderr(&o).contains("stuck at the start"), "{}", stderr(&o));
+}

@@ -11,6 +11,7 @@ use image::RgbaImage;
 use super::doc::{self, Doc, Source};
 use super::{Stamp, SudokuApp};
 use crate::grid::{Cage, Layout};
+use crate::logic::{Step, mark_spot};
 use crate::overlay::cages::{
     CAGE_DASH, CAGE_GAP, CAGE_INSET, CAGE_SUM_AT, CAGE_SUM_HEIGHT, cage_outline, dashes, sum_cell,
 };
@@ -27,6 +28,23 @@ pub const UNCERTAIN: Color32 = Color32::from_rgba_premultiplied(140, 100, 0, 110
 pub const MARKED: Color32 = Color32::from_rgba_premultiplied(150, 20, 20, 130);
 /// The status line's colour for a single solution.
 pub const SOLUTION: Color32 = Color32::from_rgb(22, 128, 61);
+/// Where a hint asks the player to look: a light amber wash that leaves
+/// the print readable.
+pub const HINT_FOCUS: Color32 = Color32::from_rgba_premultiplied(120, 100, 0, 70);
+/// A hint's pattern (cells outlined, candidates ringed), in orange apart
+/// from the magenta of the app's own marks.
+pub const HINT_PATTERN: Color32 = Color32::from_rgb(230, 110, 0);
+/// What a hint places, in the overlay's solution green.
+pub const HINT_PLACE: Color32 = SOLUTION;
+/// What a hint strikes out, in red on a white patch.
+pub const HINT_STRIKE: Color32 = Color32::from_rgb(200, 30, 30);
+/// The candidates view's small symbols: dark blue-grey, quieter than print.
+pub const MARK: Color32 = Color32::from_rgb(40, 60, 110);
+/// Smallest candidate drawn, in screen points: smaller ones are noise
+/// (zoom in to read them).
+const MARK_MIN_FONT: f32 = 5.0;
+/// A candidate's symbol height as a share of its slot in the cell.
+const MARK_FONT_SHARE: f32 = 0.8;
 
 /// Zoom and pan of the view, and the corner being dragged.
 #[derive(Clone, Debug, Default)]
@@ -291,6 +309,17 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         .unwrap_or_default();
     let solution = app.shown_solution().map(|s| s.to_vec());
     let show_readings = app.prefs.show_readings;
+    let hint = app.current_hint().cloned();
+    // The candidates view gives way to the solution when that is shown.
+    let show_marks = app.prefs.show_candidates && solution.is_none();
+    if show_marks {
+        app.marks();
+    }
+    let marks = app
+        .marks
+        .as_ref()
+        .filter(|(s, _)| show_marks && *s == stamp)
+        .map(|(_, m)| m.clone());
     let dragging = app.view.dragging;
     let located = match dragging {
         Some((_, corners)) => crate::vision::read::located_at_corners(corners, &layout)
@@ -313,6 +342,12 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         };
         if let Some(f) = fill {
             painter.add(Shape::convex_polygon(q.to_vec(), f, Stroke::NONE));
+        }
+    }
+    // Where the hint asks the player to look, from its first level.
+    for &cell in hint.as_ref().map_or(&[][..], |h| h.focus()) {
+        if let Some(q) = quads.get(cell) {
+            painter.add(Shape::convex_polygon(q.to_vec(), HINT_FOCUS, Stroke::NONE));
         }
     }
 
@@ -424,6 +459,44 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         }
     }
 
+    // The candidates, and the whole step at the hint's last level, drawn
+    // through the grid's homography so that they sit in the printed cells.
+    let at = |cell: usize, f: [f32; 2]| {
+        let (r, c) = layout.position(cell);
+        xf.to_screen(located.canvas_to_image(c as f32 + f[0], r as f32 + f[1]))
+    };
+    let side = |cell: usize| {
+        let q = &quads[cell];
+        ((q[3] - q[0]).length() + (q[2] - q[1]).length()) / 2.0
+    };
+    let size = layout.size();
+    if let Some(marks) = &marks {
+        draw_marks(
+            &painter,
+            marks,
+            &values,
+            size,
+            &|d| alphabet.symbol(d),
+            &at,
+            &side,
+        );
+    }
+    let step = hint
+        .as_ref()
+        .filter(|h| h.level >= super::hint::LEVELS)
+        .and_then(|h| h.step());
+    if let Some(st) = step {
+        draw_step(
+            &painter,
+            st,
+            &quads,
+            size,
+            &|d| alphabet.symbol(d),
+            &at,
+            &side,
+        );
+    }
+
     // One accessible widget per cell.
     let mut clicked_cell = None;
     for (cell, q) in quads.iter().enumerate() {
@@ -449,6 +522,24 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         };
         if let Some(sum) = cage_of[cell] {
             text.push_str(&format!(", in a cage of {sum}"));
+        }
+        if let Some(m) = marks.as_ref().map(|m| m[cell]).filter(|&m| m != 0) {
+            let symbols: String = (1..=size as u8)
+                .filter(|&d| m >> (d - 1) & 1 != 0)
+                .map(|d| alphabet.symbol(d))
+                .collect();
+            text.push_str(&format!(", candidates {symbols}"));
+        }
+        if hint.as_ref().is_some_and(|h| h.focus().contains(&cell)) {
+            text.push_str(", where the hint looks");
+        }
+        if let Some(st) = step {
+            for p in st.placements.iter().filter(|p| p.cell == cell) {
+                text.push_str(&format!(", the hint places {}", alphabet.symbol(p.digit)));
+            }
+            for e in st.eliminations.iter().filter(|e| e.cell == cell) {
+                text.push_str(&format!(", the hint strikes {}", alphabet.symbol(e.digit)));
+            }
         }
         r.widget_info(|| {
             egui::WidgetInfo::selected(egui::Role::Button, true, selected == Some(cell), &text)
@@ -502,6 +593,103 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             let radius = if active { 9.0 } else { 7.0 };
             painter.circle(p, radius, Color32::WHITE, Stroke::new(2.5, SELECT));
         }
+    }
+}
+
+/// The candidates left in each empty cell, small, each in its slot of the
+/// cell ([`mark_spot`]); `at` maps a cell and a point in it (fractions) to
+/// the screen, `side` gives a cell's side on the screen.
+fn draw_marks(
+    painter: &egui::Painter,
+    marks: &[u32],
+    values: &[u8],
+    size: usize,
+    symbol: &dyn Fn(u8) -> char,
+    at: &dyn Fn(usize, [f32; 2]) -> Pos2,
+    side: &dyn Fn(usize) -> f32,
+) {
+    for (cell, &m) in marks.iter().enumerate() {
+        if m == 0 || values.get(cell).is_some_and(|&v| v != 0) {
+            continue;
+        }
+        let font = side(cell) * mark_spot(size, 1).1 * MARK_FONT_SHARE;
+        if font < MARK_MIN_FONT {
+            continue;
+        }
+        for d in (1..=size as u8).filter(|&d| m >> (d - 1) & 1 != 0) {
+            painter.text(
+                at(cell, mark_spot(size, d).0),
+                Align2::CENTER_CENTER,
+                symbol(d),
+                FontId::proportional(font),
+                MARK,
+            );
+        }
+    }
+}
+
+/// A hint's whole step: its pattern's cells outlined and candidates
+/// ringed, what it places large in green on a patch over the cell's
+/// marks, what it strikes out crossed in red.
+fn draw_step(
+    painter: &egui::Painter,
+    st: &Step,
+    quads: &[[Pos2; 4]],
+    size: usize,
+    symbol: &dyn Fn(u8) -> char,
+    at: &dyn Fn(usize, [f32; 2]) -> Pos2,
+    side: &dyn Fn(usize) -> f32,
+) {
+    let cells = quads.len();
+    for &cell in st.cells.iter().filter(|&&c| c < cells) {
+        painter.add(Shape::closed_line(
+            quads[cell].to_vec(),
+            Stroke::new(2.5, HINT_PATTERN),
+        ));
+    }
+    // What it places: on a white patch over the cell's marks, large.
+    for p in st.placements.iter().filter(|p| p.cell < cells) {
+        let q = quads[p.cell];
+        let centre = at(p.cell, [0.5, 0.5]);
+        let patch: Vec<Pos2> = q.iter().map(|&c| centre + (c - centre) * 0.85).collect();
+        painter.add(Shape::convex_polygon(
+            patch,
+            Color32::from_rgba_unmultiplied(255, 255, 255, 215),
+            Stroke::NONE,
+        ));
+        painter.text(
+            centre,
+            Align2::CENTER_CENTER,
+            symbol(p.digit),
+            FontId::proportional((side(p.cell) * 0.75).max(8.0)),
+            HINT_PLACE,
+        );
+    }
+    let placed = |cell: usize| st.placements.iter().any(|p| p.cell == cell);
+    let ring = |cell: usize, d: u8| {
+        let (spot, slot) = mark_spot(size, d);
+        (at(cell, spot), side(cell) * slot * 0.45)
+    };
+    for p in st
+        .pattern
+        .iter()
+        .filter(|p| p.cell < cells && !placed(p.cell))
+    {
+        let (c, r) = ring(p.cell, p.digit);
+        painter.circle_stroke(c, r, Stroke::new(1.5, HINT_PATTERN));
+    }
+    for e in st.eliminations.iter().filter(|e| e.cell < cells) {
+        let (c, r) = ring(e.cell, e.digit);
+        painter.circle_filled(c, r, Color32::from_rgba_unmultiplied(255, 255, 255, 220));
+        painter.text(
+            c,
+            Align2::CENTER_CENTER,
+            symbol(e.digit),
+            FontId::proportional((r * 1.6).max(6.0)),
+            HINT_STRIKE,
+        );
+        let d = vec2(r, r) * 0.75;
+        painter.line_segment([c - d, c + d], Stroke::new(1.5, HINT_STRIKE));
     }
 }
 

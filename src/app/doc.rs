@@ -7,6 +7,7 @@ use std::sync::Arc;
 use image::RgbaImage;
 
 use crate::grid::{Cage, Layout, Puzzle};
+use crate::logic::{Candidate, Step};
 use crate::overlay;
 use crate::solve::{SolveError, solve};
 use crate::vision::locate::Located;
@@ -78,9 +79,25 @@ pub struct Snapshot {
     pub located: Arc<Located>,
     /// Cells the reader was unsure of (photo only).
     pub uncertain: Vec<usize>,
+    /// Candidates struck out by applied hints: for each cell, bits of the
+    /// symbols removed (bit d-1 for symbol d). Part of the state, so that
+    /// undo brings them back and the next hint starts from the marks the
+    /// player has seen.
+    pub eliminated: Vec<u32>,
 }
 
 impl Snapshot {
+    /// A state with no candidate struck out.
+    pub fn new(puzzle: Puzzle, located: Arc<Located>, uncertain: Vec<usize>) -> Snapshot {
+        let eliminated = vec![0; puzzle.values().len()];
+        Snapshot {
+            puzzle,
+            located,
+            uncertain,
+            eliminated,
+        }
+    }
+
     pub fn layout(&self) -> &Arc<Layout> {
         self.puzzle.layout()
     }
@@ -196,11 +213,7 @@ impl Doc {
     ) -> Doc {
         let (current, notice) = match reading {
             Ok(r) => (
-                Snapshot {
-                    puzzle: r.puzzle,
-                    located: Arc::new(r.located),
-                    uncertain: r.uncertain,
-                },
+                Snapshot::new(r.puzzle, Arc::new(r.located), r.uncertain),
                 None,
             ),
             Err(message) => {
@@ -209,11 +222,7 @@ impl Doc {
                 let located =
                     located_at_corners(corners, &layout).expect("an inset square is a valid quad");
                 (
-                    Snapshot {
-                        puzzle: Puzzle::empty(layout),
-                        located: Arc::new(located),
-                        uncertain: Vec::new(),
-                    },
+                    Snapshot::new(Puzzle::empty(layout), Arc::new(located), Vec::new()),
                     Some(message),
                 )
             }
@@ -251,11 +260,7 @@ impl Doc {
                 width: w,
                 height: h,
             },
-            current: Snapshot {
-                puzzle,
-                located: Arc::new(located),
-                uncertain: Vec::new(),
-            },
+            current: Snapshot::new(puzzle, Arc::new(located), Vec::new()),
             undo: Vec::new(),
             redo: Vec::new(),
             revision: 0,
@@ -328,6 +333,45 @@ impl Doc {
         self.edit(|s| {
             s.puzzle.set(cell, value);
             s.uncertain.retain(|&c| c != cell);
+            // Filled or cleared, the cell's marks start afresh.
+            s.eliminated[cell] = 0;
+        });
+        true
+    }
+
+    /// Applies a hint's step as one undo step: its placements become the
+    /// cells' values, its eliminations are struck from the candidates.
+    /// Returns false when it would change nothing, or names a cell or
+    /// symbol the puzzle does not have (a step for another state).
+    pub fn apply_step(&mut self, step: &Step) -> bool {
+        let (cells, size) = (self.values().len(), self.layout().size());
+        let fits = |c: &Candidate| c.cell < cells && c.digit >= 1 && c.digit as usize <= size;
+        if !step.placements.iter().chain(&step.eliminations).all(fits) {
+            return false;
+        }
+        let current = &self.current;
+        let places = step
+            .placements
+            .iter()
+            .any(|p| current.puzzle.values()[p.cell] != p.digit);
+        let strikes = step.eliminations.iter().any(|e| {
+            current.puzzle.values()[e.cell] == 0
+                && current.eliminated[e.cell] >> (e.digit - 1) & 1 == 0
+        });
+        if !places && !strikes {
+            return false;
+        }
+        self.edit(|s| {
+            for e in &step.eliminations {
+                if s.puzzle.values()[e.cell] == 0 {
+                    s.eliminated[e.cell] |= 1 << (e.digit - 1);
+                }
+            }
+            for p in &step.placements {
+                s.puzzle.set(p.cell, p.digit);
+                s.uncertain.retain(|&c| c != p.cell);
+                s.eliminated[p.cell] = 0;
+            }
         });
         true
     }
@@ -438,9 +482,7 @@ impl Doc {
         };
         let layout = Arc::new(layout);
         self.edit(|s| {
-            s.puzzle = Puzzle::empty(layout);
-            s.located = Arc::new(located);
-            s.uncertain.clear();
+            *s = Snapshot::new(Puzzle::empty(layout), Arc::new(located), Vec::new());
         });
         true
     }
@@ -461,9 +503,8 @@ impl Doc {
         {
             puzzle = p;
         }
-        self.current.puzzle = puzzle;
-        self.current.uncertain = reading.uncertain;
-        self.current.located = Arc::new(reading.located);
+        // Marks struck from the values read before do not hold for these.
+        self.current = Snapshot::new(puzzle, Arc::new(reading.located), reading.uncertain);
         self.revision += 1;
         true
     }
@@ -583,5 +624,51 @@ mod tests {
         assert!(doc.move_to_cage(2, 1));
         assert_eq!(doc.current.puzzle.cages()[0].cells, vec![0, 1, 2]);
         assert!(!doc.move_to_cage(3, 40), "r5c5 is in no cage");
+    }
+
+    #[test]
+    fn a_step_applied_is_one_undo_step_with_its_struck_candidates() {
+        use crate::logic::Technique;
+        let text = include_str!("../../samples/puzzles/classic.txt");
+        let Ok(Document::Single(p)) = parse(text, "classic.txt", None) else {
+            panic!("the classic sample is one puzzle");
+        };
+        let mut doc = Doc::from_text("classic.txt".into(), None, p);
+        let before = doc.current.clone();
+        let empty: Vec<usize> = (0..81).filter(|&c| doc.values()[c] == 0).collect();
+        let (a, b) = (empty[0], empty[1]);
+        let mut st = Step::new(Technique::Pointing);
+        st.placements.push(Candidate::new(a, 5));
+        st.eliminations.push(Candidate::new(b, 3));
+        st.eliminations.push(Candidate::new(a, 7));
+        assert!(doc.apply_step(&st));
+        assert_eq!(doc.values()[a], 5);
+        assert_eq!(doc.current.eliminated[b], 1 << 2);
+        assert_eq!(doc.current.eliminated[a], 0, "a filled cell keeps no marks");
+        assert!(!doc.apply_step(&st), "applied twice, it changes nothing");
+
+        // Typing into the struck cell and clearing it brings its marks back.
+        assert!(doc.set_cell(b, 9) && doc.set_cell(b, 0));
+        assert_eq!(doc.current.eliminated[b], 0);
+        assert!(doc.undo() && doc.undo());
+        assert_eq!(doc.current.eliminated[b], 1 << 2);
+
+        // One undo takes the whole step back, one redo brings it again.
+        assert!(doc.undo());
+        assert_eq!(doc.values(), before.puzzle.values());
+        assert_eq!(doc.current.eliminated, before.eliminated);
+        assert!(!doc.can_undo());
+        assert!(doc.redo());
+        assert_eq!(doc.values()[a], 5);
+        assert_eq!(doc.current.eliminated[b], 1 << 2);
+
+        // A step for another puzzle is refused whole.
+        let mut bad = Step::new(Technique::Solver);
+        bad.placements.push(Candidate::new(a, 4));
+        bad.placements.push(Candidate::new(81, 1));
+        assert!(!doc.apply_step(&bad));
+        bad.placements[1] = Candidate::new(b, 10);
+        assert!(!doc.apply_step(&bad));
+        assert_eq!(doc.values()[a], 5);
     }
 }

@@ -4,6 +4,8 @@
 //! - [`input`]: what can be opened and the background work of reading it
 //!   (no window code).
 //! - [`doc`]: one open puzzle with its undo history (no window code).
+//! - [`hint`]: the levels of a hint and the background work of finding a
+//!   step or a rating (no window code).
 //! - [`SudokuApp`] (this file): the app's state and every action on it;
 //!   long work runs on threads whose results come back through a channel,
 //!   taken in by [`eframe::App::logic`] before each frame is drawn.
@@ -16,6 +18,7 @@
 //! goes through [`SudokuApp::open`], which tests call directly.
 
 pub mod doc;
+pub mod hint;
 pub mod input;
 
 mod canvas;
@@ -23,15 +26,18 @@ mod view;
 mod worker;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
 
 use eframe::egui;
 use serde::{Deserialize, Serialize};
 
-use crate::grid::Layout;
+use crate::grid::{Layout, Puzzle};
+use crate::logic::{Rating, Shape, Step, pencil_marks};
 use crate::vision::read::Reading;
 
 use doc::{Doc, Solutions, Source, count_solutions};
+use hint::{Engines, Found, Hint};
 use input::{Input, Loaded, load};
 use worker::Worker;
 
@@ -91,6 +97,8 @@ pub struct Prefs {
     pub last_folder: Option<PathBuf>,
     pub show_solution: bool,
     pub show_readings: bool,
+    /// Draw the candidates left in each empty cell.
+    pub show_candidates: bool,
     pub recent_files: Vec<PathBuf>,
 }
 
@@ -100,6 +108,7 @@ impl Default for Prefs {
             last_folder: None,
             show_solution: true,
             show_readings: true,
+            show_candidates: false,
             recent_files: Vec::new(),
         }
     }
@@ -167,6 +176,14 @@ enum Message {
         /// The picture with the solution drawn in, when there is one.
         solved: Option<egui::ColorImage>,
     },
+    Hinted {
+        stamp: Stamp,
+        result: Result<Found, String>,
+    },
+    Rated {
+        stamp: Stamp,
+        result: Result<Rating, String>,
+    },
     PickedOpen(Option<PathBuf>),
     PickedExport(Option<PathBuf>),
     Exported {
@@ -217,6 +234,19 @@ impl Count {
     }
 }
 
+/// What the hint finder is asked: one state of a document.
+struct HintJob {
+    stamp: Stamp,
+    puzzle: Puzzle,
+    eliminated: Vec<u32>,
+}
+
+/// What the rater is asked: one state of a document with one solution.
+struct RateJob {
+    stamp: Stamp,
+    puzzle: Puzzle,
+}
+
 /// An open puzzle with an id that outlives moves to and from the recent list.
 struct Entry {
     id: u64,
@@ -263,6 +293,23 @@ pub struct SudokuApp {
     counting: Option<Stamp>,
     /// Counts solutions on a thread of its own, newest state first.
     solver: Worker<Count>,
+    /// The hint asked for one state of a document: its level, its step.
+    hint: Option<(Stamp, Hint)>,
+    /// The newest state handed to the hint finder and not yet answered.
+    hinting: Option<Stamp>,
+    /// Finds hints on a thread of its own (a hard samurai's can take a
+    /// while), newest request first.
+    hinter: Worker<HintJob>,
+    /// The rating of one state of a document, or why there is none.
+    rating: Option<(Stamp, Result<Rating, String>)>,
+    /// The newest state handed to the rater and not yet rated.
+    rating_for: Option<Stamp>,
+    /// Rates puzzles with one solution on a thread of its own.
+    rater: Worker<RateJob>,
+    /// The candidates of one state, drawn in the candidates view.
+    marks: Option<(Stamp, Vec<u32>)>,
+    /// The houses of the open document's layout, for its candidates.
+    shape: Option<Arc<Shape>>,
     /// A file dialog is open.
     dialog_open: bool,
     /// Zoom and pan of the canvas.
@@ -291,7 +338,37 @@ impl SudokuApp {
                 outbox.send(count.run());
             })
         };
+        let hinter = {
+            let outbox = outbox.clone();
+            let mut engines = Engines::default();
+            Worker::spawn("sudoku-lens hints", move |job: HintJob| {
+                let result = engines.hint(&job.puzzle, &job.eliminated);
+                outbox.send(Message::Hinted {
+                    stamp: job.stamp,
+                    result,
+                });
+            })
+        };
+        let rater = {
+            let outbox = outbox.clone();
+            let mut engines = Engines::default();
+            Worker::spawn("sudoku-lens rating", move |job: RateJob| {
+                let result = engines.rate(&job.puzzle);
+                outbox.send(Message::Rated {
+                    stamp: job.stamp,
+                    result,
+                });
+            })
+        };
         SudokuApp {
+            hint: None,
+            hinting: None,
+            hinter,
+            rating: None,
+            rating_for: None,
+            rater,
+            marks: None,
+            shape: None,
             outbox,
             rx,
             prefs,
@@ -390,7 +467,10 @@ impl SudokuApp {
 
     /// True while anything runs in the background or waits to run.
     pub fn is_busy(&self) -> bool {
-        self.is_working() || self.reread_due.is_some() || self.needs_counting()
+        self.is_working()
+            || self.reread_due.is_some()
+            || self.needs_counting()
+            || self.needs_rating()
     }
 
     /// True while work runs in the background (reading, solving, a file
@@ -399,6 +479,8 @@ impl SudokuApp {
         self.loading.is_some()
             || self.rereading.is_some()
             || self.counting.is_some()
+            || self.hinting.is_some()
+            || self.rating_for.is_some()
             || self.dialog_open
     }
 
@@ -622,6 +704,130 @@ impl SudokuApp {
         }
     }
 
+    // ---- hints ----
+
+    fn stamp(&self) -> Option<Stamp> {
+        self.current.as_ref().map(Entry::stamp)
+    }
+
+    /// The Hint button and `?`: the first press asks for the next step and
+    /// shades where to look, the second names the technique, the third
+    /// shows the whole step. The solution is hidden: a hint is for solving
+    /// by hand.
+    pub fn hint(&mut self) {
+        let Some(e) = &self.current else { return };
+        let stamp = e.stamp();
+        self.prefs.show_solution = false;
+        match &mut self.hint {
+            Some((s, h)) if *s == stamp => h.deeper(),
+            _ => {
+                self.hint = Some((stamp, Hint::asked()));
+                self.hinting = Some(stamp);
+                self.hinter.request(HintJob {
+                    stamp,
+                    puzzle: e.doc.current.puzzle.clone(),
+                    eliminated: e.doc.current.eliminated.clone(),
+                });
+            }
+        }
+    }
+
+    /// The hint for the open document's current state; any change of the
+    /// state (an edit, undo, a new reading) leaves none, back at level 0.
+    pub fn current_hint(&self) -> Option<&Hint> {
+        let stamp = self.stamp()?;
+        match &self.hint {
+            Some((s, h)) if *s == stamp => Some(h),
+            _ => None,
+        }
+    }
+
+    /// 0 before the first press, then 1 to [`hint::LEVELS`].
+    pub fn hint_level(&self) -> u8 {
+        self.current_hint().map_or(0, |h| h.level)
+    }
+
+    /// The hint's step is being looked for.
+    pub fn is_hinting(&self) -> bool {
+        self.current_hint().is_some_and(|h| h.found.is_none())
+    }
+
+    /// The hint's step, once found.
+    pub fn hint_step(&self) -> Option<&Step> {
+        self.current_hint()?.step()
+    }
+
+    /// Applies the hint's step (Apply step, `!`) as one undo step: its
+    /// placements become the cells' values, its eliminations are struck
+    /// from the candidates.
+    pub fn apply_hint(&mut self) -> bool {
+        let Some(step) = self.hint_step().cloned() else {
+            return false;
+        };
+        self.doc_mut().is_some_and(|d| d.apply_step(&step))
+    }
+
+    /// The candidates view on or off (its button, `#`).
+    pub fn toggle_candidates(&mut self) {
+        self.prefs.show_candidates = !self.prefs.show_candidates;
+        if self.prefs.show_candidates {
+            self.prefs.show_solution = false;
+        }
+    }
+
+    /// The candidates left in each cell of the open document: every symbol
+    /// no peer holds, less those struck by applied steps. Worked out once
+    /// per state.
+    pub fn marks(&mut self) -> Option<&[u32]> {
+        let e = self.current.as_ref()?;
+        let stamp = e.stamp();
+        if self.marks.as_ref().is_none_or(|(s, _)| *s != stamp) {
+            let layout = e.doc.layout();
+            if self.shape.as_ref().is_none_or(|s| **s.layout() != **layout) {
+                self.shape = Some(Arc::new(Shape::new(layout.clone())));
+            }
+            let shape = self.shape.as_ref().expect("made above");
+            let snap = &e.doc.current;
+            let marks = pencil_marks(shape, snap.puzzle.values(), &snap.eliminated);
+            self.marks = Some((stamp, marks));
+        }
+        self.marks.as_ref().map(|(_, m)| &m[..])
+    }
+
+    /// The rating of the open document's puzzle (its values as they
+    /// stand), once it has one solution and the rater is done; `Err` says
+    /// why there is none.
+    pub fn rating(&self) -> Option<&Result<Rating, String>> {
+        let stamp = self.stamp()?;
+        match &self.rating {
+            Some((s, r)) if *s == stamp => Some(r),
+            _ => None,
+        }
+    }
+
+    /// True when the open document's state has one solution and no rating
+    /// nor one on the way.
+    fn needs_rating(&self) -> bool {
+        let Some(stamp) = self.stamp() else {
+            return false;
+        };
+        matches!(self.solutions(), Some(Solutions::Unique(_)))
+            && self.rating().is_none()
+            && self.rating_for != Some(stamp)
+    }
+
+    /// Hands the open document's state to the rater, in place of any state
+    /// still waiting for it.
+    fn start_rating(&mut self) {
+        let Some(e) = &self.current else { return };
+        let stamp = e.stamp();
+        self.rating_for = Some(stamp);
+        self.rater.request(RateJob {
+            stamp,
+            puzzle: e.doc.current.puzzle.clone(),
+        });
+    }
+
     // ---- dialogs ----
 
     /// Asks for a file to open (in the background: the window stays live).
@@ -717,13 +923,16 @@ impl SudokuApp {
         if self.needs_counting() {
             self.start_counting();
         }
+        if self.needs_rating() {
+            self.start_rating();
+        }
     }
 
     /// Asks for the frame whose [`eframe::App::logic`] starts the work that
     /// is due: counting the solutions of a new state at once, reading the grid
     /// again once the corners have rested.
     fn wake_for_due_work(&self, ctx: &egui::Context) {
-        if self.needs_counting() {
+        if self.needs_counting() || self.needs_rating() {
             ctx.request_repaint();
         }
         if let Some(due) = self.reread_due {
@@ -783,6 +992,25 @@ impl SudokuApp {
                 if self.current.as_ref().is_some_and(|e| e.stamp() == stamp) {
                     self.solutions = Some((stamp, solutions));
                     self.textures.offer_solved(stamp, solved);
+                }
+            }
+            Message::Hinted { stamp, result } => {
+                if self.hinting == Some(stamp) {
+                    self.hinting = None;
+                }
+                // A hint for a state since left is dropped.
+                if let Some((s, h)) = &mut self.hint
+                    && *s == stamp
+                {
+                    h.found = Some(result);
+                }
+            }
+            Message::Rated { stamp, result } => {
+                if self.rating_for == Some(stamp) {
+                    self.rating_for = None;
+                }
+                if self.stamp() == Some(stamp) {
+                    self.rating = Some((stamp, result));
                 }
             }
             Message::PickedOpen(path) => {

@@ -172,6 +172,7 @@ fn shortcuts(app: &mut SudokuApp, ctx: &egui::Context) {
     let mut moves = Vec::new();
     let (mut clear, mut solve, mut deselect, mut zoom_in, mut zoom_out, mut toggle) =
         (false, false, false, false, false, false);
+    let (mut hint, mut apply, mut candidates) = (false, false, false);
     ctx.input_mut(|i| {
         for (key, d) in [
             (Key::ArrowUp, (-1, 0)),
@@ -196,6 +197,9 @@ fn shortcuts(app: &mut SudokuApp, ctx: &egui::Context) {
                         '+' | '=' => zoom_in = true,
                         '-' => zoom_out = true,
                         '0' | '.' | ' ' => clear = true,
+                        '?' => hint = true,
+                        '!' => apply = true,
+                        '#' => candidates = true,
                         _ => {
                             if let Some(v) = alphabet.and_then(|a| a.value(ch, size)) {
                                 typed.push(v);
@@ -220,6 +224,15 @@ fn shortcuts(app: &mut SudokuApp, ctx: &egui::Context) {
     }
     if toggle {
         app.prefs.show_solution = !app.prefs.show_solution;
+    }
+    if hint {
+        app.hint();
+    }
+    if apply {
+        app.apply_hint();
+    }
+    if candidates {
+        app.toggle_candidates();
     }
     if deselect {
         app.select(None);
@@ -519,6 +532,7 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
             app.set_selected(0);
         }
     });
+    hint_panel(app, ui);
     cage_editor(app, ui);
     ui.separator();
     ui.horizontal_wrapped(|ui| {
@@ -548,6 +562,71 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
             app.close();
         }
     });
+}
+
+/// Hints, the candidates view and the rating.
+fn hint_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    ui.separator();
+    let level = app.hint_level();
+    let thinking = app.is_hinting();
+    ui.horizontal(|ui| {
+        let more = if level == 0 {
+            "Where to look next (?)".to_string()
+        } else if level < super::hint::LEVELS {
+            "Say more (?)".to_string()
+        } else {
+            "The whole step is shown (?)".to_string()
+        };
+        if ui
+            .add(egui::Button::new("Hint").min_size(Vec2::new(56.0, 24.0)))
+            .on_hover_text(more)
+            .clicked()
+        {
+            app.hint();
+        }
+        let ready = app.hint_step().is_some();
+        if ui
+            .add_enabled(ready, egui::Button::new("Apply step"))
+            .on_hover_text("Place its digits and strike its candidates; Undo takes it back (!)")
+            .clicked()
+        {
+            app.apply_hint();
+        }
+        if thinking {
+            ui.spinner();
+        }
+    });
+    let mut shown = app.prefs.show_candidates;
+    if ui
+        .checkbox(&mut shown, "Candidates")
+        .on_hover_text("The candidates left in each empty cell (#)")
+        .changed()
+    {
+        app.toggle_candidates();
+    }
+    if let Some(h) = app.current_hint() {
+        if let Some(t) = h.technique() {
+            ui.label(RichText::new(t).strong());
+        }
+        ui.label(h.words());
+    }
+    match app.rating() {
+        Some(Ok(r)) => {
+            ui.label(super::hint::rating_line(r)).on_hover_text(
+                "The hardest step of the easiest way through, on Sudoku Explainer's scale",
+            );
+        }
+        Some(Err(e)) => {
+            ui.label(RichText::new(format!("No rating: {e}")).weak());
+        }
+        None if matches!(app.solutions(), Some(Solutions::Unique(_))) => {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Rating…");
+            });
+        }
+        None => {}
+    }
 }
 
 /// The selected cell's cage (a killer's): its sum to change, and the
@@ -635,7 +714,7 @@ fn status_bar(app: &mut SudokuApp, ui: &mut egui::Ui) {
             ui.label(i.clone());
         } else if app.doc().is_some() {
             ui.label(
-                RichText::new("Arrows move, 1-9 set, 0 clears, Enter solves, H hides the solution. Drag the round corner handles onto the grid if it was found wrong.")
+                RichText::new("Arrows move, 1-9 set, 0 clears, Enter solves, H hides the solution, ? hints, ! applies the hint, # shows candidates. Drag the round corner handles onto the grid if it was found wrong.")
                     .weak(),
             );
         } else {

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, parse};
 use sudoku_lens::logic::{Logic, LogicError, Rating, Step, Technique};
-use sudoku_lens::vision::load::has_image_extension;
+use sudoku_lens::vision::load::is_image_file;
 use sudoku_lens::vision::read::{Colour, read_image};
 
 use super::{Status, read_input};
@@ -41,11 +41,13 @@ pub fn run_one(
         Ok(x) => x,
         Err(e) => return Ok(report_error(&place, &e)),
     };
-    let steps = match mode {
-        Mode::Hint => logic.hint(puzzle.values(), &opts).map(|s| vec![s]),
-        Mode::Explain => logic.explain(puzzle.values(), &opts).map(|x| x.steps),
+    // Explain prints the steps it found even when it gets stuck (several
+    // solutions part there), then says why it stopped.
+    let found = match mode {
+        Mode::Hint => logic.hint(puzzle.values(), &opts).map(|s| (vec![s], None)),
+        Mode::Explain => logic.steps(puzzle.values(), &opts),
     };
-    let steps = match steps {
+    let (steps, stuck) = match found {
         Ok(s) => s,
         Err(e) => return Ok(report_error(&place, &e)),
     };
@@ -57,7 +59,20 @@ pub fn run_one(
             writeln!(out, "{}", step_line(st))
         }
     });
-    finish(written.and_then(|()| out.flush()), Status::Solved)
+    let written = written.and_then(|()| out.flush());
+    drop(out);
+    let status = match &stuck {
+        None => Status::Solved,
+        Some(e) => {
+            let at = match steps.len() {
+                0 => format!("{place}: stuck at the start"),
+                1 => format!("{place}: stuck after 1 step"),
+                n => format!("{place}: stuck after {n} steps"),
+            };
+            report_error(&at, e)
+        }
+    };
+    finish(written, status)
 }
 
 /// A step in words: "hidden single (1.2): r3c7 is the only place ...".
@@ -92,7 +107,7 @@ pub fn step_json(layout: &Layout, st: &Step) -> Value {
 /// One puzzle from a text file (a batch must hold exactly one) or an image.
 fn load_one(input: &Path, layout: Option<&Layout>) -> Result<Puzzle, String> {
     let name = input.display().to_string();
-    if input.as_os_str() != "-" && input.is_file() && has_image_extension(input) {
+    if input.as_os_str() != "-" && input.is_file() && is_image_file(input) {
         let reading = read_image(input, layout, Colour::Drop)
             .map_err(|e| e.to_string())?
             .reading

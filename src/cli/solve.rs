@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use image::DynamicImage;
@@ -18,8 +18,7 @@ use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, fpuzzles, parse};
 use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
 use sudoku_lens::vision::check::CheckOutcome;
-use sudoku_lens::vision::load::has_image_extension;
-use sudoku_lens::vision::pdf::is_pdf;
+use sudoku_lens::vision::load::{has_image_extension, is_image_file};
 use sudoku_lens::vision::read::{Colour, ImageReading, Reading, read_image_page};
 
 use super::{Status, read_input, usage_error};
@@ -195,31 +194,9 @@ fn is_export(path: &Path) -> bool {
         .is_some_and(|s| s.ends_with(".solved"))
 }
 
-/// An image by its extension, or by content: a PDF's header, or the
-/// signature of a supported format followed by binary data (a text puzzle
-/// never has control bytes).
+/// An image by its extension, or by content (see [`is_image_file`]).
 fn is_image(path: &Path) -> bool {
-    if has_image_extension(path) {
-        return true;
-    }
-    let mut head = [0u8; 32];
-    let Ok(n) = File::open(path).and_then(|mut f| f.read(&mut head)) else {
-        return false;
-    };
-    let head = &head[..n];
-    if is_pdf(head) {
-        return true;
-    }
-    let binary = head
-        .iter()
-        .any(|&b| b >= 0x80 || (b < 0x20 && !b"\t\n\r".contains(&b)));
-    let format = image::guess_format(head);
-    use image::ImageFormat as F;
-    binary
-        && matches!(
-            format,
-            Ok(F::Png | F::Jpeg | F::WebP | F::Bmp | F::Gif | F::Tiff)
-        )
+    is_image_file(path)
 }
 
 /// Each input's export target. An input is never overwritten, and two inputs

@@ -26,6 +26,7 @@ mod ctx;
 mod fish;
 mod forcing;
 mod intersect;
+mod marks;
 mod shape;
 mod single_digit;
 mod singles;
@@ -38,6 +39,7 @@ use std::sync::Arc;
 
 pub use cands::{Candidate, Candidates, DeadEnd};
 pub use chains::MAX_CHAIN;
+pub use marks::{FOCUS_MAX_HOUSES, mark_spot, pencil_marks};
 pub use shape::{Intersection, Shape, SubGrid};
 pub use step::{ALL, ChainNode, SOLVER_DIFFICULTY, Step, Technique, length_bonus};
 
@@ -404,25 +406,53 @@ impl Logic {
     /// The easiest next step from `values`.
     pub fn hint(&mut self, values: &[u8], opts: &Options) -> Result<Step, LogicError> {
         let g = self.candidates(values)?;
+        self.hint_from(&g, opts)
+    }
+
+    /// The easiest next step from a position with candidates already
+    /// removed (a player's pencil marks, or the steps applied so far).
+    /// `g` must be of this engine's shape (from [`Logic::candidates`]).
+    pub fn hint_from(&mut self, g: &Candidates, opts: &Options) -> Result<Step, LogicError> {
         if g.is_solved() {
             return Err(LogicError::Solved);
         }
-        self.dead_end(&g)?;
-        self.next_step(&g, opts, true)
+        self.dead_end(g)?;
+        self.next_step(g, opts, true)
     }
 
     /// Steps from `values` to the solution, each the easiest available.
     pub fn explain(&mut self, values: &[u8], opts: &Options) -> Result<Explanation, LogicError> {
-        let mut g = self.candidates(values)?;
-        let mut steps = Vec::new();
-        while !g.is_solved() {
-            self.dead_end(&g)?;
-            let st = self.next_step(&g, opts, true)?;
-            apply(&mut g, &st);
-            steps.push(st);
+        let (steps, stuck) = self.steps(values, opts)?;
+        if let Some(e) = stuck {
+            return Err(e);
         }
         let rating = rating_of(steps.iter().map(|s| (s.technique, s.difficulty)));
         Ok(Explanation { steps, rating })
+    }
+
+    /// Steps from `values`, each the easiest available, as far as they go:
+    /// all of them to the solution, or those found before the engine was
+    /// stuck and why (a puzzle with several solutions stops where the
+    /// solutions part). `Err` when `values` themselves are wrong.
+    pub fn steps(
+        &mut self,
+        values: &[u8],
+        opts: &Options,
+    ) -> Result<(Vec<Step>, Option<LogicError>), LogicError> {
+        let mut g = self.candidates(values)?;
+        let mut steps = Vec::new();
+        while !g.is_solved() {
+            let st = match self
+                .dead_end(&g)
+                .and_then(|()| self.next_step(&g, opts, true))
+            {
+                Ok(st) => st,
+                Err(e) => return Ok((steps, Some(e))),
+            };
+            apply(&mut g, &st);
+            steps.push(st);
+        }
+        Ok((steps, None))
     }
 
     /// The rating of `values`: the hardest step on the easiest path.

@@ -32,6 +32,36 @@ pub fn has_image_extension(path: &Path) -> bool {
         .is_some_and(|e| IMAGE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
 }
 
+/// Whether a file is to be read as an image: by its extension (see
+/// [`has_image_extension`]), or else by its content: a PDF's header, or the
+/// signature of a supported format followed by binary data (a text puzzle
+/// never has control bytes), so that a PNG named `.dat` is an image and a
+/// text named `.txt` is not. A file that cannot be read is not an image
+/// (reading it as text then says why).
+pub fn is_image_file(path: &Path) -> bool {
+    use std::io::Read;
+    if has_image_extension(path) {
+        return true;
+    }
+    let mut head = [0u8; 32];
+    let Ok(n) = std::fs::File::open(path).and_then(|mut f| f.read(&mut head)) else {
+        return false;
+    };
+    let head = &head[..n];
+    if is_pdf(head) {
+        return true;
+    }
+    let binary = head
+        .iter()
+        .any(|&b| b >= 0x80 || (b < 0x20 && !b"\t\n\r".contains(&b)));
+    use image::ImageFormat as F;
+    binary
+        && matches!(
+            image::guess_format(head),
+            Ok(F::Png | F::Jpeg | F::WebP | F::Bmp | F::Gif | F::Tiff)
+        )
+}
+
 /// Why an image could not be loaded. Every message names the file.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
