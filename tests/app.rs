@@ -310,18 +310,23 @@ fn edit_conflict_undo_redo_and_solve() {
     h.get_by_label("Copy solution");
 }
 
-#[test]
-fn several_solutions_are_reported_and_marked() {
-    let mut h = harness();
-    open_sample(&mut h, "classic.txt");
-    // Remove givens until the puzzle is no longer unique.
+/// Takes the first 12 givens out of the classic sample, which leaves it
+/// with several solutions, and waits for the count.
+fn take_out_givens_until_several_solutions(h: &mut Window) {
     let givens: Vec<usize> = (0..81)
         .filter(|&c| h.state().doc().unwrap().values()[c] != 0)
         .collect();
     for &c in givens.iter().take(12) {
         h.state_mut().set_cell(c, 0);
     }
-    settle(&mut h);
+    settle(h);
+}
+
+#[test]
+fn several_solutions_are_reported_and_marked() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    take_out_givens_until_several_solutions(&mut h);
     h.get_by_label_contains("Several solutions");
     let marked = h.state().solutions().unwrap().marked_cells();
     assert!(
@@ -884,13 +889,7 @@ fn the_rating_shows_for_one_solution_and_not_for_several() {
     h.get_by_label(&line);
 
     // Givens taken out until two solutions: no rating.
-    let givens: Vec<usize> = (0..81)
-        .filter(|&c| h.state().doc().unwrap().values()[c] != 0)
-        .collect();
-    for &c in givens.iter().take(12) {
-        h.state_mut().set_cell(c, 0);
-    }
-    settle(&mut h);
+    take_out_givens_until_several_solutions(&mut h);
     h.get_by_label_contains("Several solutions");
     assert!(h.state().rating().is_none());
     assert!(h.query_by_label_contains("Rating").is_none());
