@@ -21,7 +21,7 @@
 //! let progress = parse_progress(text, "mine.txt", None).unwrap();
 //! let check = check_entries(&progress);
 //! assert_eq!(check.wrong.len(), 1);
-//! assert_eq!(check.wrong[0].text, "r2c8: wrote 2, breaks the puzzle");
+//! assert_eq!(check.wrong[0].text(), "r2c8: wrote 2, breaks the puzzle");
 //! assert_eq!(check.remaining, 49);
 //! assert!(!check.solved);
 //! ```
@@ -51,9 +51,18 @@ pub struct Wrong {
     /// What is written there.
     pub wrote: u8,
     pub reason: Reason,
-    /// The whole finding in words: `r3c4: wrote 7, breaks the puzzle`,
-    /// cells named as the logic engine names them.
-    pub text: String,
+    /// The cell's name as the logic engine gives it: `r3c4`, or
+    /// `top-left grid, r3c4` on a shape of several grids.
+    pub name: String,
+    /// What is wrong, in words: `wrote 7, breaks the puzzle`.
+    pub says: String,
+}
+
+impl Wrong {
+    /// The whole finding on one line: `r3c4: wrote 7, breaks the puzzle`.
+    pub fn text(&self) -> String {
+        format!("{}: {}", self.name, self.says)
+    }
 }
 
 /// What the givens alone allow.
@@ -127,17 +136,15 @@ pub fn check_entries(progress: &Progress) -> EntryCheck {
             Some(h) => shape.house_name(h),
             None => "its cage".into(),
         };
-        let text = if page {
+        let says = if page {
             format!(
-                "{}: {} repeats in {place}, at {}",
-                shape.cell_name(cell),
+                "{} repeats in {place}, at {}",
                 symbol(current[cell]),
                 shape.cell_name(with)
             )
         } else {
             format!(
-                "{}: wrote {}, conflicts with {} in {place}",
-                shape.cell_name(cell),
+                "wrote {}, conflicts with {} in {place}",
                 symbol(current[cell]),
                 shape.cell_name(with)
             )
@@ -146,7 +153,8 @@ pub fn check_entries(progress: &Progress) -> EntryCheck {
             cell,
             wrote: current[cell],
             reason: Reason::Conflict { with, house },
-            text,
+            name: shape.cell_name(cell),
+            says,
         });
     }
     if let Some(solution) = &solution {
@@ -157,11 +165,8 @@ pub fn check_entries(progress: &Progress) -> EntryCheck {
                     cell,
                     wrote: v,
                     reason: Reason::BreaksPuzzle,
-                    text: format!(
-                        "{}: wrote {}, breaks the puzzle",
-                        shape.cell_name(cell),
-                        symbol(v)
-                    ),
+                    name: shape.cell_name(cell),
+                    says: format!("wrote {}, breaks the puzzle", symbol(v)),
                 });
             }
         }
@@ -184,9 +189,9 @@ pub fn check_entries(progress: &Progress) -> EntryCheck {
             cell,
             wrote: current[cell],
             reason: Reason::CageSum { cage: k, total },
-            text: format!(
-                "{}: wrote {}, the cage at {} sums to {total}, not {}",
-                shape.cell_name(cell),
+            name: shape.cell_name(cell),
+            says: format!(
+                "wrote {}, the cage at {} sums to {total}, not {}",
                 symbol(current[cell]),
                 shape.cell_name(cage.anchor()),
                 cage.sum
@@ -320,7 +325,7 @@ mod tests {
         assert_eq!(check.wrong.len(), 1);
         let w = &check.wrong[0];
         assert_eq!((w.cell, w.wrote, &w.reason), (16, 2, &Reason::BreaksPuzzle));
-        assert_eq!(w.text, "r2c8: wrote 2, breaks the puzzle");
+        assert_eq!(w.text(), "r2c8: wrote 2, breaks the puzzle");
         assert_eq!(check.remaining, 81 - 30 - 2);
         assert!(!check.solved);
     }
@@ -338,7 +343,7 @@ mod tests {
                 house: Some(0)
             }
         );
-        assert_eq!(w.text, "r1c3: wrote 5, conflicts with r1c1 in row 1");
+        assert_eq!(w.text(), "r1c3: wrote 5, conflicts with r1c1 in row 1");
     }
 
     #[test]
@@ -347,7 +352,7 @@ mod tests {
         let check = check_entries(&with(&[(0, 2, 4), (0, 3, 4)]));
         assert_eq!(check.wrong.len(), 1, "{:?}", check.wrong);
         assert_eq!(check.wrong[0].cell, 3);
-        assert!(check.wrong[0].text.contains("conflicts with r1c3"));
+        assert!(check.wrong[0].text().contains("conflicts with r1c3"));
     }
 
     #[test]
@@ -387,7 +392,7 @@ mod tests {
             check
                 .wrong
                 .iter()
-                .any(|w| w.text.contains("repeats in column")),
+                .any(|w| w.text().contains("repeats in column")),
             "{:?}",
             check.wrong
         );
@@ -469,10 +474,10 @@ mod tests {
         assert_eq!(check.wrong.len(), 1);
         assert!(
             check.wrong[0]
-                .text
+                .text()
                 .starts_with("top-left grid, r1c2: wrote 1, conflicts with top-left grid, r1c1"),
             "{}",
-            check.wrong[0].text
+            check.wrong[0].text()
         );
     }
 }

@@ -198,7 +198,7 @@ fn is_export(path: &Path) -> bool {
 /// An image by its extension, or by content: a PDF's header, or the
 /// signature of a supported format followed by binary data (a text puzzle
 /// never has control bytes).
-fn is_image(path: &Path) -> bool {
+pub(super) fn is_image(path: &Path) -> bool {
     if has_image_extension(path) {
         return true;
     }
@@ -392,7 +392,7 @@ fn paint<P: Paintable>(
 }
 
 /// Writes `image` as JPEG when the name ends in .jpg or .jpeg, else as PNG.
-fn save(image: &DynamicImage, path: &Path) -> Result<(), String> {
+pub(super) fn save(image: &DynamicImage, path: &Path) -> Result<(), String> {
     let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
     let jpeg = path
         .extension()
