@@ -7,8 +7,8 @@ use std::path::Path;
 
 use image::DynamicImage;
 use serde_json::{Value, json};
-use sudoku_lens::check::{EntryCheck, Givens, check_entries};
-use sudoku_lens::grid::{Layout, Progress, parse_progress};
+use sudoku_lens::check::{EntryCheck, Givens, check_entries, resume};
+use sudoku_lens::grid::{ENTRIES_MARKER, Layout, Progress, Puzzle, parse_progress};
 use sudoku_lens::overlay::{Canvas, Options, Paintable, into_rgba, mark_wrong, render_grid};
 use sudoku_lens::vision::locate::Located;
 use sudoku_lens::vision::read::{Colour, ImageReading, located_at_corners, read_image_page};
@@ -212,4 +212,30 @@ fn mark<P: Paintable>(
     cells: &[usize],
 ) -> Result<(), sudoku_lens::overlay::OverlayError> {
     mark_wrong(image, located, givens, cells).map(|_| ())
+}
+
+/// For `hint` and `explain`: when `text` holds a player's entries (an
+/// `entries:` grid, or JSON "entries"), the puzzle to go on from, the
+/// givens and the correct entries, with each wrong entry named on standard
+/// error; `None` for a text without entries.
+pub(super) fn resume_from(
+    text: &str,
+    name: &str,
+    layout: Option<&Layout>,
+) -> Result<Option<Puzzle>, String> {
+    let has_entries = if text.trim_start().starts_with('{') {
+        serde_json::from_str::<Value>(text.trim()).is_ok_and(|v| v.get("entries").is_some())
+    } else {
+        text.lines()
+            .any(|l| l.trim().eq_ignore_ascii_case(ENTRIES_MARKER))
+    };
+    if !has_entries {
+        return Ok(None);
+    }
+    let progress = parse_progress(text, name, layout).map_err(|e| e.to_string())?;
+    let check = check_entries(&progress);
+    for w in &check.wrong {
+        eprintln!("sudoku-lens: {name}: {} (left out)", w.text());
+    }
+    Ok(Some(resume(&progress, &check)))
 }

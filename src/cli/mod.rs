@@ -146,7 +146,9 @@ pub enum Command {
     /// The next logical step of a puzzle in progress, and why.
     ///
     /// INPUT is a puzzle text file (one puzzle; filled cells are taken as
-    /// they are) or an image, read as by `read`. Prints the technique, its
+    /// they are) or an image, read as by `read`. A puzzle with a player's
+    /// entries, as `check` takes it, starts from the givens and the correct
+    /// entries; each wrong one is named on standard error and left out. Prints the technique, its
     /// weight on Sudoku Explainer's scale and one sentence (rows and columns
     /// from 1). When no technique applies, the step is the solver's digit
     /// for the cell with the fewest candidates. Exit status as for `solve`.
@@ -216,7 +218,7 @@ pub enum Command {
     /// solution, 4 several (entries then checked against their houses
     /// only). With several, the first of 1, 5, 3, 4.
     #[command(
-        after_help = "Examples:\n  sudoku-lens check samples/puzzles/classic.entries.txt\n  \
+        after_help = "Examples:\n  sudoku-lens check samples/puzzles/entries/classic.txt\n  \
         sudoku-lens check --json mine.txt\n  \
         sudoku-lens check solved-page.jpg --export marked.png"
     )]
