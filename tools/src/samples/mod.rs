@@ -2,5 +2,6 @@
 //! puzzles, each in its own file, called by `make_image_samples` or
 //! `make_samples`.
 
+pub mod dark_page;
 pub mod entries;
 pub mod pdf;
