@@ -5,6 +5,8 @@
 //! - [`solve`]: a generic Dancing Links exact-cover engine and the encoding of
 //!   any layout into it.
 //! - [`batch`]: many puzzles solved in parallel.
+//! - [`check`]: a player's digits checked against the puzzle: wrong entries
+//!   and why, cells to go, solved or not.
 //! - [`vision`]: photos and screenshots in, located grids and read digits out.
 //! - [`overlay`]: solutions drawn onto the photo in perspective, or as a
 //!   clean grid.
@@ -17,6 +19,7 @@
 #[cfg(feature = "gui")]
 pub mod app;
 pub mod batch;
+pub mod check;
 pub mod grid;
 pub mod logic;
 pub mod overlay;

@@ -122,6 +122,9 @@ fn load_one(input: &Path, layout: Option<&Layout>) -> Result<Puzzle, String> {
             e
         }
     })?;
+    if let Some(start) = super::check::resume_from(&text, &name, layout)? {
+        return Ok(start);
+    }
     match parse(&text, &name, layout).map_err(|e| e.to_string())? {
         Document::Single(p) => Ok(p),
         Document::Batch(entries) => {

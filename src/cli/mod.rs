@@ -1,6 +1,7 @@
 //! Command-line arguments and the commands behind them.
 
 mod bench;
+mod check;
 mod eval;
 mod logic;
 mod read;
@@ -145,7 +146,9 @@ pub enum Command {
     /// The next logical step of a puzzle in progress, and why.
     ///
     /// INPUT is a puzzle text file (one puzzle; filled cells are taken as
-    /// they are) or an image, read as by `read`. Prints the technique, its
+    /// they are) or an image, read as by `read`. A puzzle with a player's
+    /// entries, as `check` takes it, starts from the givens and the correct
+    /// entries; each wrong one is named on standard error and left out. Prints the technique, its
     /// weight on Sudoku Explainer's scale and one sentence (rows and columns
     /// from 1). When no technique applies, the step is the solver's digit
     /// for the cell with the fewest candidates. Exit status as for `solve`.
@@ -197,6 +200,49 @@ pub enum Command {
         #[arg(long, value_name = "NAME", value_parser = parse_layout)]
         layout: Option<Layout>,
     },
+    /// Check a player's digits: which are wrong, how many cells are left,
+    /// whether the grid is solved correctly.
+    ///
+    /// INPUT is a text file: the puzzle in any form, then a line
+    /// `entries:` and a grid of the same shape holding the player's digits
+    /// (`.` elsewhere); or JSON with "entries" rows beside "grid". Or an
+    /// image, read as by `read`: a grid read full is checked as a solution
+    /// (every house holds every symbol once, every cage its sum). An entry
+    /// is wrong when it repeats a symbol of its row, column, box or cage, or
+    /// differs from the puzzle's unique solution. Prints each wrong entry on
+    /// a line (rows and columns from 1), then "all correct so far, N to go"
+    /// or "solved correctly".
+    ///
+    /// Exit status: 0 nothing wrong; 5 mistakes found; 1 unreadable or
+    /// malformed input, or no grid found in an image; 3 the givens have no
+    /// solution, 4 several (entries then checked against their houses
+    /// only). With several, the first of 1, 5, 3, 4.
+    #[command(
+        after_help = "Examples:\n  sudoku-lens check samples/puzzles/entries/classic.txt\n  \
+        sudoku-lens check --json mine.txt\n  \
+        sudoku-lens check solved-page.jpg --export marked.png"
+    )]
+    Check {
+        /// A text file (puzzle and entries) or an image; `-` reads standard input.
+        #[arg(value_name = "INPUT")]
+        input: PathBuf,
+        /// Print one JSON object: wrong ([{"cell": [row, col], "wrote": N,
+        /// "reason": "..."}], rows and columns from 0), remaining, solved,
+        /// givens ("unique", "several solutions", "no solution", "solution page").
+        #[arg(long)]
+        json: bool,
+        /// Write the picture with the wrong entries marked in red to FILE
+        /// (PNG, or JPEG for .jpg/.jpeg): the image, or for a text input a
+        /// rendered grid with the entries in blue.
+        #[arg(long, value_name = "FILE")]
+        export: Option<PathBuf>,
+        /// The puzzle's shape, instead of detecting it.
+        #[arg(long, value_name = "NAME", value_parser = parse_layout)]
+        layout: Option<Layout>,
+        /// The page of a PDF input to read (from 1).
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_page)]
+        page: usize,
+    },
     /// Open the desktop app (also what `sudoku-lens` alone does).
     Gui {
         /// A photo, screenshot or puzzle text file to open at once.
@@ -237,6 +283,8 @@ pub enum Status {
     Solved,
     Multiple,
     NoSolution,
+    /// `check` found wrong entries.
+    Mistakes,
     Malformed,
 }
 
@@ -247,6 +295,7 @@ impl From<Status> for ExitCode {
             Status::Malformed => 1,
             Status::NoSolution => 3,
             Status::Multiple => 4,
+            Status::Mistakes => 5,
         })
     }
 }
@@ -301,6 +350,13 @@ pub fn run(command: Command) -> Result<Status, String> {
             json,
             layout,
         } => logic::run_rate(&files, json, layout.as_ref()),
+        Command::Check {
+            input,
+            json,
+            export,
+            layout,
+            page,
+        } => check::run(&input, json, export.as_deref(), layout.as_ref(), page),
         Command::Gui { file, solve } => gui(file, solve),
     }
 }

@@ -195,7 +195,7 @@ fn is_export(path: &Path) -> bool {
 }
 
 /// An image by its extension, or by content (see [`is_image_file`]).
-fn is_image(path: &Path) -> bool {
+pub(super) fn is_image(path: &Path) -> bool {
     is_image_file(path)
 }
 
@@ -369,7 +369,7 @@ fn paint<P: Paintable>(
 }
 
 /// Writes `image` as JPEG when the name ends in .jpg or .jpeg, else as PNG.
-fn save(image: &DynamicImage, path: &Path) -> Result<(), String> {
+pub(super) fn save(image: &DynamicImage, path: &Path) -> Result<(), String> {
     let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
     let jpeg = path
         .extension()

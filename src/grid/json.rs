@@ -10,7 +10,9 @@
 //! `layout` names the shape ([`Layout::named`]), or `killer` (a classic with
 //! cages) or `killer-NAME`; `grid` holds the canvas rows (a symbol or `.` per
 //! cell, a space or `#` outside the shape); `cages` is optional, each cage a
-//! sum and its cells as `[row, column]` from 0. Other keys are ignored.
+//! sum and its cells as `[row, column]` from 0. `entries`, optional, holds a
+//! player's digits in rows like `grid`'s (`.` where nothing is written; read
+//! by [`super::parse_progress`]). Other keys are ignored.
 
 use std::sync::Arc;
 
@@ -38,7 +40,7 @@ pub fn from_json(value: &Value, file: &str) -> Result<Puzzle, ParseError> {
         .and_then(Value::as_str)
         .unwrap_or("classic");
     let layout = layout_named(name).map_err(err)?;
-    let rows = read_rows(obj, &layout).map_err(err)?;
+    let rows = read_rows(obj, "grid", &layout).map_err(err)?;
     let alphabet = Alphabet::detect(layout.size(), rows.iter().flat_map(|r| r.chars()));
     let mut values = vec![0u8; layout.cell_count()];
     for (r, row) in rows.iter().enumerate() {
@@ -101,16 +103,23 @@ fn layout_named(name: &str) -> Result<Layout, String> {
     Layout::named(base).map_err(|e| format!("layout: {e}"))
 }
 
-/// The rows of `grid`: an array of canvas rows, or one string of every cell.
-fn read_rows(obj: &Map<String, Value>, layout: &Layout) -> Result<Vec<String>, String> {
-    let grid = obj.get("grid").ok_or(
-        "no \"grid\": expected the rows of the puzzle, e.g. \"grid\": [\"5..3.....\", ...]",
-    )?;
+/// The rows under `key` (`grid`, or `entries`): an array of canvas rows, or
+/// one string of every cell.
+pub(super) fn read_rows(
+    obj: &Map<String, Value>,
+    key: &str,
+    layout: &Layout,
+) -> Result<Vec<String>, String> {
+    let grid = obj.get(key).ok_or_else(|| {
+        format!(
+            "no \"{key}\": expected the rows of the puzzle, e.g. \"{key}\": [\"5..3.....\", ...]"
+        )
+    })?;
     if let Some(line) = grid.as_str() {
         let chars: Vec<char> = line.chars().collect();
         if !layout.is_full() || chars.len() != layout.cell_count() {
             return Err(format!(
-                "grid: a string of {} characters; a {} puzzle in one string has {}",
+                "{key}: a string of {} characters; a {} puzzle in one string has {}",
                 chars.len(),
                 layout.name(),
                 layout.cell_count()
@@ -123,10 +132,10 @@ fn read_rows(obj: &Map<String, Value>, layout: &Layout) -> Result<Vec<String>, S
     }
     let rows = grid
         .as_array()
-        .ok_or("grid: expected an array of row strings")?;
+        .ok_or_else(|| format!("{key}: expected an array of row strings"))?;
     if rows.len() != layout.height() {
         return Err(format!(
-            "grid has {} rows; a {} puzzle has {}",
+            "{key} has {} rows; a {} puzzle has {}",
             rows.len(),
             layout.name(),
             layout.height()
@@ -137,10 +146,10 @@ fn read_rows(obj: &Map<String, Value>, layout: &Layout) -> Result<Vec<String>, S
         .map(|(r, row)| {
             let s = row
                 .as_str()
-                .ok_or_else(|| format!("grid[{r}]: expected a string"))?;
+                .ok_or_else(|| format!("{key}[{r}]: expected a string"))?;
             if s.trim_end().chars().count() > layout.width() {
                 return Err(format!(
-                    "grid[{r}] has {} characters; a {} row has {}",
+                    "{key}[{r}] has {} characters; a {} row has {}",
                     s.chars().count(),
                     layout.name(),
                     layout.width()

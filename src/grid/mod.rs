@@ -1,8 +1,10 @@
 //! Puzzles as layouts plus values (and cages, for killers), and their
 //! formats: text ([`parse`], [`Puzzle::to_text`]), JSON ([`json`]) and
-//! f-puzzles / SudokuPad links ([`fpuzzles`]).
+//! f-puzzles / SudokuPad links ([`fpuzzles`]); a player's digits beside the
+//! givens ([`Entries`], [`Progress`], [`parse_progress`]).
 
 mod cage;
+mod entries;
 pub mod fpuzzles;
 pub mod json;
 mod layout;
@@ -13,6 +15,7 @@ pub use cage::{
     Cage, CageError, CageErrorKind, can_make, check_cages, for_each_combination, house_partition,
     layout_total, sum_range,
 };
+pub use entries::{ENTRIES_MARKER, Entries, EntriesError, Progress, parse_progress};
 pub use layout::{Conflict, House, HouseKind, Layout, LayoutError, MAX_SIZE};
 pub use puzzle::{Alphabet, Format, Puzzle, cage_label};
 pub use text::{Document, Entry, ParseError, parse, parse_file};

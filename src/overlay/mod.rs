@@ -7,6 +7,8 @@
 //!   and, when empty, their digit in a second colour.
 //! - [`render_grid`] draws a puzzle of any layout (samurai and jigsaw
 //!   included) as a clean grid, without a photo, its cages (killer) too.
+//! - [`mark_wrong`] marks a player's wrong entries on the photo in red
+//!   (tinted, framed, struck through), through the same homography.
 //! - [`cages`]: the geometry of a cage's dashed outline and sum, shared by
 //!   [`render_grid`] and the app's view of a photo.
 //!
@@ -40,6 +42,7 @@
 //! ```
 
 pub mod cages;
+mod marks;
 mod render;
 mod stamp;
 
@@ -50,6 +53,7 @@ use crate::grid::{Alphabet, Layout};
 use crate::vision::homography::Homography;
 use crate::vision::locate::{Located, Quad};
 
+pub use marks::{WRONG_ON_DARK, WRONG_ON_LIGHT, mark_wrong};
 use rayon::prelude::*;
 pub use render::render_grid;
 pub use stamp::{Canvas, Paintable, PixelRect};

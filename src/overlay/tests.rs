@@ -3,7 +3,7 @@ use std::sync::Arc;
 use super::*;
 use crate::grid::Puzzle;
 
-fn located(layout: Layout, corners: [[f32; 2]; 4]) -> Located {
+pub(super) fn located(layout: Layout, corners: [[f32; 2]; 4]) -> Located {
     let (w, h) = (layout.width() as f64, layout.height() as f64);
     let from = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
     let to = corners.map(|[x, y]| [x as f64, y as f64]);
@@ -185,7 +185,7 @@ fn a_rendered_samurai_is_blank_outside_its_shape() {
 }
 
 /// Whether (x, y) is inside a convex quad (either winding).
-fn inside(q: &[[f32; 2]; 4], x: f32, y: f32) -> bool {
+pub(super) fn inside(q: &[[f32; 2]; 4], x: f32, y: f32) -> bool {
     let mut sign = 0.0f32;
     for i in 0..4 {
         let (a, b) = (q[i], q[(i + 1) % 4]);

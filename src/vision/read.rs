@@ -16,7 +16,7 @@ use super::locate::{
     CELL_CROP_SIZE, LocateError, LocateFileError, Located, Quad, Trace, cell_crops, locate_traced,
 };
 use super::orient::{apply, orient};
-use crate::grid::{Layout, Puzzle};
+use crate::grid::{Entries, Layout, Puzzle};
 
 /// Cells read with less confidence than this are reported as uncertain.
 pub const UNCERTAIN_BELOW: f32 = 0.75;
@@ -42,6 +42,10 @@ pub struct Reading {
     /// What the solver check made of the reading; `Changed` lists the cells
     /// it changed and their new values (already in `puzzle`).
     pub check: CheckOutcome,
+    /// The player's own digits, apart from the printed givens in `puzzle`:
+    /// none yet, as every digit read is taken for print until handwriting
+    /// is told apart.
+    pub entries: Entries,
 }
 
 /// An image decoded once, and what was read from it.
@@ -192,6 +196,7 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
         uncertain.sort_unstable();
         uncertain.dedup();
     }
+    let entries = Entries::none(layout.cell_count());
     let puzzle = Puzzle::empty(layout).with_values(values);
     Reading {
         puzzle,
@@ -200,6 +205,7 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
         cells,
         uncertain,
         check: outcome,
+        entries,
     }
 }
 

@@ -26,6 +26,13 @@ const DARK_BY: i32 = 8;
 /// paper texture out of that mask.
 const LIGHT_BY: i32 = 16;
 
+/// Radius (pixels) of the small window that tells a stroke from the edge
+/// of a large dark area: a grid line, a frame or a digit's stroke of the
+/// working copy (a few pixels wide) is darker than its 7 x 7 surroundings;
+/// a dark page beside a light grid block is not, a few pixels away from the
+/// block.
+const STROKE_RADIUS: u32 = 3;
+
 /// Which way ink differs from its background.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Polarity {
@@ -88,6 +95,23 @@ pub(super) fn ink_masks(small: &GrayImage) -> [GrayImage; 2] {
     threshold(small, radius, DARK_BY, LIGHT_BY)
 }
 
+/// The dark mask with the dark areas beside light blocks left out: only
+/// dark ink that is also [`DARK_BY`] below the mean of its small window
+/// ([`STROKE_RADIUS`]) stays. On a dark page, the page next to a light grid
+/// block lies below the large window's mean (the block is in it) and joins
+/// the grid's frame in one wide dark band, whose outline is no longer the
+/// grid's; here the band is gone but for a fringe of a few pixels, and the
+/// frame's outline is the grid's again.
+pub(super) fn strokes_only(small: &GrayImage, dark: &GrayImage) -> GrayImage {
+    // (No pixel is 255 levels above its mean: the light mask stays empty.)
+    let [near, _] = threshold(small, STROKE_RADIUS, DARK_BY, 255);
+    let mut out = dark.clone();
+    for (o, n) in out.iter_mut().zip(near.iter()) {
+        *o &= *n;
+    }
+    out
+}
+
 /// Ink masks by local mean: a pixel is dark ink when it is `dark_by` below
 /// the mean of its (2 radius + 1)^2 window, light ink when `light_by` above.
 fn threshold(img: &GrayImage, radius: u32, dark_by: i32, light_by: i32) -> [GrayImage; 2] {
@@ -147,6 +171,25 @@ mod tests {
         assert_eq!(small.dimensions(), (666, 333));
         let v = small.get_pixel(10, 10)[0];
         assert!((60..=140).contains(&v), "{v}");
+    }
+
+    #[test]
+    fn a_dark_page_beside_a_light_block_is_not_a_stroke() {
+        // A white block (x 100..300) on a dark page, a dark line inside it.
+        let img = GrayImage::from_fn(400, 200, |x, _| match x {
+            200..=201 => Luma([20]),
+            100..=299 => Luma([250]),
+            _ => Luma([28]),
+        });
+        let masks = ink_masks(&img);
+        let dark = &masks[Polarity::DarkOnLight.index()];
+        // The large window sees the block from the page beside it...
+        assert_eq!(dark.get_pixel(92, 100)[0], 255);
+        let strokes = strokes_only(&img, dark);
+        // ... the small one does not, a few pixels away; the line stays.
+        assert_eq!(strokes.get_pixel(92, 100)[0], 0);
+        assert_eq!(strokes.get_pixel(200, 100)[0], 255);
+        assert_eq!(strokes.get_pixel(50, 100)[0], 0);
     }
 
     #[test]

@@ -16,6 +16,9 @@
 //!    dark mask is opened (thin lines and bridges removed) and the outlines
 //!    traced again: a grid joined to the rest of the page through shading
 //!    keeps its thick frame, now on its own.
+//!    When still none does, the dark mask is traced with the dark areas
+//!    beside light blocks left out (`ink::strokes_only`): a white grid on a
+//!    dark page, whose frame the page beside it joins in one wide band.
 //! 4. `score.rs`: each candidate is scored against every candidate layout
 //!    ([`DETECTED_LAYOUTS`], data, not code) by probing its mask through the
 //!    homography ([`layout_score`]): borders of the layout's cells must
@@ -294,6 +297,17 @@ pub fn locate_traced(
         // frame standing on its own; its candidates are still scored
         // against the mask as it was.
         let more = opened_candidates(trace.mask(Polarity::DarkOnLight));
+        scored.extend(score_all(&more));
+        cands.extend(more);
+    }
+    if best_of(&scored) < MIN_SCORE {
+        // A light grid block on a dark page (a dark-mode screen showing a
+        // white grid): the page beside the block is dark ink to the large
+        // window and joins the frame in one wide band. Traced once that
+        // band is gone, the frame is the grid's outline again; its
+        // candidates are scored against the dark mask as it was.
+        let strokes = ink::strokes_only(&trace.small, trace.mask(Polarity::DarkOnLight));
+        let more = candidates(&strokes, Polarity::DarkOnLight);
         scored.extend(score_all(&more));
         cands.extend(more);
     }

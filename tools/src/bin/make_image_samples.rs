@@ -984,4 +984,5 @@ fn main() {
         println!("{file}: {} KB", bytes / 1024);
     }
     sudoku_lens_tools::samples::pdf::write(&dir, &generated_classic(103, 28));
+    sudoku_lens_tools::samples::dark_page::write(&dir, &generated_classic(104, 29));
 }

@@ -74,5 +74,6 @@ fn main() -> std::io::Result<()> {
         puzzle.with_values(full).to_text(),
     )?;
     println!("killer: {count} cages, no givens");
+    sudoku_lens_tools::samples::entries::write(&dir)?;
     Ok(())
 }

@@ -1,4 +1,7 @@
-//! Sample generators of kinds of input beyond drawn images, each in its own
-//! file, called by `make_image_samples`.
+//! Sample generators of kinds of input beyond drawn images and generated
+//! puzzles, each in its own file, called by `make_image_samples` or
+//! `make_samples`.
 
+pub mod dark_page;
+pub mod entries;
 pub mod pdf;

@@ -1,0 +1,241 @@
+//! `sudoku-lens check`: a player's digits judged, from a text file (givens
+//! and entries) or an image; wrong entries marked on the picture with
+//! `--export`.
+
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+
+use image::DynamicImage;
+use serde_json::{Value, json};
+use sudoku_lens::check::{EntryCheck, Givens, check_entries, resume};
+use sudoku_lens::grid::{ENTRIES_MARKER, Layout, Progress, Puzzle, parse_progress};
+use sudoku_lens::overlay::{Canvas, Options, Paintable, into_rgba, mark_wrong, render_grid};
+use sudoku_lens::vision::locate::Located;
+use sudoku_lens::vision::read::{Colour, ImageReading, located_at_corners, read_image_page};
+
+use super::{Status, read_input};
+
+/// A checked input: what was judged, and where it sits on a picture.
+struct Judged {
+    progress: Progress,
+    /// The image and its located grid, for an image input.
+    picture: Option<(DynamicImage, Located)>,
+}
+
+/// `check`: one input, its findings on standard output, the marked picture
+/// to `export`.
+pub fn run(
+    input: &Path,
+    json: bool,
+    export: Option<&Path>,
+    layout: Option<&Layout>,
+    page: usize,
+) -> Result<Status, String> {
+    let name = input.display().to_string();
+    let judged = if input.as_os_str() != "-" && input.is_file() && super::solve::is_image(input) {
+        load_image(input, page, layout, export.is_some())?
+    } else {
+        let (name, text) = read_input(&input.to_path_buf())?;
+        let progress = parse_progress(&text, &name, layout).map_err(|e| e.to_string())?;
+        Judged {
+            progress,
+            picture: None,
+        }
+    };
+    let check = check_entries(&judged.progress);
+    match &check.givens {
+        Givens::Several => eprintln!(
+            "sudoku-lens: {name}: the givens have several solutions; \
+             entries were checked against their houses only"
+        ),
+        Givens::NoSolution(why) => eprintln!(
+            "sudoku-lens: {name}: the givens have no solution ({why}); \
+             entries were checked against their houses only"
+        ),
+        Givens::Unique | Givens::SolutionPage => {}
+    }
+    let mut out = BufWriter::new(io::stdout().lock());
+    let written = if json {
+        writeln!(out, "{}", check_json(&judged.progress, &check))
+    } else {
+        check
+            .wrong
+            .iter()
+            .try_for_each(|w| writeln!(out, "{}", w.text()))
+            .and_then(|()| writeln!(out, "{}", summary(&check)))
+    };
+    written
+        .and_then(|()| out.flush())
+        .map_err(|e| format!("cannot write the output: {e}"))?;
+    if let Some(path) = export {
+        export_marks(judged, &check, path)?;
+    }
+    Ok(status(&check))
+}
+
+/// The exit status: mistakes first, then what the givens allow.
+fn status(check: &EntryCheck) -> Status {
+    if !check.wrong.is_empty() {
+        return Status::Mistakes;
+    }
+    match check.givens {
+        Givens::NoSolution(_) => Status::NoSolution,
+        Givens::Several if !check.solved => Status::Multiple,
+        _ => Status::Solved,
+    }
+}
+
+/// The last line: "solved correctly", "all correct so far, 23 to go", or
+/// how many are wrong.
+fn summary(check: &EntryCheck) -> String {
+    let wrong = check.wrong.len();
+    let go = check.remaining;
+    match (check.solved, wrong, &check.givens) {
+        (true, ..) => "solved correctly".into(),
+        (false, 0, Givens::SolutionPage) => "a valid solution".into(),
+        (false, 0, _) if go == 0 => "every cell filled, nothing wrong found".into(),
+        (false, 0, _) => format!("all correct so far, {go} to go"),
+        (false, n, Givens::SolutionPage) => {
+            format!("not a valid solution: {n} {} wrong", plural(n, "cell"))
+        }
+        (false, n, _) if go == 0 => format!("{n} wrong"),
+        (false, n, _) => format!("{n} wrong, {go} to go"),
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
+/// `{"wrong": [{"cell": [r, c], "wrote": 7, "reason": "..."}], "remaining":
+/// 23, "solved": false, "givens": "unique"}`, rows and columns from 0.
+fn check_json(progress: &Progress, check: &EntryCheck) -> Value {
+    let layout = progress.puzzle().layout();
+    let wrong: Vec<Value> = check
+        .wrong
+        .iter()
+        .map(|w| {
+            let (r, c) = layout.position(w.cell);
+            json!({"cell": [r, c], "wrote": w.wrote, "reason": w.says})
+        })
+        .collect();
+    let givens = match check.givens {
+        Givens::Unique => "unique",
+        Givens::Several => "several solutions",
+        Givens::NoSolution(_) => "no solution",
+        Givens::SolutionPage => "solution page",
+    };
+    json!({
+        "wrong": wrong,
+        "remaining": check.remaining,
+        "solved": check.solved,
+        "givens": givens,
+    })
+}
+
+/// Reads an image: its givens (and entries, when the reader tells them
+/// apart). A grid read full, digits in every cell, is judged as read,
+/// before the reader's solver check, which would take a player's mistake
+/// on a solution page for a misread digit.
+fn load_image(
+    path: &Path,
+    page: usize,
+    layout: Option<&Layout>,
+    keep: bool,
+) -> Result<Judged, String> {
+    let colour = if keep { Colour::Keep } else { Colour::Drop };
+    let ImageReading { image, reading, .. } =
+        read_image_page(path, page, layout, colour).map_err(|e| e.to_string())?;
+    let reading = reading.map_err(|e| e.to_string())?;
+    let raw: Vec<u8> = reading.cells.iter().map(|c| c.value).collect();
+    let puzzle = if raw.iter().all(|&v| v != 0) {
+        reading.puzzle.with_values(raw)
+    } else {
+        super::read::report_check(path, &reading);
+        reading.puzzle.clone()
+    };
+    let progress = Progress::new(puzzle, reading.entries.clone())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Judged {
+        progress,
+        picture: image.map(|i| (i, reading.located)),
+    })
+}
+
+/// Writes the picture with the wrong entries marked: the photo, or for a
+/// text input a clean rendered grid with the entries in blue.
+fn export_marks(judged: Judged, check: &EntryCheck, path: &Path) -> Result<(), String> {
+    let cells: Vec<usize> = check.wrong.iter().map(|w| w.cell).collect();
+    let puzzle = judged.progress.puzzle();
+    let fail = |e: &dyn std::fmt::Display| format!("cannot mark the wrong entries: {e}");
+    let image = match judged.picture {
+        Some((image, located)) => {
+            let givens = puzzle.values();
+            match image {
+                DynamicImage::ImageRgb8(mut rgb) => {
+                    mark(&mut rgb, &located, givens, &cells).map_err(|e| fail(&e))?;
+                    DynamicImage::ImageRgb8(rgb)
+                }
+                other => {
+                    let mut rgba = into_rgba(other);
+                    mark(&mut rgba, &located, givens, &cells).map_err(|e| fail(&e))?;
+                    DynamicImage::ImageRgba8(rgba)
+                }
+            }
+        }
+        None => {
+            let options = Options::default();
+            let current = judged.progress.current();
+            let mut image = render_grid(puzzle, Some(&current), &options).map_err(|e| fail(&e))?;
+            // The rendered grid's corners: half a cell of margin each side.
+            let layout = puzzle.layout();
+            let (m, cell) = ((options.cell_px / 2) as f32, options.cell_px as f32);
+            let (w, h) = (layout.width() as f32 * cell, layout.height() as f32 * cell);
+            let corners = [[m, m], [m + w, m], [m + w, m + h], [m, m + h]];
+            let located =
+                located_at_corners(corners, layout).ok_or_else(|| fail(&"no grid corners"))?;
+            mark(&mut image, &located, puzzle.values(), &cells).map_err(|e| fail(&e))?;
+            DynamicImage::ImageRgba8(image)
+        }
+    };
+    super::solve::save(&image, path)
+}
+
+fn mark<P: Paintable>(
+    image: &mut Canvas<P>,
+    located: &Located,
+    givens: &[u8],
+    cells: &[usize],
+) -> Result<(), sudoku_lens::overlay::OverlayError> {
+    mark_wrong(image, located, givens, cells).map(|_| ())
+}
+
+/// For `hint` and `explain`: when `text` holds a player's entries (an
+/// `entries:` grid, or JSON "entries"), the puzzle to go on from, the
+/// givens and the correct entries, with each wrong entry named on standard
+/// error; `None` for a text without entries.
+pub(super) fn resume_from(
+    text: &str,
+    name: &str,
+    layout: Option<&Layout>,
+) -> Result<Option<Puzzle>, String> {
+    let has_entries = if text.trim_start().starts_with('{') {
+        serde_json::from_str::<Value>(text.trim()).is_ok_and(|v| v.get("entries").is_some())
+    } else {
+        text.lines()
+            .any(|l| l.trim().eq_ignore_ascii_case(ENTRIES_MARKER))
+    };
+    if !has_entries {
+        return Ok(None);
+    }
+    let progress = parse_progress(text, name, layout).map_err(|e| e.to_string())?;
+    let check = check_entries(&progress);
+    for w in &check.wrong {
+        eprintln!("sudoku-lens: {name}: {} (left out)", w.text());
+    }
+    Ok(Some(resume(&progress, &check)))
+}
