@@ -1,62 +1,14 @@
 //! The `sudoku-lens` command as a user runs it: outputs, messages, exit codes.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 use sudoku_lens::grid::{Document, parse};
 
+mod common;
+use common::*;
+
 const CLASSIC: &str =
     "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....";
-
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lens"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
-fn run_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-/// A file with `content` in a fresh folder of this test's own.
-fn temp_file(test: &str, name: &str, content: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudoku-lens-cli-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path
-}
-
-fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/puzzles")
-}
-
-fn images() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/images")
-}
 
 #[test]
 fn every_sample_solves_to_its_expected_solution() {
@@ -277,7 +229,7 @@ fn unreadable_files_exit_1() {
         "sudoku-lens: /nonexistent/p.txt: no such file"
     );
 
-    let bin = temp_file("binary", "p.dat", &[0x89, b'P', b'N', b'G', 0xff, 0xfe]);
+    let bin = temp_file("binary", "p.dat", [0x89, b'P', b'N', b'G', 0xff, 0xfe]);
     let o = run(&["solve", bin.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
@@ -287,7 +239,7 @@ fn unreadable_files_exit_1() {
     );
 
     // Named as an image: taken as one, and the loader says what is wrong.
-    let bin = temp_file("binary", "p.png", &[0x89, b'P', b'N', b'G', 0xff, 0xfe]);
+    let bin = temp_file("binary", "p.png", [0x89, b'P', b'N', b'G', 0xff, 0xfe]);
     let o = run(&["solve", bin.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("p.png"), "{}", stderr(&o));
@@ -398,7 +350,7 @@ fn eval_stops_quietly_when_the_output_closes() {
     let image = temp_file(
         "eval-pipe",
         "a.png",
-        &std::fs::read(images().join("classic-screen-light.png")).unwrap(),
+        std::fs::read(images().join("classic-screen-light.png")).unwrap(),
     );
     std::fs::write(image.with_extension("txt"), truth.join(" ")).unwrap();
     let dir = image.parent().unwrap().to_str().unwrap();

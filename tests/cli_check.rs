@@ -2,55 +2,15 @@
 //! the marked picture; and `hint` from a puzzle with entries.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 use image::RgbaImage;
 use serde_json::Value;
-use sudoku_lens::grid::{Document, Entries, Layout, Progress, Puzzle, parse};
+use sudoku_lens::grid::{Entries, Layout, Progress, Puzzle};
 use sudoku_lens::overlay::{Options, render_grid};
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lens"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/puzzles")
-}
-
-/// A fresh folder of this test's own.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "sudoku-lens-cli-check-{}-{test}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn temp_file(test: &str, name: &str, content: &str) -> PathBuf {
-    let path = temp_dir(test).join(name);
-    std::fs::write(&path, content).unwrap();
-    path
-}
-
-fn read_puzzle(path: &Path) -> Puzzle {
-    let text = std::fs::read_to_string(path).unwrap();
-    match parse(&text, "sample", None).unwrap() {
-        Document::Single(p) => p,
-        Document::Batch(_) => panic!("{} is one puzzle", path.display()),
-    }
-}
+mod common;
+use common::*;
 
 fn classic() -> (Puzzle, Puzzle) {
     (
@@ -119,7 +79,7 @@ fn json_gives_cells_from_zero_and_the_counts() {
 #[test]
 fn all_correct_so_far_then_solved() {
     let p = classic_with(20, &[]);
-    let path = temp_file("so-far", "mine.txt", &p.to_text());
+    let path = temp_file("so-far", "mine.txt", p.to_text());
     let o = run(&["check", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
@@ -128,7 +88,7 @@ fn all_correct_so_far_then_solved() {
     );
 
     let p = classic_with(81, &[]);
-    let path = temp_file("solved", "mine.txt", &p.to_text());
+    let path = temp_file("solved", "mine.txt", p.to_text());
     let o = run(&["check", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "solved correctly\n");
@@ -151,7 +111,7 @@ fn a_solution_page_is_valid_or_not() {
     let mut v = solution.values().to_vec();
     v.swap(0, 1);
     let bad = solution.with_values(v);
-    let path = temp_file("page", "page.txt", &bad.to_text());
+    let path = temp_file("page", "page.txt", bad.to_text());
     let o = run(&["check", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(5), "{}", stdout(&o));
     let out = stdout(&o);

@@ -2,48 +2,13 @@
 //! messages, exit codes.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
-use sudoku_lens::grid::{Document, Puzzle, parse};
+use sudoku_lens::grid::Puzzle;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lens"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/puzzles")
-}
-
-/// A file with `content` in a fresh folder of this test's own.
-fn temp_file(test: &str, name: &str, content: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "sudoku-lens-cli-logic-{}-{test}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path
-}
-
-fn read_puzzle(path: &Path) -> Puzzle {
-    let text = std::fs::read_to_string(path).unwrap();
-    match parse(&text, "sample", None).unwrap() {
-        Document::Single(p) => p,
-        Document::Batch(_) => panic!("{} is one puzzle", path.display()),
-    }
-}
+mod common;
+use common::*;
 
 /// The solution's symbol at a canvas row and column (from 0).
 fn solution_at(solution: &Puzzle, row: u64, col: u64) -> u8 {
@@ -285,7 +250,7 @@ fn bad_input_is_named_with_its_place() {
     let several = temp_file(
         "bad",
         "several.txt",
-        &format!("{}\n{}\n", ".".repeat(81), ".".repeat(81)),
+        format!("{}\n{}\n", ".".repeat(81), ".".repeat(81)),
     );
     let o = run(&["hint", several.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
@@ -321,7 +286,7 @@ fn hint_tells_an_image_by_its_content_not_its_name() {
     let fake = temp_file(
         "sniff",
         "puzzle.png",
-        &std::fs::read_to_string(samples().join("classic.txt")).unwrap(),
+        std::fs::read_to_string(samples().join("classic.txt")).unwrap(),
     );
     let o = run(&["hint", fake.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
@@ -349,7 +314,7 @@ fn explain_says_where_it_is_stuck_on_several_solutions() {
         .iter()
         .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
         .collect();
-    let path = temp_file("stuck", "several.txt", &format!("{line}\n"));
+    let path = temp_file("stuck", "several.txt", format!("{line}\n"));
     let o = run(&["explain", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     let out = stdout(&o);
@@ -366,7 +331,7 @@ fn explain_says_where_it_is_stuck_on_several_solutions() {
         .iter()
         .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
         .collect();
-    let path = temp_file("stuck", "at-once.txt", &format!("{line}\n"));
+    let path = temp_file("stuck", "at-once.txt", format!("{line}\n"));
     let o = run(&["explain", "--json", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(4));
     assert!(stdout(&o).is_empty());

@@ -10,6 +10,9 @@ use image::{GrayImage, Luma};
 use sudoku_lens::grid::{Document, Puzzle, parse};
 use sudoku_lens::vision::read::read_grey;
 
+mod common;
+use common::*;
+
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -77,12 +80,6 @@ fn render(puzzle: &Puzzle, cell: u32, margin: u32) -> GrayImage {
         });
     }
     img
-}
-
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudoku-lens-read-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn read(args: &[&str]) -> Output {

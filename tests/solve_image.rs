@@ -1,44 +1,17 @@
 //! `sudoku-lens solve` on images: outputs, exports, messages and exit codes.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::sync::Arc;
 
 use image::{GrayImage, Luma};
 use sudoku_lens::grid::{Document, Layout, Puzzle, parse};
 use sudoku_lens::overlay::{Options, render_grid};
 
+mod common;
+use common::*;
+
 const CLASSIC: &str =
     "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....";
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_sudoku-lens"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-/// A fresh folder of this test's own.
-fn temp_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("sudoku-lens-solve-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn puzzle(line: &str) -> Puzzle {
-    match parse(line, "test", None).unwrap() {
-        Document::Single(p) => p,
-        Document::Batch(_) => panic!("one puzzle"),
-    }
-}
 
 /// A screenshot of `line` (a classic puzzle on one line) saved as PNG.
 fn screenshot(dir: &Path, name: &str, line: &str) -> PathBuf {
