@@ -40,6 +40,16 @@ pub const MIN_SEPARATION: f32 = 3.0;
 /// at most 9 cells, so 81 cells need at least 9 cages).
 pub const MIN_BOUNDARY_SHARE: f32 = 0.2;
 
+/// Samples along each outer side in the quick test
+/// ([`may_have_outlines`]): a dashed line shows in a few.
+const QUICK_ALONG: usize = 8;
+/// Least median inward score of the outer sides for the page to be
+/// measured in full: every cage outline runs along the grid's outer line,
+/// so a killer's outer sides all show one (medians 0.29-0.64 on the killer
+/// screenshots), while a classic's show paper or the odd digit (medians
+/// 0.001-0.066 on the classic photos); about halfway between, in ratio.
+pub const QUICK_MIN_OUTLINE: f32 = 0.14;
+
 /// One inner edge between two neighbouring cells.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Edge {
@@ -115,12 +125,64 @@ fn sample(grey: &GrayImage, [x, y]: [f32; 2]) -> Option<f32> {
     Some(top * (1.0 - fy) + bottom * fy)
 }
 
+/// Samples the darkness beside one grid line on one side: `OFFSETS` rows
+/// from the line out to [`FAR_OFFSET`] (`dir` -1 towards lower canvas
+/// coordinates, +1 towards higher), each `along` samples over the stretch
+/// [`ALONG`] of the edge starting at `start`; `patch` is row-major.
+#[allow(clippy::too_many_arguments)]
+fn sample_side(
+    grey: &GrayImage,
+    at: &dyn Fn(f32, f32) -> [f32; 2],
+    vertical: bool,
+    line: f32,
+    start: f32,
+    dir: f32,
+    along: usize,
+    patch: &mut [f32],
+) {
+    for (i, row) in patch.chunks_exact_mut(along).enumerate() {
+        let across = line + dir * FAR_OFFSET * i as f32 / (OFFSETS - 1) as f32;
+        for (j, v) in row.iter_mut().enumerate() {
+            let t = ALONG.0 + (ALONG.1 - ALONG.0) * (j as f32 + 0.5) / along as f32;
+            let p = if vertical {
+                at(across, start + t)
+            } else {
+                at(start + t, across)
+            };
+            *v = sample(grey, p).unwrap_or(255.0);
+        }
+    }
+}
+
+/// The paper's grey level among `values` ([`PAPER_PERCENTILE`]); reorders
+/// them.
+fn paper_level(values: &mut [f32]) -> f32 {
+    let k = ((values.len() - 1) as f32 * PAPER_PERCENTILE) as usize;
+    let (_, paper, _) = values.select_nth_unstable_by(k, f32::total_cmp);
+    paper.max(1.0)
+}
+
+/// How far the mean darkness of one side's rows (from the grid line out)
+/// rises above the lightest row nearer the grid line, as a share of the
+/// paper's grey: a line standing apart from the grid line, not the grid
+/// line's own edge, however thick.
+fn rise(patch: &[f32], along: usize, paper: f32) -> f32 {
+    let mut lightest = f32::INFINITY;
+    let mut rise = 0f32;
+    for row in patch.chunks_exact(along) {
+        let dark: f32 =
+            row.iter().map(|&v| (paper - v).max(0.0)).sum::<f32>() / (along as f32 * paper);
+        lightest = lightest.min(dark);
+        rise = rise.max(dark - lightest);
+    }
+    rise
+}
+
 /// The score of one edge: for each side, the mean darkness along the
 /// stretch at each offset from the grid line out, and the most it rises
-/// above the lightest offset nearer the grid line (a line standing apart
-/// from the grid line, not the grid line's own edge, however thick); the
-/// lesser of the two sides. `line` is the canvas coordinate of the grid
-/// line, `start` that of the edge's first corner along it.
+/// above the lightest offset nearer the grid line ([`rise`]); the lesser of
+/// the two sides. `line` is the canvas coordinate of the grid line, `start`
+/// that of the edge's first corner along it.
 fn edge_score(
     grey: &GrayImage,
     located: &Located,
@@ -136,38 +198,94 @@ fn edge_score(
             located.canvas_to_image(u, v)
         }
     };
-    let mut patch = [[0f32; ALONG_SAMPLES]; 2 * OFFSETS];
-    let mut values = Vec::with_capacity(2 * OFFSETS * ALONG_SAMPLES);
-    for (k, row) in patch.iter_mut().enumerate() {
-        let (side, i) = (k / OFFSETS, k % OFFSETS);
-        let off = FAR_OFFSET * i as f32 / (OFFSETS - 1) as f32;
-        let across = if side == 0 { line - off } else { line + off };
-        for (j, v) in row.iter_mut().enumerate() {
-            let t = ALONG.0 + (ALONG.1 - ALONG.0) * (j as f32 + 0.5) / ALONG_SAMPLES as f32;
-            let p = if vertical {
-                at(across, start + t)
-            } else {
-                at(start + t, across)
-            };
-            *v = sample(grey, p).unwrap_or(255.0);
-            values.push(*v);
+    const SIDE: usize = OFFSETS * ALONG_SAMPLES;
+    let mut patch = [0f32; 2 * SIDE];
+    let (before, after) = patch.split_at_mut(SIDE);
+    sample_side(
+        grey,
+        &at,
+        vertical,
+        line,
+        start,
+        -1.0,
+        ALONG_SAMPLES,
+        before,
+    );
+    sample_side(grey, &at, vertical, line, start, 1.0, ALONG_SAMPLES, after);
+    let mut values = patch;
+    let paper = paper_level(&mut values);
+    let (before, after) = patch.split_at(SIDE);
+    rise(before, ALONG_SAMPLES, paper).min(rise(after, ALONG_SAMPLES, paper))
+}
+
+/// The inward score of every outer side of the grid's cells (a side with
+/// no neighbouring cell): the [`rise`] of darkness inside the cell along
+/// it, through the refined grid lines.
+pub fn outer_scores(grey: &GrayImage, located: &Located) -> Vec<f32> {
+    let layout = &located.layout;
+    let at = |u: f32, v: f32| located.canvas_to_image(u, v);
+    let mut patch = [0f32; OFFSETS * QUICK_ALONG];
+    let mut out = Vec::new();
+    for cell in 0..layout.cell_count() {
+        let (r, c) = layout.position(cell);
+        let (rf, cf) = (r as f32, c as f32);
+        let sides = [
+            (
+                c == 0 || layout.cell_at(r, c - 1).is_none(),
+                true,
+                cf,
+                rf,
+                1.0,
+            ),
+            (layout.cell_at(r, c + 1).is_none(), true, cf + 1.0, rf, -1.0),
+            (
+                r == 0 || layout.cell_at(r - 1, c).is_none(),
+                false,
+                rf,
+                cf,
+                1.0,
+            ),
+            (
+                layout.cell_at(r + 1, c).is_none(),
+                false,
+                rf + 1.0,
+                cf,
+                -1.0,
+            ),
+        ];
+        for (outer, vertical, line, start, dir) in sides {
+            if !outer {
+                continue;
+            }
+            sample_side(
+                grey,
+                &at,
+                vertical,
+                line,
+                start,
+                dir,
+                QUICK_ALONG,
+                &mut patch,
+            );
+            let mut values = patch;
+            let paper = paper_level(&mut values);
+            out.push(rise(&patch, QUICK_ALONG, paper));
         }
     }
-    values.sort_unstable_by(f32::total_cmp);
-    let paper = values[((values.len() - 1) as f32 * PAPER_PERCENTILE) as usize].max(1.0);
-    let mut sides = [0f32; 2];
-    for (side, rows) in patch.chunks_exact(OFFSETS).enumerate() {
-        let mut lightest = f32::INFINITY;
-        let mut rise = 0f32;
-        for row in rows {
-            let dark: f32 = row.iter().map(|&v| (paper - v).max(0.0)).sum::<f32>()
-                / (ALONG_SAMPLES as f32 * paper);
-            lightest = lightest.min(dark);
-            rise = rise.max(dark - lightest);
-        }
-        sides[side] = rise;
+    out
+}
+
+/// Whether the page may show cage outlines, from the outer sides alone
+/// ([`outer_scores`], [`QUICK_MIN_OUTLINE`]): a few percent of the work of
+/// [`measure`], so that a classic pays little for the killer reader.
+pub fn may_have_outlines(grey: &GrayImage, located: &Located) -> bool {
+    let mut scores = outer_scores(grey, located);
+    if scores.is_empty() {
+        return false;
     }
-    sides[0].min(sides[1])
+    let mid = scores.len() / 2;
+    let (_, median, _) = scores.select_nth_unstable_by(mid, f32::total_cmp);
+    *median >= QUICK_MIN_OUTLINE
 }
 
 /// Measures and classifies every inner edge of the located grid in `grey`

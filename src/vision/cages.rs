@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use image::{GrayImage, Luma};
 
-use super::borders::{Borders, Edge, measure};
+use super::borders::{Borders, Edge, may_have_outlines, measure};
 use super::check::CheckOutcome;
 use super::classify::Model;
 use super::classify::prep::{Prepared, prepare};
@@ -88,12 +88,15 @@ pub struct SumOption {
 /// `values` are the digits read in the cells. `None` when the grid shows
 /// no cage outlines, or its edges make no cages of at most `size` cells.
 pub fn read_killer(grey: &GrayImage, located: &Located, values: &[u8]) -> Option<KillerReading> {
+    let layout = &located.layout;
+    if !may_have_outlines(grey, located) {
+        return None;
+    }
+    let total = layout_total(layout)? as u32;
     let borders = measure(grey, located);
     if !borders.outlined {
         return None;
     }
-    let layout = &located.layout;
-    let total = layout_total(layout)? as u32;
     let size = layout.size();
     let model = Model::load_bundled();
     let mut sums: Vec<Option<Vec<SumOption>>> = vec![None; layout.cell_count()];
