@@ -448,6 +448,7 @@ mod tests {
         // Dominoes along each row (the last column alone).
         let cage_of: Vec<usize> = (0..81).map(|i| (i / 9) * 5 + (i % 9) / 2).collect();
         let grey = draw(40, &cage_of);
+        assert!(may_have_outlines(&grey, &located(40)));
         let borders = measure(&grey, &located(40));
         assert!(borders.outlined);
         assert_eq!(borders.edges.len(), 144);
@@ -468,5 +469,8 @@ mod tests {
         }
         let borders = measure(&grey, &located(40));
         assert!(!borders.outlined);
+        let outer = outer_scores(&grey, &located(40));
+        assert_eq!(outer.len(), 36);
+        assert!(!may_have_outlines(&grey, &located(40)), "{outer:?}");
     }
 }

@@ -20,8 +20,8 @@ use image::{GrayImage, Luma};
 use super::borders::{Borders, Edge, may_have_outlines, measure};
 use super::check::CheckOutcome;
 use super::classify::Model;
-use super::classify::prep::{Prepared, prepare};
-use super::locate::{CELL_CROP_SIZE, Located};
+use super::classify::prep::{WORK, features};
+use super::locate::Located;
 use crate::grid::{Cage, Layout};
 use crate::grid::{layout_total, sum_range};
 use crate::solve::SudokuSolver;
@@ -41,9 +41,31 @@ const SUM_HEIGHT: (f32, f32) = (0.07, 0.3);
 /// Components at least this share of the tallest one's height are digits;
 /// shorter ones are dashes or dots of the cage outline.
 const DIGIT_OF_TALLEST: f32 = 0.72;
-/// The digit crop's side over the digit's height: as in the model's cells,
-/// where a digit fills about 0.6 of the crop.
-const CROP_OVER_HEIGHT: f32 = 1.7;
+/// Ink wider than this share of its height is two digits touching (a 1 is
+/// 0.2-0.6 of its height wide, a 0 or 4 up to 0.8; two 1s side by side
+/// 1 or more).
+const MAX_DIGIT_ASPECT: f32 = 0.9;
+/// Where touching digits are split: the column with least ink within this
+/// middle share of the ink's width.
+const SPLIT_SPAN: (f32, f32) = (0.25, 0.75);
+/// Side of the digit's box in the WORK x WORK image the features are taken
+/// from, in pixels: as large as the model's digits, with room to spare.
+const DIGIT_BOX: f32 = 30.0;
+/// Share of the corner's width, at its right, probed for the outline's top
+/// line: a sum reaches 0.35 of a cell from the cell's left, the probe
+/// starts at about 0.36.
+const LINE_PROBE: f32 = 0.3;
+/// A row of the outline line is at least this share inked in the probe: a
+/// dashed line is about half ink, a digit's stroke does not reach there.
+const LINE_ROW_INK: f32 = 0.25;
+/// The outline line is at most this thick, in cells.
+const LINE_MAX_THICKNESS: f32 = 0.05;
+/// A 0's hole fills at least this share of its bounding box (an ellipse
+/// 0.79); a 4's triangular hole about half.
+const ZERO_HOLE_FILL: f32 = 0.62;
+/// How much less likely the model's best reading is than a 0 when the
+/// digit has a 0's hole.
+const ZERO_LEAD: f32 = 0.2;
 /// A 0: one hole at least this share of the digit's height...
 const ZERO_HOLE_HEIGHT: f32 = 0.5;
 /// ...and at least this share of its width.
@@ -452,8 +474,10 @@ pub fn read_sum(
         return Vec::new();
     }
     let cut = (paper + ink_level) / 2.0;
-    let ink: Vec<bool> = img.as_raw().iter().map(|&v| (v as f32) < cut).collect();
+    let mut ink: Vec<bool> = img.as_raw().iter().map(|&v| (v as f32) < cut).collect();
+    clear_outline_rows(&mut ink, w, h);
     let (labels, comps) = components(&ink, w, h);
+    let comps_len = comps.len();
     let (lo, hi) = (SUM_HEIGHT.0 * SUM_RES, SUM_HEIGHT.1 * SUM_RES);
     // Digits: of a digit's height, clear of the corner's far sides (a
     // centred digit of the cell reaches in there), not long lines.
@@ -476,13 +500,32 @@ pub fn read_sum(
         (mid - (first.y0 + first.y1) as f32 / 2.0).abs() < first.height() as f32 * 0.5
     });
     digits.truncate(2);
+    // Two digits printed touching make one component: split it where the
+    // ink is thinnest.
+    let mut labels = labels;
+    let mut next_label = comps_len as u32 + 1;
+    let mut split = Vec::with_capacity(3);
+    for c in digits {
+        if (c.width() as f32) > MAX_DIGIT_ASPECT * c.height() as f32
+            && let Some((a, b)) = split_wide(&mut labels, w, &c, next_label)
+        {
+            split.push(a);
+            split.push(b);
+            next_label += 1;
+        } else {
+            split.push(c);
+        }
+    }
+    let mut digits = split;
+    digits.truncate(2);
     if digits.len() == 2 && digits[1].x0 > digits[0].x1 + digits[0].height() {
         // Too far apart to be one number.
         digits.truncate(1);
     }
+    let contrast = paper - ink_level;
     let per_digit: Vec<Vec<(u32, f32)>> = digits
         .iter()
-        .map(|c| read_digit(&img, &labels, c, paper, model))
+        .map(|c| read_digit(&img, &labels, c, paper, contrast, model))
         .collect();
     let mut out: Vec<SumOption> = Vec::new();
     match per_digit.as_slice() {
@@ -505,51 +548,166 @@ pub fn read_sum(
     out
 }
 
+/// Clears the cage outline's top line where it runs through the corner: in
+/// some apps the sum sits on it, and a dash touching a digit makes one
+/// wide component. Rows of the line are found where the corner's right
+/// part, clear of the sum, is inked ([`LINE_PROBE`], [`LINE_ROW_INK`]);
+/// in a band of such rows, only ink with ink neither above nor below the
+/// band is cleared, so a digit's stroke crossing the line stays whole.
+fn clear_outline_rows(ink: &mut [bool], w: u32, h: u32) {
+    let (w, h) = (w as usize, h as usize);
+    let from = (w as f32 * (1.0 - LINE_PROBE)) as usize;
+    let line_row = |y: usize, ink: &[bool]| {
+        let row = &ink[y * w + from..(y + 1) * w];
+        row.iter().filter(|&&b| b).count() as f32 >= LINE_ROW_INK * row.len() as f32
+    };
+    let mut y = 0;
+    while y < h {
+        if !line_row(y, ink) {
+            y += 1;
+            continue;
+        }
+        let start = y;
+        while y < h && line_row(y, ink) {
+            y += 1;
+        }
+        let end = y; // exclusive
+        if (end - start) as f32 > LINE_MAX_THICKNESS * SUM_RES {
+            continue;
+        }
+        for x in 0..w {
+            let above = start > 0 && ink[(start - 1) * w + x];
+            let below = end < h && ink[end * w + x];
+            if !above && !below {
+                for yy in start..end {
+                    ink[yy * w + x] = false;
+                }
+            }
+        }
+    }
+}
+
+/// Splits a component too wide for one digit in two at the column with
+/// least of its ink (within [`SPLIT_SPAN`] of its width): the right part is
+/// relabelled `new_label`, the cut column cleared. `None` when a part would
+/// be empty.
+fn split_wide(
+    labels: &mut [u32],
+    w: u32,
+    comp: &Component,
+    new_label: u32,
+) -> Option<(Component, Component)> {
+    let cw = comp.width();
+    let from = comp.x0 + (cw as f32 * SPLIT_SPAN.0) as u32;
+    let to = comp.x0 + (cw as f32 * SPLIT_SPAN.1) as u32;
+    let ink_in = |x: u32| {
+        (comp.y0..=comp.y1)
+            .filter(|&y| labels[(y * w + x) as usize] == comp.label)
+            .count()
+    };
+    let cut = (from..=to).min_by_key(|&x| (ink_in(x), (2 * x).abs_diff(from + to)))?;
+    for y in comp.y0..=comp.y1 {
+        let row = (y * w) as usize;
+        for x in cut..=comp.x1 {
+            if labels[row + x as usize] == comp.label {
+                labels[row + x as usize] = if x == cut { 0 } else { new_label };
+            }
+        }
+    }
+    let bounds = |label: u32, xs: std::ops::RangeInclusive<u32>| {
+        let mut c = Component {
+            label,
+            x0: u32::MAX,
+            y0: u32::MAX,
+            x1: 0,
+            y1: 0,
+        };
+        for y in comp.y0..=comp.y1 {
+            for x in xs.clone() {
+                if labels[(y * w + x) as usize] == label {
+                    c.x0 = c.x0.min(x);
+                    c.x1 = c.x1.max(x);
+                    c.y0 = c.y0.min(y);
+                    c.y1 = c.y1.max(y);
+                }
+            }
+        }
+        (c.x0 != u32::MAX).then_some(c)
+    };
+    Some((
+        bounds(comp.label, comp.x0..=cut)?,
+        bounds(new_label, cut..=comp.x1)?,
+    ))
+}
+
 /// The digit of one component with its runner-ups: (digit, cost), the
-/// cost 0 for the best.
+/// cost 0 for the best. The component's own ink (other ink left out) is
+/// scaled into the model's working image and compared with the model
+/// directly: the empty-cell rules for a full-size cell do not apply to a
+/// digit already picked out, and a thin 1 stays as narrow as printed.
 fn read_digit(
     img: &GrayImage,
     labels: &[u32],
     comp: &Component,
     paper: f32,
+    contrast: f32,
     model: &Model,
 ) -> Vec<(u32, f32)> {
-    if is_zero(labels, img.width(), comp) {
-        return vec![(0, 0.0), (8, 0.5), (6, 0.6)];
-    }
-    let side = comp.height() as f32 * CROP_OVER_HEIGHT;
+    let zero = is_zero(labels, img.width(), comp);
+    let n = WORK;
+    let (iw, ih) = (img.width() as i64, img.height() as i64);
+    let scale = DIGIT_BOX / comp.width().max(comp.height()) as f32;
     let (cx, cy) = (
         (comp.x0 + comp.x1) as f32 / 2.0,
         (comp.y0 + comp.y1) as f32 / 2.0,
     );
-    let n = CELL_CROP_SIZE;
-    let w = img.width();
-    let crop = GrayImage::from_fn(n, n, |x, y| {
-        let sx = cx + ((x as f32 + 0.5) / n as f32 - 0.5) * side;
-        let sy = cy + ((y as f32 + 0.5) / n as f32 - 0.5) * side;
-        let (ix, iy) = (sx.round() as i64, sy.round() as i64);
-        if ix < 0 || iy < 0 || ix >= w as i64 || iy >= img.height() as i64 {
-            return Luma([paper as u8]);
-        }
-        let i = iy as usize * w as usize + ix as usize;
-        // Other ink (the other digit, an outline's dash) is painted over.
-        if labels[i] != 0 && labels[i] != comp.label {
-            return Luma([paper as u8]);
-        }
-        Luma([sample(img, sx, sy)])
-    });
-    let Prepared::Ink(ink) = prepare(&crop) else {
-        return Vec::new();
+    let half = (n as f32 - 1.0) / 2.0;
+    let label_at = |x: i64, y: i64| {
+        (x >= 0 && y >= 0 && x < iw && y < ih).then(|| labels[(y * iw + x) as usize])
     };
-    let dist = model.class_distances(&ink.features);
+    let mut digit = vec![0f32; n * n];
+    let (mut x0, mut y0, mut x1, mut y1) = (n as i32, n as i32, -1i32, -1i32);
+    for y in 0..n {
+        for x in 0..n {
+            let sx = cx + (x as f32 - half) / scale;
+            let sy = cy + (y as f32 - half) / scale;
+            let (ix, iy) = (sx.round() as i64, sy.round() as i64);
+            // This digit's ink and its anti-aliased rim only.
+            let near = (-1..=1)
+                .any(|dy| (-1..=1).any(|dx| label_at(ix + dx, iy + dy) == Some(comp.label)));
+            if !near {
+                continue;
+            }
+            digit[y * n + x] = ((paper - sample(img, sx, sy) as f32) / contrast).clamp(0.0, 1.0);
+            if label_at(ix, iy) == Some(comp.label) {
+                x0 = x0.min(x as i32);
+                y0 = y0.min(y as i32);
+                x1 = x1.max(x as i32);
+                y1 = y1.max(y as i32);
+            }
+        }
+    }
+    if x1 < 0 {
+        return Vec::new();
+    }
+    let dist = model.class_distances(&features(&digit, x0, y0, x1, y1));
     let mut order: Vec<usize> = (0..9).collect();
     order.sort_by(|&a, &b| dist[a].total_cmp(&dist[b]));
     let best = dist[order[0]];
-    order
+    let mut out: Vec<(u32, f32)> = order
         .iter()
         .take(DIGIT_ALTERNATIVES)
         .map(|&k| (k as u32 + 1, dist[k] - best))
-        .collect()
+        .collect();
+    if zero {
+        // A 0's hole: a 0 first, the model's readings behind it.
+        for o in &mut out {
+            o.1 += ZERO_LEAD;
+        }
+        out.insert(0, (0, 0.0));
+        out.truncate(DIGIT_ALTERNATIVES);
+    }
+    out
 }
 
 /// A 0: one hole, tall and wide within the digit (6, 8, 9 and 4 have
@@ -576,15 +734,15 @@ fn is_zero(labels: &[u32], w: u32, comp: &Component) -> bool {
             }
         }
     }
-    let fill = |stack: &mut Vec<(u32, u32)>, seen: &mut [bool]| -> (u32, u32, u32, u32) {
-        let mut bb = (u32::MAX, u32::MAX, 0, 0);
+    let fill = |stack: &mut Vec<(u32, u32)>, seen: &mut [bool]| -> (u32, u32, u32, u32, u32) {
+        let mut bb = (u32::MAX, u32::MAX, 0, 0, 0);
         while let Some((x, y)) = stack.pop() {
             let k = (y * cw + x) as usize;
             if seen[k] {
                 continue;
             }
             seen[k] = true;
-            bb = (bb.0.min(x), bb.1.min(y), bb.2.max(x), bb.3.max(y));
+            bb = (bb.0.min(x), bb.1.min(y), bb.2.max(x), bb.3.max(y), bb.4 + 1);
             for (dx, dy) in [(0i32, 1i32), (0, -1), (1, 0), (-1, 0)] {
                 let (nx, ny) = (x as i32 + dx, y as i32 + dy);
                 if nx >= 0 && ny >= 0 && (nx as u32) < cw && (ny as u32) < ch {
@@ -614,9 +772,105 @@ fn is_zero(labels: &[u32], w: u32, comp: &Component) -> bool {
             let (hw, hh) = ((h.2 - h.0 + 1) as f32, (h.3 - h.1 + 1) as f32);
             let mid = (h.1 + h.3) as f32 / 2.0;
             hh >= ZERO_HOLE_HEIGHT * ch as f32
+                && h.4 as f32 >= ZERO_HOLE_FILL * hw * hh
                 && hw >= ZERO_HOLE_WIDTH * cw as f32
                 && (mid - (ch - 1) as f32 / 2.0).abs() < 0.12 * ch as f32
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A w x h ink map with the given filled rectangles (x0, y0, x1, y1),
+    /// inclusive.
+    fn ink_map(w: u32, h: u32, rects: &[(u32, u32, u32, u32)]) -> Vec<bool> {
+        let mut ink = vec![false; (w * h) as usize];
+        for &(x0, y0, x1, y1) in rects {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    ink[(y * w + x) as usize] = true;
+                }
+            }
+        }
+        ink
+    }
+
+    #[test]
+    fn two_touching_ones_are_split_between_them() {
+        // Two strokes 4 wide and 20 tall, joined by a thin bridge at the
+        // bottom: one component 14 wide, too wide for one digit.
+        let (w, h) = (30, 30);
+        let ink = ink_map(w, h, &[(5, 5, 8, 24), (9, 23, 14, 24), (15, 5, 18, 24)]);
+        let (mut labels, comps) = components(&ink, w, h);
+        assert_eq!(comps.len(), 1);
+        let c = comps[0];
+        assert!(c.width() as f32 > MAX_DIGIT_ASPECT * c.height() as f32 * 0.6);
+        let (a, b) = split_wide(&mut labels, w, &c, 2).expect("two parts");
+        assert!(a.x1 < b.x0, "{a:?} {b:?}");
+        assert!((9..=14).contains(&a.x1) || (9..=14).contains(&b.x0));
+        assert!(a.x0 == 5 && b.x1 == 18);
+        assert_eq!(a.height(), 20);
+        assert_eq!(b.height(), 20);
+    }
+
+    #[test]
+    fn the_outline_line_is_cleared_but_not_a_stroke_crossing_it() {
+        let (w, h) = (60, 40);
+        // A dashed line on rows 10-11 across the corner, and a digit's
+        // vertical stroke crossing it at columns 5-8.
+        let mut rects: Vec<(u32, u32, u32, u32)> =
+            (0..10).map(|k| (k * 6, 10, k * 6 + 3, 11)).collect();
+        rects.push((5, 4, 8, 30));
+        let mut ink = ink_map(w, h, &rects);
+        clear_outline_rows(&mut ink, w, h);
+        let at = |x: u32, y: u32| ink[(y * w + x) as usize];
+        assert!(at(6, 10) && at(6, 11), "the stroke stays whole");
+        assert!(!at(50, 10) && !at(37, 11), "the dashes go");
+        assert!(at(6, 20));
+    }
+
+    #[test]
+    fn a_zero_has_one_round_hole_and_a_four_does_not_pass() {
+        // A ring: a 0.
+        let (w, h) = (20, 30);
+        let ring = ink_map(
+            w,
+            h,
+            &[
+                (2, 2, 15, 4),
+                (2, 23, 15, 25),
+                (2, 2, 4, 25),
+                (13, 2, 15, 25),
+            ],
+        );
+        let (labels, comps) = components(&ring, w, h);
+        assert_eq!(comps.len(), 1);
+        assert!(is_zero(&labels, w, &comps[0]));
+        // A solid bar has no hole.
+        let bar = ink_map(w, h, &[(2, 2, 6, 25)]);
+        let (labels, comps) = components(&bar, w, h);
+        assert!(!is_zero(&labels, w, &comps[0]));
+        // A triangular hole (a 4's) fills half its box.
+        let mut four = vec![false; (w * h) as usize];
+        for y in 2..=20u32 {
+            // The diagonal from the top right down to the bottom left.
+            let x = 15 - (y - 2) * 13 / 18;
+            for dx in 0..3 {
+                four[(y * w + x + dx) as usize] = true;
+            }
+        }
+        for (x0, y0, x1, y1) in [(2, 18, 17, 20), (14, 2, 16, 27)] {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    four[(y * w + x) as usize] = true;
+                }
+            }
+        }
+        let (labels, comps) = components(&four, w, h);
+        assert_eq!(comps.len(), 1);
+        assert!(!is_zero(&labels, w, &comps[0]));
     }
 }
