@@ -3,7 +3,10 @@
 //! solution the ground truth agrees with.
 //!
 //! Ground truth beside `NAME.jpg` (or any image extension): `NAME.dat` or
-//! `NAME.txt`, as [`sudoku_lens::vision::truth`] reads them.
+//! `NAME.txt` (digits), or `NAME.json` (a puzzle, e.g. a killer with its
+//! cages), as [`sudoku_lens::vision::truth`] reads them. On killers it also
+//! reports the images with every cage (cells and sum) and digit right, the
+//! cages whose cells were read right, and of those the sums read right.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -53,11 +56,13 @@ fn evaluate(dir: &Path, min_grids: Option<f64>, out: &mut impl Write) -> Result<
     let (mut total, mut located, mut layout_ok, mut grids_ok) = (0usize, 0usize, 0usize, 0usize);
     let (mut cells, mut cells_ok, mut wrong_digits) = (0usize, 0usize, 0usize);
     let mut solved_ok = 0usize;
+    let mut cages = CageScore::default();
     let mut times = Vec::new();
     for image in &images {
         let Some(truth) = truth_beside(image).map_err(|e| Failure::Error(e.to_string()))? else {
             continue;
         };
+        let truth_cages = truth.cages.clone();
         let truth = truth.values();
         total += 1;
         let start = Instant::now();
@@ -102,6 +107,17 @@ fn evaluate(dir: &Path, min_grids: Option<f64>, out: &mut impl Write) -> Result<
                     .all(|(&s, &t)| t == 0 || s == t)
         });
         solved_ok += solved_right as usize;
+        let cages_right = cages.add(&truth_cages, reading.puzzle.cages(), right == 81);
+        if !truth_cages.is_empty() && !cages_right {
+            writeln!(
+                out,
+                "{name}: cages not all right ({} read, {} cells right, {} sums right, of {})",
+                reading.puzzle.cages().len(),
+                cages.last.0,
+                cages.last.1,
+                truth_cages.len()
+            )?;
+        }
         if right == 81 {
             grids_ok += 1;
         } else {
@@ -134,6 +150,21 @@ fn evaluate(dir: &Path, min_grids: Option<f64>, out: &mut impl Write) -> Result<
         times[times.len() / 2],
         times[times.len() - 1],
     )?;
+    if cages.images > 0 {
+        writeln!(
+            out,
+            "{}: {} killers; every cage and digit right {:.1}% ({}), cages right {:.1}% ({} of {}), sums right {:.1}% ({})",
+            dir.display(),
+            cages.images,
+            pct(cages.images_ok, cages.images),
+            cages.images_ok,
+            pct(cages.cells_ok, cages.total),
+            cages.cells_ok,
+            cages.total,
+            pct(cages.sums_ok, cages.total),
+            cages.sums_ok,
+        )?;
+    }
     if let Some(floor) = min_grids
         && grids_pct < floor
     {
@@ -143,4 +174,49 @@ fn evaluate(dir: &Path, min_grids: Option<f64>, out: &mut impl Write) -> Result<
         )));
     }
     Ok(Status::Solved)
+}
+
+/// Cage figures over the images whose ground truth has cages.
+#[derive(Default)]
+struct CageScore {
+    images: usize,
+    /// Images with every cage (cells and sum) and every digit right.
+    images_ok: usize,
+    /// Cages of the ground truth.
+    total: usize,
+    /// Cages read with exactly their cells.
+    cells_ok: usize,
+    /// Of those, read with their sum.
+    sums_ok: usize,
+    /// The last image's (cells right, sums right).
+    last: (usize, usize),
+}
+
+impl CageScore {
+    /// Adds one image; `digits_right` when every cell's digit was read
+    /// right. Returns whether every cage was right (true when the truth has
+    /// none).
+    fn add(
+        &mut self,
+        truth: &[sudoku_lens::grid::Cage],
+        read: &[sudoku_lens::grid::Cage],
+        digits_right: bool,
+    ) -> bool {
+        if truth.is_empty() {
+            return true;
+        }
+        self.images += 1;
+        let cells_ok = truth
+            .iter()
+            .filter(|t| read.iter().any(|r| r.cells == t.cells))
+            .count();
+        let sums_ok = truth.iter().filter(|t| read.contains(t)).count();
+        self.total += truth.len();
+        self.cells_ok += cells_ok;
+        self.sums_ok += sums_ok;
+        self.last = (cells_ok, sums_ok);
+        let all = sums_ok == truth.len() && read.len() == truth.len();
+        self.images_ok += (all && digits_right) as usize;
+        all
+    }
 }

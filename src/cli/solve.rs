@@ -356,13 +356,18 @@ fn paint<P: Paintable>(
     changed: &[usize],
     options: &Options,
 ) -> Result<(), String> {
+    // A killer's sums are printed where a cell's marks would be covered.
+    let options = Options {
+        cover_marks: options.cover_marks && reading.puzzle.cages().is_empty(),
+        ..options.clone()
+    };
     draw_solution(
         image,
         &reading.located,
         reading.puzzle.values(),
         solution,
         changed,
-        options,
+        &options,
     )
     .map(|_| ())
     .map_err(|e| e.to_string())

@@ -17,6 +17,10 @@
 //! - [`check`]: the solver's check of a reading, trying the runner-up
 //!   readings of the least confident cells when the puzzle has no single
 //!   solution.
+//! - [`borders`]: the inner edges between neighbouring cells measured and
+//!   classified (a killer's cage outlines).
+//! - [`cages`]: a killer's cages and sums read on top of [`borders`], and
+//!   checked with the solver.
 //! - [`debug`]: the intermediate images, for `--debug`.
 //! - [`read`]: all of the above in order: an image file in, a puzzle out
 //!   ([`read::read_image`]), with the decoded photo kept for drawing on.
@@ -50,6 +54,8 @@
 //! same, and [`orient`] then decides from the digits which way up it is;
 //! [`read`] returns the grid in the puzzle's own orientation.
 
+pub mod borders;
+pub mod cages;
 pub mod check;
 pub mod classify;
 pub mod debug;

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use image::{DynamicImage, GrayImage};
 use rayon::prelude::*;
 
+use super::cages::{KillerReading, read_killer};
 use super::check::{CheckOutcome, check};
 use super::classify::prep::{Prepared, prepare};
 use super::classify::{CellReading, Model};
@@ -46,6 +47,9 @@ pub struct Reading {
     /// none yet, as every digit read is taken for print until handwriting
     /// is told apart.
     pub entries: Entries,
+    /// For a killer (a grid with cage outlines): its edges, and which cages
+    /// are unsure. The cages themselves are the puzzle's.
+    pub killer: Option<KillerReading>,
 }
 
 /// An image decoded once, and what was read from it.
@@ -190,14 +194,25 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
         .collect();
     let layout = Arc::new(located.layout.clone());
     let mut values: Vec<u8> = cells.iter().map(|c| c.value).collect();
-    let outcome = check(&layout, &mut values, &cells);
+    // A grid with cage outlines is a killer, checked with its cages; the
+    // classic check would only look for givens that are not there.
+    let killer = read_killer(grey, &located, &values);
+    let outcome = match &killer {
+        Some(k) => k.outcome.clone(),
+        None => check(&layout, &mut values, &cells),
+    };
     if let CheckOutcome::Changed(changes) = &outcome {
         uncertain.extend(changes.iter().map(|&(cell, _)| cell));
         uncertain.sort_unstable();
         uncertain.dedup();
     }
     let entries = Entries::none(layout.cell_count());
-    let puzzle = Puzzle::empty(layout).with_values(values);
+    let mut puzzle = Puzzle::empty(layout).with_values(values);
+    if let Some(k) = &killer {
+        puzzle = puzzle
+            .with_cages(k.cages.clone())
+            .expect("cages read from the grid's own cells are well formed");
+    }
     Reading {
         puzzle,
         located,
@@ -206,6 +221,7 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
         uncertain,
         check: outcome,
         entries,
+        killer,
     }
 }
 

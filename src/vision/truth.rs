@@ -5,9 +5,13 @@
 //! - `NAME.dat`: a phone model line, a resolution line, then 81
 //!   whitespace-separated digits, 0 = empty (the wichtounet sets);
 //! - `NAME.txt`: 81 whitespace-separated labels: 0 blank, 1-9 a digit
-//!   (printed or handwritten), 10 candidate marks (the kubiesa sets).
+//!   (printed or handwritten), 10 candidate marks (the kubiesa sets);
+//! - `NAME.json`: a puzzle in the JSON form of [`crate::grid::json`], e.g. a
+//!   killer with its cages (the killer screenshot set).
 
 use std::path::{Path, PathBuf};
+
+use crate::grid::{Cage, Document, parse};
 
 /// Cells in a ground-truth file: a classic grid.
 pub const CELLS: usize = 81;
@@ -27,6 +31,9 @@ pub struct Truth {
     /// One label per cell, row by row, as written: 0 blank, 1-9 a digit,
     /// [`CANDIDATE_MARKS`] for candidate marks.
     pub labels: Vec<u8>,
+    /// The puzzle's cages (a killer), each cage's cells ascending; empty
+    /// for a puzzle without cages.
+    pub cages: Vec<Cage>,
 }
 
 impl Truth {
@@ -53,6 +60,8 @@ pub enum TruthError {
     },
     #[error("{file}: {found} labels, expected {CELLS}")]
     Count { file: String, found: usize },
+    #[error("{0}")]
+    Puzzle(String),
 }
 
 /// The ground truth beside `image` (`NAME.dat`, else `NAME.txt`); `None`
@@ -64,9 +73,35 @@ pub fn truth_beside(image: &Path) -> Result<Option<Truth>, TruthError> {
             continue;
         };
         let labels = parse_labels(&text, header_lines, &file.display().to_string())?;
-        return Ok(Some(Truth { file, labels }));
+        return Ok(Some(Truth {
+            file,
+            labels,
+            cages: Vec::new(),
+        }));
     }
-    Ok(None)
+    let file = image.with_extension("json");
+    let Ok(text) = std::fs::read_to_string(&file) else {
+        return Ok(None);
+    };
+    let name = file.display().to_string();
+    let puzzle = match parse(&text, &name, None) {
+        Ok(Document::Single(p)) => p,
+        Ok(Document::Batch(_)) => {
+            return Err(TruthError::Puzzle(format!("{name}: several puzzles")));
+        }
+        Err(e) => return Err(TruthError::Puzzle(e.to_string())),
+    };
+    if puzzle.values().len() != CELLS {
+        return Err(TruthError::Count {
+            file: name,
+            found: puzzle.values().len(),
+        });
+    }
+    Ok(Some(Truth {
+        file,
+        labels: puzzle.values().to_vec(),
+        cages: puzzle.cages().to_vec(),
+    }))
 }
 
 /// The [`CELLS`] labels of a ground-truth text after its `header_lines`;
@@ -115,6 +150,7 @@ mod tests {
         let truth = Truth {
             file: "a.txt".into(),
             labels: parse_labels(&grid("10 2 0 0 0 0 0 0 9"), 0, "a.txt").unwrap(),
+            cages: Vec::new(),
         };
         assert_eq!(truth.labels[0], CANDIDATE_MARKS);
         assert_eq!(&truth.values()[..3], &[0, 2, 0]);

@@ -599,7 +599,9 @@ fn components(bin: &[bool]) -> Vec<Comp> {
 
 /// Scales the digit's box to fit FRAME (keeping its aspect ratio), centres
 /// it on the canvas, smooths it, and returns the unit-length features.
-fn features(digit: &[f32], x0: i32, y0: i32, x1: i32, y1: i32) -> Vec<f32> {
+/// `digit` is a WORK x WORK image of ink in 0..=1, the box (inclusive) its
+/// ink's bounds: also used for the small digits of a killer's cage sums.
+pub(crate) fn features(digit: &[f32], x0: i32, y0: i32, x1: i32, y1: i32) -> Vec<f32> {
     let n = WORK as i32;
     // Box edges in continuous coordinates, one pixel of slack for edges.
     let bw = (x1 - x0 + 1) as f32;

@@ -1,0 +1,476 @@
+//! The inner edges between neighbouring cells, measured and classified: a
+//! killer's cage outlines are dashed or dotted lines drawn a little inside
+//! each cage, so an edge between two cages has such a line parallel to it on
+//! both sides, and an edge inside a cage has blank paper there.
+//!
+//! Every edge is sampled through the located grid (homography and refined
+//! grid lines), so the measure is the same on a screenshot and on a photo in
+//! perspective. Which edges are boundaries is decided against the page's
+//! own edges (a two-class split of their scores), not a fixed darkness.
+
+use image::GrayImage;
+
+use super::locate::Located;
+
+/// Farthest offset sampled each side of the grid line, in cells: cage
+/// outlines are drawn 0.04-0.15 of a cell inside the cage; a centred digit
+/// starts about 0.2 in.
+pub const FAR_OFFSET: f32 = 0.2;
+/// Offsets sampled each side, from the grid line out: fine enough to see
+/// the paper between a grid line and an outline 2 pixels apart on cells of
+/// up to 150 pixels.
+const OFFSETS: usize = 40;
+/// The stretch of the edge sampled, in cells from the top (left) corner:
+/// the cage sum sits in the top-left corner of a cell and the perpendicular
+/// outlines of a cage run near the ends.
+pub const ALONG: (f32, f32) = (0.36, 0.82);
+/// Samples along that stretch.
+const ALONG_SAMPLES: usize = 24;
+/// Share of a patch's samples darker than its paper: the paper is the grey
+/// level this far from the bright end.
+const PAPER_PERCENTILE: f32 = 0.85;
+/// Least mean darkness (share of the paper's grey level) of the boundary
+/// edges for the page to have cage outlines at all: a dashed line half ink
+/// gives 0.2-0.4, a classic's blank paper next to its lines under 0.03.
+pub const MIN_OUTLINE: f32 = 0.07;
+/// The boundary edges' mean score must be this many times the inside
+/// edges' mean: outlines stand out from what lies inside cages.
+pub const MIN_SEPARATION: f32 = 3.0;
+/// A killer has at least this many boundary edges of its 144 (a cage holds
+/// at most 9 cells, so 81 cells need at least 9 cages).
+pub const MIN_BOUNDARY_SHARE: f32 = 0.2;
+
+/// Samples along each outer side in the quick test
+/// ([`may_have_outlines`]): a dashed line shows in a few.
+const QUICK_ALONG: usize = 8;
+/// Least median inward score of the outer sides for the page to be
+/// measured in full: every cage outline runs along the grid's outer line,
+/// so a killer's outer sides all show one (medians 0.29-0.64 on the killer
+/// screenshots), while a classic's show paper or the odd digit (medians
+/// 0.001-0.066 on the classic photos); about halfway between, in ratio.
+pub const QUICK_MIN_OUTLINE: f32 = 0.14;
+
+/// One inner edge between two neighbouring cells.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Edge {
+    /// The cell above or to the left.
+    pub a: usize,
+    /// The cell below or to the right.
+    pub b: usize,
+    /// Whether the edge runs vertically (between a cell and the one to its
+    /// right).
+    pub vertical: bool,
+    /// How strongly both sides show a line parallel to the edge, apart from
+    /// the grid line: the lesser of the two sides' rise of darkness above
+    /// the paper between it and the grid line, as a share of the paper's
+    /// grey.
+    pub score: f32,
+    /// Classified as a boundary between two cages.
+    pub boundary: bool,
+    /// How sure the classification is, 0..=1 (0 at the page's threshold).
+    pub confidence: f32,
+}
+
+/// The inner edges of a located grid, classified.
+#[derive(Clone, Debug)]
+pub struct Borders {
+    /// Every inner edge, in cell order of `a`, the vertical edge first.
+    pub edges: Vec<Edge>,
+    /// The score separating boundaries from edges inside a cage.
+    pub threshold: f32,
+    /// Whether the page shows cage outlines at all (see [`MIN_OUTLINE`],
+    /// [`MIN_SEPARATION`], [`MIN_BOUNDARY_SHARE`]).
+    pub outlined: bool,
+    /// Whether the edges were sampled with evenly spaced grid lines
+    /// ([`even_lines`]) rather than the refined ones.
+    pub even: bool,
+}
+
+impl Borders {
+    /// The image point of a canvas point, through the grid lines these
+    /// borders were measured with.
+    pub fn point(&self, located: &Located, u: f32, v: f32) -> [f32; 2] {
+        if self.even {
+            even_lines(located, u, v)
+        } else {
+            located.canvas_to_image(u, v)
+        }
+    }
+}
+
+/// The image point of a canvas point through the homography alone, with
+/// the grid lines evenly spaced: the refined grid lines of a killer can lie
+/// on a cage outline (darker than the thin grid lines of many apps) rather
+/// than on the grid line beside it.
+pub fn even_lines(located: &Located, u: f32, v: f32) -> [f32; 2] {
+    let (x, y) = located.homography.map(u as f64, v as f64);
+    [x as f32, y as f32]
+}
+
+/// Bilinear grey level at an image point; `None` outside the image.
+fn sample(grey: &GrayImage, [x, y]: [f32; 2]) -> Option<f32> {
+    let (w, h) = (grey.width() as f32, grey.height() as f32);
+    if !(x >= 0.0 && y >= 0.0 && x <= w - 1.0 && y <= h - 1.0) {
+        return None;
+    }
+    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
+    let (x1, y1) = (
+        (x0 + 1).min(grey.width() - 1),
+        (y0 + 1).min(grey.height() - 1),
+    );
+    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+    let p = |x, y| grey.get_pixel(x, y).0[0] as f32;
+    let top = p(x0, y0) * (1.0 - fx) + p(x1, y0) * fx;
+    let bottom = p(x0, y1) * (1.0 - fx) + p(x1, y1) * fx;
+    Some(top * (1.0 - fy) + bottom * fy)
+}
+
+/// Samples the darkness beside one grid line on one side: `OFFSETS` rows
+/// from the line out to [`FAR_OFFSET`] (`dir` -1 towards lower canvas
+/// coordinates, +1 towards higher), each `along` samples over the stretch
+/// [`ALONG`] of the edge starting at `start`; `patch` is row-major.
+#[allow(clippy::too_many_arguments)]
+fn sample_side(
+    grey: &GrayImage,
+    at: &dyn Fn(f32, f32) -> [f32; 2],
+    vertical: bool,
+    line: f32,
+    start: f32,
+    dir: f32,
+    along: usize,
+    patch: &mut [f32],
+) {
+    for (i, row) in patch.chunks_exact_mut(along).enumerate() {
+        let across = line + dir * FAR_OFFSET * i as f32 / (OFFSETS - 1) as f32;
+        for (j, v) in row.iter_mut().enumerate() {
+            let t = ALONG.0 + (ALONG.1 - ALONG.0) * (j as f32 + 0.5) / along as f32;
+            let p = if vertical {
+                at(across, start + t)
+            } else {
+                at(start + t, across)
+            };
+            *v = sample(grey, p).unwrap_or(255.0);
+        }
+    }
+}
+
+/// The paper's grey level among `values` ([`PAPER_PERCENTILE`]); reorders
+/// them.
+fn paper_level(values: &mut [f32]) -> f32 {
+    let k = ((values.len() - 1) as f32 * PAPER_PERCENTILE) as usize;
+    let (_, paper, _) = values.select_nth_unstable_by(k, f32::total_cmp);
+    paper.max(1.0)
+}
+
+/// How far the mean darkness of one side's rows (from the grid line out)
+/// rises above the lightest row nearer the grid line, as a share of the
+/// paper's grey: a line standing apart from the grid line, not the grid
+/// line's own edge, however thick.
+fn rise(patch: &[f32], along: usize, paper: f32) -> f32 {
+    let mut lightest = f32::INFINITY;
+    let mut rise = 0f32;
+    for row in patch.chunks_exact(along) {
+        let dark: f32 =
+            row.iter().map(|&v| (paper - v).max(0.0)).sum::<f32>() / (along as f32 * paper);
+        lightest = lightest.min(dark);
+        rise = rise.max(dark - lightest);
+    }
+    rise
+}
+
+/// The score of one edge: for each side, the mean darkness along the
+/// stretch at each offset from the grid line out, and the most it rises
+/// above the lightest offset nearer the grid line ([`rise`]); the lesser of
+/// the two sides. `line` is the canvas coordinate of the grid line, `start`
+/// that of the edge's first corner along it.
+fn edge_score(
+    grey: &GrayImage,
+    located: &Located,
+    even: bool,
+    vertical: bool,
+    line: f32,
+    start: f32,
+) -> f32 {
+    let at = |u: f32, v: f32| {
+        if even {
+            even_lines(located, u, v)
+        } else {
+            located.canvas_to_image(u, v)
+        }
+    };
+    const SIDE: usize = OFFSETS * ALONG_SAMPLES;
+    let mut patch = [0f32; 2 * SIDE];
+    let (before, after) = patch.split_at_mut(SIDE);
+    sample_side(
+        grey,
+        &at,
+        vertical,
+        line,
+        start,
+        -1.0,
+        ALONG_SAMPLES,
+        before,
+    );
+    sample_side(grey, &at, vertical, line, start, 1.0, ALONG_SAMPLES, after);
+    let mut values = patch;
+    let paper = paper_level(&mut values);
+    let (before, after) = patch.split_at(SIDE);
+    rise(before, ALONG_SAMPLES, paper).min(rise(after, ALONG_SAMPLES, paper))
+}
+
+/// The inward score of every outer side of the grid's cells (a side with
+/// no neighbouring cell): the [`rise`] of darkness inside the cell along
+/// it, through the refined grid lines.
+pub fn outer_scores(grey: &GrayImage, located: &Located) -> Vec<f32> {
+    let layout = &located.layout;
+    let at = |u: f32, v: f32| located.canvas_to_image(u, v);
+    let mut patch = [0f32; OFFSETS * QUICK_ALONG];
+    let mut out = Vec::new();
+    for cell in 0..layout.cell_count() {
+        let (r, c) = layout.position(cell);
+        let (rf, cf) = (r as f32, c as f32);
+        let sides = [
+            (
+                c == 0 || layout.cell_at(r, c - 1).is_none(),
+                true,
+                cf,
+                rf,
+                1.0,
+            ),
+            (layout.cell_at(r, c + 1).is_none(), true, cf + 1.0, rf, -1.0),
+            (
+                r == 0 || layout.cell_at(r - 1, c).is_none(),
+                false,
+                rf,
+                cf,
+                1.0,
+            ),
+            (
+                layout.cell_at(r + 1, c).is_none(),
+                false,
+                rf + 1.0,
+                cf,
+                -1.0,
+            ),
+        ];
+        for (outer, vertical, line, start, dir) in sides {
+            if !outer {
+                continue;
+            }
+            sample_side(
+                grey,
+                &at,
+                vertical,
+                line,
+                start,
+                dir,
+                QUICK_ALONG,
+                &mut patch,
+            );
+            let mut values = patch;
+            let paper = paper_level(&mut values);
+            out.push(rise(&patch, QUICK_ALONG, paper));
+        }
+    }
+    out
+}
+
+/// Whether the page may show cage outlines, from the outer sides alone
+/// ([`outer_scores`], [`QUICK_MIN_OUTLINE`]): a few percent of the work of
+/// [`measure`], so that a classic pays little for the killer reader.
+pub fn may_have_outlines(grey: &GrayImage, located: &Located) -> bool {
+    let mut scores = outer_scores(grey, located);
+    if scores.is_empty() {
+        return false;
+    }
+    let mid = scores.len() / 2;
+    let (_, median, _) = scores.select_nth_unstable_by(mid, f32::total_cmp);
+    *median >= QUICK_MIN_OUTLINE
+}
+
+/// Measures and classifies every inner edge of the located grid in `grey`
+/// (the image it was located in), through the refined grid lines and
+/// through evenly spaced ones, each edge scored by the better of the two:
+/// refined lines follow an unevenly drawn grid, but can lie on a cage
+/// outline darker than the grid line beside it; an edge inside a cage has
+/// no line parallel to it either way.
+pub fn measure(grey: &GrayImage, located: &Located) -> Borders {
+    let (refined, even) = rayon::join(
+        || measure_with(grey, located, false),
+        || measure_with(grey, located, true),
+    );
+    let mut edges = refined.edges;
+    for (e, f) in edges.iter_mut().zip(&even.edges) {
+        e.score = e.score.max(f.score);
+    }
+    classify(edges)
+}
+
+/// [`measure`] through one choice of grid lines.
+pub fn measure_with(grey: &GrayImage, located: &Located, even: bool) -> Borders {
+    let layout = &located.layout;
+    let mut edges = Vec::new();
+    for a in 0..layout.cell_count() {
+        let (r, c) = layout.position(a);
+        if let Some(b) = layout.cell_at(r, c + 1) {
+            let score = edge_score(grey, located, even, true, (c + 1) as f32, r as f32);
+            edges.push(Edge {
+                a,
+                b,
+                vertical: true,
+                score,
+                boundary: false,
+                confidence: 0.0,
+            });
+        }
+        if let Some(b) = layout.cell_at(r + 1, c) {
+            let score = edge_score(grey, located, even, false, (r + 1) as f32, c as f32);
+            edges.push(Edge {
+                a,
+                b,
+                vertical: false,
+                score,
+                boundary: false,
+                confidence: 0.0,
+            });
+        }
+    }
+    Borders {
+        even,
+        ..classify(edges)
+    }
+}
+
+/// Splits edges into boundaries and insides by their scores (the split
+/// that best separates the two groups, Otsu's criterion), with each edge's
+/// confidence its distance from the split over half the gap between the
+/// groups' means.
+pub fn classify(mut edges: Vec<Edge>) -> Borders {
+    let mut scores: Vec<f32> = edges.iter().map(|e| e.score).collect();
+    scores.sort_unstable_by(f32::total_cmp);
+    let n = scores.len();
+    if n < 2 {
+        return Borders {
+            edges,
+            threshold: f32::INFINITY,
+            outlined: false,
+            even: false,
+        };
+    }
+    let total: f32 = scores.iter().sum();
+    let (mut best, mut split) = (f32::NEG_INFINITY, 1);
+    let mut low = 0.0;
+    for k in 1..n {
+        low += scores[k - 1];
+        let (nl, nh) = (k as f32, (n - k) as f32);
+        let (ml, mh) = (low / nl, (total - low) / nh);
+        let between = nl * nh * (mh - ml) * (mh - ml);
+        if between > best {
+            best = between;
+            split = k;
+        }
+    }
+    let low_mean = scores[..split].iter().sum::<f32>() / split as f32;
+    let high_mean = scores[split..].iter().sum::<f32>() / (n - split) as f32;
+    let threshold = (scores[split - 1] + scores[split]) / 2.0;
+    let half_gap = ((high_mean - low_mean) / 2.0).max(1e-6);
+    for e in &mut edges {
+        e.boundary = e.score > threshold;
+        e.confidence = ((e.score - threshold).abs() / half_gap).min(1.0);
+    }
+    let outlined = high_mean >= MIN_OUTLINE
+        && high_mean >= MIN_SEPARATION * low_mean
+        && (n - split) as f32 >= MIN_BOUNDARY_SHARE * n as f32;
+    Borders {
+        edges,
+        threshold,
+        outlined,
+        even: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Layout;
+    use crate::vision::read::located_at_corners;
+    use image::Luma;
+
+    /// A 9x9 grid of `cell` px cells with thin lines, and dashed outlines
+    /// inset in the given cages (cell -> cage id).
+    fn draw(cell: u32, cage_of: &[usize]) -> GrayImage {
+        let side = cell * 9 + 1;
+        let mut img = GrayImage::from_pixel(side, side, Luma([255]));
+        for i in 0..=9 {
+            for t in 0..side {
+                img.put_pixel(i * cell, t, Luma([40]));
+                img.put_pixel(t, i * cell, Luma([40]));
+            }
+        }
+        let inset = cell / 10;
+        for cellidx in 0..81 {
+            let (r, c) = (cellidx / 9, cellidx % 9);
+            let (x0, y0) = (c as u32 * cell, r as u32 * cell);
+            let same = |dr: i32, dc: i32| {
+                let (rr, cc) = (r as i32 + dr, c as i32 + dc);
+                (0..9).contains(&rr)
+                    && (0..9).contains(&cc)
+                    && cage_of[(rr * 9 + cc) as usize] == cage_of[cellidx]
+            };
+            for t in 0..cell {
+                if (t / 3) % 2 == 1 {
+                    continue;
+                }
+                if !same(0, -1) {
+                    img.put_pixel(x0 + inset, y0 + t, Luma([60]));
+                }
+                if !same(0, 1) {
+                    img.put_pixel(x0 + cell - inset, y0 + t, Luma([60]));
+                }
+                if !same(-1, 0) {
+                    img.put_pixel(x0 + t, y0 + inset, Luma([60]));
+                }
+                if !same(1, 0) {
+                    img.put_pixel(x0 + t, y0 + cell - inset, Luma([60]));
+                }
+            }
+        }
+        img
+    }
+
+    fn located(cell: u32) -> Located {
+        let s = (cell * 9) as f32;
+        located_at_corners([[0.0, 0.0], [s, 0.0], [s, s], [0.0, s]], &Layout::classic()).unwrap()
+    }
+
+    #[test]
+    fn dashed_outlines_mark_the_cage_boundaries() {
+        // Dominoes along each row (the last column alone).
+        let cage_of: Vec<usize> = (0..81).map(|i| (i / 9) * 5 + (i % 9) / 2).collect();
+        let grey = draw(40, &cage_of);
+        assert!(may_have_outlines(&grey, &located(40)));
+        let borders = measure(&grey, &located(40));
+        assert!(borders.outlined);
+        assert_eq!(borders.edges.len(), 144);
+        for e in &borders.edges {
+            assert_eq!(e.boundary, cage_of[e.a] != cage_of[e.b], "{e:?}");
+        }
+    }
+
+    #[test]
+    fn a_plain_grid_has_no_outlines() {
+        let cage_of: Vec<usize> = (0..81).map(|_| 0).collect();
+        let mut grey = draw(40, &cage_of);
+        // No outer outline either: repaint the grid without any cage.
+        for p in grey.pixels_mut() {
+            if p.0[0] == 60 {
+                p.0[0] = 255;
+            }
+        }
+        let borders = measure(&grey, &located(40));
+        assert!(!borders.outlined);
+        let outer = outer_scores(&grey, &located(40));
+        assert_eq!(outer.len(), 36);
+        assert!(!may_have_outlines(&grey, &located(40)), "{outer:?}");
+    }
+}

@@ -1,0 +1,876 @@
+//! Reading a killer: the cages from the grid's inner edges
+//! ([`super::borders`]), each cage's sum from the small number in the
+//! top-left corner of its first cell, and the whole checked with the solver.
+//!
+//! Cages are the cells connected across edges that are not boundaries. Each
+//! sum is one or two small digits: the corner is rectified, its ink split
+//! into components, the components of a digit's height kept, and each
+//! compared with the bundled digit model (a 0, which the model does not
+//! hold, is told by its one tall hole). Every digit keeps its runner-ups.
+//! The reading is then checked as a whole: every cage at most 9 cells, every
+//! sum possible for its size, the sums adding up to the layout's total, and
+//! exactly one solution with the digits read in the cells; when it falls
+//! short, the least certain edges and sums are changed, fewest and most
+//! likely changes first, within fixed bounds.
+
+use std::sync::Arc;
+
+use image::{GrayImage, Luma};
+
+use super::borders::{Borders, Edge, may_have_outlines, measure};
+use super::check::CheckOutcome;
+use super::classify::Model;
+use super::classify::prep::{WORK, features};
+use super::locate::Located;
+use crate::grid::{Cage, Layout};
+use crate::grid::{layout_total, sum_range};
+use crate::solve::SudokuSolver;
+
+/// Rectified pixels per cell for reading a sum: small sums on a 50-pixel
+/// cell are 8-10 pixels high, upsampled 3x here.
+const SUM_RES: f32 = 150.0;
+/// The corner read for the sum, in cells from the cell's top-left: the sum
+/// is printed within the first 0.4 x 0.3 of a cell.
+const SUM_CORNER: (f32, f32) = (0.5, 0.36);
+/// Skipped from the corner's top and left edges, in cells: the grid line.
+const SUM_SKIP: f32 = 0.03;
+/// Least ink contrast (grey levels) for a corner to hold a sum.
+const SUM_MIN_CONTRAST: f32 = 28.0;
+/// A sum's digits are 0.08-0.3 of a cell high.
+const SUM_HEIGHT: (f32, f32) = (0.07, 0.3);
+/// Components at least this share of the tallest one's height are digits;
+/// shorter ones are dashes or dots of the cage outline.
+const DIGIT_OF_TALLEST: f32 = 0.72;
+/// Ink wider than this share of its height is two digits touching (a 1 is
+/// 0.2-0.6 of its height wide, a 0 or 4 up to 0.8; two 1s side by side
+/// 1 or more).
+const MAX_DIGIT_ASPECT: f32 = 0.9;
+/// Where touching digits are split: the column with least ink within this
+/// middle share of the ink's width.
+const SPLIT_SPAN: (f32, f32) = (0.25, 0.75);
+/// Side of the digit's box in the WORK x WORK image the features are taken
+/// from, in pixels: as large as the model's digits, with room to spare.
+const DIGIT_BOX: f32 = 30.0;
+/// Share of the corner's width, at its right, probed for the outline's top
+/// line: a sum reaches 0.35 of a cell from the cell's left, the probe
+/// starts at about 0.36.
+const LINE_PROBE: f32 = 0.3;
+/// A row of the outline line is at least this share inked in the probe: a
+/// dashed line is about half ink, a digit's stroke does not reach there.
+const LINE_ROW_INK: f32 = 0.25;
+/// The outline line is at most this thick, in cells.
+const LINE_MAX_THICKNESS: f32 = 0.05;
+/// A 0's hole fills at least this share of its bounding box (an ellipse
+/// 0.79); a 4's triangular hole about half.
+const ZERO_HOLE_FILL: f32 = 0.62;
+/// How much less likely the model's best reading is than a 0 when the
+/// digit has a 0's hole.
+const ZERO_LEAD: f32 = 0.2;
+/// A 0: one hole at least this share of the digit's height...
+const ZERO_HOLE_HEIGHT: f32 = 0.5;
+/// ...and at least this share of its width.
+const ZERO_HOLE_WIDTH: f32 = 0.3;
+/// Runner-ups kept per digit.
+const DIGIT_ALTERNATIVES: usize = 3;
+/// Readings kept per sum.
+const SUM_ALTERNATIVES: usize = 6;
+/// Least confident edges considered for flipping.
+const EDGE_CANDIDATES: usize = 8;
+/// Edges flipped at once at most.
+const MAX_EDGE_FLIPS: usize = 2;
+/// Sums changed at once at most.
+const MAX_SUM_CHANGES: usize = 2;
+/// Solver calls at most per reading: each is a killer search.
+const MAX_SOLVES: usize = 24;
+
+/// A killer read from an image.
+#[derive(Clone, Debug)]
+pub struct KillerReading {
+    /// The cages, each cell once, cells ascending.
+    pub cages: Vec<Cage>,
+    /// The inner edges as measured (before any change by the check).
+    pub borders: Borders,
+    /// What the solver made of the reading: `Changed` is not used for
+    /// cages; see `changed`.
+    pub outcome: CheckOutcome,
+    /// How many edges and sums the check changed from the first reading.
+    pub changed: usize,
+    /// Cages whose sum or cells are unsure (index into `cages`).
+    pub uncertain: Vec<usize>,
+}
+
+/// One reading of a sum and how much less likely than the best it is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SumOption {
+    pub sum: u32,
+    pub cost: f32,
+}
+
+/// Reads the killer in a located grid, if the page has cage outlines;
+/// `values` are the digits read in the cells. `None` when the grid shows
+/// no cage outlines, or its edges make no cages of at most `size` cells.
+pub fn read_killer(grey: &GrayImage, located: &Located, values: &[u8]) -> Option<KillerReading> {
+    let layout = &located.layout;
+    if !may_have_outlines(grey, located) {
+        return None;
+    }
+    let total = layout_total(layout)? as u32;
+    let borders = measure(grey, located);
+    if !borders.outlined {
+        return None;
+    }
+    let size = layout.size();
+    let model = Model::load_bundled();
+    let mut sums: Vec<Option<Vec<SumOption>>> = vec![None; layout.cell_count()];
+    let mut sum_at = |cell: usize| -> Vec<SumOption> {
+        sums[cell]
+            .get_or_insert_with(|| read_sum(grey, located, &borders, cell, model))
+            .clone()
+    };
+    let layout_arc = Arc::new(layout.clone());
+    let mut solves = 0;
+    let mut fallback: Option<(Vec<Cage>, usize)> = None;
+    let flips = edge_flips(&borders.edges);
+    for flip in &flips {
+        let boundary: Vec<bool> = borders
+            .edges
+            .iter()
+            .enumerate()
+            .map(|(i, e)| e.boundary != flip.contains(&i))
+            .collect();
+        let Some(groups) = groups(layout, &borders.edges, &boundary, size) else {
+            continue;
+        };
+        let options: Vec<Vec<SumOption>> = groups
+            .iter()
+            .map(|g| {
+                let mut o = sum_at(g[0] as usize);
+                let (lo, hi) = sum_range(size, g.len());
+                o.retain(|s| (lo..=hi).contains(&s.sum));
+                o
+            })
+            .collect();
+        if options.iter().any(|o| o.is_empty()) {
+            continue;
+        }
+        for choice in sum_choices(&options, total) {
+            let cages: Vec<Cage> = groups
+                .iter()
+                .zip(&choice)
+                .enumerate()
+                .map(|(i, (g, &k))| Cage::new(options[i][k].sum, g.clone()))
+                .collect();
+            let changed = flip.len() + choice.iter().filter(|&&k| k != 0).count();
+            if fallback.is_none() {
+                fallback = Some((cages.clone(), changed));
+            }
+            if solves >= MAX_SOLVES {
+                break;
+            }
+            solves += 1;
+            if unique(&layout_arc, &cages, values) {
+                let uncertain = uncertain_cages(&cages, &borders, &options, &choice);
+                return Some(KillerReading {
+                    cages,
+                    borders,
+                    outcome: if changed == 0 {
+                        CheckOutcome::Unique
+                    } else {
+                        CheckOutcome::Changed(Vec::new())
+                    },
+                    changed,
+                    uncertain,
+                });
+            }
+        }
+        if solves >= MAX_SOLVES {
+            break;
+        }
+    }
+    let (cages, changed) = fallback?;
+    let uncertain = (0..cages.len()).collect();
+    Some(KillerReading {
+        cages,
+        borders,
+        outcome: CheckOutcome::Unresolved,
+        changed,
+        uncertain,
+    })
+}
+
+/// Cages whose reading is unsure: a sum changed or with a close
+/// runner-up, or an edge of low confidence on their outline.
+fn uncertain_cages(
+    cages: &[Cage],
+    borders: &Borders,
+    options: &[Vec<SumOption>],
+    choice: &[usize],
+) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (i, cage) in cages.iter().enumerate() {
+        let sum_unsure =
+            choice[i] != 0 || options[i].get(1).is_some_and(|s| s.cost < EDGE_UNSURE_COST);
+        let edge_unsure = borders.edges.iter().any(|e| {
+            e.confidence < EDGE_UNSURE
+                && (cage.cells.contains(&(e.a as u32)) || cage.cells.contains(&(e.b as u32)))
+        });
+        if sum_unsure || edge_unsure {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// An edge under this confidence makes its cages unsure.
+const EDGE_UNSURE: f32 = 0.3;
+/// A sum whose runner-up costs under this is unsure.
+const EDGE_UNSURE_COST: f32 = 0.05;
+
+/// Whether the killer has exactly one solution with the digits `values`.
+fn unique(layout: &Arc<Layout>, cages: &[Cage], values: &[u8]) -> bool {
+    if layout.first_conflict(values).is_some() {
+        return false;
+    }
+    let Ok(mut solver) = SudokuSolver::with_cages(layout.clone(), cages) else {
+        return false;
+    };
+    let mut first = vec![0u8; values.len()];
+    solver.solve_into(values, 2, &mut first).unwrap_or(0) == 1
+}
+
+/// The sets of edges to flip, fewest first, then by the summed confidence
+/// of the flipped edges: the first is no flip at all.
+fn edge_flips(edges: &[Edge]) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..edges.len()).collect();
+    order.sort_by(|&a, &b| edges[a].confidence.total_cmp(&edges[b].confidence));
+    order.truncate(EDGE_CANDIDATES);
+    let mut out = vec![Vec::new()];
+    for size in 1..=MAX_EDGE_FLIPS {
+        let mut these = Vec::new();
+        combos(order.len(), size, &mut Vec::new(), 0, &mut |c| {
+            these.push(c.iter().map(|&i| order[i]).collect::<Vec<_>>())
+        });
+        let cost = |f: &Vec<usize>| f.iter().map(|&i| edges[i].confidence).sum::<f32>();
+        these.sort_by(|a, b| cost(a).total_cmp(&cost(b)));
+        out.extend(these);
+    }
+    out
+}
+
+fn combos(n: usize, k: usize, cur: &mut Vec<usize>, start: usize, f: &mut dyn FnMut(&[usize])) {
+    if cur.len() == k {
+        f(cur);
+        return;
+    }
+    for i in start..n {
+        cur.push(i);
+        combos(n, k, cur, i + 1, f);
+        cur.pop();
+    }
+}
+
+/// The cells connected across non-boundary edges, each group's cells
+/// ascending, groups in order of their first cell; `None` when a group has
+/// more than `max` cells.
+pub fn groups(
+    layout: &Layout,
+    edges: &[Edge],
+    boundary: &[bool],
+    max: usize,
+) -> Option<Vec<Vec<u32>>> {
+    let n = layout.cell_count();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    for (e, &b) in edges.iter().zip(boundary) {
+        if !b {
+            let (x, y) = (find(&mut parent, e.a), find(&mut parent, e.b));
+            parent[x.max(y)] = x.min(y);
+        }
+    }
+    let mut by_root: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for c in 0..n {
+        let r = find(&mut parent, c);
+        by_root[r].push(c as u32);
+    }
+    let out: Vec<Vec<u32>> = by_root.into_iter().filter(|g| !g.is_empty()).collect();
+    if out.iter().any(|g| g.len() > max) {
+        return None;
+    }
+    Some(out)
+}
+
+/// Which option of each cage's sum to take, cheapest first, among those
+/// whose sums add up to `total`: no change, then one sum changed, then two
+/// ([`MAX_SUM_CHANGES`]).
+fn sum_choices(options: &[Vec<SumOption>], total: u32) -> Vec<Vec<usize>> {
+    let base: u32 = options.iter().map(|o| o[0].sum).sum();
+    let mut out: Vec<(f32, Vec<usize>)> = Vec::new();
+    if base == total {
+        out.push((0.0, vec![0; options.len()]));
+    }
+    let n = options.len();
+    for changes in 1..=MAX_SUM_CHANGES {
+        let mut these: Vec<(f32, Vec<usize>)> = Vec::new();
+        combos(n, changes, &mut Vec::new(), 0, &mut |cages| {
+            // Every choice of a non-best option for each chosen cage.
+            let mut pick = vec![1usize; cages.len()];
+            loop {
+                if pick.iter().zip(cages).all(|(&k, &c)| k < options[c].len()) {
+                    let mut sum = base as i64;
+                    let mut cost = 0.0;
+                    for (&k, &c) in pick.iter().zip(cages) {
+                        sum += options[c][k].sum as i64 - options[c][0].sum as i64;
+                        cost += options[c][k].cost;
+                    }
+                    if sum == total as i64 {
+                        let mut choice = vec![0; n];
+                        for (&k, &c) in pick.iter().zip(cages) {
+                            choice[c] = k;
+                        }
+                        these.push((cost, choice));
+                    }
+                }
+                // Next pick, odometer style.
+                let mut i = 0;
+                loop {
+                    if i == pick.len() {
+                        return;
+                    }
+                    pick[i] += 1;
+                    if pick[i] < SUM_ALTERNATIVES {
+                        break;
+                    }
+                    pick[i] = 1;
+                    i += 1;
+                }
+            }
+        });
+        these.sort_by(|a, b| a.0.total_cmp(&b.0));
+        out.extend(these);
+        if !out.is_empty() {
+            break;
+        }
+    }
+    out.into_iter().map(|(_, c)| c).collect()
+}
+
+/// The corner of `cell` (through the grid lines `borders` used), rectified at [`SUM_RES`] pixels per cell.
+fn corner(grey: &GrayImage, located: &Located, borders: &Borders, cell: usize) -> GrayImage {
+    let (r, c) = located.layout.position(cell);
+    let (w, h) = (
+        ((SUM_CORNER.0 - SUM_SKIP) * SUM_RES) as u32,
+        ((SUM_CORNER.1 - SUM_SKIP) * SUM_RES) as u32,
+    );
+    GrayImage::from_fn(w, h, |x, y| {
+        let u = c as f32 + SUM_SKIP + (x as f32 + 0.5) / SUM_RES;
+        let v = r as f32 + SUM_SKIP + (y as f32 + 0.5) / SUM_RES;
+        let [px, py] = borders.point(located, u, v);
+        Luma([sample(grey, px, py)])
+    })
+}
+
+fn sample(grey: &GrayImage, x: f32, y: f32) -> u8 {
+    let (w, h) = (grey.width() as f32, grey.height() as f32);
+    let x = x.clamp(0.0, w - 1.0);
+    let y = y.clamp(0.0, h - 1.0);
+    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
+    let (x1, y1) = (
+        (x0 + 1).min(grey.width() - 1),
+        (y0 + 1).min(grey.height() - 1),
+    );
+    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+    let p = |x, y| grey.get_pixel(x, y).0[0] as f32;
+    let top = p(x0, y0) * (1.0 - fx) + p(x1, y0) * fx;
+    let bottom = p(x0, y1) * (1.0 - fx) + p(x1, y1) * fx;
+    (top * (1.0 - fy) + bottom * fy).round() as u8
+}
+
+/// An ink component of the corner: bounding box and pixel count.
+#[derive(Clone, Copy, Debug)]
+struct Component {
+    label: u32,
+    x0: u32,
+    y0: u32,
+    x1: u32,
+    y1: u32,
+}
+
+impl Component {
+    fn height(&self) -> u32 {
+        self.y1 - self.y0 + 1
+    }
+    fn width(&self) -> u32 {
+        self.x1 - self.x0 + 1
+    }
+}
+
+/// Labels 8-connected components of `ink` (w x h), returning the label map
+/// (0 = paper) and the components.
+fn components(ink: &[bool], w: u32, h: u32) -> (Vec<u32>, Vec<Component>) {
+    let mut labels = vec![0u32; ink.len()];
+    let mut out = Vec::new();
+    let mut stack = Vec::new();
+    for start in 0..ink.len() {
+        if !ink[start] || labels[start] != 0 {
+            continue;
+        }
+        let label = out.len() as u32 + 1;
+        let mut comp = Component {
+            label,
+            x0: u32::MAX,
+            y0: u32::MAX,
+            x1: 0,
+            y1: 0,
+        };
+        labels[start] = label;
+        stack.push(start);
+        while let Some(i) = stack.pop() {
+            let (x, y) = ((i as u32) % w, (i as u32) / w);
+            comp.x0 = comp.x0.min(x);
+            comp.x1 = comp.x1.max(x);
+            comp.y0 = comp.y0.min(y);
+            comp.y1 = comp.y1.max(y);
+            for dy in -1i32..=1 {
+                for dx in -1i32..=1 {
+                    let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+                    if nx < 0 || ny < 0 || nx >= w as i32 || ny >= h as i32 {
+                        continue;
+                    }
+                    let j = (ny as u32 * w + nx as u32) as usize;
+                    if ink[j] && labels[j] == 0 {
+                        labels[j] = label;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        out.push(comp);
+    }
+    (labels, out)
+}
+
+/// The readings of the sum printed in the top-left corner of `cell`, most
+/// likely first with their costs; empty when no sum is found there.
+pub fn read_sum(
+    grey: &GrayImage,
+    located: &Located,
+    borders: &Borders,
+    cell: usize,
+    model: &Model,
+) -> Vec<SumOption> {
+    let img = corner(grey, located, borders, cell);
+    let (w, h) = img.dimensions();
+    let mut sorted: Vec<u8> = img.as_raw().clone();
+    sorted.sort_unstable();
+    let paper = sorted[(sorted.len() - 1) * 85 / 100] as f32;
+    let ink_level = sorted[(sorted.len() - 1) / 100] as f32;
+    if paper - ink_level < SUM_MIN_CONTRAST {
+        return Vec::new();
+    }
+    let cut = (paper + ink_level) / 2.0;
+    let mut ink: Vec<bool> = img.as_raw().iter().map(|&v| (v as f32) < cut).collect();
+    clear_outline_rows(&mut ink, w, h);
+    let (labels, comps) = components(&ink, w, h);
+    let comps_len = comps.len();
+    let (lo, hi) = (SUM_HEIGHT.0 * SUM_RES, SUM_HEIGHT.1 * SUM_RES);
+    // Digits: of a digit's height, clear of the corner's far sides (a
+    // centred digit of the cell reaches in there), not long lines.
+    let mut digits: Vec<Component> = comps
+        .into_iter()
+        .filter(|c| {
+            let (ch, cw) = (c.height() as f32, c.width() as f32);
+            ch >= lo && ch <= hi && cw <= hi && c.x1 + 1 < w && c.y1 + 1 < h
+        })
+        .collect();
+    let Some(tallest) = digits.iter().map(|c| c.height()).max() else {
+        return Vec::new();
+    };
+    digits.retain(|c| c.height() as f32 >= DIGIT_OF_TALLEST * tallest as f32);
+    digits.sort_by_key(|c| c.x0);
+    // The sum is the leftmost digits on one line, at most two.
+    let first = digits[0];
+    digits.retain(|c| {
+        let mid = (c.y0 + c.y1) as f32 / 2.0;
+        (mid - (first.y0 + first.y1) as f32 / 2.0).abs() < first.height() as f32 * 0.5
+    });
+    digits.truncate(2);
+    // Two digits printed touching make one component: split it where the
+    // ink is thinnest.
+    let mut labels = labels;
+    let mut next_label = comps_len as u32 + 1;
+    let mut split = Vec::with_capacity(3);
+    for c in digits {
+        if (c.width() as f32) > MAX_DIGIT_ASPECT * c.height() as f32
+            && let Some((a, b)) = split_wide(&mut labels, w, &c, next_label)
+        {
+            split.push(a);
+            split.push(b);
+            next_label += 1;
+        } else {
+            split.push(c);
+        }
+    }
+    let mut digits = split;
+    digits.truncate(2);
+    if digits.len() == 2 && digits[1].x0 > digits[0].x1 + digits[0].height() {
+        // Too far apart to be one number.
+        digits.truncate(1);
+    }
+    let contrast = paper - ink_level;
+    let per_digit: Vec<Vec<(u32, f32)>> = digits
+        .iter()
+        .map(|c| read_digit(&img, &labels, c, paper, contrast, model))
+        .collect();
+    let mut out: Vec<SumOption> = Vec::new();
+    match per_digit.as_slice() {
+        [one] => out.extend(one.iter().map(|&(d, cost)| SumOption { sum: d, cost })),
+        [tens, units] => {
+            for &(t, ct) in tens {
+                for &(u, cu) in units {
+                    out.push(SumOption {
+                        sum: t * 10 + u,
+                        cost: ct + cu,
+                    });
+                }
+            }
+        }
+        _ => {}
+    }
+    out.retain(|s| s.sum > 0);
+    out.sort_by(|a, b| a.cost.total_cmp(&b.cost));
+    out.truncate(SUM_ALTERNATIVES);
+    out
+}
+
+/// Clears the cage outline's top line where it runs through the corner: in
+/// some apps the sum sits on it, and a dash touching a digit makes one
+/// wide component. Rows of the line are found where the corner's right
+/// part, clear of the sum, is inked ([`LINE_PROBE`], [`LINE_ROW_INK`]);
+/// in a band of such rows, only ink with ink neither above nor below the
+/// band is cleared, so a digit's stroke crossing the line stays whole.
+fn clear_outline_rows(ink: &mut [bool], w: u32, h: u32) {
+    let (w, h) = (w as usize, h as usize);
+    let from = (w as f32 * (1.0 - LINE_PROBE)) as usize;
+    let line_row = |y: usize, ink: &[bool]| {
+        let row = &ink[y * w + from..(y + 1) * w];
+        row.iter().filter(|&&b| b).count() as f32 >= LINE_ROW_INK * row.len() as f32
+    };
+    let mut y = 0;
+    while y < h {
+        if !line_row(y, ink) {
+            y += 1;
+            continue;
+        }
+        let start = y;
+        while y < h && line_row(y, ink) {
+            y += 1;
+        }
+        let end = y; // exclusive
+        if (end - start) as f32 > LINE_MAX_THICKNESS * SUM_RES {
+            continue;
+        }
+        for x in 0..w {
+            let above = start > 0 && ink[(start - 1) * w + x];
+            let below = end < h && ink[end * w + x];
+            if !above && !below {
+                for yy in start..end {
+                    ink[yy * w + x] = false;
+                }
+            }
+        }
+    }
+}
+
+/// Splits a component too wide for one digit in two at the column with
+/// least of its ink (within [`SPLIT_SPAN`] of its width): the right part is
+/// relabelled `new_label`, the cut column cleared. `None` when a part would
+/// be empty.
+fn split_wide(
+    labels: &mut [u32],
+    w: u32,
+    comp: &Component,
+    new_label: u32,
+) -> Option<(Component, Component)> {
+    let cw = comp.width();
+    let from = comp.x0 + (cw as f32 * SPLIT_SPAN.0) as u32;
+    let to = comp.x0 + (cw as f32 * SPLIT_SPAN.1) as u32;
+    let ink_in = |x: u32| {
+        (comp.y0..=comp.y1)
+            .filter(|&y| labels[(y * w + x) as usize] == comp.label)
+            .count()
+    };
+    let cut = (from..=to).min_by_key(|&x| (ink_in(x), (2 * x).abs_diff(from + to)))?;
+    for y in comp.y0..=comp.y1 {
+        let row = (y * w) as usize;
+        for x in cut..=comp.x1 {
+            if labels[row + x as usize] == comp.label {
+                labels[row + x as usize] = if x == cut { 0 } else { new_label };
+            }
+        }
+    }
+    let bounds = |label: u32, xs: std::ops::RangeInclusive<u32>| {
+        let mut c = Component {
+            label,
+            x0: u32::MAX,
+            y0: u32::MAX,
+            x1: 0,
+            y1: 0,
+        };
+        for y in comp.y0..=comp.y1 {
+            for x in xs.clone() {
+                if labels[(y * w + x) as usize] == label {
+                    c.x0 = c.x0.min(x);
+                    c.x1 = c.x1.max(x);
+                    c.y0 = c.y0.min(y);
+                    c.y1 = c.y1.max(y);
+                }
+            }
+        }
+        (c.x0 != u32::MAX).then_some(c)
+    };
+    Some((
+        bounds(comp.label, comp.x0..=cut)?,
+        bounds(new_label, cut..=comp.x1)?,
+    ))
+}
+
+/// The digit of one component with its runner-ups: (digit, cost), the
+/// cost 0 for the best. The component's own ink (other ink left out) is
+/// scaled into the model's working image and compared with the model
+/// directly: the empty-cell rules for a full-size cell do not apply to a
+/// digit already picked out, and a thin 1 stays as narrow as printed.
+fn read_digit(
+    img: &GrayImage,
+    labels: &[u32],
+    comp: &Component,
+    paper: f32,
+    contrast: f32,
+    model: &Model,
+) -> Vec<(u32, f32)> {
+    let zero = is_zero(labels, img.width(), comp);
+    let n = WORK;
+    let (iw, ih) = (img.width() as i64, img.height() as i64);
+    let scale = DIGIT_BOX / comp.width().max(comp.height()) as f32;
+    let (cx, cy) = (
+        (comp.x0 + comp.x1) as f32 / 2.0,
+        (comp.y0 + comp.y1) as f32 / 2.0,
+    );
+    let half = (n as f32 - 1.0) / 2.0;
+    let label_at = |x: i64, y: i64| {
+        (x >= 0 && y >= 0 && x < iw && y < ih).then(|| labels[(y * iw + x) as usize])
+    };
+    let mut digit = vec![0f32; n * n];
+    let (mut x0, mut y0, mut x1, mut y1) = (n as i32, n as i32, -1i32, -1i32);
+    for y in 0..n {
+        for x in 0..n {
+            let sx = cx + (x as f32 - half) / scale;
+            let sy = cy + (y as f32 - half) / scale;
+            let (ix, iy) = (sx.round() as i64, sy.round() as i64);
+            // This digit's ink and its anti-aliased rim only.
+            let near = (-1..=1)
+                .any(|dy| (-1..=1).any(|dx| label_at(ix + dx, iy + dy) == Some(comp.label)));
+            if !near {
+                continue;
+            }
+            digit[y * n + x] = ((paper - sample(img, sx, sy) as f32) / contrast).clamp(0.0, 1.0);
+            if label_at(ix, iy) == Some(comp.label) {
+                x0 = x0.min(x as i32);
+                y0 = y0.min(y as i32);
+                x1 = x1.max(x as i32);
+                y1 = y1.max(y as i32);
+            }
+        }
+    }
+    if x1 < 0 {
+        return Vec::new();
+    }
+    let dist = model.class_distances(&features(&digit, x0, y0, x1, y1));
+    let mut order: Vec<usize> = (0..9).collect();
+    order.sort_by(|&a, &b| dist[a].total_cmp(&dist[b]));
+    let best = dist[order[0]];
+    let mut out: Vec<(u32, f32)> = order
+        .iter()
+        .take(DIGIT_ALTERNATIVES)
+        .map(|&k| (k as u32 + 1, dist[k] - best))
+        .collect();
+    if zero {
+        // A 0's hole: a 0 first, the model's readings behind it.
+        for o in &mut out {
+            o.1 += ZERO_LEAD;
+        }
+        out.insert(0, (0, 0.0));
+        out.truncate(DIGIT_ALTERNATIVES);
+    }
+    out
+}
+
+/// A 0: one hole, tall and wide within the digit (6, 8, 9 and 4 have
+/// smaller holes or two).
+fn is_zero(labels: &[u32], w: u32, comp: &Component) -> bool {
+    let (cw, ch) = (comp.width(), comp.height());
+    // Paper inside the bounding box, flood-filled from its border: what is
+    // not reached is a hole.
+    let idx = |x: u32, y: u32| ((comp.y0 + y) * w + comp.x0 + x) as usize;
+    let paper = |x: u32, y: u32| labels[idx(x, y)] != comp.label;
+    let mut seen = vec![false; (cw * ch) as usize];
+    let mut stack = Vec::new();
+    for x in 0..cw {
+        for y in [0, ch - 1] {
+            if paper(x, y) {
+                stack.push((x, y));
+            }
+        }
+    }
+    for y in 0..ch {
+        for x in [0, cw - 1] {
+            if paper(x, y) {
+                stack.push((x, y));
+            }
+        }
+    }
+    let fill = |stack: &mut Vec<(u32, u32)>, seen: &mut [bool]| -> (u32, u32, u32, u32, u32) {
+        let mut bb = (u32::MAX, u32::MAX, 0, 0, 0);
+        while let Some((x, y)) = stack.pop() {
+            let k = (y * cw + x) as usize;
+            if seen[k] {
+                continue;
+            }
+            seen[k] = true;
+            bb = (bb.0.min(x), bb.1.min(y), bb.2.max(x), bb.3.max(y), bb.4 + 1);
+            for (dx, dy) in [(0i32, 1i32), (0, -1), (1, 0), (-1, 0)] {
+                let (nx, ny) = (x as i32 + dx, y as i32 + dy);
+                if nx >= 0 && ny >= 0 && (nx as u32) < cw && (ny as u32) < ch {
+                    let (nx, ny) = (nx as u32, ny as u32);
+                    if paper(nx, ny) && !seen[(ny * cw + nx) as usize] {
+                        stack.push((nx, ny));
+                    }
+                }
+            }
+        }
+        bb
+    };
+    fill(&mut stack, &mut seen);
+    let mut holes = Vec::new();
+    for y in 0..ch {
+        for x in 0..cw {
+            if paper(x, y) && !seen[(y * cw + x) as usize] {
+                stack.push((x, y));
+                holes.push(fill(&mut stack, &mut seen));
+            }
+        }
+    }
+    // Specks of a pixel or two inside a stroke are not holes.
+    holes.retain(|h| h.3 - h.1 + 1 >= 2 && h.2 - h.0 + 1 >= 2);
+    match holes.as_slice() {
+        [h] => {
+            let (hw, hh) = ((h.2 - h.0 + 1) as f32, (h.3 - h.1 + 1) as f32);
+            let mid = (h.1 + h.3) as f32 / 2.0;
+            hh >= ZERO_HOLE_HEIGHT * ch as f32
+                && h.4 as f32 >= ZERO_HOLE_FILL * hw * hh
+                && hw >= ZERO_HOLE_WIDTH * cw as f32
+                && (mid - (ch - 1) as f32 / 2.0).abs() < 0.12 * ch as f32
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A w x h ink map with the given filled rectangles (x0, y0, x1, y1),
+    /// inclusive.
+    fn ink_map(w: u32, h: u32, rects: &[(u32, u32, u32, u32)]) -> Vec<bool> {
+        let mut ink = vec![false; (w * h) as usize];
+        for &(x0, y0, x1, y1) in rects {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    ink[(y * w + x) as usize] = true;
+                }
+            }
+        }
+        ink
+    }
+
+    #[test]
+    fn two_touching_ones_are_split_between_them() {
+        // Two strokes 4 wide and 20 tall, joined by a thin bridge at the
+        // bottom: one component 14 wide, too wide for one digit.
+        let (w, h) = (30, 30);
+        let ink = ink_map(w, h, &[(5, 5, 8, 24), (9, 23, 14, 24), (15, 5, 18, 24)]);
+        let (mut labels, comps) = components(&ink, w, h);
+        assert_eq!(comps.len(), 1);
+        let c = comps[0];
+        assert!(c.width() as f32 > MAX_DIGIT_ASPECT * c.height() as f32 * 0.6);
+        let (a, b) = split_wide(&mut labels, w, &c, 2).expect("two parts");
+        assert!(a.x1 < b.x0, "{a:?} {b:?}");
+        assert!((9..=14).contains(&a.x1) || (9..=14).contains(&b.x0));
+        assert!(a.x0 == 5 && b.x1 == 18);
+        assert_eq!(a.height(), 20);
+        assert_eq!(b.height(), 20);
+    }
+
+    #[test]
+    fn the_outline_line_is_cleared_but_not_a_stroke_crossing_it() {
+        let (w, h) = (60, 40);
+        // A dashed line on rows 10-11 across the corner, and a digit's
+        // vertical stroke crossing it at columns 5-8.
+        let mut rects: Vec<(u32, u32, u32, u32)> =
+            (0..10).map(|k| (k * 6, 10, k * 6 + 3, 11)).collect();
+        rects.push((5, 4, 8, 30));
+        let mut ink = ink_map(w, h, &rects);
+        clear_outline_rows(&mut ink, w, h);
+        let at = |x: u32, y: u32| ink[(y * w + x) as usize];
+        assert!(at(6, 10) && at(6, 11), "the stroke stays whole");
+        assert!(!at(50, 10) && !at(37, 11), "the dashes go");
+        assert!(at(6, 20));
+    }
+
+    #[test]
+    fn a_zero_has_one_round_hole_and_a_four_does_not_pass() {
+        // A ring: a 0.
+        let (w, h) = (20, 30);
+        let ring = ink_map(
+            w,
+            h,
+            &[
+                (2, 2, 15, 4),
+                (2, 23, 15, 25),
+                (2, 2, 4, 25),
+                (13, 2, 15, 25),
+            ],
+        );
+        let (labels, comps) = components(&ring, w, h);
+        assert_eq!(comps.len(), 1);
+        assert!(is_zero(&labels, w, &comps[0]));
+        // A solid bar has no hole.
+        let bar = ink_map(w, h, &[(2, 2, 6, 25)]);
+        let (labels, comps) = components(&bar, w, h);
+        assert!(!is_zero(&labels, w, &comps[0]));
+        // A triangular hole (a 4's) fills half its box.
+        let mut four = vec![false; (w * h) as usize];
+        for y in 2..=20u32 {
+            // The diagonal from the top right down to the bottom left.
+            let x = 15 - (y - 2) * 13 / 18;
+            for dx in 0..3 {
+                four[(y * w + x + dx) as usize] = true;
+            }
+        }
+        for (x0, y0, x1, y1) in [(2, 18, 17, 20), (14, 2, 16, 27)] {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    four[(y * w + x) as usize] = true;
+                }
+            }
+        }
+        let (labels, comps) = components(&four, w, h);
+        assert_eq!(comps.len(), 1);
+        assert!(!is_zero(&labels, w, &comps[0]));
+    }
+}
