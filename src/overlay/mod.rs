@@ -40,6 +40,7 @@
 //! ```
 
 pub mod cages;
+pub mod hint;
 mod render;
 mod stamp;
 
