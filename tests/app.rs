@@ -894,3 +894,284 @@ fn the_rating_shows_for_one_solution_and_not_for_several() {
     assert!(h.state().rating().is_none());
     assert!(h.query_by_label_contains("Rating").is_none());
 }
+
+/// A PDF of `pages` blank A4 pages, written as PDF readers expect: objects,
+/// their offsets in the cross-reference table, the trailer.
+fn blank_pdf(pages: usize) -> Vec<u8> {
+    let kids: Vec<String> = (0..pages).map(|i| format!("{} 0 R", 3 + i)).collect();
+    let mut objects = vec![
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        format!(
+            "<< /Type /Pages /Kids [{}] /Count {pages} >>",
+            kids.join(" ")
+        ),
+    ];
+    for _ in 0..pages {
+        objects.push("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>".into());
+    }
+    let mut out = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, o) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend(format!("{} 0 obj\n{o}\nendobj\n", i + 1).bytes());
+    }
+    let xref = out.len();
+    out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
+    for o in offsets {
+        out.extend(format!("{o:010} 00000 n \n").bytes());
+    }
+    out.extend(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .bytes(),
+    );
+    out
+}
+
+fn read_sample(name: &str) -> Puzzle {
+    let text = std::fs::read_to_string(root().join("samples/images").join(name)).unwrap();
+    let Document::Single(puzzle) = parse(&text, name, None).unwrap() else {
+        panic!("{name} is one puzzle");
+    };
+    puzzle
+}
+
+#[test]
+fn the_pages_of_a_pdf_are_picked_and_edits_on_a_page_left_survive() {
+    let mut h = harness();
+    let pdf = root().join("samples/images/classic-pdf.pdf");
+    open(&mut h, Input::Path(pdf));
+    let doc = h.state().doc().expect("page 1 opened");
+    assert_eq!(doc.title(), "classic-pdf.pdf, page 1 of 2");
+    let page1 = read_sample("classic-pdf.txt");
+    assert_eq!(doc.values(), page1.values(), "page 1 read");
+    h.get_by_label("Page 1 of 2");
+    assert!(
+        h.get_by_label("Previous page")
+            .accesskit_node()
+            .is_disabled()
+    );
+
+    // An edit on page 1, then the next page: page 2 (the photo) is read.
+    let blank = page1.values().iter().position(|&v| v == 0).unwrap();
+    assert!(h.state_mut().set_cell(blank, 7));
+    settle(&mut h);
+    h.get_by_label("Next page").click();
+    h.step();
+    assert!(
+        h.state().loading.is_some(),
+        "the page is read in the background"
+    );
+    assert_eq!(
+        h.state().doc().unwrap().title(),
+        "classic-pdf.pdf, page 1 of 2",
+        "page 1 stays until page 2 is read"
+    );
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!(doc.title(), "classic-pdf.pdf, page 2 of 2");
+    assert_eq!(doc.values(), read_sample("classic-photo-page.txt").values());
+    h.get_by_label("Page 2 of 2");
+    assert!(h.get_by_label("Next page").accesskit_node().is_disabled());
+    assert!(!h.state_mut().next_page(), "no page 3");
+    assert_eq!(
+        h.state().unsaved(),
+        vec!["classic-pdf.pdf, page 1 of 2".to_string()],
+        "the page left keeps its edit, and says so on quitting"
+    );
+
+    // Page Up goes back to page 1 as it was left, edit and history.
+    h.key_press(Key::PageUp);
+    h.run();
+    assert!(h.state().loading.is_none(), "nothing read again");
+    let doc = h.state().doc().unwrap();
+    assert_eq!(doc.title(), "classic-pdf.pdf, page 1 of 2");
+    assert_eq!(doc.values()[blank], 7, "the edit survived");
+    assert!(doc.can_undo());
+    h.get_by_label("Page 1 of 2");
+
+    // Page Down: page 2 again, as it was read.
+    h.key_press(Key::PageDown);
+    settle(&mut h);
+    assert_eq!(
+        h.state().doc().unwrap().title(),
+        "classic-pdf.pdf, page 2 of 2"
+    );
+    assert_eq!(h.state().recent_names().len(), 1, "one document per page");
+}
+
+#[test]
+fn a_pdf_page_without_a_grid_says_so_and_keeps_the_picker() {
+    let mut h = harness();
+    let pdf = temp_file("blank.pdf", &blank_pdf(3));
+    open(&mut h, Input::Path(pdf));
+    h.get_by_label_contains("no sudoku grid found in blank.pdf, page 1");
+    h.get_by_label("Page 1 of 3");
+    h.get_by_label("Next page").click();
+    settle(&mut h);
+    h.get_by_label_contains("no sudoku grid found in blank.pdf, page 2");
+    h.get_by_label("Page 2 of 3");
+    assert_eq!(h.state().doc().unwrap().title(), "blank.pdf, page 2 of 3");
+    assert!(h.state().error.is_none());
+    assert!(!h.state_mut().go_to_page(4), "no page 4");
+    assert!(!h.state_mut().go_to_page(0));
+}
+
+#[test]
+fn a_layout_switch_that_finds_no_grid_keeps_the_puzzle_and_switching_back_works() {
+    let mut h = harness();
+    h.run();
+    h.get_by_label("Photo sample").click();
+    settle(&mut h);
+    let read = read_sample("classic-photo-page.txt");
+    let blank = read.values().iter().position(|&v| v == 0).unwrap();
+    assert!(h.state_mut().set_cell(blank, 3));
+    settle(&mut h);
+    let before = h.state().doc().unwrap().clone();
+
+    // No samurai in this photo: the reader says so, the edit stays.
+    h.state_mut().switch_layout("samurai");
+    settle(&mut h);
+    h.get_by_label_contains("no samurai grid found in classic-photo-page.jpg");
+    let doc = h.state().doc().unwrap();
+    assert_eq!(doc.layout().name(), "classic");
+    assert_eq!(doc.values(), before.values());
+    assert_eq!(doc.revision, before.revision, "the document is as it was");
+    assert!(doc.can_undo());
+
+    // A smaller shape read over this grid: its digits past 6 are no givens
+    // of a 6x6 (read as empty and unsure), never a failure.
+    h.state_mut().switch_layout("6x6");
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    let read_as_6x6 = doc.layout().name() == "6x6";
+    assert!(doc.values().iter().all(|&v| v <= 6) || !read_as_6x6);
+    if read_as_6x6 {
+        h.state_mut().undo();
+    }
+    assert_eq!(h.state().doc().unwrap().values(), before.values());
+
+    // Corners placed by hand are read as samurai; back to classic, the
+    // grid is found again and read as before.
+    let corners = before.current.located.corners;
+    let nudged = corners.map(|[x, y]| [x + 1.0, y + 1.0]);
+    h.state_mut().move_corners(nudged);
+    settle(&mut h);
+    h.state_mut().switch_layout("samurai");
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!(doc.layout().name(), "samurai");
+    assert!(h.state().error.is_none());
+    h.state_mut().switch_layout("classic");
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!(doc.layout().name(), "classic");
+    assert_eq!(doc.values(), read.values(), "the grid read afresh");
+    // Each switch is one undo step: two back is the samurai, three the
+    // classic with the edit.
+    h.state_mut().undo();
+    assert_eq!(h.state().doc().unwrap().layout().name(), "samurai");
+    h.state_mut().undo();
+    h.state_mut().undo();
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!(doc.layout().name(), "classic");
+    assert_eq!(
+        doc.values()[blank],
+        3,
+        "the edit is still there to go back to"
+    );
+}
+
+#[test]
+fn every_shape_offered_is_read_when_switched_to() {
+    use sudoku_lens::grid::Layout;
+    use sudoku_lens::overlay::{Options, render_grid};
+    use sudoku_lens::solve::SudokuSolver;
+    use sudoku_lens::solve::generate::full_grid;
+
+    // A twodoku drawn on a page: not detected, but read once named.
+    let layout = Arc::new(Layout::named("twodoku").unwrap());
+    let full = full_grid(&mut SudokuSolver::new(layout.clone()), 3);
+    let givens: Vec<u8> = full
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| if i % 3 == 0 { v } else { 0 })
+        .collect();
+    let puzzle = Puzzle::empty(layout).with_values(givens.clone());
+    let grid = render_grid(&puzzle, None, &Options::default()).unwrap();
+    let mut page = image::RgbaImage::from_pixel(
+        grid.width() + 200,
+        grid.height() + 200,
+        image::Rgba([255, 255, 255, 255]),
+    );
+    image::imageops::overlay(&mut page, &grid, 100, 100);
+    let mut png = Vec::new();
+    page.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    let mut h = harness();
+    open(
+        &mut h,
+        Input::Bytes {
+            name: "twodoku.png".into(),
+            bytes: png.into(),
+        },
+    );
+    h.get_by_label_contains("no sudoku grid found in twodoku.png");
+    // The layout switch offers it.
+    h.get_by_label("Layout:").click();
+    h.run();
+    h.get_by_label("Twodoku").click();
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!(doc.layout().name(), "twodoku");
+    assert_eq!(doc.values(), &givens[..], "every cell read");
+}
+
+#[test]
+fn export_draws_the_hint_shown_whole_and_only_then() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    // A hint hides the solution: the picture without it.
+    h.state_mut().prefs.show_solution = false;
+    let plain = h.state().annotated_image().unwrap().unwrap();
+    for level in 1..=2 {
+        h.state_mut().hint();
+        settle(&mut h);
+        assert_eq!(h.state().hint_level(), level);
+        assert!(
+            h.state().annotated_image().unwrap().unwrap() == plain,
+            "level {level} gives nothing away"
+        );
+    }
+    h.state_mut().hint();
+    settle(&mut h);
+    let step = h.state().hint_step().cloned().expect("a step");
+    let drawn = h.state().annotated_image().unwrap().unwrap();
+    // The drawn grid: half a cell of margin, 64 pixels a cell.
+    let changed_in = |cell: usize| {
+        let (r, c) = (cell / 9, cell % 9);
+        let mut n = 0;
+        for y in 32 + r as u32 * 64..32 + (r as u32 + 1) * 64 {
+            for x in 32 + c as u32 * 64..32 + (c as u32 + 1) * 64 {
+                n += usize::from(drawn.get_pixel(x, y) != plain.get_pixel(x, y));
+            }
+        }
+        n
+    };
+    let placed = step.placements[0].cell;
+    assert!(changed_in(placed) > 200, "the placement is drawn");
+    let untouched = (0..81)
+        .find(|c| !step.cells.contains(c) && *c != placed)
+        .unwrap();
+    assert_eq!(changed_in(untouched), 0);
+
+    let out = std::env::temp_dir().join(format!("sudoku-lens-hint-{}.png", std::process::id()));
+    h.state_mut().export_to(out.clone());
+    settle(&mut h);
+    let written = image::open(&out).expect("export wrote a PNG").to_rgba8();
+    std::fs::remove_file(&out).ok();
+    assert!(written == drawn, "export writes what the window shows");
+}

@@ -337,3 +337,58 @@ fn explain_says_where_it_is_stuck_on_several_solutions() {
     assert!(stdout(&o).is_empty());
     assert!(stderr(&o).contains("stuck at the start"), "{}", stderr(&o));
 }
+
+#[test]
+fn hint_export_draws_the_step_at_its_cells() {
+    let path = samples().join("classic.txt");
+    let out = temp_file("hint-export", "hint.png", "");
+    let o = run(&[
+        "hint",
+        "--json",
+        path.to_str().unwrap(),
+        "--export",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let step = &lines_json(&o)[0];
+    let drawn = image::open(&out).expect("a PNG written").to_rgba8();
+    // The drawn grid: half a cell of margin, 64 pixels a cell.
+    assert_eq!(drawn.dimensions(), (640, 640));
+    let green_in = |row: u64, col: u64| {
+        let mut n = 0;
+        for y in 32 + row as u32 * 64..32 + (row as u32 + 1) * 64 {
+            for x in 32 + col as u32 * 64..32 + (col as u32 + 1) * 64 {
+                let p = drawn.get_pixel(x, y);
+                n += usize::from(p[1] > 100 && p[0] < 80 && p[2] < 110);
+            }
+        }
+        n
+    };
+    let place = &step["placements"][0];
+    let (row, col) = (place[0].as_u64().unwrap(), place[1].as_u64().unwrap());
+    assert!(green_in(row, col) > 100, "the placed digit in green");
+    let other = (0..9).find(|&c| c != col).unwrap();
+    let other_row = (row + 4) % 9;
+    assert_eq!(green_in(other_row, other), 0, "nothing green elsewhere");
+
+    let image = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/images/classic-photo-page.jpg");
+    let out = temp_file("hint-export", "photo.png", "");
+    let o = run(&[
+        "hint",
+        image.to_str().unwrap(),
+        "--export",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let photo = image::open(&image).unwrap();
+    let drawn = image::open(&out).expect("a PNG written");
+    assert_eq!(
+        (drawn.width(), drawn.height()),
+        (photo.width(), photo.height())
+    );
+    assert_ne!(
+        drawn.to_rgb8(),
+        photo.to_rgb8(),
+        "the step is drawn on the photo"
+    );
+}

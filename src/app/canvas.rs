@@ -97,10 +97,15 @@ impl Xf {
 
 /// A photo as an egui image, downscaled when larger than a texture may be.
 pub fn color_image(rgba: &RgbaImage) -> egui::ColorImage {
+    color_image_within(rgba, MAX_TEXTURE_SIDE)
+}
+
+/// A photo as an egui image of at most `max_side` pixels a side.
+fn color_image_within(rgba: &RgbaImage, max_side: u32) -> egui::ColorImage {
     let side = rgba.width().max(rgba.height());
     let shown;
-    let img = if side > MAX_TEXTURE_SIDE {
-        let f = MAX_TEXTURE_SIDE as f32 / side as f32;
+    let img = if side > max_side {
+        let f = max_side as f32 / side as f32;
         shown = image::imageops::resize(
             rgba,
             ((rgba.width() as f32 * f) as u32).max(1),
@@ -115,6 +120,22 @@ pub fn color_image(rgba: &RgbaImage) -> egui::ColorImage {
         [img.width() as usize, img.height() as usize],
         img.as_raw(),
     )
+}
+
+/// Uploads `image` as a texture, downscaled first when it is larger than
+/// the renderer takes (a GPU's limit can be below [`MAX_TEXTURE_SIDE`]):
+/// a page of a PDF or a large photo is shown smaller, never refused.
+fn upload(ctx: &egui::Context, name: String, image: egui::ColorImage) -> egui::TextureHandle {
+    let max = ctx.input(|i| i.max_texture_side);
+    let [w, h] = image.size;
+    let image = match (w.max(h) > max)
+        .then(|| RgbaImage::from_raw(w as u32, h as u32, image.as_raw().to_vec()))
+        .flatten()
+    {
+        Some(rgba) => color_image_within(&rgba, max as u32),
+        None => image,
+    };
+    ctx.load_texture(name, image, egui::TextureOptions::LINEAR)
 }
 
 /// The open document's pictures as textures, each kept with the [`Stamp`]
@@ -161,9 +182,8 @@ impl Textures {
         stamp: Stamp,
         doc: &Doc,
     ) -> Result<Option<egui::TextureHandle>, String> {
-        let options = egui::TextureOptions::LINEAR;
         if let Some((_, image)) = self.photo.take_if(|(d, _)| *d == stamp.doc) {
-            let handle = ctx.load_texture(format!("photo-{}", stamp.doc), image, options);
+            let handle = upload(ctx, format!("photo-{}", stamp.doc), image);
             self.plain = Some((stamp, Some(handle)));
         }
         let fresh = match &self.plain {
@@ -181,7 +201,7 @@ impl Textures {
             };
             match image {
                 Ok(image) => {
-                    self.plain = Some((stamp, Some(ctx.load_texture(name, image, options))));
+                    self.plain = Some((stamp, Some(upload(ctx, name, image))));
                 }
                 Err(message) => {
                     self.plain = Some((stamp, None));
@@ -196,7 +216,7 @@ impl Textures {
     pub fn solved(&mut self, ctx: &egui::Context, stamp: Stamp) -> Option<egui::TextureHandle> {
         if let Some((_, image)) = self.pending_solved.take_if(|(s, _)| *s == stamp) {
             let name = format!("solved-{}-{}", stamp.doc, stamp.revision);
-            let handle = ctx.load_texture(name, image, egui::TextureOptions::LINEAR);
+            let handle = upload(ctx, name, image);
             self.solved = Some((stamp, handle));
         }
         match &self.solved {

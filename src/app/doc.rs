@@ -13,7 +13,7 @@ use crate::solve::{SolveError, solve};
 use crate::vision::locate::Located;
 use crate::vision::read::{Reading, located_at_corners};
 
-use super::input::{Photo, default_corners};
+use super::input::{Pages, Photo, default_corners};
 
 /// How the overlay renderer draws: the same for the window and for export.
 pub fn overlay_options() -> overlay::Options {
@@ -35,6 +35,32 @@ pub fn annotated(
     snap: &Snapshot,
     solution: Option<&[u8]>,
 ) -> Result<RgbaImage, String> {
+    annotated_with_step(source, snap, solution, None)
+}
+
+/// [`annotated`], with a hint's whole step drawn over it as the window
+/// shows it at the hint's last level.
+pub fn annotated_with_step(
+    source: &Source,
+    snap: &Snapshot,
+    solution: Option<&[u8]>,
+    step: Option<&Step>,
+) -> Result<RgbaImage, String> {
+    let mut image = picture(source, snap, solution)?;
+    if let Some(step) = step {
+        overlay::hint::draw_step(
+            &mut image,
+            &snap.located,
+            step,
+            snap.puzzle.alphabet(),
+            &overlay_options(),
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    Ok(image)
+}
+
+fn picture(source: &Source, snap: &Snapshot, solution: Option<&[u8]>) -> Result<RgbaImage, String> {
     let mut options = overlay_options();
     // A killer's printed cages are in its cells: never covered.
     options.cover_marks = snap.puzzle.cages().is_empty();
@@ -201,6 +227,8 @@ pub struct Doc {
     pub notice: Option<String>,
     /// The revision last exported, if any.
     pub exported: Option<u64>,
+    /// The page of a PDF this document is, and the PDF's page count.
+    pub pages: Option<Pages>,
 }
 
 impl Doc {
@@ -238,6 +266,7 @@ impl Doc {
             selected: None,
             notice,
             exported: None,
+            pages: None,
         }
     }
 
@@ -267,6 +296,16 @@ impl Doc {
             selected: None,
             notice: None,
             exported: None,
+            pages: None,
+        }
+    }
+
+    /// The name with the page of a PDF: "book.pdf, page 3 of 12". What the
+    /// title, the recent list and the side panel show.
+    pub fn title(&self) -> String {
+        match &self.pages {
+            Some(p) => format!("{}, {}", self.name, p.label()),
+            None => self.name.clone(),
         }
     }
 
@@ -470,19 +509,21 @@ impl Doc {
         true
     }
 
-    /// Switches the layout (an undo step), keeping the corners; the cells
-    /// are emptied until a new reading arrives.
-    pub fn switch_layout(&mut self, layout: Layout) -> bool {
-        if layout.name() == self.layout().name() {
+    /// True when the grid's corners were placed by a person (dragged, or
+    /// put in place for a photo whose grid was not found), not by the
+    /// locator.
+    pub fn located_by_hand(&self) -> bool {
+        self.current.located.layout_scores.is_empty()
+    }
+
+    /// Takes a reading of another layout made for `revision` (an undo step:
+    /// a layout switch). Refused when the document changed since.
+    pub fn switch_to_reading(&mut self, revision: u64, reading: Reading) -> bool {
+        if revision != self.revision {
             return false;
         }
-        let corners = self.current.located.corners;
-        let Some(located) = located_at_corners(corners, &layout) else {
-            return false;
-        };
-        let layout = Arc::new(layout);
         self.edit(|s| {
-            *s = Snapshot::new(Puzzle::empty(layout), Arc::new(located), Vec::new());
+            *s = Snapshot::new(reading.puzzle, Arc::new(reading.located), reading.uncertain);
         });
         true
     }

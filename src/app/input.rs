@@ -9,7 +9,9 @@ use std::sync::Arc;
 use image::{GrayImage, RgbaImage};
 
 use crate::grid::{Document, Layout, Puzzle, parse};
+use crate::vision::load::{load_page, to_grey};
 use crate::vision::locate::{LocateError, LocateFileError};
+use crate::vision::pdf::{is_pdf, page_count};
 use crate::vision::read::{Colour, Reading, read_at_corners, read_grey, read_image_bytes};
 
 /// File name endings offered by the open dialog.
@@ -28,6 +30,8 @@ pub enum Input {
     Text { name: String, text: String },
     /// A pasted image (a screenshot from the clipboard).
     Image { name: String, image: Arc<RgbaImage> },
+    /// One page (from 1) of a paged file (a PDF) given as a path or bytes.
+    Page { file: Box<Input>, page: usize },
 }
 
 impl Input {
@@ -38,7 +42,42 @@ impl Input {
             Input::Bytes { name, .. } | Input::Text { name, .. } | Input::Image { name, .. } => {
                 name.clone()
             }
+            Input::Page { file, page } => format!("{}, page {page}", file.name()),
         }
+    }
+
+    /// Whether two inputs are the same file: the same path, or the same
+    /// bytes in memory. Pages of one file are the same file.
+    pub fn same_file(&self, other: &Input) -> bool {
+        match (self.file(), other.file()) {
+            (Input::Path(a), Input::Path(b)) => a == b,
+            (Input::Bytes { bytes: a, .. }, Input::Bytes { bytes: b, .. }) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+
+    /// The file a page is of; any other input itself.
+    pub fn file(&self) -> &Input {
+        match self {
+            Input::Page { file, .. } => file.file(),
+            other => other,
+        }
+    }
+}
+
+/// Where a document stands in a paged file (a PDF): its page (from 1), the
+/// page count, and the file to read the other pages from.
+#[derive(Clone, Debug)]
+pub struct Pages {
+    pub number: usize,
+    pub count: usize,
+    pub file: Input,
+}
+
+impl Pages {
+    /// "page 3 of 12".
+    pub fn label(&self) -> String {
+        format!("page {} of {}", self.number, self.count)
     }
 }
 
@@ -61,10 +100,11 @@ pub struct Photo {
 pub enum Loaded {
     /// A photo; `reading` is `Err` with a message when no grid was found, in
     /// which case the document starts with corners placed for the person to
-    /// drag onto the grid.
+    /// drag onto the grid. `pages` is set for a page of a PDF.
     Photo {
         photo: Photo,
         reading: Result<Box<Reading>, String>,
+        pages: Option<Pages>,
     },
     /// A puzzle text.
     Text { puzzle: Puzzle },
@@ -73,25 +113,39 @@ pub enum Loaded {
 /// Reads an input to the end. Runs on a background thread; every failure
 /// is a message naming the input, never a panic.
 pub fn load(input: Input) -> Result<Loaded, String> {
-    let name = input.name();
-    match input {
+    let (file, page) = match &input {
+        Input::Page { file, page } => (file.file().clone(), *page),
+        other => (other.clone(), 1),
+    };
+    let name = file.name();
+    match &file {
         Input::Path(path) => {
-            let bytes = std::fs::read(&path).map_err(|e| match e.kind() {
+            let bytes = std::fs::read(path).map_err(|e| match e.kind() {
                 std::io::ErrorKind::NotFound => format!("{name} does not exist (any more)"),
                 std::io::ErrorKind::IsADirectory => {
                     format!("{name} is a folder: open an image or a puzzle text file")
                 }
                 _ => format!("cannot read {name}: {e}"),
             })?;
-            load_content(&bytes, &name)
+            load_content(&bytes, &name, &file, page)
         }
-        Input::Bytes { bytes, .. } => load_content(&bytes, &name),
-        Input::Text { text, .. } => load_text(&text, &name),
-        Input::Image { image, .. } => Ok(read_photo(image, &name)),
+        Input::Bytes { bytes, .. } => load_content(bytes, &name, &file, page),
+        Input::Text { text, .. } => load_text(text, &name),
+        Input::Image { image, .. } => Ok(read_photo(image.clone(), &name)),
+        // `file()` is never a page; said rather than assumed.
+        Input::Page { .. } => Err(format!("{name}: a page of a page cannot be read")),
     }
 }
 
-fn load_content(bytes: &[u8], name: &str) -> Result<Loaded, String> {
+/// Reads page `page` of a file's content: a PDF's page, else (page 1 only)
+/// an image or a puzzle text. `file` is what the other pages are read from.
+fn load_content(bytes: &[u8], name: &str, file: &Input, page: usize) -> Result<Loaded, String> {
+    if is_pdf(bytes) {
+        return load_pdf_page(bytes, name, file, page);
+    }
+    if page != 1 {
+        return Err(format!("{name} is not a PDF: it has no page {page}"));
+    }
     if image::guess_format(bytes).is_ok() {
         let read = read_image_bytes(bytes, name, None, Colour::Keep).map_err(|e| e.to_string())?;
         let rgba = read.image.map(|i| i.into_rgba8()).unwrap_or_default();
@@ -100,6 +154,7 @@ fn load_content(bytes: &[u8], name: &str) -> Result<Loaded, String> {
             Arc::new(read.grey),
             read.reading,
             name,
+            None,
         ));
     }
     match std::str::from_utf8(bytes) {
@@ -129,11 +184,35 @@ pub fn load_text(text: &str, name: &str) -> Result<Loaded, String> {
     }
 }
 
+/// Renders page `page` of a PDF and reads its grid. A page without a grid
+/// is a document like a photo without one; a page that does not exist or a
+/// PDF that cannot be rendered is an error naming the file and the page.
+fn load_pdf_page(bytes: &[u8], name: &str, file: &Input, page: usize) -> Result<Loaded, String> {
+    let count = page_count(bytes).map_err(|e| format!("{name}: {e}"))?;
+    let image = load_page(bytes, name, page).map_err(|e| e.to_string())?;
+    let grey = Arc::new(to_grey(&image));
+    let rgba = Arc::new(image.into_rgba8());
+    let page_name = format!("{name}, page {page}");
+    let (result, _) = read_grey(&grey, None);
+    let pages = Pages {
+        number: page,
+        count,
+        file: file.clone(),
+    };
+    Ok(photo(
+        rgba,
+        grey,
+        result.map_err(|e| e.in_file(&page_name)),
+        &page_name,
+        Some(pages),
+    ))
+}
+
 /// Locates and reads the grid of a decoded image.
 pub fn read_photo(rgba: Arc<RgbaImage>, name: &str) -> Loaded {
     let grey = Arc::new(image::DynamicImage::ImageRgba8((*rgba).clone()).to_luma8());
     let (result, _) = read_grey(&grey, None);
-    photo(rgba, grey, result.map_err(|e| e.in_file(name)), name)
+    photo(rgba, grey, result.map_err(|e| e.in_file(name)), name, None)
 }
 
 /// A photo and its reading, or the message for a grid not found.
@@ -142,6 +221,7 @@ fn photo(
     grey: Arc<GrayImage>,
     result: Result<Reading, LocateFileError>,
     name: &str,
+    pages: Option<Pages>,
 ) -> Loaded {
     let reading = result.map(Box::new).map_err(|e| match e.error {
         LocateError::NoGrid => format!(
@@ -152,6 +232,7 @@ fn photo(
     Loaded::Photo {
         photo: Photo { rgba, grey },
         reading,
+        pages,
     }
 }
 
@@ -164,6 +245,28 @@ pub fn reread(
     read_at_corners(grey, corners, layout).ok_or_else(|| {
         "those corners do not make a grid: keep them in order around the puzzle".to_string()
     })
+}
+
+/// Reads a photo's grid as `layout`: the grid is looked for again with that
+/// layout forced, or, when the locator finds none and `corners` are given
+/// (placed by a person), read between those corners. The error is the
+/// reader's, naming `name`.
+pub fn read_as(
+    grey: &GrayImage,
+    layout: &Layout,
+    corners: Option<[[f32; 2]; 4]>,
+    name: &str,
+) -> Result<Reading, String> {
+    let (found, _) = read_grey(grey, Some(layout));
+    match (found, corners) {
+        (Ok(reading), _) => Ok(reading),
+        (Err(_), Some(corners)) => reread(grey, corners, layout),
+        (Err(LocateError::NoGrid), None) => Err(format!(
+            "no {} grid found in {name}: the layout stays as it was",
+            layout.name()
+        )),
+        (Err(e), None) => Err(e.in_file(name).to_string()),
+    }
 }
 
 /// Corners inset from the image border, for a photo whose grid was not

@@ -173,6 +173,7 @@ fn shortcuts(app: &mut SudokuApp, ctx: &egui::Context) {
     let (mut clear, mut solve, mut deselect, mut zoom_in, mut zoom_out, mut toggle) =
         (false, false, false, false, false, false);
     let (mut hint, mut apply, mut candidates) = (false, false, false);
+    let (mut page_up, mut page_down) = (false, false);
     ctx.input_mut(|i| {
         for (key, d) in [
             (Key::ArrowUp, (-1, 0)),
@@ -188,6 +189,8 @@ fn shortcuts(app: &mut SudokuApp, ctx: &egui::Context) {
             clear |= i.consume_key(Modifiers::NONE, key);
         }
         solve = i.consume_key(Modifiers::NONE, Key::Enter);
+        page_up = i.consume_key(Modifiers::NONE, Key::PageUp);
+        page_down = i.consume_key(Modifiers::NONE, Key::PageDown);
         deselect = i.consume_key(Modifiers::NONE, Key::Escape);
         toggle = i.consume_key(Modifiers::NONE, Key::H);
         for e in &i.events {
@@ -236,6 +239,12 @@ fn shortcuts(app: &mut SudokuApp, ctx: &egui::Context) {
     }
     if deselect {
         app.select(None);
+    }
+    if page_up {
+        app.previous_page();
+    }
+    if page_down {
+        app.next_page();
     }
     if zoom_in {
         app.view.zoom_by(1.25);
@@ -394,6 +403,7 @@ fn start_screen(app: &mut SudokuApp, ui: &mut egui::Ui) {
 fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
     let Some(doc) = app.doc() else { return };
     let name = doc.name.clone();
+    let pages = doc.pages.as_ref().map(|p| (p.number, p.count));
     let is_photo = doc.is_photo();
     let layout_name = doc.layout().name().to_string();
     let edited = doc.is_edited();
@@ -417,6 +427,9 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
     if edited {
         ui.label(RichText::new("edited").weak());
     }
+    if let Some((number, count)) = pages {
+        page_picker(app, ui, number, count);
+    }
     ui.add_space(6.0);
     if is_photo {
         ui.horizontal(|ui| {
@@ -424,7 +437,7 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
             egui::ComboBox::from_id_salt("layout")
                 .selected_text(capitalise(&layout_name))
                 .show_ui(ui, |ui| {
-                    for l in ["classic", "samurai"] {
+                    for &l in super::LAYOUTS {
                         if ui
                             .selectable_label(layout_name == l, capitalise(l))
                             .clicked()
@@ -560,6 +573,27 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
             .clicked()
         {
             app.close();
+        }
+    });
+}
+
+/// The page of a PDF, and the way to the pages before and after it.
+fn page_picker(app: &mut SudokuApp, ui: &mut egui::Ui, number: usize, count: usize) {
+    ui.label(format!("Page {number} of {count}"));
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(number > 1, egui::Button::new("Previous page"))
+            .on_hover_text("Page Up")
+            .clicked()
+        {
+            app.previous_page();
+        }
+        if ui
+            .add_enabled(number < count, egui::Button::new("Next page"))
+            .on_hover_text("Page Down")
+            .clicked()
+        {
+            app.next_page();
         }
     });
 }

@@ -5,13 +5,17 @@ use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use image::{DynamicImage, RgbaImage};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, parse};
 use sudoku_lens::logic::{Logic, LogicError, Rating, Step, Technique};
+use sudoku_lens::overlay::hint::draw_step;
+use sudoku_lens::overlay::{Options, into_rgba, render_grid};
 use sudoku_lens::vision::load::is_image_file;
-use sudoku_lens::vision::read::{Colour, read_image};
+use sudoku_lens::vision::locate::Located;
+use sudoku_lens::vision::read::{Colour, located_at_corners, read_image};
 
 use super::{Status, read_input};
 
@@ -25,13 +29,17 @@ pub enum Mode {
 }
 
 /// `hint` and `explain`: one puzzle (a text file, or an image as read).
+/// With `export` (hint only), the step is also drawn onto the image, or onto
+/// a drawn grid for a text puzzle, and written there as PNG (JPEG for a
+/// `.jpg` name).
 pub fn run_one(
     input: &Path,
     mode: Mode,
     json: bool,
     layout: Option<&Layout>,
+    export: Option<&Path>,
 ) -> Result<Status, String> {
-    let puzzle = load_one(input, layout)?;
+    let (puzzle, picture) = load_one(input, layout, export.is_some())?;
     let place = input.display().to_string();
     let checked = Logic::for_puzzle(&puzzle).and_then(|mut logic| {
         let opts = logic.options(&puzzle)?;
@@ -51,6 +59,13 @@ pub fn run_one(
         Ok(s) => s,
         Err(e) => return Ok(report_error(&place, &e)),
     };
+    if let (Some(out), Some(step)) = (export, steps.first()) {
+        let picture = match picture {
+            Some(p) => p,
+            None => text_picture(&puzzle)?,
+        };
+        export_step(picture, &puzzle, step, out)?;
+    }
     let mut out = BufWriter::new(io::stdout().lock());
     let written = steps.iter().try_for_each(|st| {
         if json {
@@ -104,16 +119,71 @@ pub fn step_json(layout: &Layout, st: &Step) -> Value {
     })
 }
 
-/// One puzzle from a text file (a batch must hold exactly one) or an image.
-fn load_one(input: &Path, layout: Option<&Layout>) -> Result<Puzzle, String> {
+/// What `hint --export` draws on: the photo as decoded, or a text
+/// puzzle's drawn grid, and where the grid lies on it.
+struct Picture {
+    image: RgbaImage,
+    located: Located,
+}
+
+/// A text puzzle's grid drawn by the overlay renderer, and where its cells
+/// are: the renderer leaves half a cell of margin.
+fn text_picture(puzzle: &Puzzle) -> Result<Picture, String> {
+    let options = Options::default();
+    let image = render_grid(puzzle, None, &options).map_err(|e| e.to_string())?;
+    let margin = (options.cell_px / 2) as f32;
+    let (w, h) = (image.width() as f32, image.height() as f32);
+    let (x0, y0, x1, y1) = (margin, margin, w - margin, h - margin);
+    let located = located_at_corners([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], puzzle.layout())
+        .ok_or("cannot place the drawn grid")?;
+    Ok(Picture { image, located })
+}
+
+/// Draws `step` onto the picture and writes it to `out`.
+fn export_step(
+    mut picture: Picture,
+    puzzle: &Puzzle,
+    step: &Step,
+    out: &Path,
+) -> Result<(), String> {
+    draw_step(
+        &mut picture.image,
+        &picture.located,
+        step,
+        puzzle.alphabet(),
+        &Options::default(),
+    )
+    .map_err(|e| format!("{}: cannot draw the step: {e}", out.display()))?;
+    let jpeg = out
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg"));
+    let written = if jpeg {
+        DynamicImage::ImageRgba8(picture.image).to_rgb8().save(out)
+    } else {
+        picture.image.save_with_format(out, image::ImageFormat::Png)
+    };
+    written.map_err(|e| format!("cannot write {}: {e}", out.display()))
+}
+
+/// One puzzle from a text file (a batch must hold exactly one) or an image;
+/// with `keep`, an image's pixels and where its grid is, to draw on.
+fn load_one(
+    input: &Path,
+    layout: Option<&Layout>,
+    keep: bool,
+) -> Result<(Puzzle, Option<Picture>), String> {
     let name = input.display().to_string();
     if input.as_os_str() != "-" && input.is_file() && is_image_file(input) {
-        let reading = read_image(input, layout, Colour::Drop)
-            .map_err(|e| e.to_string())?
-            .reading
-            .map_err(|e| e.to_string())?;
+        let colour = if keep { Colour::Keep } else { Colour::Drop };
+        let read = read_image(input, layout, colour).map_err(|e| e.to_string())?;
+        let reading = read.reading.map_err(|e| e.to_string())?;
         super::read::report_check(input, &reading);
-        return Ok(reading.puzzle);
+        let picture = read.image.map(|image| Picture {
+            image: into_rgba(image),
+            located: reading.located.clone(),
+        });
+        return Ok((reading.puzzle, picture));
     }
     let (name, text) = read_input(&input.to_path_buf()).map_err(|e| {
         if input.is_dir() {
@@ -123,9 +193,9 @@ fn load_one(input: &Path, layout: Option<&Layout>) -> Result<Puzzle, String> {
         }
     })?;
     if let Some(start) = super::check::resume_from(&text, &name, layout)? {
-        return Ok(start);
+        return Ok((start, None));
     }
-    match parse(&text, &name, layout).map_err(|e| e.to_string())? {
+    let puzzle = match parse(&text, &name, layout).map_err(|e| e.to_string())? {
         Document::Single(p) => Ok(p),
         Document::Batch(entries) => {
             let mut puzzles = entries.into_iter().filter_map(|e| match e {
@@ -140,7 +210,8 @@ fn load_one(input: &Path, layout: Option<&Layout>) -> Result<Puzzle, String> {
                 )),
             }
         }
-    }
+    }?;
+    Ok((puzzle, None))
 }
 
 /// One puzzle of `rate`'s inputs: where it was, its text, and what it

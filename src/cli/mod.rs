@@ -154,7 +154,8 @@ pub enum Command {
     /// for the cell with the fewest candidates. Exit status as for `solve`.
     #[command(
         after_help = "Examples:\n  sudoku-lens hint samples/puzzles/classic.txt\n  \
-        sudoku-lens hint --json photo.jpg"
+        sudoku-lens hint --json photo.jpg\n  \
+        sudoku-lens hint photo.jpg --export photo.hint.png"
     )]
     Hint {
         /// A puzzle text file or an image; `-` reads standard input.
@@ -165,6 +166,11 @@ pub enum Command {
         /// ([row, col]), explanation; rows and columns from 0.
         #[arg(long)]
         json: bool,
+        /// Also draw the step onto the image (a text puzzle: onto its drawn
+        /// grid): its pattern's cells outlined, the candidates it strikes
+        /// crossed out, what it places in green. PNG, or JPEG for a .jpg name.
+        #[arg(long, value_name = "OUT")]
+        export: Option<PathBuf>,
         /// The puzzle's shape, instead of detecting it.
         #[arg(long, value_name = "NAME", value_parser = parse_layout)]
         layout: Option<Layout>,
@@ -339,12 +345,19 @@ pub fn run(command: Command) -> Result<Status, String> {
             input,
             json,
             layout,
-        } => logic::run_one(&input, logic::Mode::Hint, json, layout.as_ref()),
+            export,
+        } => logic::run_one(
+            &input,
+            logic::Mode::Hint,
+            json,
+            layout.as_ref(),
+            export.as_deref(),
+        ),
         Command::Explain {
             input,
             json,
             layout,
-        } => logic::run_one(&input, logic::Mode::Explain, json, layout.as_ref()),
+        } => logic::run_one(&input, logic::Mode::Explain, json, layout.as_ref(), None),
         Command::Rate {
             files,
             json,

@@ -42,6 +42,7 @@
 //! ```
 
 pub mod cages;
+pub mod hint;
 mod marks;
 mod render;
 mod stamp;

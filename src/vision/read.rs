@@ -185,11 +185,25 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
     let cells = model.read_page(&prepared);
     let turns = orient(model, &located.layout, &crops, &prepared, &cells).turns;
     drop(prepared);
-    let (located, _, cells) = apply(model, located, crops, cells, turns);
+    let (located, _, mut cells) = apply(model, located, crops, cells, turns);
+    // A digit the layout does not have (a 7 on a 6x6, a grid read at a
+    // smaller layout than printed) is no given of it: empty, and unsure.
+    let size = located.layout.size();
+    let mut foreign = vec![false; cells.len()];
+    for (c, f) in cells.iter_mut().zip(&mut foreign) {
+        if c.runner_up as usize > size {
+            c.runner_up = 0;
+            c.runner_up_confidence = 0.0;
+        }
+        if c.value as usize > size {
+            (c.value, c.confidence, *f) = (0, 0.0, true);
+        }
+    }
     let mut uncertain: Vec<usize> = cells
         .iter()
+        .zip(&foreign)
         .enumerate()
-        .filter(|(_, c)| is_uncertain(c))
+        .filter(|(_, (c, f))| **f || is_uncertain(c))
         .map(|(i, _)| i)
         .collect();
     let layout = Arc::new(located.layout.clone());
