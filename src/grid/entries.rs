@@ -21,14 +21,12 @@
 //! The JSON form adds `"entries"` rows beside `"grid"` (same shape, `.` where
 //! nothing is written).
 
-use std::sync::Arc;
-
 use serde_json::Value;
 
 use super::json;
 use super::layout::Layout;
-use super::puzzle::{Alphabet, Format, Puzzle};
-use super::text::{Document, ParseError, cell_value, parse};
+use super::puzzle::{Format, Puzzle};
+use super::text::{Document, ParseError, parse};
 
 /// The line that starts the entries grid in the text form (compared without
 /// surrounding whitespace, in any case).
@@ -259,8 +257,8 @@ pub fn parse_progress(
             Some(obj) => {
                 let l = puzzle.layout().clone();
                 let rows = json::read_rows(obj, "entries", &l).map_err(|m| err(0, 0, m))?;
-                let values =
-                    json_entries(&rows, &l, puzzle.alphabet()).map_err(|m| err(0, 0, m))?;
+                let values = json::row_values(&rows, "entries", &l, puzzle.alphabet())
+                    .map_err(|m| err(0, 0, m))?;
                 Progress::new(puzzle, Entries::from_values(values))
                     .map_err(|e| err(0, 0, format!("entries: {e}")))
             }
@@ -378,37 +376,12 @@ fn single(doc: Document, file: &str) -> Result<Puzzle, ParseError> {
     }
 }
 
-/// The values of JSON `entries` rows in the puzzle's alphabet.
-fn json_entries(
-    rows: &[String],
-    layout: &Arc<Layout>,
-    alphabet: Alphabet,
-) -> Result<Vec<u8>, String> {
-    let mut values = vec![0u8; layout.cell_count()];
-    for (r, row) in rows.iter().enumerate() {
-        for (c, ch) in row.chars().enumerate() {
-            match layout.cell_at(r, c) {
-                Some(cell) => {
-                    values[cell] = cell_value(ch, alphabet, layout.size())
-                        .map_err(|m| format!("entries[{r}], character {}: {m}", c + 1))?;
-                }
-                None if ch == ' ' || ch == '#' || ch == '.' => {}
-                None => {
-                    return Err(format!(
-                        "entries[{r}], character {}: '{ch}' is outside the {} shape",
-                        c + 1,
-                        layout.name()
-                    ));
-                }
-            }
-        }
-    }
-    Ok(values)
-}
-
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
     use super::*;
+    use crate::grid::Alphabet;
 
     const GIVENS: &str = "\
 53..7....

@@ -42,34 +42,7 @@ pub fn from_json(value: &Value, file: &str) -> Result<Puzzle, ParseError> {
     let layout = layout_named(name).map_err(err)?;
     let rows = read_rows(obj, "grid", &layout).map_err(err)?;
     let alphabet = Alphabet::detect(layout.size(), rows.iter().flat_map(|r| r.chars()));
-    let mut values = vec![0u8; layout.cell_count()];
-    for (r, row) in rows.iter().enumerate() {
-        for (c, ch) in row.chars().enumerate() {
-            match layout.cell_at(r, c) {
-                Some(cell) => {
-                    values[cell] = cell_value(ch, alphabet, layout.size())
-                        .map_err(|m| err(format!("grid[{r}], character {}: {m}", c + 1)))?;
-                }
-                None if ch == ' ' || ch == '#' || ch == '.' => {}
-                None => {
-                    return Err(err(format!(
-                        "grid[{r}], character {}: '{ch}' is outside the {} shape \
-                         (expected a space or '#')",
-                        c + 1,
-                        layout.name()
-                    )));
-                }
-            }
-        }
-        let missing = (row.chars().count()..layout.width()).find_map(|c| layout.cell_at(r, c));
-        if let Some(cell) = missing {
-            return Err(err(format!(
-                "grid[{r}] ends before {}, a cell of the {} shape",
-                layout.cell_name(cell),
-                layout.name()
-            )));
-        }
-    }
+    let values = row_values(&rows, "grid", &layout, alphabet).map_err(err)?;
     let format = if layout.is_full() {
         Format::Rows { pretty: false }
     } else {
@@ -101,6 +74,46 @@ fn layout_named(name: &str) -> Result<Layout, String> {
         ));
     }
     Layout::named(base).map_err(|e| format!("layout: {e}"))
+}
+
+/// The values of the rows under `key` (as [`read_rows`] gives them) in the
+/// puzzle's alphabet: a character per canvas column, a space, `#` or `.`
+/// outside the shape.
+pub(super) fn row_values(
+    rows: &[String],
+    key: &str,
+    layout: &Layout,
+    alphabet: Alphabet,
+) -> Result<Vec<u8>, String> {
+    let mut values = vec![0u8; layout.cell_count()];
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            match layout.cell_at(r, c) {
+                Some(cell) => {
+                    values[cell] = cell_value(ch, alphabet, layout.size())
+                        .map_err(|m| format!("{key}[{r}], character {}: {m}", c + 1))?;
+                }
+                None if ch == ' ' || ch == '#' || ch == '.' => {}
+                None => {
+                    return Err(format!(
+                        "{key}[{r}], character {}: '{ch}' is outside the {} shape \
+                         (expected a space or '#')",
+                        c + 1,
+                        layout.name()
+                    ));
+                }
+            }
+        }
+        let missing = (row.chars().count()..layout.width()).find_map(|c| layout.cell_at(r, c));
+        if let Some(cell) = missing {
+            return Err(format!(
+                "{key}[{r}] ends before {}, a cell of the {} shape",
+                layout.cell_name(cell),
+                layout.name()
+            ));
+        }
+    }
+    Ok(values)
 }
 
 /// The rows under `key` (`grid`, or `entries`): an array of canvas rows, or
