@@ -364,4 +364,10 @@ fn eval_counts_grids_cells_and_readings_that_solve_right() {
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
+    assert_eq!(eval(&["--min-grids", "30"]).status.code(), Some(0));
+    // A killer floor on a folder with no killers fails, and says so.
+    let o = eval(&["--min-killers", "10"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("of 0 killers"), "{err}");
 }

@@ -19,11 +19,20 @@ use sudoku_lens::vision::truth::truth_beside;
 
 use super::Status;
 
-pub fn run(dir: &Path, min_grids: Option<f64>) -> Result<Status, String> {
+/// The least figures (percent) an evaluation must reach, when given.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Floors {
+    /// Grids read entirely right.
+    pub grids: Option<f64>,
+    /// Killers read with every cage and digit right.
+    pub killers: Option<f64>,
+}
+
+pub fn run(dir: &Path, floors: Floors) -> Result<Status, String> {
     // Line by line (standard output is line-buffered), so that a long run
     // shows its misses as they come.
     let mut out = io::stdout().lock();
-    match evaluate(dir, min_grids, &mut out) {
+    match evaluate(dir, floors, &mut out) {
         Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Status::Solved),
         Err(Failure::Output(e)) => Err(format!("cannot write the output: {e}")),
         Err(Failure::Error(e)) => Err(e),
@@ -46,7 +55,7 @@ impl From<io::Error> for Failure {
     }
 }
 
-fn evaluate(dir: &Path, min_grids: Option<f64>, out: &mut impl Write) -> Result<Status, Failure> {
+fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, Failure> {
     let mut images: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| Failure::Error(format!("{}: cannot list the folder: {e}", dir.display())))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -165,12 +174,22 @@ fn evaluate(dir: &Path, min_grids: Option<f64>, out: &mut impl Write) -> Result<
             cages.sums_ok,
         )?;
     }
-    if let Some(floor) = min_grids
+    if let Some(floor) = floors.grids
         && grids_pct < floor
     {
         return Err(Failure::Error(format!(
             "{}: {grids_pct:.1}% of grids entirely right, below the floor of {floor}%",
             dir.display()
+        )));
+    }
+    let killers_pct = pct(cages.images_ok, cages.images);
+    if let Some(floor) = floors.killers
+        && (cages.images == 0 || killers_pct < floor)
+    {
+        return Err(Failure::Error(format!(
+            "{}: {killers_pct:.1}% of {} killers read with every cage and digit right, below the floor of {floor}%",
+            dir.display(),
+            cages.images
         )));
     }
     Ok(Status::Solved)

@@ -127,6 +127,10 @@ pub enum Command {
         /// entirely right.
         #[arg(long, value_name = "PERCENT")]
         min_grids: Option<f64>,
+        /// Fail (exit 1) when fewer than this percentage of the killers are
+        /// read with every cage and digit right.
+        #[arg(long, value_name = "PERCENT")]
+        min_killers: Option<f64>,
     },
     /// Time the solver on a file of puzzles (one thread) and print puzzles per second.
     Bench {
@@ -334,7 +338,17 @@ pub fn run(command: Command) -> Result<Status, String> {
             debug,
             page,
         } => read::run(&images, json, layout.0.as_ref(), debug.as_deref(), page),
-        Command::Eval { dir, min_grids } => eval::run(&dir, min_grids),
+        Command::Eval {
+            dir,
+            min_grids,
+            min_killers,
+        } => eval::run(
+            &dir,
+            eval::Floors {
+                grids: min_grids,
+                killers: min_killers,
+            },
+        ),
         Command::Bench {
             file,
             count,
