@@ -11,6 +11,7 @@
 use image::GrayImage;
 
 use super::locate::Located;
+use super::num::bilinear;
 
 /// Farthest offset sampled each side of the grid line, in cells: cage
 /// outlines are drawn 0.04-0.15 of a cell inside the cage; a centred digit
@@ -113,16 +114,7 @@ fn sample(grey: &GrayImage, [x, y]: [f32; 2]) -> Option<f32> {
     if !(x >= 0.0 && y >= 0.0 && x <= w - 1.0 && y <= h - 1.0) {
         return None;
     }
-    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
-    let (x1, y1) = (
-        (x0 + 1).min(grey.width() - 1),
-        (y0 + 1).min(grey.height() - 1),
-    );
-    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
-    let p = |x, y| grey.get_pixel(x, y).0[0] as f32;
-    let top = p(x0, y0) * (1.0 - fx) + p(x1, y0) * fx;
-    let bottom = p(x0, y1) * (1.0 - fx) + p(x1, y1) * fx;
-    Some(top * (1.0 - fy) + bottom * fy)
+    Some(bilinear(grey, x, y))
 }
 
 /// Samples the darkness beside one grid line on one side: `OFFSETS` rows

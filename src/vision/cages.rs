@@ -22,6 +22,7 @@ use super::check::CheckOutcome;
 use super::classify::Model;
 use super::classify::prep::{WORK, features};
 use super::locate::Located;
+use super::num::bilinear;
 use crate::grid::{Cage, Layout};
 use crate::grid::{layout_total, sum_range};
 use crate::solve::SudokuSolver;
@@ -376,19 +377,9 @@ fn corner(grey: &GrayImage, located: &Located, borders: &Borders, cell: usize) -
 }
 
 fn sample(grey: &GrayImage, x: f32, y: f32) -> u8 {
-    let (w, h) = (grey.width() as f32, grey.height() as f32);
-    let x = x.clamp(0.0, w - 1.0);
-    let y = y.clamp(0.0, h - 1.0);
-    let (x0, y0) = (x.floor() as u32, y.floor() as u32);
-    let (x1, y1) = (
-        (x0 + 1).min(grey.width() - 1),
-        (y0 + 1).min(grey.height() - 1),
-    );
-    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
-    let p = |x, y| grey.get_pixel(x, y).0[0] as f32;
-    let top = p(x0, y0) * (1.0 - fx) + p(x1, y0) * fx;
-    let bottom = p(x0, y1) * (1.0 - fx) + p(x1, y1) * fx;
-    (top * (1.0 - fy) + bottom * fy).round() as u8
+    let x = x.clamp(0.0, grey.width() as f32 - 1.0);
+    let y = y.clamp(0.0, grey.height() as f32 - 1.0);
+    bilinear(grey, x, y).round() as u8
 }
 
 /// An ink component of the corner: bounding box and pixel count.

@@ -1,5 +1,7 @@
 //! Small numeric helpers shared by the pixel loops.
 
+use image::GrayImage;
+
 /// `v.floor() as i32` (saturating, NaN to 0) without the library call that
 /// `floor` is on targets without SSE 4.1: the crops' and the classifier's
 /// bilinear samplers call it for every sample.
@@ -16,9 +18,34 @@ pub(crate) fn floor_i32(v: f32) -> i32 {
     }
 }
 
+/// Bilinear grey level at an image point, which must lie within the
+/// image's pixel centres (`0 <= x <= width - 1`, the same for y): the
+/// callers clamp or reject points outside first.
+pub(crate) fn bilinear(grey: &GrayImage, x: f32, y: f32) -> f32 {
+    let (x0, y0) = (x as u32, y as u32);
+    let (x1, y1) = (
+        (x0 + 1).min(grey.width() - 1),
+        (y0 + 1).min(grey.height() - 1),
+    );
+    let (fx, fy) = (x - x0 as f32, y - y0 as f32);
+    let p = |x, y| grey.get_pixel(x, y).0[0] as f32;
+    let top = p(x0, y0) * (1.0 - fx) + p(x1, y0) * fx;
+    let bottom = p(x0, y1) * (1.0 - fx) + p(x1, y1) * fx;
+    top * (1.0 - fy) + bottom * fy
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bilinear_is_exact_on_pixels_and_mixes_between_them() {
+        let grey = GrayImage::from_raw(2, 2, vec![0, 100, 200, 40]).unwrap();
+        assert_eq!(bilinear(&grey, 0.0, 0.0), 0.0);
+        assert_eq!(bilinear(&grey, 1.0, 1.0), 40.0);
+        assert_eq!(bilinear(&grey, 0.5, 0.0), 50.0);
+        assert_eq!(bilinear(&grey, 0.5, 0.5), 85.0);
+    }
 
     #[test]
     fn floor_i32_is_floor_as_i32() {
