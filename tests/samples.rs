@@ -1,7 +1,8 @@
 //! Every image in `samples/images/` (screenshots and simulated photos made by
 //! `cargo run --release -p sudoku-lens-tools --bin make_image_samples`) is read through the
-//! library and must give exactly the grid in its `NAME.txt`, without the
-//! solver check having to change any cell.
+//! library and must give exactly the grid in its `NAME.txt` (a killer's
+//! cages too: their cells and sums), without the solver check having to
+//! change any cell.
 
 use std::path::{Path, PathBuf};
 
@@ -97,6 +98,13 @@ fn every_sample_image_reads_exactly() {
             if reading.puzzle.rows() != expected.rows() {
                 return Some(format!(
                     "{name}: read\n{}expected\n{}",
+                    reading.puzzle.to_text(),
+                    expected.to_text()
+                ));
+            }
+            if reading.puzzle.cages() != expected.cages() {
+                return Some(format!(
+                    "{name}: cages read\n{}expected\n{}",
                     reading.puzzle.to_text(),
                     expected.to_text()
                 ));

@@ -4,4 +4,5 @@
 
 pub mod dark_page;
 pub mod entries;
+pub mod killer;
 pub mod pdf;
