@@ -469,15 +469,7 @@ pub(crate) fn removal_clause(cx: &Ctx, elims: &[Candidate]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::testutil::{classic, ctx, keep_only};
-
-    fn only(g: &mut Candidates, d: u8, keep: &[usize], among: impl Iterator<Item = usize>) {
-        for c in among {
-            if !keep.contains(&c) {
-                g.eliminate(c, d);
-            }
-        }
-    }
+    use crate::logic::testutil::{classic, ctx, keep_only, only};
 
     #[test]
     fn max_length_follows_the_bonus_ladder() {

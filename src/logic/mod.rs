@@ -777,6 +777,15 @@ pub(crate) mod testutil {
         }
     }
 
+    /// Removes symbol `d` from every cell of `among` but those in `keep`.
+    pub fn only(g: &mut Candidates, d: u8, keep: &[usize], among: impl Iterator<Item = usize>) {
+        for c in among {
+            if !keep.contains(&c) {
+                g.eliminate(c, d);
+            }
+        }
+    }
+
     pub fn ctx(shape: &Shape) -> Ctx<'_> {
         Ctx {
             shape,

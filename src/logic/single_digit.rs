@@ -382,15 +382,7 @@ pub(crate) fn colouring(g: &Candidates, cx: &Ctx) -> Option<Step> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::logic::testutil::{classic, ctx};
-
-    fn only(g: &mut Candidates, d: u8, keep: &[usize], among: impl Iterator<Item = usize>) {
-        for c in among {
-            if !keep.contains(&c) {
-                g.eliminate(c, d);
-            }
-        }
-    }
+    use crate::logic::testutil::{classic, ctx, only};
 
     #[test]
     fn skyscraper_on_two_columns() {
