@@ -1,12 +1,12 @@
 //! `sudoku-lens hint`, `explain` and `rate`: the logic engine's next step,
 //! whole path and rating, for text puzzles and (hint, explain) images.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use image::{DynamicImage, RgbaImage};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, parse};
@@ -402,14 +402,8 @@ fn finish(written: io::Result<()>, status: Status) -> Result<Status, String> {
 /// A progress bar on standard error when it is a terminal and there is more
 /// than one puzzle.
 fn progress(len: usize) -> ProgressBar {
-    if len > 1 && io::stderr().is_terminal() {
-        ProgressBar::new(len as u64).with_style(
-            ProgressStyle::with_template(
-                "{spinner} {pos}/{len} puzzles [{bar:30}] {elapsed} so far, {eta} left",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        )
+    if len > 1 {
+        super::progress_bar(len)
     } else {
         ProgressBar::hidden()
     }

@@ -472,3 +472,21 @@ fn link_name(link: &str) -> String {
         short
     }
 }
+
+/// A bar counting `len` puzzles on standard error when it is a terminal
+/// (hidden otherwise, so pipes and logs stay clean).
+fn progress_bar(len: usize) -> indicatif::ProgressBar {
+    use indicatif::{ProgressBar, ProgressStyle};
+    use std::io::IsTerminal;
+    if std::io::stderr().is_terminal() {
+        ProgressBar::new(len as u64).with_style(
+            ProgressStyle::with_template(
+                "{spinner} {pos}/{len} puzzles [{bar:30}] {elapsed} so far, {eta} left",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        )
+    } else {
+        ProgressBar::hidden()
+    }
+}

@@ -628,17 +628,7 @@ fn solve_batch(
             _ => None,
         })
         .collect();
-    let bar = if io::stderr().is_terminal() {
-        ProgressBar::new(puzzles.len() as u64).with_style(
-            ProgressStyle::with_template(
-                "{spinner} {pos}/{len} puzzles [{bar:30}] {elapsed} so far, {eta} left",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        )
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = super::progress_bar(puzzles.len());
     let results = solve_all(&puzzles, limit, 1, || bar.inc(1));
     bar.finish_and_clear();
 
