@@ -13,15 +13,8 @@ const CLASSIC: &str =
 #[test]
 fn every_sample_solves_to_its_expected_solution() {
     let mut seen = 0;
-    for entry in std::fs::read_dir(samples()).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        if name.ends_with(".solution.txt") || !name.ends_with(".txt") {
-            continue;
-        }
-        let expected =
-            std::fs::read_to_string(path.with_file_name(name.replace(".txt", ".solution.txt")))
-                .unwrap();
+    for (name, path, solution) in sample_solutions() {
+        let expected = std::fs::read_to_string(solution).unwrap();
         let o = run(&["solve", path.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
         assert_eq!(stdout(&o), expected, "{name}");

@@ -80,14 +80,9 @@ fn hint_json_on_a_samurai_places_the_solutions_digit() {
 #[test]
 fn explain_json_on_every_sample_follows_the_solution() {
     let mut seen = 0;
-    for entry in std::fs::read_dir(samples()).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_str().unwrap().to_string();
-        if name.ends_with(".solution.txt") || !name.ends_with(".txt") {
-            continue;
-        }
+    for (name, path, solution) in sample_solutions() {
         let puzzle = read_puzzle(&path);
-        let solution = read_puzzle(&path.with_file_name(name.replace(".txt", ".solution.txt")));
+        let solution = read_puzzle(&solution);
         let o = run(&["explain", "--json", path.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
         let steps = lines_json(&o);

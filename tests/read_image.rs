@@ -231,28 +231,26 @@ fn pdf_sample() -> PathBuf {
 fn a_pdf_page_is_read_like_an_image() {
     let pdf = pdf_sample();
     let expected = |name: &str| std::fs::read_to_string(root().join("samples/images").join(name));
-    let o = read(&[pdf.to_str().unwrap()]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout),
-        expected("classic-pdf.txt").unwrap()
-    );
-    let o = read(&["--page", "2", pdf.to_str().unwrap()]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout),
-        expected("classic-photo-page.txt").unwrap()
-    );
+    // Page 1 is the default; page 2 holds the photo sample.
+    for (page, reading) in [("1", "classic-pdf.txt"), ("2", "classic-photo-page.txt")] {
+        let args: &[&str] = if page == "1" {
+            &[pdf.to_str().unwrap()]
+        } else {
+            &["--page", page, pdf.to_str().unwrap()]
+        };
+        let o = read(args);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "page {page}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            expected(reading).unwrap(),
+            "page {page}"
+        );
+    }
     // Told by its content, not its name; `solve` too.
     let dir = temp_dir("pdf");
     let unnamed = dir.join("scan");

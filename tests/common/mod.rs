@@ -52,6 +52,25 @@ pub fn images() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/images")
 }
 
+/// Each text sample of `samples/puzzles` (file name, puzzle path) with the
+/// path of its `.solution.txt`, in name order.
+pub fn sample_solutions() -> Vec<(String, PathBuf, PathBuf)> {
+    let mut out: Vec<(String, PathBuf, PathBuf)> = std::fs::read_dir(samples())
+        .unwrap()
+        .filter_map(|entry| {
+            let path = entry.unwrap().path();
+            let name = path.file_name()?.to_str()?.to_string();
+            if name.ends_with(".solution.txt") || !name.ends_with(".txt") {
+                return None;
+            }
+            let solution = path.with_file_name(name.replace(".txt", ".solution.txt"));
+            Some((name, path, solution))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// A fresh, empty folder of this test's own (named by the test file, the
 /// process and `test`, so parallel tests and runs never share one).
 pub fn temp_dir(test: &str) -> PathBuf {
