@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use super::Located;
 use super::quad::{Quad, dist};
 use crate::grid::Layout;
+use crate::vision::homography::Homography;
 
 /// Pixels per canvas unit of the rectified ink: a thin line stays a pixel
 /// or two wide, and a profile across a cell has enough steps to place a
@@ -59,6 +60,12 @@ const LINE_REACH: f32 = 0.3;
 const LINE_MIN_PEAK: f32 = 0.4;
 /// Found lines stay at least this share of a cell apart, in order.
 const MIN_LINE_GAP: f32 = 0.3;
+/// The outer lines are looked at again in the working copy itself, one
+/// sample every this many of its pixels across and along: at
+/// [`REFINE_PX`] a grid's frame and a line printed a pixel inside it (a
+/// killer's cage outline) merge into one run, in the working copy a
+/// one-pixel gap still parts them, and half-pixel steps see every pixel.
+const FINE_STEP_PX: f32 = 0.5;
 
 /// The mask under `quad` resampled onto a `w` x `h` rectangle. A pixel is
 /// ink when any of several samples over its footprint is, so that thin
@@ -152,8 +159,28 @@ pub(super) fn refine(
     let homography = quad
         .homography_from_rect(lw as f64, lh as f64)
         .unwrap_or(first);
-    let col_lines = find_lines(&rect, &layout, true);
-    let row_lines = find_lines(&rect, &layout, false);
+    let (mut col_lines, col_runs) = find_lines(&rect, &layout, true);
+    let (mut row_lines, row_runs) = find_lines(&rect, &layout, false);
+    // The grid's frame is the outermost line: where an outer line's run
+    // holds several lines side by side, the outermost is taken.
+    for (lines, runs, vertical) in [
+        (&mut col_lines, &col_runs, true),
+        (&mut row_lines, &row_runs, false),
+    ] {
+        let last = lines.len() - 1;
+        for index in [0, last] {
+            if let Some(run) = runs[index]
+                && let Some(at) = outermost_line(mask, &homography, &layout, vertical, index, run)
+            {
+                lines[index] = at;
+            }
+        }
+        for i in 1..lines.len() {
+            if lines[i] <= lines[i - 1] + MIN_LINE_GAP {
+                lines[i] = lines[i - 1] + MIN_LINE_GAP;
+            }
+        }
+    }
     // Re-anchor the canvas on the centres of the outer lines: the outline
     // of the ink can be pushed out by a shadow or a darker page around the
     // grid, the lines' centres cannot.
@@ -327,8 +354,12 @@ fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<Quad> {
 /// lines: for line `i`, the ink profile across it over the stretch where the
 /// layout has a border there, searched within [`LINE_REACH`] of `i`. A line
 /// too faint to find keeps its nominal place; the result is kept
-/// increasing, lines at least [`MIN_LINE_GAP`] apart.
-fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> Vec<f32> {
+/// increasing, lines at least [`MIN_LINE_GAP`] apart. Beside the positions,
+/// each found line's run of strong columns (canvas units, from its first
+/// column's start to its last one's end).
+type Run = (f32, f32);
+
+fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> (Vec<f32>, Vec<Option<Run>>) {
     let p = REFINE_PX;
     let (n_lines, n_along) = if vertical {
         (layout.width() + 1, layout.height())
@@ -357,7 +388,8 @@ fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> Vec<f32> {
     };
     let reach = (LINE_REACH * p) as i32;
     let mut out: Vec<f32> = (0..n_lines).map(|i| i as f32).collect();
-    for (i, slot) in out.iter_mut().enumerate() {
+    let mut runs: Vec<Option<Run>> = vec![None; n_lines];
+    for (i, (slot, run)) in out.iter_mut().zip(&mut runs).enumerate() {
         let along: Vec<i32> = (0..n_along as isize)
             .filter(|&b| is_cell(i as isize - 1, b) || is_cell(i as isize, b))
             .flat_map(|b| {
@@ -397,13 +429,112 @@ fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> Vec<f32> {
         }
         let pos = centre as f32 + s / sw - reach as f32 + 0.5;
         *slot = pos / p;
+        let column = |j: usize| (centre + j as i32 - reach) as f32 / p;
+        *run = Some((column(lo), column(hi) + 1.0 / p));
     }
     for i in 1..out.len() {
         if out[i] <= out[i - 1] + MIN_LINE_GAP {
             out[i] = out[i - 1] + MIN_LINE_GAP;
         }
     }
-    out
+    (out, runs)
+}
+
+/// The outer line `index` (the first or the last, vertical or not) looked
+/// at again in the working copy's `mask` over its run `run` (canvas units
+/// of `homography`), at [`FINE_STEP_PX`]: when the run parts there into
+/// several runs of strong samples (each at least [`LINE_RUN_TENTHS`] of the
+/// peak, as in [`find_lines`]), the centre of the outermost; `None` when it
+/// stays one run, which then keeps its place.
+fn outermost_line(
+    mask: &GrayImage,
+    homography: &Homography,
+    layout: &Layout,
+    vertical: bool,
+    index: usize,
+    (lo, hi): Run,
+) -> Option<f32> {
+    let n_along = if vertical {
+        layout.height()
+    } else {
+        layout.width()
+    };
+    let is_cell = |a: isize, b: isize| -> bool {
+        if vertical {
+            layout.is_cell(b, a)
+        } else {
+            layout.is_cell(a, b)
+        }
+    };
+    let point = |across: f32, along: f32| -> [f32; 2] {
+        let (x, y) = if vertical {
+            (across, along)
+        } else {
+            (along, across)
+        };
+        let (u, v) = homography.map(x as f64, y as f64);
+        [u as f32, v as f32]
+    };
+    // Working-copy pixels per canvas unit, across the line at its middle.
+    let mid = n_along as f32 / 2.0;
+    let per_unit = dist(point(lo, mid), point(lo + 1.0, mid));
+    if !per_unit.is_finite() || per_unit <= 0.0 {
+        return None;
+    }
+    let step = FINE_STEP_PX / per_unit;
+    let along: Vec<f32> = (0..n_along as isize)
+        .filter(|&b| is_cell(index as isize - 1, b) || is_cell(index as isize, b))
+        .flat_map(|b| {
+            let (from, to) = (b as f32 + ALONG_FROM, b as f32 + ALONG_TO);
+            let n = ((to - from) / step) as usize;
+            (0..n).map(move |k| from + k as f32 * step)
+        })
+        .collect();
+    if along.is_empty() {
+        return None;
+    }
+    let (w, h) = (mask.width() as f32, mask.height() as f32);
+    let ink = |[x, y]: [f32; 2]| -> bool {
+        let (sx, sy) = (x + 0.5, y + 0.5);
+        sx >= 0.0 && sy >= 0.0 && sx < w && sy < h && mask.get_pixel(sx as u32, sy as u32)[0] > 0
+    };
+    // One coarse column more each side: the run's ends were strong.
+    let (lo, hi) = (lo - 1.0 / REFINE_PX, hi + 1.0 / REFINE_PX);
+    let n_across = ((hi - lo) / step).ceil() as usize;
+    let profile: Vec<usize> = (0..n_across)
+        .map(|j| {
+            let a = lo + (j as f32 + 0.5) * step;
+            along.iter().filter(|&&b| ink(point(a, b))).count()
+        })
+        .collect();
+    let peak = *profile.iter().max()?;
+    if peak == 0 {
+        return None;
+    }
+    let strong = |v: usize| v * 10 >= peak * LINE_RUN_TENTHS;
+    // The runs of strong samples, in order across.
+    let mut parts: Vec<(usize, usize)> = Vec::new();
+    for (j, &v) in profile.iter().enumerate() {
+        match parts.last_mut() {
+            Some((_, end)) if strong(v) && *end + 1 == j => *end = j,
+            _ if strong(v) => parts.push((j, j)),
+            _ => {}
+        }
+    }
+    if parts.len() < 2 {
+        return None;
+    }
+    let (a, b) = if index == 0 {
+        parts[0]
+    } else {
+        parts[parts.len() - 1]
+    };
+    let (mut sw, mut s) = (0f32, 0f32);
+    for (j, &v) in profile.iter().enumerate().take(b + 1).skip(a) {
+        sw += v as f32;
+        s += v as f32 * (j as f32 + 0.5);
+    }
+    Some(lo + s / sw * step)
 }
 
 #[cfg(test)]
@@ -437,7 +568,7 @@ mod tests {
         cols[4] = Some(4.2);
         cols[6] = None;
         let rect = rectified(&cols);
-        let found = find_lines(&rect, &Layout::classic(), true);
+        let (found, _) = find_lines(&rect, &Layout::classic(), true);
         assert_eq!(found.len(), 10);
         // The outer lines are cut in half by the rectangle's edges.
         let want = [0.02, 1.0, 2.0, 3.0, 4.2, 5.0, 6.0, 7.0, 8.0, 8.98];
@@ -446,7 +577,51 @@ mod tests {
         }
         // The missing line keeps its nominal place exactly.
         assert_eq!(found[6], 6.0);
-        let rows = find_lines(&rect, &Layout::classic(), false);
+        let (rows, _) = find_lines(&rect, &Layout::classic(), false);
         assert!((rows[4] - 4.0).abs() < 0.03, "{rows:?}");
+    }
+
+    /// A working-copy mask of a classic grid, 48 px a cell (twice
+    /// [`REFINE_PX`], as a screenshot's working copy is): a 4-px frame
+    /// centred on 9.5 + 432 k, 1-px inner lines, and a dashed 2-px line one
+    /// pixel inside the frame all round (a killer's cage outline).
+    fn framed_with_outline() -> GrayImage {
+        let mut m = GrayImage::new(460, 460);
+        let mut ink = |x: i32, y: i32, w: u32, h: u32| {
+            draw_filled_rect_mut(&mut m, Rect::at(x, y).of_size(w, h), Luma([255]));
+        };
+        for i in 0..10 {
+            let c = 10 + 48 * i;
+            if i == 0 || i == 9 {
+                ink(c - 2, 8, 4, 436);
+                ink(8, c - 2, 436, 4);
+            } else {
+                ink(c, 8, 1, 436);
+                ink(8, c, 436, 1);
+            }
+        }
+        // Dashes of 4 px, 2 px apart, from pixel 13 to 437 along each side.
+        for d in (13..437).step_by(6) {
+            ink(13, d, 2, 4);
+            ink(437, d, 2, 4);
+            ink(d, 13, 4, 2);
+            ink(d, 437, 4, 2);
+        }
+        m
+    }
+
+    #[test]
+    fn the_frame_not_a_line_just_inside_it_is_the_outer_line() {
+        let mask = framed_with_outline();
+        // The quad on the frame's outer edge, as an outline traced gives it.
+        let quad = Quad::new([[7.5, 7.5], [443.5, 7.5], [443.5, 443.5], [7.5, 443.5]]);
+        let located = refine(&mask, &quad, Layout::classic(), 1.0, Vec::new());
+        let want = [[9.5, 9.5], [441.5, 9.5], [441.5, 441.5], [9.5, 441.5]];
+        for (got, want) in located.corners.iter().zip(want) {
+            assert!(
+                dist(*got, want) < 0.5,
+                "corner at {got:?}, the frame's centre is {want:?}"
+            );
+        }
     }
 }
