@@ -270,3 +270,92 @@ fn a_text_puzzle_exports_a_rendered_grid() {
     assert!(stderr(&o).contains("the file is a batch"), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 2);
 }
+
+/// The dashed killer screenshot of the samples: `solve --export` reads its
+/// cages, draws the solution into every cell, and leaves each cage's
+/// printed sum in the top-left corner of its first cell as it was. (The
+/// export is not read back: the solution's large digits reach the cage
+/// outlines, and a few of them are then read as empty.)
+#[test]
+fn a_killer_screenshot_is_exported_with_its_sums_uncovered() {
+    let input = images().join("killer-screen-dashed.png");
+    let expected = read_puzzle(&input.with_extension("txt"));
+    let out = temp_dir("killer-export").join("solved.png");
+    let o = run(&["solve", "--json", s(&input), "--export", s(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["layout"], "killer", "{v}");
+    let solution: String = v["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect();
+    let want = sudoku_lens::solve::solve(&expected, 2, 1).unwrap();
+    assert_eq!(want.count, 1, "the sample has one solution");
+    let want: String = want.solutions[0]
+        .iter()
+        .map(|&d| char::from(b'0' + d))
+        .collect();
+    assert_eq!(solution, want);
+
+    // The screenshot is upright and square: the cells lie evenly between
+    // the top-left and bottom-right corners.
+    let corner = |i: usize| {
+        let c = &v["corners"][i];
+        [c[0].as_f64().unwrap() as f32, c[1].as_f64().unwrap() as f32]
+    };
+    let ([x0, y0], [x1, _]) = (corner(0), corner(2));
+    let cell = (x1 - x0) / 9.0;
+    let before = image::open(&input).unwrap().to_rgb8();
+    let after = image::open(&out).unwrap().to_rgb8();
+    // Pixels of a cell's box from (u0, v0) to (u1, v1), in cell units.
+    let region = |r: usize, c: usize, [u0, v0, u1, v1]: [f32; 4]| {
+        let px = |k: usize, t: f32, o: f32| (o + (k as f32 + t) * cell).round() as u32;
+        let (xa, xb) = (px(c, u0, x0), px(c, u1, x0));
+        let (ya, yb) = (px(r, v0, y0), px(r, v1, y0));
+        (ya..yb).flat_map(move |y| (xa..xb).map(move |x| (x, y)))
+    };
+    let layout = expected.layout();
+    for cage in expected.cages() {
+        let cell_of_sum = sudoku_lens::overlay::cages::sum_cell(layout, cage).unwrap();
+        let (r, c) = layout.position(cell_of_sum);
+        // The sum's ink (in the paper patch where it is printed, clear of
+        // the cage outline), and around it a margin of a fiftieth of a
+        // cell, is left as it was.
+        let ink: Vec<(u32, u32)> = region(r, c, [0.03, 0.03, 0.27, 0.24])
+            .filter(|&(x, y)| before.get_pixel(x, y).0.iter().all(|&v| v < 128))
+            .collect();
+        assert!(!ink.is_empty(), "no sum printed at r{}c{}", r + 1, c + 1);
+        let margin = (cell / 50.0).ceil() as u32;
+        let (xa, xb) = (
+            ink.iter().map(|p| p.0).min().unwrap(),
+            ink.iter().map(|p| p.0).max().unwrap(),
+        );
+        let (ya, yb) = (
+            ink.iter().map(|p| p.1).min().unwrap(),
+            ink.iter().map(|p| p.1).max().unwrap(),
+        );
+        for y in ya - margin..=yb + margin {
+            for x in xa - margin..=xb + margin {
+                assert_eq!(
+                    after.get_pixel(x, y),
+                    before.get_pixel(x, y),
+                    "the sum {} at r{}c{} is drawn over at ({x}, {y})",
+                    cage.sum,
+                    r + 1,
+                    c + 1
+                );
+            }
+        }
+    }
+    // Every cell of the sample is empty: the solution is drawn in each.
+    assert!(expected.values().iter().all(|&d| d == 0));
+    for cell_index in 0..81 {
+        let (r, c) = layout.position(cell_index);
+        let changed = region(r, c, [0.3, 0.3, 0.7, 0.8])
+            .filter(|&(x, y)| after.get_pixel(x, y) != before.get_pixel(x, y))
+            .count();
+        assert!(changed > 0, "nothing drawn in r{}c{}", r + 1, c + 1);
+    }
+}

@@ -1,6 +1,7 @@
 //! Writes the image samples in `samples/images/`: classic and samurai
 //! puzzles rendered as app screenshots (light and dark mode, shaded boxes,
-//! highlighted cells, candidate marks, a number pad) and as simulated phone
+//! highlighted cells, candidate marks, a number pad), killer screenshots
+//! (dashed and dotted cage outlines), and as simulated phone
 //! photos of a printed page (perspective, small and quarter-turn rotations,
 //! uneven light and shadow, a curved page, blur, noise, JPEG compression,
 //! print around the grid), each with `NAME.txt`, the reading expected from
@@ -985,4 +986,5 @@ fn main() {
     }
     sudoku_lens_tools::samples::pdf::write(&dir, &generated_classic(103, 28));
     sudoku_lens_tools::samples::dark_page::write(&dir, &generated_classic(104, 29));
+    sudoku_lens_tools::samples::killer::write(&dir, &load_puzzle(root, "killer.txt"));
 }

@@ -11,13 +11,10 @@
 //! check is the reader, not its memory of a font. The cage outlines are the
 //! overlay's geometry ([`cage_outline`], [`dashes`]).
 //!
-//! Not yet called by `make_image_samples`: the reader does not read these
-//! screenshots exactly. Through the exact grid corners both read right
-//! (every cage, sum and given), but the located grid's outer corners land
-//! about 0.05 of a cell inside the frame, between it and the cage outlines
-//! that run along it (`CAGE_INSET`, 0.09), at 64 and 96 pixels per cell
-//! alike; sums near the frame are then misread or missed and the page is
-//! left a classic.
+//! Both are read exactly only when the located grid's outer corners lie on
+//! the frame's centre: the cage outlines run a pixel or two inside the
+//! frame (`CAGE_INSET`, 0.09 of a cell), and the locator takes the
+//! outermost of such lines (`vision::locate::refine`).
 
 use std::path::Path;
 use std::sync::Arc;
