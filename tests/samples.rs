@@ -1,8 +1,8 @@
 //! Every image in `samples/images/` (screenshots and simulated photos made by
 //! `cargo run --release -p sudoku-lens-tools --bin make_image_samples`) is read through the
 //! library and must give exactly the grid in its `NAME.txt` (a killer's
-//! cages too: their cells and sums), without the solver check having to
-//! change any cell.
+//! cages too: their cells and sums; a jigsaw's regions), without the solver
+//! check having to change any cell.
 
 use std::path::{Path, PathBuf};
 
@@ -98,6 +98,15 @@ fn every_sample_image_reads_exactly() {
             if reading.puzzle.rows() != expected.rows() {
                 return Some(format!(
                     "{name}: read\n{}expected\n{}",
+                    reading.puzzle.to_text(),
+                    expected.to_text()
+                ));
+            }
+            // Both numbered in order of first appearance: equal exactly
+            // when they are the same partition.
+            if reading.puzzle.layout().regions() != expected.layout().regions() {
+                return Some(format!(
+                    "{name}: regions read\n{}expected\n{}",
                     reading.puzzle.to_text(),
                     expected.to_text()
                 ));

@@ -6,12 +6,16 @@
 //! `NAME.txt` (digits), or `NAME.json` (a puzzle, e.g. a killer with its
 //! cages), as [`sudoku_lens::vision::truth`] reads them. On killers it also
 //! reports the images with every cage (cells and sum) and digit right, the
-//! cages whose cells were read right, and of those the sums read right.
+//! cages whose cells were read right, and of those the sums read right. On
+//! jigsaws (ground truth with `regions`) it reports the regions read right
+//! (compared as sets of cells: labels are arbitrary) and the images with
+//! every region and digit right.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use sudoku_lens::grid::{HouseKind, Layout};
 use sudoku_lens::solve::solve;
 use sudoku_lens::vision::load::has_image_extension;
 use sudoku_lens::vision::read::read_path;
@@ -66,12 +70,14 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
     let (mut cells, mut cells_ok, mut wrong_digits) = (0usize, 0usize, 0usize);
     let mut solved_ok = 0usize;
     let mut cages = CageScore::default();
+    let mut regions = RegionScore::default();
     let mut times = Vec::new();
     for image in &images {
         let Some(truth) = truth_beside(image).map_err(|e| Failure::Error(e.to_string()))? else {
             continue;
         };
         let truth_cages = truth.cages.clone();
+        let truth_regions = truth.regions.clone();
         let truth = truth.values();
         total += 1;
         let start = Instant::now();
@@ -89,12 +95,24 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
             }
         };
         located += 1;
-        if reading.puzzle.layout().name() != "classic" {
-            writeln!(out, "{name}: read as {}", reading.puzzle.layout().name())?;
+        let read_as = reading.puzzle.layout().name();
+        let expected = if truth_regions.is_empty() {
+            "classic"
+        } else {
+            "jigsaw"
+        };
+        // A jigsaw whose regions were not read stays a classic: its digits
+        // are still scored.
+        if read_as != expected && !(read_as == "classic" && expected == "jigsaw") {
+            writeln!(out, "{name}: read as {read_as}")?;
             cells += 81;
             continue;
         }
-        layout_ok += 1;
+        if read_as == expected {
+            layout_ok += 1;
+        } else {
+            writeln!(out, "{name}: read as {read_as}, expected {expected}")?;
+        }
         let read = reading.puzzle.values();
         let right = read.iter().zip(&truth).filter(|(a, b)| a == b).count();
         let wrong = read
@@ -117,6 +135,14 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
         });
         solved_ok += solved_right as usize;
         let cages_right = cages.add(&truth_cages, reading.puzzle.cages(), right == 81);
+        let regions_right = regions.add(&truth_regions, reading.puzzle.layout(), right == 81);
+        if !truth_regions.is_empty() && !regions_right {
+            writeln!(
+                out,
+                "{name}: regions not all right ({} of {} right)",
+                regions.last, regions.last_total
+            )?;
+        }
         if !truth_cages.is_empty() && !cages_right {
             writeln!(
                 out,
@@ -140,7 +166,7 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
     }
     if total == 0 {
         return Err(Failure::Error(format!(
-            "{}: no image with ground truth (.dat or .txt beside it)",
+            "{}: no image with ground truth (.dat, .txt or .json beside it)",
             dir.display()
         )));
     }
@@ -172,6 +198,19 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
             cages.total,
             pct(cages.sums_ok, cages.total),
             cages.sums_ok,
+        )?;
+    }
+    if regions.images > 0 {
+        writeln!(
+            out,
+            "{}: {} jigsaws; every region and digit right {:.1}% ({}), regions right {:.1}% ({} of {})",
+            dir.display(),
+            regions.images,
+            pct(regions.images_ok, regions.images),
+            regions.images_ok,
+            pct(regions.right, regions.total),
+            regions.right,
+            regions.total,
         )?;
     }
     if let Some(floor) = floors.grids
@@ -235,6 +274,67 @@ impl CageScore {
         self.sums_ok += sums_ok;
         self.last = (cells_ok, sums_ok);
         let all = sums_ok == truth.len() && read.len() == truth.len();
+        self.images_ok += (all && digits_right) as usize;
+        all
+    }
+}
+
+/// Region figures over the images whose ground truth is a jigsaw.
+#[derive(Default)]
+struct RegionScore {
+    images: usize,
+    /// Images with every region and every digit right.
+    images_ok: usize,
+    /// Regions of the ground truth.
+    total: usize,
+    /// Regions read with exactly their cells.
+    right: usize,
+    /// The last image's regions right, and its regions.
+    last: usize,
+    last_total: usize,
+}
+
+impl RegionScore {
+    /// Adds one image: `truth` the region of each cell (empty when the
+    /// truth has no regions), `read` the layout read (a classic's boxes are
+    /// its regions); `digits_right` when every cell's digit was read right.
+    /// Returns whether every region was right (true when the truth has
+    /// none).
+    fn add(&mut self, truth: &[u8], read: &Layout, digits_right: bool) -> bool {
+        if truth.is_empty() {
+            return true;
+        }
+        self.images += 1;
+        let sets = |ids: &[u8]| {
+            let mut out: Vec<Vec<u32>> = Vec::new();
+            for (cell, &id) in ids.iter().enumerate() {
+                if out.len() <= id as usize {
+                    out.resize(id as usize + 1, Vec::new());
+                }
+                out[id as usize].push(cell as u32);
+            }
+            out
+        };
+        let truth = sets(truth);
+        let read: Vec<Vec<u32>> = if read.regions().is_empty() {
+            read.houses()
+                .iter()
+                .filter(|h| h.kind == HouseKind::Box)
+                .map(|h| {
+                    let mut cells = h.cells.clone();
+                    cells.sort_unstable();
+                    cells
+                })
+                .collect()
+        } else {
+            sets(read.regions())
+        };
+        let right = truth.iter().filter(|t| read.contains(t)).count();
+        self.total += truth.len();
+        self.right += right;
+        self.last = right;
+        self.last_total = truth.len();
+        let all = right == truth.len();
         self.images_ok += (all && digits_right) as usize;
         all
     }

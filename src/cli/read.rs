@@ -89,6 +89,14 @@ fn read_one(
 pub(super) fn report_check(path: &Path, r: &Reading) {
     let name = path.display();
     let layout = r.puzzle.layout();
+    if r.jigsaw.as_ref().is_some_and(|j| j.layout.is_none()) {
+        let n = layout.size();
+        eprintln!(
+            "sudoku-lens: {name}: the grid's thick lines are not its boxes but make no {n} \
+             regions of {n} cells; read as a {}, its regions unsure",
+            layout.name()
+        );
+    }
     match &r.check {
         CheckOutcome::Unique => {}
         CheckOutcome::Changed(changes) => {
@@ -153,8 +161,14 @@ pub(super) fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
         "layout": r.puzzle.kind(),
         "grid": r.puzzle.rows(),
     });
+    if let Some(regions) = sudoku_lens::grid::json::regions_json(&r.puzzle) {
+        obj["regions"] = regions;
+    }
     if !r.puzzle.cages().is_empty() {
         obj["cages"] = sudoku_lens::grid::json::cages_json(&r.puzzle);
+    }
+    if r.jigsaw.as_ref().is_some_and(|j| j.layout.is_none()) {
+        obj["regions_unsure"] = json!(true);
     }
     obj["corners"] = json!(r.located.corners);
     obj["uncertain"] = json!(uncertain);

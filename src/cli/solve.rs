@@ -13,7 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use sudoku_lens::batch::solve_all;
-use sudoku_lens::grid::json::cages_json;
+use sudoku_lens::grid::json::{cages_json, regions_json};
 use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, fpuzzles, parse};
 use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
@@ -698,6 +698,9 @@ fn report(
             "layout": puzzle.kind(),
             "grid": puzzle.rows(),
         });
+        if let Some(regions) = regions_json(puzzle) {
+            obj["regions"] = regions;
+        }
         if !puzzle.cages().is_empty() {
             obj["cages"] = cages_json(puzzle);
         }

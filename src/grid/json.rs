@@ -10,7 +10,11 @@
 //! `layout` names the shape ([`Layout::named`]), or `killer` (a classic with
 //! cages) or `killer-NAME`; `grid` holds the canvas rows (a symbol or `.` per
 //! cell, a space or `#` outside the shape); `cages` is optional, each cage a
-//! sum and its cells as `[row, column]` from 0. `entries`, optional, holds a
+//! sum and its cells as `[row, column]` from 0. A jigsaw (`"layout":
+//! "jigsaw"`, or `killer-jigsaw`) has `regions`: as many rows as `grid`, one
+//! label character per cell, each label marking the cells of one region
+//! (`["111222333", ...]`), as the text form writes its region map.
+//! `entries`, optional, holds a
 //! player's digits in rows like `grid`'s (`.` where nothing is written; read
 //! by [`super::parse_progress`]). Other keys are ignored.
 
@@ -39,11 +43,16 @@ pub fn from_json(value: &Value, file: &str) -> Result<Puzzle, ParseError> {
         .get("layout")
         .and_then(Value::as_str)
         .unwrap_or("classic");
-    let layout = layout_named(name).map_err(err)?;
+    let layout = match jigsaw_named(name) {
+        true => jigsaw_regions(obj, name).map_err(err)?,
+        false => layout_named(name).map_err(err)?,
+    };
     let rows = read_rows(obj, "grid", &layout).map_err(err)?;
     let alphabet = Alphabet::detect(layout.size(), rows.iter().flat_map(|r| r.chars()));
     let values = row_values(&rows, "grid", &layout, alphabet).map_err(err)?;
-    let format = if layout.is_full() {
+    let format = if !layout.regions().is_empty() {
+        Format::Jigsaw
+    } else if layout.is_full() {
         Format::Rows { pretty: false }
     } else {
         Format::Canvas { outside: '#' }
@@ -59,21 +68,91 @@ pub fn from_json(value: &Value, file: &str) -> Result<Puzzle, ParseError> {
     puzzle.with_cages(cages).map_err(|e| err(e.message))
 }
 
+/// The shape a JSON `layout` names, without its `killer-` prefix.
+fn base_name(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    match lower.as_str() {
+        "killer" => "classic".to_string(),
+        other => other.strip_prefix("killer-").unwrap_or(other).to_string(),
+    }
+}
+
+/// Whether a JSON `layout` names a jigsaw (which needs its `regions`).
+fn jigsaw_named(name: &str) -> bool {
+    base_name(name) == "jigsaw"
+}
+
 /// The layout a JSON `layout` names: a built-in name, `killer` (a classic),
 /// or `killer-NAME`.
 fn layout_named(name: &str) -> Result<Layout, String> {
-    let lower = name.to_ascii_lowercase();
-    let base = match lower.as_str() {
-        "killer" => "classic",
-        other => other.strip_prefix("killer-").unwrap_or(other),
-    };
-    if base == "jigsaw" {
-        return Err(format!(
-            "layout \"{name}\": a jigsaw needs its region map, which the JSON form does not \
-             carry; write it as text (rows, a blank line, the region rows)"
-        ));
+    Layout::named(&base_name(name)).map_err(|e| format!("layout: {e}"))
+}
+
+/// A jigsaw's layout from its `regions` rows: a square of label characters,
+/// one region per label.
+fn jigsaw_regions(obj: &Map<String, Value>, name: &str) -> Result<Layout, String> {
+    let rows = obj
+        .get("regions")
+        .and_then(Value::as_array)
+        .ok_or_else(|| {
+            format!(
+                "layout \"{name}\": a jigsaw needs \"regions\": its rows of region labels, \
+                 one character per cell, e.g. [\"111222333\", ...]"
+            )
+        })?;
+    let n = rows.len();
+    let mut labels: Vec<char> = Vec::new();
+    let mut ids = Vec::with_capacity(n * n);
+    for (r, row) in rows.iter().enumerate() {
+        let s = row
+            .as_str()
+            .ok_or_else(|| format!("regions[{r}]: expected a string"))?;
+        let chars: Vec<char> = s.chars().collect();
+        if chars.len() != n {
+            return Err(format!(
+                "regions[{r}] has {} labels; a jigsaw of {n} rows has {n} in each",
+                chars.len()
+            ));
+        }
+        for (c, ch) in chars.into_iter().enumerate() {
+            let id = labels.iter().position(|&l| l == ch).unwrap_or_else(|| {
+                labels.push(ch);
+                labels.len() - 1
+            });
+            if id >= n {
+                return Err(format!(
+                    "regions[{r}], character {}: a {n}x{n} jigsaw has {n} regions; \
+                     '{ch}' is region {}",
+                    c + 1,
+                    id + 1
+                ));
+            }
+            ids.push(id);
+        }
     }
-    Layout::named(base).map_err(|e| format!("layout: {e}"))
+    Layout::jigsaw(n, &ids).map_err(|e| format!("regions: {e}"))
+}
+
+/// A jigsaw's region map as JSON rows, one label per cell (`1` for the
+/// region of the top-left cell, then in order of first appearance, as the
+/// text form writes it); `None` for a layout without regions.
+pub fn regions_json(puzzle: &Puzzle) -> Option<Value> {
+    let layout = puzzle.layout();
+    let regions = layout.regions();
+    if regions.is_empty() {
+        return None;
+    }
+    let rows: Vec<String> = (0..layout.height())
+        .map(|r| {
+            (0..layout.width())
+                .map(|c| {
+                    let cell = layout.cell_at(r, c).expect("a jigsaw is a full grid");
+                    Alphabet::Digits.symbol(regions[cell] + 1)
+                })
+                .collect()
+        })
+        .collect();
+    Some(json!(rows))
 }
 
 /// The values of the rows under `key` (as [`read_rows`] gives them) in the
@@ -235,13 +314,16 @@ pub fn cages_json(puzzle: &Puzzle) -> Value {
     )
 }
 
-/// The puzzle in its JSON form: `layout` (its [`Puzzle::kind`]), `grid`, and
-/// `cages` when it has some.
+/// The puzzle in its JSON form: `layout` (its [`Puzzle::kind`]), `grid`,
+/// `regions` for a jigsaw, and `cages` when it has some.
 pub fn to_json(puzzle: &Puzzle) -> Value {
     let mut obj = json!({
         "layout": puzzle.kind(),
         "grid": puzzle.rows(),
     });
+    if let Some(regions) = regions_json(puzzle) {
+        obj["regions"] = regions;
+    }
     if !puzzle.cages().is_empty() {
         obj["cages"] = cages_json(puzzle);
     }
@@ -292,6 +374,66 @@ mod tests {
         assert_eq!(
             plain,
             json!({"layout": "classic", "grid": vec![".........";9]})
+        );
+    }
+
+    #[test]
+    fn a_jigsaw_carries_its_regions_both_ways() {
+        let path = format!("{}/samples/puzzles/jigsaw.txt", env!("CARGO_MANIFEST_DIR"));
+        let Document::Single(p) =
+            parse(&std::fs::read_to_string(path).unwrap(), "j", None).unwrap()
+        else {
+            panic!()
+        };
+        let value = to_json(&p);
+        assert_eq!(value["layout"], "jigsaw");
+        assert_eq!(value["regions"][0], "112223333");
+        assert_eq!(value["regions"][8], "888899977");
+        let back = read(&value.to_string()).unwrap();
+        assert_eq!(back.layout(), p.layout());
+        assert_eq!(back.values(), p.values());
+        assert_eq!(back.to_text(), p.to_text(), "written back as a jigsaw");
+        // Labels are any characters: the same partition, other labels.
+        let mut relabelled = value.clone();
+        relabelled["regions"] = json!(
+            value["regions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r.as_str().unwrap().replace('1', "x").replace('9', "a"))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(read(&relabelled.to_string()).unwrap().layout(), p.layout());
+        // No regions for other layouts.
+        assert!(regions_json(&Puzzle::empty(Arc::new(Layout::classic()))).is_none());
+    }
+
+    #[test]
+    fn jigsaw_json_errors_name_the_place() {
+        let grid = json!(vec!["........."; 9]);
+        let msg = |v: Value| read(&v.to_string()).unwrap_err().to_string();
+        assert!(
+            msg(json!({"layout": "jigsaw", "grid": grid})).contains("needs \"regions\""),
+            "{}",
+            msg(json!({"layout": "jigsaw", "grid": grid}))
+        );
+        let mut regions: Vec<String> = (1..=9).map(|i| i.to_string().repeat(9)).collect();
+        regions[3] = "4444".into();
+        assert_eq!(
+            msg(json!({"layout": "jigsaw", "grid": grid, "regions": regions})),
+            "p.json: regions[3] has 4 labels; a jigsaw of 9 rows has 9 in each"
+        );
+        regions[3] = "444444444".into();
+        regions[8] = "99999999x".into();
+        assert_eq!(
+            msg(json!({"layout": "jigsaw", "grid": grid, "regions": regions})),
+            "p.json: regions[8], character 9: a 9x9 jigsaw has 9 regions; 'x' is region 10"
+        );
+        regions[8] = "999999999".into();
+        regions[3] = "444444445".into();
+        assert_eq!(
+            msg(json!({"layout": "jigsaw", "grid": grid, "regions": regions})),
+            "p.json: regions: region 4 has 8 cells; every region needs 9"
         );
     }
 

@@ -133,7 +133,7 @@ pub fn read_killer(grey: &GrayImage, located: &Located, values: &[u8]) -> Option
     let layout_arc = Arc::new(layout.clone());
     let mut solves = 0;
     let mut fallback: Option<(Vec<Cage>, usize)> = None;
-    let flips = edge_flips(&borders.edges);
+    let flips = edge_flips(&borders.edges, EDGE_CANDIDATES, MAX_EDGE_FLIPS);
     for flip in &flips {
         let boundary: Vec<bool> = borders
             .edges
@@ -241,14 +241,15 @@ fn unique(layout: &Arc<Layout>, cages: &[Cage], values: &[u8]) -> bool {
     solver.solve_into(values, 2, &mut first).unwrap_or(0) == 1
 }
 
-/// The sets of edges to flip, fewest first, then by the summed confidence
-/// of the flipped edges: the first is no flip at all.
-fn edge_flips(edges: &[Edge]) -> Vec<Vec<usize>> {
+/// The sets of edges to flip, at most `max_flips` of the `candidates`
+/// least confident edges, fewest first, then by the summed confidence of the
+/// flipped edges: the first is no flip at all.
+pub(super) fn edge_flips(edges: &[Edge], candidates: usize, max_flips: usize) -> Vec<Vec<usize>> {
     let mut order: Vec<usize> = (0..edges.len()).collect();
     order.sort_by(|&a, &b| edges[a].confidence.total_cmp(&edges[b].confidence));
-    order.truncate(EDGE_CANDIDATES);
+    order.truncate(candidates);
     let mut out = vec![Vec::new()];
-    for size in 1..=MAX_EDGE_FLIPS {
+    for size in 1..=max_flips {
         let mut these = Vec::new();
         combos(order.len(), size, &mut Vec::new(), 0, &mut |c| {
             these.push(c.iter().map(|&i| order[i]).collect::<Vec<_>>())

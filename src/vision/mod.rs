@@ -21,6 +21,8 @@
 //!   classified (a killer's cage outlines).
 //! - [`cages`]: a killer's cages and sums read on top of [`borders`], and
 //!   checked with the solver.
+//! - [`jigsaw`]: a jigsaw's regions from the weight of the grid's inner
+//!   lines (thick region borders, thin cell lines).
 //! - [`debug`]: the intermediate images, for `--debug`.
 //! - [`read`]: all of the above in order: an image file in, a puzzle out
 //!   ([`read::read_image`]), with the decoded photo kept for drawing on.
@@ -60,6 +62,7 @@ pub mod check;
 pub mod classify;
 pub mod debug;
 pub mod homography;
+pub mod jigsaw;
 pub mod load;
 pub mod locate;
 mod num;

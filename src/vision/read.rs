@@ -12,6 +12,7 @@ use super::check::{CheckOutcome, check};
 use super::classify::prep::{Prepared, prepare};
 use super::classify::{CellReading, Model};
 use super::homography::Homography;
+use super::jigsaw::{JigsawReading, read_jigsaw};
 use super::load::{LoadError, load_bytes, load_path_page, to_grey};
 use super::locate::{
     CELL_CROP_SIZE, LocateError, LocateFileError, Located, Quad, Trace, cell_crops, locate_traced,
@@ -50,6 +51,12 @@ pub struct Reading {
     /// For a killer (a grid with cage outlines): its edges, and which cages
     /// are unsure. The cages themselves are the puzzle's.
     pub killer: Option<KillerReading>,
+    /// For a square grid whose thick lines are not its boxes' (a jigsaw):
+    /// its edges as weighed, and the regions read. When
+    /// `jigsaw.layout` is `None` the regions could not be read (no map of
+    /// regions of the right size within the repair's bounds): the puzzle
+    /// keeps the located layout, and its regions are unsure.
+    pub jigsaw: Option<JigsawReading>,
 }
 
 /// An image decoded once, and what was read from it.
@@ -206,11 +213,21 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
         .filter(|(_, (c, f))| **f || is_uncertain(c))
         .map(|(i, _)| i)
         .collect();
-    let layout = Arc::new(located.layout.clone());
     let mut values: Vec<u8> = cells.iter().map(|c| c.value).collect();
     // A grid with cage outlines is a killer, checked with its cages; the
     // classic check would only look for givens that are not there.
     let killer = read_killer(grey, &located, &values);
+    // A square grid whose thick lines are not its boxes' is a jigsaw: its
+    // regions become the layout's boxes, for the check and the puzzle.
+    let jigsaw = match &killer {
+        None => read_jigsaw(grey, &located, &values),
+        Some(_) => None,
+    };
+    let mut located = located;
+    if let Some(l) = jigsaw.as_ref().and_then(|j| j.layout.clone()) {
+        located.layout = l;
+    }
+    let layout = Arc::new(located.layout.clone());
     let outcome = match &killer {
         Some(k) => k.outcome.clone(),
         None => check(&layout, &mut values, &cells),
@@ -236,6 +253,7 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
         check: outcome,
         entries,
         killer,
+        jigsaw,
     }
 }
 

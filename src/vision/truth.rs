@@ -7,7 +7,8 @@
 //! - `NAME.txt`: 81 whitespace-separated labels: 0 blank, 1-9 a digit
 //!   (printed or handwritten), 10 candidate marks (the kubiesa sets);
 //! - `NAME.json`: a puzzle in the JSON form of [`crate::grid::json`], e.g. a
-//!   killer with its cages (the killer screenshot set).
+//!   killer with its cages (the killer screenshot set) or a jigsaw with its
+//!   regions (the jigsaw photo set).
 
 use std::path::{Path, PathBuf};
 
@@ -34,6 +35,11 @@ pub struct Truth {
     /// The puzzle's cages (a killer), each cage's cells ascending; empty
     /// for a puzzle without cages.
     pub cages: Vec<Cage>,
+    /// A jigsaw's region of each cell, numbered in order of first
+    /// appearance (as [`crate::grid::Layout::regions`] numbers them, so two
+    /// maps are the same partition exactly when they are equal); empty for
+    /// a grid with 3x3 boxes.
+    pub regions: Vec<u8>,
 }
 
 impl Truth {
@@ -77,6 +83,7 @@ pub fn truth_beside(image: &Path) -> Result<Option<Truth>, TruthError> {
             file,
             labels,
             cages: Vec::new(),
+            regions: Vec::new(),
         }));
     }
     let file = image.with_extension("json");
@@ -101,6 +108,7 @@ pub fn truth_beside(image: &Path) -> Result<Option<Truth>, TruthError> {
         file,
         labels: puzzle.values().to_vec(),
         cages: puzzle.cages().to_vec(),
+        regions: puzzle.layout().regions().to_vec(),
     }))
 }
 
@@ -151,6 +159,7 @@ mod tests {
             file: "a.txt".into(),
             labels: parse_labels(&grid("10 2 0 0 0 0 0 0 9"), 0, "a.txt").unwrap(),
             cages: Vec::new(),
+            regions: Vec::new(),
         };
         assert_eq!(truth.labels[0], CANDIDATE_MARKS);
         assert_eq!(&truth.values()[..3], &[0, 2, 0]);
@@ -186,6 +195,34 @@ mod tests {
         let truth = truth_beside(&image).unwrap().unwrap();
         assert_eq!(truth.labels[0], 2);
         assert_eq!(truth.file, dir.join("photo.dat"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_json_jigsaw_gives_its_regions_as_a_partition() {
+        let dir = std::env::temp_dir().join(format!("sudoku-lens-truth-j-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let image = dir.join("07.jpg");
+        // Labels are arbitrary: "9" marks the first region here.
+        let regions = [
+            "999111222",
+            "999111222",
+            "999111222",
+            "333444555",
+            "333444555",
+            "333444555",
+            "666777888",
+            "666777888",
+            "666777888",
+        ];
+        let mut rows = vec!["........."; 9];
+        rows[0] = "5........";
+        let text = serde_json::json!({"layout": "jigsaw", "grid": rows, "regions": regions});
+        std::fs::write(dir.join("07.json"), text.to_string()).unwrap();
+        let truth = truth_beside(&image).unwrap().unwrap();
+        assert_eq!(truth.labels[0], 5);
+        assert_eq!(&truth.regions[..9], &[0, 0, 0, 1, 1, 1, 2, 2, 2]);
+        assert_eq!(truth.regions[80], 8);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -1,5 +1,5 @@
-//! Writes the image samples in `samples/images/`: classic and samurai
-//! puzzles rendered as app screenshots (light and dark mode, shaded boxes,
+//! Writes the image samples in `samples/images/`: classic, samurai and
+//! jigsaw puzzles rendered as app screenshots (light and dark mode, shaded boxes,
 //! highlighted cells, candidate marks, a number pad), killer screenshots
 //! (dashed and dotted cage outlines), and as simulated phone
 //! photos of a printed page (perspective, small and quarter-turn rotations,
@@ -39,6 +39,9 @@ struct Style {
     digit: Colour,
     /// Fill of every other 3x3 box.
     shade: Option<Colour>,
+    /// Fills of a jigsaw's regions, as a map colouring: no two regions
+    /// that meet share one.
+    region_fills: Option<[Colour; 4]>,
     /// Fill of the selected cell's row, column and box, and of the cell.
     highlight: Option<(Colour, Colour)>,
     /// Colour of candidate marks in some empty cells.
@@ -59,6 +62,7 @@ impl Style {
             line: [20, 20, 20],
             digit: [15, 15, 15],
             shade: None,
+            region_fills: None,
             highlight: None,
             pencil: None,
             thin: 0.025,
@@ -186,6 +190,8 @@ fn draw_grid(
                 r.abs_diff(mid.0 + 1) + k.abs_diff(mid.1 + 2)
             })
     });
+    let regions = l.regions();
+    let colours = region_colours(l);
     for c in 0..l.cell_count() {
         let (r, k) = l.position(c);
         let (x, y) = (ox + k as f32 * cell, oy + r as f32 * cell);
@@ -194,6 +200,11 @@ fn draw_grid(
             && (r / 3 + k / 3) % 2 == 1
         {
             bg = s;
+        }
+        if let Some(fills) = style.region_fills
+            && !regions.is_empty()
+        {
+            bg = fills[colours[regions[c] as usize]];
         }
         if let (Some((band, own)), Some(sel)) = (style.highlight, selected) {
             let (sr, sk) = l.position(sel);
@@ -208,13 +219,21 @@ fn draw_grid(
     for c in 0..l.cell_count() {
         let (r, k) = l.position(c);
         let (x, y) = (ox + k as f32 * cell, oy + r as f32 * cell);
-        for (i, vertical, at) in [
-            (k, true, x),
-            (k + 1, true, x + cell),
-            (r, false, y),
-            (r + 1, false, y + cell),
+        // A border between boxes, or a jigsaw's regions, is thick.
+        let border = |i: usize, dr: isize, dk: isize| {
+            if regions.is_empty() {
+                return i.is_multiple_of(3);
+            }
+            let other = neighbour(l, r, k, dr, dk);
+            other.is_none_or(|o| regions[o] != regions[c])
+        };
+        for (thick, vertical, at) in [
+            (border(k, 0, -1), true, x),
+            (border(k + 1, 0, 1), true, x + cell),
+            (border(r, -1, 0), false, y),
+            (border(r + 1, 1, 0), false, y + cell),
         ] {
-            let t = cell * if i % 3 == 0 { style.thick } else { style.thin };
+            let t = cell * if thick { style.thick } else { style.thin };
             let t = t.max(1.0) / 2.0;
             if vertical {
                 fill(img, at - t, y - t, at + t, y + cell + t, style.line);
@@ -266,6 +285,35 @@ fn draw_grid(
             }
         }
     }
+}
+
+/// The cell `dr` rows and `dk` columns from (r, k), if any.
+fn neighbour(l: &Layout, r: usize, k: usize, dr: isize, dk: isize) -> Option<usize> {
+    l.cell_at(r.checked_add_signed(dr)?, k.checked_add_signed(dk)?)
+}
+
+/// A colour (0..4) for each region of a jigsaw, no two regions that meet
+/// alike (greedy, in region order: the sample's maps need no more than
+/// four); empty for a layout without regions.
+fn region_colours(l: &Layout) -> Vec<usize> {
+    let regions = l.regions();
+    let n = regions.iter().map(|&r| r as usize + 1).max().unwrap_or(0);
+    let mut colour = vec![usize::MAX; n];
+    for region in 0..n {
+        let mut used = [false; 4];
+        for c in (0..l.cell_count()).filter(|&c| regions[c] as usize == region) {
+            let (r, k) = l.position(c);
+            for (dr, dk) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                if let Some(o) = neighbour(l, r, k, dr, dk)
+                    && let Some(u) = used.get_mut(colour[regions[o] as usize])
+                {
+                    *u = true;
+                }
+            }
+        }
+        colour[region] = used.iter().position(|u| !u).expect("four colours do");
+    }
+    colour
 }
 
 /// Words for the print around a grid.
@@ -659,6 +707,14 @@ fn main() {
     let (sans, serif) = (0, 1);
     let classic = load_puzzle(root, "classic.txt");
     let samurai = load_puzzle(root, "samurai.txt");
+    let jigsaw = load_puzzle(root, "jigsaw.txt");
+    // Pastel region fills, as puzzle sites print jigsaws.
+    let pastels = [
+        [255, 255, 255],
+        [253, 236, 200],
+        [214, 234, 248],
+        [222, 244, 214],
+    ];
     let gen_a = generated_classic(101, 27);
     let gen_b = generated_classic(102, 30);
 
@@ -945,6 +1001,43 @@ fn main() {
                 c.fill = 0.85;
                 c.gradient = 0.3;
                 c.tint = [0.95, 0.97, 1.0];
+                c.blur = 0.8;
+                c.noise = 3.0;
+                c.quality = 80;
+            }),
+            exif: None,
+        },
+        Sample {
+            name: "jigsaw-screen-light",
+            puzzle: jigsaw.clone(),
+            style: Style {
+                region_fills: Some(pastels),
+                thick: 0.07,
+                ..light.clone()
+            },
+            extras: Extras::default(),
+            cell: 64.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "jigsaw-photo-page",
+            puzzle: jigsaw.clone(),
+            style: Style {
+                region_fills: Some(pastels),
+                ..Style::print(sans)
+            },
+            extras: Extras {
+                text: true,
+                ..Extras::default()
+            },
+            cell: 48.0,
+            camera: phone((1024, 768), &|c| {
+                c.angle = 3.0;
+                c.perspective = 0.05;
+                c.fill = 0.75;
+                c.gradient = 0.3;
+                c.tint = [1.0, 0.96, 0.9];
                 c.blur = 0.8;
                 c.noise = 3.0;
                 c.quality = 80;
