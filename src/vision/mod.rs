@@ -21,6 +21,8 @@
 //!   classified (a killer's cage outlines).
 //! - [`cages`]: a killer's cages and sums read on top of [`borders`], and
 //!   checked with the solver.
+//! - [`entries`]: the player's handwritten digits and candidate marks, told
+//!   apart from the givens once those are decided.
 //! - [`debug`]: the intermediate images, for `--debug`.
 //! - [`read`]: all of the above in order: an image file in, a puzzle out
 //!   ([`read::read_image`]), with the decoded photo kept for drawing on.
@@ -59,6 +61,7 @@ pub mod cages;
 pub mod check;
 pub mod classify;
 pub mod debug;
+pub mod entries;
 pub mod homography;
 pub mod load;
 pub mod locate;
