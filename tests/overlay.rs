@@ -7,7 +7,7 @@ use std::path::Path;
 
 use image::{Rgba, RgbaImage};
 use imageproc::geometric_transformations::{Border, Interpolation, Projection, warp_into};
-use sudoku_lens::grid::{Document, Puzzle, parse};
+use sudoku_lens::grid::{Document, Puzzle, parse, parse_progress};
 use sudoku_lens::overlay::{Options, Palette, draw_solution, render_grid};
 use sudoku_lens::solve::solve;
 use sudoku_lens::vision::check::CheckOutcome;
@@ -201,9 +201,15 @@ fn sample_images_read_back_solved() {
     for path in &images {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(path.with_extension("txt")).unwrap();
-        let Ok(Document::Single(expected)) = parse(&text, &name, None) else {
+        let Ok(progress) = parse_progress(&text, &name, None) else {
             panic!("{name}: the expected reading does not parse");
         };
+        // A page with the player's entries has the solution drawn over
+        // them: that reads back as nothing in particular.
+        if !progress.entries().is_empty() {
+            continue;
+        }
+        let expected = progress.puzzle().clone();
         let image = sudoku_lens::vision::load::load_path(path).unwrap();
         let rgb = image.to_rgb8();
         let grey = image.to_luma8();

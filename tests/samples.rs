@@ -1,13 +1,14 @@
 //! Every image in `samples/images/` (screenshots and simulated photos made by
 //! `cargo run --release -p sudoku-lens-tools --bin make_image_samples`) is read through the
 //! library and must give exactly the grid in its `NAME.txt` (a killer's
-//! cages too: their cells and sums; a jigsaw's regions), without the solver
-//! check having to change any cell.
+//! cages too: their cells and sums; a jigsaw's regions; the player's
+//! entries where the text has an `entries:` part, and none where it has
+//! not), without the solver check having to change any cell.
 
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use sudoku_lens::grid::{Document, parse};
+use sudoku_lens::grid::parse_progress;
 use sudoku_lens::vision::check::CheckOutcome;
 use sudoku_lens::vision::load::has_image_extension;
 use sudoku_lens::vision::read::read_path;
@@ -79,11 +80,11 @@ fn every_sample_image_reads_exactly() {
             let Ok(text) = std::fs::read_to_string(image.with_extension("txt")) else {
                 return Some(format!("{name}: no expected reading"));
             };
-            let expected = match parse(&text, &name, None) {
-                Ok(Document::Single(p)) => p,
-                Ok(Document::Batch(_)) => return Some(format!("{name}: .txt holds a batch")),
+            let expected = match parse_progress(&text, &name, None) {
+                Ok(p) => p,
                 Err(e) => return Some(format!("{name}: bad .txt: {e}")),
             };
+            let (expected, entries) = (expected.puzzle(), expected.entries());
             let reading = match read_path(image, None) {
                 Ok(r) => r,
                 Err(e) => return Some(format!("{name}: {e}")),
@@ -116,6 +117,16 @@ fn every_sample_image_reads_exactly() {
                     "{name}: cages read\n{}expected\n{}",
                     reading.puzzle.to_text(),
                     expected.to_text()
+                ));
+            }
+            if reading.entries.values() != entries.values() {
+                return Some(format!(
+                    "{name}: entries read\n{}\nexpected\n{}",
+                    reading
+                        .puzzle
+                        .with_values(reading.entries.values().to_vec())
+                        .to_text(),
+                    expected.with_values(entries.values().to_vec()).to_text()
                 ));
             }
             if reading.check != CheckOutcome::Unique {

@@ -71,6 +71,7 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
     let mut solved_ok = 0usize;
     let mut cages = CageScore::default();
     let mut regions = RegionScore::default();
+    let mut entries = EntryScore::default();
     let mut times = Vec::new();
     for image in &images {
         let Some(truth) = truth_beside(image).map_err(|e| Failure::Error(e.to_string()))? else {
@@ -78,6 +79,9 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
         };
         let truth_cages = truth.cages.clone();
         let truth_regions = truth.regions.clone();
+        let labels = truth.labels.clone();
+        // The `.txt` labels (the kubiesa sets) count handwriting.
+        let handwritten = truth.file.extension().is_some_and(|e| e == "txt");
         let truth = truth.values();
         total += 1;
         let start = Instant::now();
@@ -134,6 +138,9 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
                     .all(|(&s, &t)| t == 0 || s == t)
         });
         solved_ok += solved_right as usize;
+        if handwritten {
+            entries.add(&labels, read, reading.entries.values(), solved_right);
+        }
         let cages_right = cages.add(&truth_cages, reading.puzzle.cages(), right == 81);
         let regions_right = regions.add(&truth_regions, reading.puzzle.layout(), right == 81);
         if !truth_regions.is_empty() && !regions_right {
@@ -213,6 +220,24 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
             regions.total,
         )?;
     }
+    if entries.handwriting {
+        let e = &entries;
+        writeln!(
+            out,
+            "{}: entries read right {:.1}% ({} of {}), wrong {:.2}% ({}), unsure or missed {}; \
+             entries where nothing is written {}; candidate marks read as a given or an entry {} (of {})",
+            dir.display(),
+            pct(e.right, e.total),
+            e.right,
+            e.total,
+            pct(e.wrong, e.total),
+            e.wrong,
+            e.total - e.right - e.wrong,
+            e.on_blank,
+            e.marks_read,
+            e.marks,
+        )?;
+    }
     if let Some(floor) = floors.grids
         && grids_pct < floor
     {
@@ -232,6 +257,57 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
         )));
     }
     Ok(Status::Solved)
+}
+
+/// The player's entries, on sets whose labels hold handwriting: the truth of an entry is
+/// a label digit in a cell the reading holds no given in, counted on images
+/// whose reading solved right (the labels do not tell print from
+/// handwriting, and only then are the givens known to be the print).
+#[derive(Default)]
+struct EntryScore {
+    /// Whether any image was counted.
+    handwriting: bool,
+    /// Entries on the paper (of the images counted).
+    total: usize,
+    right: usize,
+    /// Read as another digit.
+    wrong: usize,
+    /// Entries read in cells whose label is blank.
+    on_blank: usize,
+    /// Cells labelled with candidate marks, and of those read as a given or
+    /// an entry.
+    marks: usize,
+    marks_read: usize,
+}
+
+impl EntryScore {
+    fn add(&mut self, labels: &[u8], givens: &[u8], read: &[u8], solved_right: bool) {
+        use sudoku_lens::vision::truth::CANDIDATE_MARKS;
+        self.handwriting = true;
+        for ((&label, &given), &entry) in labels.iter().zip(givens).zip(read) {
+            if label == CANDIDATE_MARKS {
+                self.marks += 1;
+                self.marks_read += (given != 0 || entry != 0) as usize;
+            }
+        }
+        if !solved_right {
+            return;
+        }
+        for ((&label, &given), &entry) in labels.iter().zip(givens).zip(read) {
+            if given != 0 {
+                continue;
+            }
+            match label {
+                1..=9 => {
+                    self.total += 1;
+                    self.right += (entry == label) as usize;
+                    self.wrong += (entry != 0 && entry != label) as usize;
+                }
+                0 => self.on_blank += (entry != 0) as usize,
+                _ => {}
+            }
+        }
+    }
 }
 
 /// Cage figures over the images whose ground truth has cages.

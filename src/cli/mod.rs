@@ -101,11 +101,18 @@ pub enum Command {
         /// page each: see --page).
         #[arg(required = true, value_name = "IMAGE")]
         images: Vec<PathBuf>,
-        /// Print one JSON object per image: layout, grid, corners (image
-        /// pixels, clockwise from the puzzle's top-left even when the photo
-        /// shows it turned), uncertain cells ([row, col]).
+        /// Print one JSON object per image: layout, grid (the givens),
+        /// entries (the player's handwritten digits read for sure, `.` where
+        /// none), marks (cells with candidate marks: {"cell": [row, col],
+        /// "digits": [...]}, digits where read), corners (image pixels,
+        /// clockwise from the puzzle's top-left even when the photo shows it
+        /// turned), uncertain cells ([row, col]).
         #[arg(long)]
         json: bool,
+        /// Print the givens, then `entries:` and the player's handwritten
+        /// digits read for sure, in the text form `check` reads.
+        #[arg(long, conflicts_with = "json")]
+        entries: bool,
         /// The puzzle's shape: auto (detect), classic or samurai.
         #[arg(long, value_name = "NAME", default_value = "auto", value_parser = parse_layout_or_auto)]
         layout: LayoutChoice,
@@ -334,10 +341,18 @@ pub fn run(command: Command) -> Result<Status, String> {
         Command::Read {
             images,
             json,
+            entries,
             layout,
             debug,
             page,
-        } => read::run(&images, json, layout.0.as_ref(), debug.as_deref(), page),
+        } => read::run(
+            &images,
+            json,
+            entries,
+            layout.0.as_ref(),
+            debug.as_deref(),
+            page,
+        ),
         Command::Eval {
             dir,
             min_grids,

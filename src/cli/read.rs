@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde_json::json;
-use sudoku_lens::grid::Layout;
+use sudoku_lens::grid::{Layout, Progress};
 use sudoku_lens::vision::check::CheckOutcome;
 use sudoku_lens::vision::debug::write_debug;
 use sudoku_lens::vision::locate::CELL_CROP_SIZE;
@@ -16,6 +16,7 @@ use super::Status;
 pub fn run(
     images: &[PathBuf],
     json: bool,
+    entries: bool,
     layout: Option<&Layout>,
     debug: Option<&Path>,
     page: usize,
@@ -37,6 +38,15 @@ pub fn run(
                 report_check(path, &r);
                 if json {
                     writeln!(out, "{}", reading_json(path, &r))
+                } else if entries {
+                    match Progress::new(r.puzzle.clone(), r.entries.clone()) {
+                        Ok(p) => write!(out, "{}", p.to_text()),
+                        Err(e) => {
+                            eprintln!("sudoku-lens: {}: {e}", path.display());
+                            status = Status::Malformed;
+                            Ok(())
+                        }
+                    }
                 } else {
                     write!(out, "{}", r.puzzle.to_text())
                 }
@@ -170,6 +180,16 @@ pub(super) fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
     if r.jigsaw.as_ref().is_some_and(|j| j.layout.is_none()) {
         obj["regions_unsure"] = json!(true);
     }
+    obj["entries"] = json!(r.puzzle.with_values(r.entries.values().to_vec()).rows());
+    let marks: Vec<serde_json::Value> = r
+        .marks
+        .iter()
+        .map(|m| {
+            let (row, col) = layout.position(m.cell);
+            json!({"cell": [row, col], "digits": m.digits})
+        })
+        .collect();
+    obj["marks"] = json!(marks);
     obj["corners"] = json!(r.located.corners);
     obj["uncertain"] = json!(uncertain);
     obj["changed"] = json!(changed);

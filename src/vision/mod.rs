@@ -23,6 +23,8 @@
 //!   checked with the solver.
 //! - [`jigsaw`]: a jigsaw's regions from the weight of the grid's inner
 //!   lines (thick region borders, thin cell lines).
+//! - [`entries`]: the player's handwritten digits and candidate marks, told
+//!   apart from the givens once those are decided.
 //! - [`debug`]: the intermediate images, for `--debug`.
 //! - [`read`]: all of the above in order: an image file in, a puzzle out
 //!   ([`read::read_image`]), with the decoded photo kept for drawing on.
@@ -61,6 +63,7 @@ pub mod cages;
 pub mod check;
 pub mod classify;
 pub mod debug;
+pub mod entries;
 pub mod homography;
 pub mod jigsaw;
 pub mod load;

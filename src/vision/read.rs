@@ -11,6 +11,7 @@ use super::cages::{KillerReading, read_killer};
 use super::check::{CheckOutcome, check};
 use super::classify::prep::{Prepared, prepare};
 use super::classify::{CellReading, Model};
+use super::entries::{Marks, Written, read_written};
 use super::homography::Homography;
 use super::jigsaw::{JigsawReading, read_jigsaw};
 use super::load::{LoadError, load_bytes, load_path_page, to_grey};
@@ -19,6 +20,7 @@ use super::locate::{
 };
 use super::orient::{apply, orient};
 use crate::grid::{Entries, Layout, Puzzle};
+use crate::solve::solve;
 
 /// Cells read with less confidence than this are reported as uncertain.
 pub const UNCERTAIN_BELOW: f32 = 0.75;
@@ -45,9 +47,13 @@ pub struct Reading {
     /// it changed and their new values (already in `puzzle`).
     pub check: CheckOutcome,
     /// The player's own digits, apart from the printed givens in `puzzle`:
-    /// none yet, as every digit read is taken for print until handwriting
-    /// is told apart.
+    /// the handwriting read for sure (see [`super::entries`]). Handwriting
+    /// read unsure is not here; its cell is in `uncertain`.
     pub entries: Entries,
+    /// Every cell with handwriting read as a digit, sure or not.
+    pub written: Vec<Written>,
+    /// Cells with candidate marks, never givens or entries.
+    pub marks: Vec<Marks>,
     /// For a killer (a grid with cage outlines): its edges, and which cages
     /// are unsure. The cages themselves are the puzzle's.
     pub killer: Option<KillerReading>,
@@ -191,8 +197,14 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
     let prepared: Vec<Prepared> = crops.par_iter().map(prepare).collect();
     let cells = model.read_page(&prepared);
     let turns = orient(model, &located.layout, &crops, &prepared, &cells).turns;
-    drop(prepared);
-    let (located, _, mut cells) = apply(model, located, crops, cells, turns);
+    let (located, crops, mut cells) = apply(model, located, crops, cells, turns);
+    // The entries are read upright: a turned grid's crops are prepared again.
+    let prepared: Vec<Prepared> = if turns.is_multiple_of(4) {
+        prepared
+    } else {
+        crops.par_iter().map(prepare).collect()
+    };
+    drop(crops);
     // A digit the layout does not have (a 7 on a 6x6, a grid read at a
     // smaller layout than printed) is no given of it: empty, and unsure.
     let size = located.layout.size();
@@ -237,13 +249,39 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
         uncertain.sort_unstable();
         uncertain.dedup();
     }
-    let entries = Entries::none(layout.cell_count());
     let mut puzzle = Puzzle::empty(layout).with_values(values);
     if let Some(k) = &killer {
         puzzle = puzzle
             .with_cages(k.cages.clone())
             .expect("cages read from the grid's own cells are well formed");
     }
+    // The unique solution, when the givens have one: it tells how sure an
+    // entry that disagrees with it must be.
+    let solution = match &outcome {
+        CheckOutcome::Unresolved => None,
+        _ => solve(&puzzle, 2, 1)
+            .ok()
+            .filter(|o| o.count == 1)
+            .and_then(|mut o| o.solutions.pop()),
+    };
+    let (_, written, marks) = read_written(
+        model,
+        Model::load_handwriting(),
+        &prepared,
+        puzzle.values(),
+        solution.as_deref(),
+    );
+    let mut entry_values = vec![0u8; puzzle.values().len()];
+    for w in &written {
+        if w.sure {
+            entry_values[w.cell] = w.value;
+        } else {
+            uncertain.push(w.cell);
+        }
+    }
+    uncertain.sort_unstable();
+    uncertain.dedup();
+    let entries = Entries::from_values(entry_values);
     Reading {
         puzzle,
         located,
@@ -252,6 +290,8 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
         uncertain,
         check: outcome,
         entries,
+        written,
+        marks,
         killer,
         jigsaw,
     }

@@ -245,3 +245,132 @@ pub fn build_model_with(
     let tau = (q(&gaps, 0.5) / 4.0).max(1e-4);
     Ok(encode_model(&protos, tau, reject))
 }
+
+/// Tiles a row in the handwriting atlas (`assets/handwriting/`).
+pub const ATLAS_COLUMNS: usize = 25;
+
+/// The handwriting atlas and its labels, under the repository's root.
+pub const HAND_ATLAS: (&str, &str) = (
+    "assets/handwriting/kubiesa-train.png",
+    "assets/handwriting/kubiesa-train.txt",
+);
+
+/// Sizes of the handwriting model's build.
+#[derive(Debug, Clone)]
+pub struct HandConfig {
+    pub seed: u64,
+    /// Each tile is also learnt turned by these angles (degrees): a
+    /// player's slant varies from digit to digit.
+    pub angles: &'static [f32],
+    /// Prototypes kept per digit (k-means over its tiles' features).
+    pub prototypes: usize,
+    /// k-means iterations.
+    pub iterations: usize,
+}
+
+impl Default for HandConfig {
+    fn default() -> Self {
+        HandConfig {
+            seed: 20_261_126,
+            angles: &[0.0, -6.0, 6.0],
+            prototypes: 60,
+            iterations: 12,
+        }
+    }
+}
+
+/// Builds the handwriting model (`models/handwriting.bin`, the format of
+/// [`encode_model`]) from the atlas of handwriting tiles (WORK x WORK
+/// working images, [`ATLAS_COLUMNS`] a row) and its labels (one digit per
+/// tile, rows of text in the atlas's order). Tiles whose ink preprocessing
+/// does not keep as a central digit are skipped; a digit without tiles has
+/// no prototype (the reader then has only the printed model's for it).
+pub fn build_hand_model(
+    atlas: &image::GrayImage,
+    labels: &str,
+    cfg: &HandConfig,
+) -> Result<Vec<u8>, String> {
+    use imageproc::geometric_transformations::{Border, Interpolation, rotate_about_center};
+    use sudoku_lens::vision::classify::prep::WORK;
+    let side = WORK as u32;
+    let labels: Vec<u8> = labels
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .map(|c| match c {
+            '1'..='9' => Ok(c as u8 - b'0'),
+            _ => Err(format!("`{c}` is not a digit label (1-9)")),
+        })
+        .collect::<Result<_, _>>()?;
+    let rows = labels.len().div_ceil(ATLAS_COLUMNS) as u32;
+    if atlas.width() != side * ATLAS_COLUMNS as u32 || atlas.height() != side * rows {
+        return Err(format!(
+            "the atlas is {}x{}, {} labels need {}x{}",
+            atlas.width(),
+            atlas.height(),
+            labels.len(),
+            side * ATLAS_COLUMNS as u32,
+            side * rows
+        ));
+    }
+    let jobs: Vec<(usize, f32)> = (0..labels.len())
+        .flat_map(|i| cfg.angles.iter().map(move |&a| (i, a)))
+        .collect();
+    let feats: Vec<Option<Vec<f32>>> = jobs
+        .par_iter()
+        .map(|&(i, angle)| {
+            let (col, row) = ((i % ATLAS_COLUMNS) as u32, (i / ATLAS_COLUMNS) as u32);
+            let tile =
+                image::imageops::crop_imm(atlas, col * side, row * side, side, side).to_image();
+            let tile = if angle == 0.0 {
+                tile
+            } else {
+                // The corners turned in are the paper's grey, so that the
+                // tile keeps its polarity.
+                let mut v: Vec<u8> = tile.as_raw().clone();
+                v.sort_unstable();
+                let paper = image::Luma([v[v.len() / 2]]);
+                rotate_about_center(
+                    &tile,
+                    angle.to_radians(),
+                    Interpolation::Bilinear,
+                    Border::Constant(paper),
+                )
+            };
+            match prepare(&tile) {
+                Prepared::Ink(ink) if !ink.faint => Some(ink.features),
+                _ => None,
+            }
+        })
+        .collect();
+    let mut per_digit: Vec<Vec<Vec<f32>>> = vec![Vec::new(); 9];
+    for ((i, _), f) in jobs.iter().zip(feats) {
+        if let Some(f) = f {
+            per_digit[labels[*i] as usize - 1].push(f);
+        }
+    }
+    if per_digit.iter().all(|s| s.is_empty()) {
+        return Err("no usable tile in the atlas".into());
+    }
+    let protos: Vec<(u8, Vec<f32>)> = per_digit
+        .par_iter()
+        .enumerate()
+        .filter(|(_, samples)| !samples.is_empty())
+        .map(|(i, samples)| {
+            let mut rng = Rng::new(sample_seed(cfg.seed, 1000 + i as u64, 0, 0));
+            kmeans(samples, cfg.prototypes, cfg.iterations, &mut rng)
+                .into_iter()
+                .map(|c| (i as u8 + 1, c))
+                .collect::<Vec<_>>()
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .flatten()
+        .collect();
+    // The reader maps handwriting's distances with its own softness
+    // (`vision::entries::HAND_TAU`) and rejects nothing by distance.
+    Ok(encode_model(
+        &protos,
+        sudoku_lens::vision::entries::HAND_TAU,
+        2.0,
+    ))
+}

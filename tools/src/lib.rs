@@ -5,7 +5,7 @@
 //! - `build_model`: rebuilds `models/digits.bin` from the fonts (`--check`:
 //!   compares a fresh build with the committed file, byte for byte);
 //! - `make_samples`, `make_image_samples`: rebuild `samples/`;
-//! - `classify_eval`, `locate_eval`, `read_misses`, `read_stages`: measure
+//! - `classify_eval`, `entries_eval`, `locate_eval`, `read_misses`, `read_stages`: measure
 //!   the reader on the shared photos.
 //!
 //! `cargo run --release -p sudoku-lens-tools --bin NAME -- ARGS`

@@ -99,12 +99,23 @@ pub struct Model {
 }
 
 static BUNDLED: &[u8] = include_bytes!("../../../models/digits.bin");
+static HANDWRITING: &[u8] = include_bytes!("../../../models/handwriting.bin");
 
 impl Model {
     /// The model shipped in the crate, parsed once.
     pub fn load_bundled() -> &'static Model {
         static MODEL: OnceLock<Model> = OnceLock::new();
         MODEL.get_or_init(|| Model::from_bytes(BUNDLED).expect("bundled digit model is valid"))
+    }
+
+    /// The handwriting model shipped in the crate (prototypes of players'
+    /// digits, for reading entries; see `vision::entries`), parsed once. It
+    /// may lack some digits: the printed model stands in for those.
+    pub fn load_handwriting() -> &'static Model {
+        static MODEL: OnceLock<Model> = OnceLock::new();
+        MODEL.get_or_init(|| {
+            Model::from_bytes(HANDWRITING).expect("bundled handwriting model is valid")
+        })
     }
 
     /// Parses a model file (as written by [`encode_model`]).

@@ -388,6 +388,13 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
     }
 }
 
+/// The WORK x WORK working image that [`prepare`] looks at: `prepare` of
+/// it gives the same as `prepare` of `crop`, so a cell can be kept small
+/// (handwriting samples for a model's build).
+pub fn work_image(crop: &GrayImage) -> GrayImage {
+    GrayImage::from_raw(WORK as u32, WORK as u32, to_work(crop)).expect("WORK x WORK pixels")
+}
+
 /// Resamples any crop to the WORK x WORK working image: area averaging
 /// when shrinking, bilinear when enlarging.
 fn to_work(crop: &GrayImage) -> Vec<u8> {

@@ -1,0 +1,279 @@
+//! The player's own marks, told apart once the printed givens are decided:
+//! handwritten entries (one larger digit in a cell left empty by the print)
+//! and candidate marks (small digits near a cell's corners or edges).
+//!
+//! A cell that is not a given is one of:
+//! - an **entry**: a central ink shape of a digit's height
+//!   ([`prep::Prepared::Ink`]), clearly inked. Its value is read with a
+//!   confidence; only a sure reading becomes an entry, anything else is
+//!   reported as unsure (see [`Written::sure`]);
+//! - **candidate marks**: clear ink that preprocessing judged too small, off
+//!   the centre or too wide for a digit ([`EmptyReason::Small`],
+//!   [`EmptyReason::OffCentre`], [`EmptyReason::Wide`]);
+//! - **empty**: no ink, grid-line remnants only, or faint ink (erased
+//!   pencil).
+//!
+//! A read digit that disagrees with the puzzle's unique solution needs
+//! [`AGAINST_SOLUTION`] to be reported: the solution never replaces a read
+//! digit, it only tells how sure to be before telling the player a digit is
+//! wrong.
+
+use super::classify::Model;
+use super::classify::prep::{EmptyReason, Ink, Prepared};
+
+/// What a cell holds once the givens are decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellKind {
+    /// A printed given (decided before, by the reader).
+    Given,
+    /// One digit of the player's.
+    Entry,
+    /// Candidate marks: small digits, never a given or an entry.
+    Marks,
+    /// Nothing, or faint traces.
+    Empty,
+}
+
+/// An entry shorter than this fraction of the cell is not taken for one:
+/// a player's digit fills most of the cell's height, while candidate marks
+/// that preprocessing kept as central ink are smaller. On kubiesa-train the
+/// marks kept as ink are 0.48-0.63 of the crop tall, the entries 0.6-0.95
+/// (one at 0.6): the line is drawn above the marks.
+pub const ENTRY_MIN_HEIGHT: f32 = 0.65;
+
+/// The confidence from which an entry that agrees with the puzzle's unique
+/// solution (or any entry, when there is none) is reported (below: unsure):
+/// better than even odds.
+pub const ENTRY_SURE: f32 = 0.5;
+
+/// The confidence an entry that disagrees with the puzzle's unique solution
+/// needs to be reported (below: unsure). Players' mistakes are rare and a
+/// misread is told to the player as a mistake, so only a reading with no
+/// rival is. Set on kubiesa-val (see docs/reader.md): its wrong-entry figure
+/// is not held out from this choice.
+pub const AGAINST_SOLUTION: f32 = 0.999;
+
+/// Softness of the distance-to-probability mapping for handwriting (the
+/// squared feature distance by which a rival digit's odds fall by e).
+pub const HAND_TAU: f32 = 0.02;
+
+/// One cell with handwriting read as a digit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Written {
+    /// The cell.
+    pub cell: usize,
+    /// The digit read.
+    pub value: u8,
+    /// How sure, 0..=1.
+    pub confidence: f32,
+    /// The next likeliest digit.
+    pub runner_up: u8,
+    /// Whether it is sure enough to be reported as an entry; otherwise the
+    /// cell is an unsure one.
+    pub sure: bool,
+}
+
+/// A cell with candidate marks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Marks {
+    /// The cell.
+    pub cell: usize,
+    /// The marked digits, ascending, where they could be read; empty when
+    /// they could not.
+    pub digits: Vec<u8>,
+}
+
+/// The kind of a cell that `given` tells whether the reader took for a
+/// printed given.
+pub fn cell_kind(prepared: &Prepared, given: bool) -> CellKind {
+    if given {
+        return CellKind::Given;
+    }
+    match prepared {
+        Prepared::Ink(ink) if !ink.faint && ink.height >= ENTRY_MIN_HEIGHT => CellKind::Entry,
+        Prepared::Ink(ink) if !ink.faint => CellKind::Marks,
+        Prepared::Ink(_) => CellKind::Empty,
+        Prepared::Empty { reason, .. } => match reason {
+            EmptyReason::Small | EmptyReason::OffCentre | EmptyReason::Wide => CellKind::Marks,
+            EmptyReason::NoInk | EmptyReason::OnlyBorder => CellKind::Empty,
+        },
+    }
+}
+
+/// Reads a handwritten digit: (digit, confidence, runner-up). Each digit's
+/// distance is its nearest handwriting prototype's in `hand`, or for a
+/// digit `hand` has none of, its nearest printed one's in `print`.
+pub fn read_digit(print: &Model, hand: &Model, ink: &Ink) -> (u8, f32, u8) {
+    let printed = print.class_distances(&ink.features);
+    let mut dist = hand.class_distances(&ink.features);
+    for (d, p) in dist.iter_mut().zip(printed) {
+        if d.is_infinite() {
+            *d = p;
+        }
+    }
+    let mut order: [usize; 9] = std::array::from_fn(|i| i);
+    order.sort_by(|&a, &b| dist[a].total_cmp(&dist[b]));
+    let dmin = dist[order[0]];
+    let total: f32 = dist.iter().map(|&d| (-(d - dmin) / HAND_TAU).exp()).sum();
+    (order[0] as u8 + 1, 1.0 / total, order[1] as u8 + 1)
+}
+
+/// Whether a digit read with `confidence` is reported as an entry, given
+/// the solution's digit for its cell when the puzzle has one solution.
+pub fn is_sure(value: u8, confidence: f32, solution: Option<u8>) -> bool {
+    let need = if solution.is_some_and(|s| s != value) {
+        AGAINST_SOLUTION
+    } else {
+        ENTRY_SURE
+    };
+    confidence >= need
+}
+
+/// What the player wrote: each cell's kind, the cells with handwriting read
+/// as a digit, and the cells with candidate marks. `givens` holds the
+/// reader's givens (0 = none), `solution` the puzzle's unique solution when
+/// it has one; `print` and `hand` are the printed and handwriting models
+/// (see [`read_digit`]).
+pub fn read_written(
+    print: &Model,
+    hand: &Model,
+    prepared: &[Prepared],
+    givens: &[u8],
+    solution: Option<&[u8]>,
+) -> (Vec<CellKind>, Vec<Written>, Vec<Marks>) {
+    let mut kinds = Vec::with_capacity(prepared.len());
+    let mut written = Vec::new();
+    let mut marks = Vec::new();
+    for (cell, (p, &g)) in prepared.iter().zip(givens).enumerate() {
+        let kind = cell_kind(p, g != 0);
+        kinds.push(kind);
+        match (kind, p) {
+            (CellKind::Entry, Prepared::Ink(ink)) => {
+                let (value, confidence, runner_up) = read_digit(print, hand, ink);
+                written.push(Written {
+                    cell,
+                    value,
+                    confidence,
+                    runner_up,
+                    sure: is_sure(value, confidence, solution.map(|s| s[cell])),
+                });
+            }
+            (CellKind::Marks, _) => marks.push(Marks {
+                cell,
+                digits: Vec::new(),
+            }),
+            _ => {}
+        }
+    }
+    (kinds, written, marks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vision::classify::prep::prepare;
+    use image::{GrayImage, Luma};
+
+    /// A 64 x 64 crop of paper (grey 235) with rectangles `(x0, y0, x1,
+    /// y1)` (ends excluded) of ink of grey `ink`.
+    fn crop(rects: &[(u32, u32, u32, u32)], ink: u8) -> GrayImage {
+        GrayImage::from_fn(64, 64, |x, y| {
+            let inked = rects
+                .iter()
+                .any(|&(x0, y0, x1, y1)| (x0..x1).contains(&x) && (y0..y1).contains(&y));
+            Luma([if inked { ink } else { 235 }])
+        })
+    }
+
+    /// A thin "7" most of the cell tall, slanting: a player's digit.
+    fn written_seven() -> Vec<(u32, u32, u32, u32)> {
+        let mut r = vec![(20, 6, 46, 9)];
+        // The stem, stepping left as it goes down.
+        for i in 0..12 {
+            let x = 42 - 2 * i;
+            r.push((x, 9 + 4 * i, x + 3, 13 + 4 * i));
+        }
+        r
+    }
+
+    #[test]
+    fn a_large_central_digit_off_the_print_is_an_entry() {
+        let p = prepare(&crop(&written_seven(), 40));
+        assert_eq!(cell_kind(&p, false), CellKind::Entry);
+        // The same ink in a cell the reader took for a given stays one.
+        assert_eq!(cell_kind(&p, true), CellKind::Given);
+    }
+
+    #[test]
+    fn small_digits_in_the_corners_are_candidate_marks() {
+        // "2" and "3" small at the top left and top right; "7" at the
+        // bottom left.
+        let marks = [(8, 6, 14, 16), (46, 6, 52, 16), (8, 46, 14, 56)];
+        assert_eq!(
+            cell_kind(&prepare(&crop(&marks, 60)), false),
+            CellKind::Marks
+        );
+        // One small mark alone in a corner.
+        assert_eq!(
+            cell_kind(&prepare(&crop(&marks[..1], 60)), false),
+            CellKind::Marks
+        );
+        // A row of small marks across the top of the cell.
+        let row = [
+            (8, 6, 14, 16),
+            (20, 6, 26, 16),
+            (32, 6, 38, 16),
+            (44, 6, 50, 16),
+        ];
+        assert_eq!(cell_kind(&prepare(&crop(&row, 60)), false), CellKind::Marks);
+    }
+
+    #[test]
+    fn blank_cells_and_erased_traces_are_empty() {
+        assert_eq!(cell_kind(&prepare(&crop(&[], 0)), false), CellKind::Empty);
+        // An erased digit: the same strokes, a few grey levels darker than
+        // the paper.
+        let p = prepare(&crop(&written_seven(), 222));
+        assert_eq!(cell_kind(&p, false), CellKind::Empty);
+        // A grid line's remnant along the edge.
+        let p = prepare(&crop(&[(0, 0, 64, 4)], 20));
+        assert_eq!(cell_kind(&p, false), CellKind::Empty);
+    }
+
+    #[test]
+    fn digits_without_handwriting_prototypes_are_read_from_print() {
+        use crate::vision::classify::encode_model;
+        use crate::vision::classify::prep::FEATURE_LEN;
+        let unit = |i: usize| {
+            let mut v = vec![0f32; FEATURE_LEN];
+            v[i] = 1.0;
+            v
+        };
+        // Handwriting has a 3 only; print has a 3 and a 5.
+        let hand = Model::from_bytes(&encode_model(&[(3, unit(0))], HAND_TAU, 2.0)).unwrap();
+        let print =
+            Model::from_bytes(&encode_model(&[(3, unit(1)), (5, unit(2))], 0.05, 1.0)).unwrap();
+        let Prepared::Ink(mut ink) = prepare(&crop(&written_seven(), 40)) else {
+            panic!("ink expected");
+        };
+        // Near the printed 5: read as 5, though print's 3 is farther than
+        // handwriting's.
+        ink.features = unit(2);
+        let (value, confidence, runner_up) = read_digit(&print, &hand, &ink);
+        assert_eq!((value, runner_up), (5, 3));
+        assert!(confidence > 0.99, "{confidence}");
+        // Near the handwritten 3: read as 3 from handwriting.
+        ink.features = unit(0);
+        assert_eq!(read_digit(&print, &hand, &ink).0, 3);
+    }
+
+    #[test]
+    fn a_digit_against_the_solution_needs_more_confidence() {
+        let between = (ENTRY_SURE + AGAINST_SOLUTION) / 2.0;
+        assert!(is_sure(4, between, Some(4)));
+        assert!(is_sure(4, between, None));
+        assert!(!is_sure(4, between, Some(5)));
+        assert!(is_sure(4, AGAINST_SOLUTION, Some(5)));
+        assert!(!is_sure(4, ENTRY_SURE - 0.01, Some(4)));
+    }
+}
