@@ -43,7 +43,7 @@ fn the_sample_names_its_two_wrong_entries() {
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[0].contains("conflicts with"), "{out}");
     assert!(lines[1].ends_with("breaks the puzzle"), "{out}");
-    assert_eq!(lines[2], "2 wrong, 30 to go");
+    assert_eq!(lines[2], "2 mistakes, 30 to go");
 }
 
 #[test]

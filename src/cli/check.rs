@@ -62,7 +62,7 @@ pub fn run(
             .wrong
             .iter()
             .try_for_each(|w| writeln!(out, "{}", w.text()))
-            .and_then(|()| writeln!(out, "{}", summary(&check)))
+            .and_then(|()| writeln!(out, "{}", check.summary()))
     };
     written
         .and_then(|()| out.flush())
@@ -82,32 +82,6 @@ fn status(check: &EntryCheck) -> Status {
         Givens::NoSolution(_) => Status::NoSolution,
         Givens::Several if !check.solved => Status::Multiple,
         _ => Status::Solved,
-    }
-}
-
-/// The last line: "solved correctly", "all correct so far, 23 to go", or
-/// how many are wrong.
-fn summary(check: &EntryCheck) -> String {
-    let wrong = check.wrong.len();
-    let go = check.remaining;
-    match (check.solved, wrong, &check.givens) {
-        (true, ..) => "solved correctly".into(),
-        (false, 0, Givens::SolutionPage) => "a valid solution".into(),
-        (false, 0, _) if go == 0 => "every cell filled, nothing wrong found".into(),
-        (false, 0, _) => format!("all correct so far, {go} to go"),
-        (false, n, Givens::SolutionPage) => {
-            format!("not a valid solution: {n} {} wrong", plural(n, "cell"))
-        }
-        (false, n, _) if go == 0 => format!("{n} wrong"),
-        (false, n, _) => format!("{n} wrong, {go} to go"),
-    }
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        word.to_string()
-    } else {
-        format!("{word}s")
     }
 }
 
