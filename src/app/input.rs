@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use image::{GrayImage, RgbaImage};
 
-use crate::grid::{Document, ENTRIES_MARKER, Layout, Progress, parse, parse_progress};
+use crate::grid::{Document, Layout, Progress, has_entries, parse, parse_progress};
 use crate::vision::load::{load_page, to_grey};
 use crate::vision::locate::{LocateError, LocateFileError};
 use crate::vision::pdf::{is_pdf, page_count};
@@ -189,18 +189,6 @@ pub fn load_text(text: &str, name: &str) -> Result<Loaded, String> {
             .map(text_of)
             .map_err(|e| e.to_string()),
     }
-}
-
-/// Whether a puzzle text gives a player's entries: an `entries:` line, or
-/// a JSON object with `"entries"` (see [`crate::grid::parse_progress`]).
-fn has_entries(text: &str) -> bool {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if text.trim_start().starts_with('{') {
-        return serde_json::from_str::<serde_json::Value>(text.trim())
-            .is_ok_and(|v| v.get("entries").is_some());
-    }
-    text.lines()
-        .any(|l| l.trim().eq_ignore_ascii_case(ENTRIES_MARKER))
 }
 
 /// Renders page `page` of a PDF and reads its grid. A page without a grid

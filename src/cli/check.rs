@@ -8,7 +8,7 @@ use std::path::Path;
 use image::DynamicImage;
 use serde_json::{Value, json};
 use sudoku_lens::check::{EntryCheck, Givens, check_entries, resume};
-use sudoku_lens::grid::{ENTRIES_MARKER, Layout, Progress, Puzzle, parse_progress};
+use sudoku_lens::grid::{Layout, Progress, Puzzle, has_entries, parse_progress};
 use sudoku_lens::overlay::{Canvas, Options, Paintable, into_rgba, mark_wrong, render_grid};
 use sudoku_lens::vision::locate::Located;
 use sudoku_lens::vision::read::{Colour, ImageReading, located_at_corners, read_image_page};
@@ -197,13 +197,7 @@ pub(super) fn resume_from(
     name: &str,
     layout: Option<&Layout>,
 ) -> Result<Option<Puzzle>, String> {
-    let has_entries = if text.trim_start().starts_with('{') {
-        serde_json::from_str::<Value>(text.trim()).is_ok_and(|v| v.get("entries").is_some())
-    } else {
-        text.lines()
-            .any(|l| l.trim().eq_ignore_ascii_case(ENTRIES_MARKER))
-    };
-    if !has_entries {
+    if !has_entries(text) {
         return Ok(None);
     }
     let progress = parse_progress(text, name, layout).map_err(|e| e.to_string())?;
