@@ -509,6 +509,15 @@ fn a_photo_without_a_grid_opens_with_corners_to_drag_and_layouts_to_pick() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     settle(&mut h);
     assert_eq!(h.state().doc().unwrap().layout().name(), "classic");
+
+    // An edit made while a switch is read keeps the edit, and says that
+    // the switch was dropped.
+    h.state_mut().switch_layout("samurai");
+    assert!(h.state_mut().set_cell(0, 5));
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!((doc.layout().name(), doc.values()[0]), ("classic", 5));
+    h.get_by_label_contains("The switch to samurai was dropped");
 }
 
 #[test]

@@ -1177,7 +1177,13 @@ impl SudokuApp {
                 };
                 match result {
                     Ok(reading) => {
-                        e.doc.switch_to_reading(stamp.revision, *reading);
+                        let layout = reading.located.layout.name().to_string();
+                        if !e.doc.switch_to_reading(stamp.revision, *reading) {
+                            // Taking it would drop the edit made meanwhile.
+                            e.doc.notice = Some(format!(
+                                "The switch to {layout} was dropped: the puzzle changed while it was read; switch again to read it so"
+                            ));
+                        }
                     }
                     Err(message) => self.error = Some(message),
                 }
