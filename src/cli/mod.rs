@@ -93,7 +93,9 @@ pub enum Command {
     },
     /// Read the puzzle in photos or screenshots and print it as text.
     ///
-    /// Finds the grid (classic or samurai), reads each cell, and prints the
+    /// Finds the grid and tells its shape (classic, samurai, twodoku,
+    /// butterfly, flower, sohei, 4x4, 6x6, 12x12, 16x16; killer cages too),
+    /// reads each cell, and prints the
     /// puzzle in the text format of `solve`. Several images are read in
     /// parallel. Exit status: 0 when every image was read, 1 otherwise.
     Read {
@@ -106,7 +108,9 @@ pub enum Command {
         /// shows it turned), uncertain cells ([row, col]).
         #[arg(long)]
         json: bool,
-        /// The puzzle's shape: auto (detect), classic or samurai.
+        /// The puzzle's shape: auto (detect), or a shape's name (classic,
+        /// samurai, twodoku, butterfly, flower, sohei, 4x4, 6x6, 12x12,
+        /// 16x16, 25x25).
         #[arg(long, value_name = "NAME", default_value = "auto", value_parser = parse_layout_or_auto)]
         layout: LayoutChoice,
         /// Write the intermediate images (threshold, located grid, rectified
