@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
 use image::{ImageEncoder, Rgb, RgbImage};
-use sudoku_lens::grid::{Document, Layout, Puzzle, parse};
+use sudoku_lens::grid::{Document, HouseKind, Layout, Puzzle, parse};
 use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{full_grid, thin};
@@ -190,7 +190,7 @@ fn draw_grid(
         let (x, y) = (ox + k as f32 * cell, oy + r as f32 * cell);
         let mut bg = style.paper;
         if let Some(s) = style.shade
-            && (r / 3 + k / 3) % 2 == 1
+            && box_parity(l, c) == 1
         {
             bg = s;
         }
@@ -198,7 +198,7 @@ fn draw_grid(
             let (sr, sk) = l.position(sel);
             if c == sel {
                 bg = own;
-            } else if r == sr || k == sk || (r / 3 == sr / 3 && k / 3 == sk / 3) {
+            } else if r == sr || k == sk || l.same_box(c, sel) {
                 bg = band;
             }
         }
@@ -207,13 +207,16 @@ fn draw_grid(
     for c in 0..l.cell_count() {
         let (r, k) = l.position(c);
         let (x, y) = (ox + k as f32 * cell, oy + r as f32 * cell);
-        for (i, vertical, at) in [
-            (k, true, x),
-            (k + 1, true, x + cell),
-            (r, false, y),
-            (r + 1, false, y + cell),
+        // Each side with the cell across it: thick on the shape's outline
+        // and between boxes.
+        for (across, vertical, at) in [
+            (k.checked_sub(1).and_then(|k| l.cell_at(r, k)), true, x),
+            (l.cell_at(r, k + 1), true, x + cell),
+            (r.checked_sub(1).and_then(|r| l.cell_at(r, k)), false, y),
+            (l.cell_at(r + 1, k), false, y + cell),
         ] {
-            let t = cell * if i % 3 == 0 { style.thick } else { style.thin };
+            let box_edge = across.is_none_or(|n| !l.same_box(c, n));
+            let t = cell * if box_edge { style.thick } else { style.thin };
             let t = t.max(1.0) / 2.0;
             if vertical {
                 fill(img, at - t, y - t, at + t, y + cell + t, style.line);
@@ -233,7 +236,7 @@ fn draw_grid(
             glyph_centred(
                 img,
                 font,
-                char::from(b'0' + v),
+                puzzle.alphabet().symbol(v),
                 x + cell / 2.0 + dx,
                 y + cell / 2.0 + dy,
                 cell * style.digit_height,
@@ -265,6 +268,26 @@ fn draw_grid(
             }
         }
     }
+}
+
+/// 0 or 1 for the box holding `cell`, alternating between neighbouring
+/// boxes like a chessboard's squares (boxes lie on a lattice of their own
+/// size from the canvas's corner).
+fn box_parity(l: &Layout, cell: usize) -> usize {
+    let Some(b) = l
+        .houses_of(cell)
+        .iter()
+        .map(|&h| &l.houses()[h as usize])
+        .find(|h| h.kind == HouseKind::Box)
+    else {
+        return 0;
+    };
+    let rows = b.cells.iter().map(|&c| l.position(c as usize).0);
+    let cols = b.cells.iter().map(|&c| l.position(c as usize).1);
+    let h = rows.clone().max().unwrap_or(0) - rows.min().unwrap_or(0) + 1;
+    let w = cols.clone().max().unwrap_or(0) - cols.min().unwrap_or(0) + 1;
+    let (r, k) = l.position(cell);
+    (r / h + k / w) % 2
 }
 
 /// Words for the print around a grid.
@@ -658,6 +681,7 @@ fn main() {
     let (sans, serif) = (0, 1);
     let classic = load_puzzle(root, "classic.txt");
     let samurai = load_puzzle(root, "samurai.txt");
+    let shape = |name: &str| load_puzzle(root, name);
     let gen_a = generated_classic(101, 27);
     let gen_b = generated_classic(102, 30);
 
@@ -948,6 +972,91 @@ fn main() {
                 c.noise = 3.0;
                 c.quality = 80;
             }),
+            exif: None,
+        },
+        // The other shapes, found without being named: each a screenshot
+        // or a photo of a printed page.
+        Sample {
+            name: "6x6-screen-light",
+            puzzle: shape("6by6.txt"),
+            style: light.clone(),
+            extras: app.clone(),
+            cell: 96.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "6x6-photo-page",
+            puzzle: shape("6by6.txt"),
+            style: print.clone(),
+            extras: Extras {
+                text: true,
+                ..Extras::default()
+            },
+            cell: 64.0,
+            camera: phone((1000, 800), &|c| {
+                c.angle = -3.0;
+                c.perspective = 0.05;
+                c.fill = 0.75;
+                c.gradient = 0.3;
+                c.tint = [1.0, 0.96, 0.88];
+                c.blur = 0.8;
+                c.noise = 4.0;
+                c.quality = 80;
+            }),
+            exif: None,
+        },
+        Sample {
+            name: "4x4-screen-dark",
+            puzzle: shape("4by4.txt"),
+            style: dark.clone(),
+            extras: dark_app.clone(),
+            cell: 120.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "twodoku-photo-page",
+            puzzle: shape("twodoku.txt"),
+            style: print.clone(),
+            extras: Extras::default(),
+            cell: 44.0,
+            camera: phone((1100, 1100), &|c| {
+                c.angle = 2.5;
+                c.perspective = 0.04;
+                c.fill = 0.85;
+                c.gradient = 0.3;
+                c.blur = 0.7;
+                c.noise = 3.0;
+                c.quality = 82;
+            }),
+            exif: None,
+        },
+        Sample {
+            name: "butterfly-screen-light",
+            puzzle: shape("butterfly.txt"),
+            style: light.clone(),
+            extras: Extras::default(),
+            cell: 52.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "flower-screen-light",
+            puzzle: shape("flower.txt"),
+            style: shaded.clone(),
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "sohei-screen-light",
+            puzzle: shape("sohei.txt"),
+            style: light.clone(),
+            extras: Extras::default(),
+            cell: 40.0,
+            camera: None,
             exif: None,
         },
     ];
