@@ -93,6 +93,34 @@ pub struct EntryCheck {
     pub givens: Givens,
 }
 
+impl EntryCheck {
+    /// One line: "solved correctly", "all correct so far, 23 to go", or how
+    /// many mistakes ("2 mistakes, 23 to go"); on a solution page, whether
+    /// it is a valid solution.
+    pub fn summary(&self) -> String {
+        let wrong = self.wrong.len();
+        let go = self.remaining;
+        let plural = |n: usize, word: &str| {
+            if n == 1 {
+                format!("{n} {word}")
+            } else {
+                format!("{n} {word}s")
+            }
+        };
+        match (self.solved, wrong, &self.givens) {
+            (true, ..) => "solved correctly".into(),
+            (false, 0, Givens::SolutionPage) => "a valid solution".into(),
+            (false, 0, _) if go == 0 => "every cell filled, nothing wrong found".into(),
+            (false, 0, _) => format!("all correct so far, {go} to go"),
+            (false, n, Givens::SolutionPage) => {
+                format!("not a valid solution: {} wrong", plural(n, "cell"))
+            }
+            (false, n, _) if go == 0 => plural(n, "mistake"),
+            (false, n, _) => format!("{}, {go} to go", plural(n, "mistake")),
+        }
+    }
+}
+
 /// The most solutions counted: two tell one from several.
 const SOLUTION_LIMIT: u64 = 2;
 

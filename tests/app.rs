@@ -509,6 +509,15 @@ fn a_photo_without_a_grid_opens_with_corners_to_drag_and_layouts_to_pick() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     settle(&mut h);
     assert_eq!(h.state().doc().unwrap().layout().name(), "classic");
+
+    // An edit made while a switch is read keeps the edit, and says that
+    // the switch was dropped.
+    h.state_mut().switch_layout("samurai");
+    assert!(h.state_mut().set_cell(0, 5));
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!((doc.layout().name(), doc.values()[0]), ("classic", 5));
+    h.get_by_label_contains("The switch to samurai was dropped");
 }
 
 #[test]
@@ -1174,4 +1183,111 @@ fn export_draws_the_hint_shown_whole_and_only_then() {
     let written = image::open(&out).expect("export wrote a PNG").to_rgba8();
     std::fs::remove_file(&out).ok();
     assert!(written == drawn, "export writes what the window shows");
+}
+
+/// The player's digits of the entries sample: (cell, digit), and the
+/// solution's digit there.
+fn sample_entries() -> (Puzzle, Vec<(usize, u8)>) {
+    let text = std::fs::read_to_string(root().join("samples/puzzles/entries/classic.txt")).unwrap();
+    let progress = sudoku_lens::grid::parse_progress(&text, "classic.txt", None).unwrap();
+    let entries = progress.entries().iter().collect();
+    (progress.puzzle().clone(), entries)
+}
+
+#[test]
+fn entries_are_checked_marked_red_and_undone() {
+    use sudoku_lens::app::doc::Writing;
+    let mut h = harness();
+    let text = std::fs::read_to_string(root().join("samples/puzzles/entries/classic.txt")).unwrap();
+    open(
+        &mut h,
+        Input::Text {
+            name: "entries.txt".into(),
+            text,
+        },
+    );
+    // A puzzle being solved opens writing the player's digits, without
+    // the solution.
+    assert_eq!(h.state().writing(), Some(Writing::Entries));
+    assert!(!h.state().prefs.show_solution);
+    h.get_by_label("2 mistakes, 30 to go");
+    assert_eq!(cells_labelled(&h, "(your digit, wrong)"), 2);
+    let (puzzle, entries) = sample_entries();
+    assert_eq!(cells_labelled(&h, "(your digit"), entries.len());
+    let wrong = h.state().wrong_cells();
+    assert_eq!(wrong.len(), 2);
+
+    // The export marks the wrong cells in red, and only those.
+    let image = h.state().annotated_image().unwrap().unwrap();
+    let doc = h.state().doc().unwrap();
+    let redness = |cell: usize| {
+        let q = doc.current.located.cell_quad(cell);
+        // A quarter into the cell from its top-left: clear of the digit.
+        let x = q[0][0] + (q[2][0] - q[0][0]) * 0.2;
+        let y = q[0][1] + (q[2][1] - q[0][1]) * 0.2;
+        let p = image.get_pixel(x as u32, y as u32).0;
+        p[0] as i32 - p[1] as i32
+    };
+    for &(cell, _) in &entries {
+        let red = redness(cell);
+        if wrong.contains(&cell) {
+            assert!(
+                red > 40,
+                "wrong r{}c{} not red: {red}",
+                cell / 9 + 1,
+                cell % 9 + 1
+            );
+        } else {
+            assert!(
+                red < 10,
+                "right r{}c{} marked: {red}",
+                cell / 9 + 1,
+                cell % 9 + 1
+            );
+        }
+    }
+
+    // Writing the right digit over a wrong one: one mistake left; undo
+    // brings it back.
+    let solution = sudoku_lens::solve::solve(&puzzle, 2, 1).unwrap().solutions[0].clone();
+    let fix = wrong[0];
+    h.state_mut().select(Some(fix));
+    h.event(egui::Event::Text(solution[fix].to_string()));
+    settle(&mut h);
+    h.get_by_label("1 mistake, 30 to go");
+    assert_eq!(
+        h.state().doc().unwrap().values(),
+        puzzle.values(),
+        "givens untouched"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    h.get_by_label("2 mistakes, 30 to go");
+
+    // A given's cell takes no entry: a note says why, and nothing changes.
+    let given = (0..81).find(|&c| puzzle.values()[c] != 0).unwrap();
+    h.state_mut().select(Some(given));
+    h.event(egui::Event::Text(
+        (puzzle.values()[given] % 9 + 1).to_string(),
+    ));
+    settle(&mut h);
+    h.get_by_label_contains("holds a given: switch to writing givens");
+    assert_eq!(h.state().doc().unwrap().values(), puzzle.values());
+
+    // Writing givens (Ctrl+E): a given typed over an entry replaces it.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::E);
+    h.run();
+    assert_eq!(h.state().writing(), Some(Writing::Givens));
+    let (cell, digit) = entries[0];
+    h.state_mut().select(Some(cell));
+    h.event(egui::Event::Text(digit.to_string()));
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!((doc.values()[cell], doc.entries()[cell]), (digit, 0));
+
+    // The puzzle copied as text keeps the entries apart from the givens.
+    let copied = h.state().puzzle_text().unwrap();
+    let back = sudoku_lens::grid::parse_progress(&copied, "copied", None).unwrap();
+    assert_eq!(back.entries().count(), entries.len() - 1);
+    assert_eq!(back.puzzle().values()[cell], digit);
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use image::RgbaImage;
 use serde_json::Value;
-use sudoku_lens::grid::{Entries, Layout, Progress, Puzzle};
+use sudoku_lens::grid::{Entries, Layout, Progress, Puzzle, parse_progress};
 use sudoku_lens::overlay::{Options, render_grid};
 
 mod common;
@@ -43,7 +43,7 @@ fn the_sample_names_its_two_wrong_entries() {
     assert_eq!(lines.len(), 3, "{out}");
     assert!(lines[0].contains("conflicts with"), "{out}");
     assert!(lines[1].ends_with("breaks the puzzle"), "{out}");
-    assert_eq!(lines[2], "2 wrong, 30 to go");
+    assert_eq!(lines[2], "2 mistakes, 30 to go");
 }
 
 #[test]
@@ -288,4 +288,29 @@ fn hint_starts_from_the_correct_entries() {
         let e = progress.entries().values()[r * 9 + c];
         assert!(e == 0 || e != d, "{step}");
     }
+}
+
+#[test]
+fn solve_and_rate_work_on_the_givens_of_a_text_with_entries() {
+    let path = samples().join("entries/classic.txt");
+    let (puzzle, solution) = classic();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let progress = parse_progress(&text, "classic.txt", None).unwrap();
+    assert_eq!(progress.puzzle().values(), puzzle.values());
+
+    let o = run(&["solve", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let rows: String = stdout(&o).lines().collect();
+    let expected: String = solution.values().iter().map(|d| d.to_string()).collect();
+    assert_eq!(rows, expected);
+    let note = stderr(&o);
+    assert!(note.contains("solving the givens"), "{note}");
+    assert!(note.contains("25 entries are not used"), "{note}");
+
+    let o = run(&["rate", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let given_text = puzzle.to_text();
+    let first_row = given_text.lines().next().unwrap();
+    assert!(stdout(&o).contains(first_row), "{}", stdout(&o));
+    assert!(stderr(&o).contains("rating the givens"), "{}", stderr(&o));
 }

@@ -48,9 +48,16 @@ fn render(puzzle: &Puzzle, cell: u32, margin: u32) -> GrayImage {
     for cellx in 0..l.cell_count() {
         let (r, c) = l.position(cellx);
         let (x0, y0) = (margin + c as u32 * cell, margin + r as u32 * cell);
-        // Borders: thick on box edges (every third line of each 9x9 grid).
-        for (i, edge) in [(c, 0), (c + 1, 1), (r, 2), (r + 1, 3)] {
-            let thick = if i % 3 == 0 { 2 } else { 0 };
+        // Borders: thick on box edges and the shape's outline.
+        let neighbours = [
+            c.checked_sub(1).and_then(|c| l.cell_at(r, c)),
+            l.cell_at(r, c + 1),
+            r.checked_sub(1).and_then(|r| l.cell_at(r, c)),
+            l.cell_at(r + 1, c),
+        ];
+        for (edge, n) in neighbours.into_iter().enumerate() {
+            let box_edge = n.is_none_or(|n| !l.same_box(cellx, n));
+            let thick = if box_edge { 2 } else { 0 };
             for t in 0..=thick {
                 for s in 0..=cell {
                     let (x, y) = match edge {
@@ -67,7 +74,7 @@ fn render(puzzle: &Puzzle, cell: u32, margin: u32) -> GrayImage {
         if v == 0 {
             continue;
         }
-        let glyph = scaled.scaled_glyph(char::from(b'0' + v));
+        let glyph = scaled.scaled_glyph(puzzle.alphabet().symbol(v));
         let outline = scaled.outline_glyph(glyph).unwrap();
         let b = outline.px_bounds();
         let (gx, gy) = (
@@ -146,6 +153,39 @@ fn a_classic_screenshot_reads_exactly() {
 #[test]
 fn a_samurai_screenshot_reads_exactly() {
     check_screenshot("samurai.txt", "samurai");
+}
+
+/// Every other shape with digits only is found without being named, and
+/// read exactly: the layout scoring is one mechanism over all layouts.
+#[test]
+fn every_shape_with_digits_is_found_unforced_and_read_exactly() {
+    for (name, layout) in [
+        ("4by4.txt", "4x4"),
+        ("6by6.txt", "6x6"),
+        ("twodoku.txt", "twodoku"),
+        ("butterfly.txt", "butterfly"),
+        ("flower.txt", "flower"),
+        ("sohei.txt", "sohei"),
+    ] {
+        check_screenshot(name, layout);
+    }
+}
+
+/// Shapes with letters are found as their shape, though letters are not
+/// read yet; a 12x12 and a butterfly have the same cells and are told
+/// apart by their box borders.
+#[test]
+fn shapes_with_letters_are_found_as_their_shape() {
+    for (name, layout) in [("12by12.txt", "12x12"), ("16by16.txt", "16x16")] {
+        let puzzle = sample(name);
+        let dir = temp_dir(layout);
+        let path = dir.join(format!("{layout}.png"));
+        render(&puzzle, 40, 24).save(&path).unwrap();
+        let o = read(&["--json", path.to_str().unwrap()]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&o.stderr)));
+        assert_eq!(v["layout"], layout);
+    }
 }
 
 /// A screenshot turned by a quarter turn reads as the same puzzle, with the

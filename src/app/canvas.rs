@@ -26,6 +26,17 @@ pub const SELECT: Color32 = Color32::from_rgb(196, 30, 150);
 pub const GRID: Color32 = Color32::from_rgba_premultiplied(150, 20, 110, 170);
 pub const UNCERTAIN: Color32 = Color32::from_rgba_premultiplied(140, 100, 0, 110);
 pub const MARKED: Color32 = Color32::from_rgba_premultiplied(150, 20, 20, 130);
+/// A wrong entry's tint and frame, and the status line's colour when
+/// something is wrong.
+pub const WRONG: Color32 = Color32::from_rgb(200, 35, 35);
+const WRONG_TINT: Color32 = Color32::from_rgba_premultiplied(110, 10, 10, 90);
+/// The player's own digits (their chips over a photo), in the drawn grid's
+/// entry ink.
+pub const ENTRY: Color32 = Color32::from_rgb(
+    doc::ENTRY_INK.0[0],
+    doc::ENTRY_INK.0[1],
+    doc::ENTRY_INK.0[2],
+);
 /// The status line's colour for a single solution.
 pub const SOLUTION: Color32 = Color32::from_rgb(22, 128, 61);
 /// Where a hint asks the player to look: a light amber wash that leaves
@@ -196,7 +207,7 @@ impl Textures {
                 Source::Photo(p) => (format!("photo-{}", stamp.doc), Ok(color_image(&p.rgba))),
                 Source::Text { .. } => (
                     format!("grid-{}-{}", stamp.doc, stamp.revision),
-                    doc::annotated(&doc.source, &doc.current, None).map(|i| color_image(&i)),
+                    doc::picture(&doc.source, &doc.current, None).map(|i| color_image(&i)),
                 ),
             };
             match image {
@@ -309,6 +320,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     let located = doc.current.located.clone();
     let layout = doc.layout().clone();
     let values = doc.values().to_vec();
+    let entries = doc.entries().to_vec();
     let uncertain = doc.current.uncertain.clone();
     let selected = doc.selected;
     let is_photo = doc.is_photo();
@@ -328,6 +340,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         .map(|s| s.marked_cells())
         .unwrap_or_default();
     let solution = app.shown_solution().map(|s| s.to_vec());
+    let wrong = app.wrong_cells();
     let show_readings = app.prefs.show_readings;
     let hint = app.current_hint().cloned();
     // The candidates view gives way to the solution when that is shown.
@@ -362,6 +375,16 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         };
         if let Some(f) = fill {
             painter.add(Shape::convex_polygon(q.to_vec(), f, Stroke::NONE));
+        }
+    }
+    // Wrong entries: a red wash and frame, over the photo or the drawn grid.
+    for &cell in &wrong {
+        if let Some(q) = quads.get(cell) {
+            painter.add(Shape::convex_polygon(
+                q.to_vec(),
+                WRONG_TINT,
+                Stroke::new(2.0, WRONG),
+            ));
         }
     }
     // Where the hint asks the player to look, from its first level.
@@ -448,7 +471,11 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     // and the selection.
     for (cell, q) in quads.iter().enumerate() {
         let h = ((q[3] - q[0]).length() + (q[2] - q[1]).length()) / 2.0;
-        let v = values[cell];
+        // The player's digits are read too: their chips in their own ink.
+        let (v, ink) = match (values[cell], entries[cell]) {
+            (0, e) if e != 0 => (e, if wrong.contains(&cell) { WRONG } else { ENTRY }),
+            (g, _) => (g, SELECT),
+        };
         if v != 0 && show_readings && is_photo {
             let ch = alphabet.symbol(v).to_string();
             // A chip at the cell's top-left: what was read, beside the print.
@@ -463,7 +490,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             painter.rect_stroke(
                 chip,
                 CornerRadius::same(3),
-                Stroke::new(1.0, SELECT),
+                Stroke::new(1.0, ink),
                 StrokeKind::Inside,
             );
             painter.text(
@@ -471,7 +498,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
                 Align2::CENTER_CENTER,
                 ch,
                 FontId::proportional(size),
-                SELECT,
+                ink,
             );
         }
         if selected == Some(cell) {
@@ -491,10 +518,15 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     };
     let size = layout.size();
     if let Some(marks) = &marks {
+        let filled: Vec<u8> = values
+            .iter()
+            .zip(&entries)
+            .map(|(&g, &e)| g.max(e))
+            .collect();
         draw_marks(
             &painter,
             marks,
-            &values,
+            &filled,
             size,
             &|d| alphabet.symbol(d),
             &at,
@@ -530,15 +562,18 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             id,
             Sense::click(),
         );
-        let v = values[cell];
+        let (v, entry) = (values[cell], entries[cell]);
         let name = layout.cell_name(cell);
-        let mut text = if v == 0 {
-            match &solution {
+        let mut text = match (v, entry) {
+            (0, 0) => match &solution {
                 Some(sol) => format!("Cell {name}: {} (solution)", alphabet.symbol(sol[cell])),
                 None => format!("Cell {name}: empty"),
+            },
+            (0, e) if wrong.contains(&cell) => {
+                format!("Cell {name}: {} (your digit, wrong)", alphabet.symbol(e))
             }
-        } else {
-            format!("Cell {name}: {}", alphabet.symbol(v))
+            (0, e) => format!("Cell {name}: {} (your digit)", alphabet.symbol(e)),
+            (g, _) => format!("Cell {name}: {}", alphabet.symbol(g)),
         };
         if let Some(sum) = cage_of[cell] {
             text.push_str(&format!(", in a cage of {sum}"));

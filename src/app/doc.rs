@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use image::RgbaImage;
 
-use crate::grid::{Cage, Layout, Puzzle};
+use crate::check::{EntryCheck, check_entries};
+use crate::grid::{Cage, Entries, Layout, Progress, Puzzle};
 use crate::logic::{Candidate, Step};
 use crate::overlay;
 use crate::solve::{SolveError, solve};
@@ -14,6 +15,10 @@ use crate::vision::locate::Located;
 use crate::vision::read::{Reading, located_at_corners};
 
 use super::input::{Pages, Photo, default_corners};
+
+/// The player's own digits on a drawn grid: teal, apart from the givens'
+/// black, the solution's blue and the marks' red.
+pub const ENTRY_INK: image::Rgba<u8> = image::Rgba([0, 128, 128, 255]);
 
 /// How the overlay renderer draws: the same for the window and for export.
 pub fn overlay_options() -> overlay::Options {
@@ -28,8 +33,8 @@ fn text_cell_px() -> f32 {
 
 /// The picture of a document: the photo, or the drawn grid of a text
 /// puzzle (lines only, or with its givens and `solution`), with the
-/// solution drawn in by the overlay renderer. What export writes, and what
-/// the window shows when the solution is shown.
+/// solution drawn in by the overlay renderer and the player's wrong entries
+/// marked in red. What export writes.
 pub fn annotated(
     source: &Source,
     snap: &Snapshot,
@@ -47,6 +52,12 @@ pub fn annotated_with_step(
     step: Option<&Step>,
 ) -> Result<RgbaImage, String> {
     let mut image = picture(source, snap, solution)?;
+    let wrong: Vec<usize> = snap
+        .check()
+        .map(|c| c.wrong.iter().map(|w| w.cell).collect())
+        .unwrap_or_default();
+    overlay::mark_wrong(&mut image, &snap.located, snap.puzzle.values(), &wrong)
+        .map_err(|e| e.to_string())?;
     if let Some(step) = step {
         overlay::hint::draw_step(
             &mut image,
@@ -60,30 +71,51 @@ pub fn annotated_with_step(
     Ok(image)
 }
 
-fn picture(source: &Source, snap: &Snapshot, solution: Option<&[u8]>) -> Result<RgbaImage, String> {
+/// The picture with the solution drawn in (when given), without the marks
+/// on wrong entries, which the window draws over it from the background
+/// check: the photo, or a text puzzle's grid with its givens and entries.
+pub fn picture(
+    source: &Source,
+    snap: &Snapshot,
+    solution: Option<&[u8]>,
+) -> Result<RgbaImage, String> {
     let mut options = overlay_options();
     // A killer's printed cages are in its cells: never covered.
     options.cover_marks = snap.puzzle.cages().is_empty();
-    match source {
+    let fail = |e: overlay::OverlayError| e.to_string();
+    let current = snap.current_values();
+    let image = match source {
         Source::Photo(p) => {
             let mut image = (*p.rgba).clone();
             if let Some(s) = solution {
-                overlay::draw_solution(
-                    &mut image,
-                    &snap.located,
-                    snap.puzzle.values(),
-                    s,
-                    &[],
-                    &options,
-                )
-                .map_err(|e| e.to_string())?;
+                // The remaining cells only: the player's digits are on the
+                // paper already.
+                overlay::draw_solution(&mut image, &snap.located, &current, s, &[], &options)
+                    .map_err(fail)?;
             }
-            Ok(image)
+            image
+        }
+        Source::Text { .. } if snap.entries.is_empty() => {
+            overlay::render_grid(&snap.puzzle, solution, &options).map_err(fail)?
         }
         Source::Text { .. } => {
-            overlay::render_grid(&snap.puzzle, solution, &options).map_err(|e| e.to_string())
+            // The player's digits in their own ink, then the solution in
+            // the cells still empty.
+            let mut inked = options.clone();
+            inked.palette = Some(overlay::Palette {
+                solved: ENTRY_INK,
+                ..overlay::Palette::LIGHT
+            });
+            let mut image =
+                overlay::render_grid(&snap.puzzle, Some(&current), &inked).map_err(fail)?;
+            if let Some(s) = solution {
+                overlay::draw_solution(&mut image, &snap.located, &current, s, &[], &options)
+                    .map_err(fail)?;
+            }
+            image
         }
-    }
+    };
+    Ok(image)
 }
 
 /// Where a document's grid lives: on a photo, or on a drawn canvas.
@@ -110,22 +142,90 @@ pub struct Snapshot {
     /// undo brings them back and the next hint starts from the marks the
     /// player has seen.
     pub eliminated: Vec<u32>,
+    /// The player's own digits, apart from the givens in `puzzle`: none in
+    /// a given's cell.
+    pub entries: Entries,
 }
 
 impl Snapshot {
-    /// A state with no candidate struck out.
+    /// A state with no candidate struck out and no entry.
     pub fn new(puzzle: Puzzle, located: Arc<Located>, uncertain: Vec<usize>) -> Snapshot {
-        let eliminated = vec![0; puzzle.values().len()];
+        let cells = puzzle.values().len();
         Snapshot {
             puzzle,
             located,
             uncertain,
-            eliminated,
+            eliminated: vec![0; cells],
+            entries: Entries::none(cells),
         }
+    }
+
+    /// The state with the player's `entries` (those in a given's cell are
+    /// dropped, as are entries of another layout's size).
+    pub fn with_entries(mut self, entries: Entries) -> Snapshot {
+        if let Ok(p) = Progress::new(self.puzzle.clone(), entries) {
+            self.entries = p.entries().clone();
+        }
+        self
     }
 
     pub fn layout(&self) -> &Arc<Layout> {
         self.puzzle.layout()
+    }
+
+    /// The givens and the player's entries.
+    pub fn progress(&self) -> Progress {
+        Progress::new(self.puzzle.clone(), self.entries.clone())
+            .unwrap_or_else(|_| Progress::givens_only(self.puzzle.clone()))
+    }
+
+    /// The grid as it stands: givens and entries, a value per cell.
+    pub fn current_values(&self) -> Vec<u8> {
+        self.progress().current()
+    }
+
+    /// The check of the entries against the givens' solution, or `None`
+    /// when there are no entries to check.
+    pub fn check(&self) -> Option<EntryCheck> {
+        (!self.entries.is_empty()).then(|| check_entries(&self.progress()))
+    }
+
+    /// The puzzle a hint or the candidates start from: the givens and the
+    /// entries the check found right (all of them when there is no check).
+    pub fn resumed(&self, check: Option<&EntryCheck>) -> Puzzle {
+        match check {
+            Some(c) => crate::check::resume(&self.progress(), c),
+            None => self.puzzle.with_values(self.current_values()),
+        }
+    }
+}
+
+/// What typing a symbol writes: a given (fixing what was read, or setting a
+/// puzzle up) or the player's own digit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Writing {
+    #[default]
+    Givens,
+    Entries,
+}
+
+impl Writing {
+    /// A document starts by writing entries when it came with some (the
+    /// player is solving), else givens (the reading may need fixing).
+    fn starting(snap: &Snapshot) -> Writing {
+        if snap.entries.is_empty() {
+            Writing::Givens
+        } else {
+            Writing::Entries
+        }
+    }
+
+    /// The other one.
+    pub fn toggled(self) -> Writing {
+        match self {
+            Writing::Givens => Writing::Entries,
+            Writing::Entries => Writing::Givens,
+        }
     }
 }
 
@@ -229,6 +329,8 @@ pub struct Doc {
     pub exported: Option<u64>,
     /// The page of a PDF this document is, and the PDF's page count.
     pub pages: Option<Pages>,
+    /// What typing a symbol writes.
+    pub writing: Writing,
 }
 
 impl Doc {
@@ -241,7 +343,7 @@ impl Doc {
     ) -> Doc {
         let (current, notice) = match reading {
             Ok(r) => (
-                Snapshot::new(r.puzzle, Arc::new(r.located), r.uncertain),
+                Snapshot::new(r.puzzle, Arc::new(r.located), r.uncertain).with_entries(r.entries),
                 None,
             ),
             Err(message) => {
@@ -255,6 +357,7 @@ impl Doc {
                 )
             }
         };
+        let writing = Writing::starting(&current);
         Doc {
             name,
             path,
@@ -267,11 +370,18 @@ impl Doc {
             notice,
             exported: None,
             pages: None,
+            writing,
         }
     }
 
     /// A document for a text puzzle, drawn on a plain grid.
     pub fn from_text(name: String, path: Option<PathBuf>, puzzle: Puzzle) -> Doc {
+        Doc::from_progress(name, path, Progress::givens_only(puzzle))
+    }
+
+    /// A document for a text puzzle with a player's entries.
+    pub fn from_progress(name: String, path: Option<PathBuf>, progress: Progress) -> Doc {
+        let puzzle = progress.puzzle().clone();
         let layout = puzzle.layout().clone();
         let cell = text_cell_px();
         let margin = (cell / 2.0).floor();
@@ -282,6 +392,9 @@ impl Doc {
         let (x0, y0, x1, y1) = (margin, margin, w - margin, h - margin);
         let located = located_at_corners([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], &layout)
             .expect("a rectangle is a valid quad");
+        let current = Snapshot::new(puzzle, Arc::new(located), Vec::new())
+            .with_entries(progress.entries().clone());
+        let writing = Writing::starting(&current);
         Doc {
             name,
             path,
@@ -289,7 +402,7 @@ impl Doc {
                 width: w,
                 height: h,
             },
-            current: Snapshot::new(puzzle, Arc::new(located), Vec::new()),
+            current,
             undo: Vec::new(),
             redo: Vec::new(),
             revision: 0,
@@ -297,6 +410,7 @@ impl Doc {
             notice: None,
             exported: None,
             pages: None,
+            writing,
         }
     }
 
@@ -325,8 +439,14 @@ impl Doc {
         self.current.layout()
     }
 
+    /// The givens (what the solutions are counted for), a value per cell.
     pub fn values(&self) -> &[u8] {
         self.current.puzzle.values()
+    }
+
+    /// The player's entries, a value per cell (0 where none).
+    pub fn entries(&self) -> &[u8] {
+        self.current.entries.values()
     }
 
     /// True when there is something to undo: the document holds edits.
@@ -360,22 +480,64 @@ impl Doc {
         self.notice = None;
     }
 
-    /// Sets a cell (0 clears it). Returns false when nothing changed or the
-    /// value is out of range.
+    /// Sets a cell's given (0 clears it); a given replaces the player's
+    /// entry there. Returns false when nothing changed or the value is out
+    /// of range.
     pub fn set_cell(&mut self, cell: usize, value: u8) -> bool {
         if cell >= self.values().len()
             || value as usize > self.layout().size()
-            || self.values()[cell] == value
+            || (self.values()[cell] == value && (value == 0 || self.entries()[cell] == 0))
         {
             return false;
         }
         self.edit(|s| {
             s.puzzle.set(cell, value);
+            let mut entries = s.entries.values().to_vec();
+            if value != 0 {
+                entries[cell] = 0;
+            }
+            s.entries = Entries::from_values(entries);
             s.uncertain.retain(|&c| c != cell);
             // Filled or cleared, the cell's marks start afresh.
             s.eliminated[cell] = 0;
         });
         true
+    }
+
+    /// Sets the player's entry in a cell (0 clears it). Returns false when
+    /// nothing changed, the value is out of range, or the cell holds a
+    /// given (which stays: it is the puzzle's).
+    pub fn set_entry(&mut self, cell: usize, value: u8) -> bool {
+        if cell >= self.values().len()
+            || value as usize > self.layout().size()
+            || self.values()[cell] != 0
+            || self.entries()[cell] == value
+        {
+            return false;
+        }
+        self.edit(|s| {
+            let mut entries = s.entries.values().to_vec();
+            entries[cell] = value;
+            s.entries = Entries::from_values(entries);
+            s.eliminated[cell] = 0;
+        });
+        true
+    }
+
+    /// Writes `value` into `cell` as [`Doc::writing`] says: a given, or the
+    /// player's entry. A given's cell takes no entry: the returned note says
+    /// so. `Ok(false)` when nothing changed.
+    pub fn write(&mut self, cell: usize, value: u8) -> Result<bool, String> {
+        match self.writing {
+            Writing::Givens => Ok(self.set_cell(cell, value)),
+            Writing::Entries if cell < self.values().len() && self.values()[cell] != 0 => {
+                Err(format!(
+                    "{} holds a given: switch to writing givens to change it",
+                    self.layout().cell_name(cell)
+                ))
+            }
+            Writing::Entries => Ok(self.set_entry(cell, value)),
+        }
     }
 
     /// Applies a hint's step as one undo step: its placements become the
@@ -388,29 +550,44 @@ impl Doc {
         if !step.placements.iter().chain(&step.eliminations).all(fits) {
             return false;
         }
-        let current = &self.current;
-        let places = step
+        let now = self.current.current_values();
+        // A given is never overwritten: the step is for another state.
+        let on_given = |cell: usize| self.writing == Writing::Entries && self.values()[cell] != 0;
+        if step
             .placements
             .iter()
-            .any(|p| current.puzzle.values()[p.cell] != p.digit);
-        let strikes = step.eliminations.iter().any(|e| {
-            current.puzzle.values()[e.cell] == 0
-                && current.eliminated[e.cell] >> (e.digit - 1) & 1 == 0
-        });
+            .any(|p| on_given(p.cell) && now[p.cell] != p.digit)
+        {
+            return false;
+        }
+        let places = step.placements.iter().any(|p| now[p.cell] != p.digit);
+        let strikes = step
+            .eliminations
+            .iter()
+            .any(|e| now[e.cell] == 0 && self.current.eliminated[e.cell] >> (e.digit - 1) & 1 == 0);
         if !places && !strikes {
             return false;
         }
+        let writing = self.writing;
         self.edit(|s| {
             for e in &step.eliminations {
-                if s.puzzle.values()[e.cell] == 0 {
+                if now[e.cell] == 0 {
                     s.eliminated[e.cell] |= 1 << (e.digit - 1);
                 }
             }
+            let mut entries = s.entries.values().to_vec();
             for p in &step.placements {
-                s.puzzle.set(p.cell, p.digit);
+                match writing {
+                    Writing::Givens => {
+                        s.puzzle.set(p.cell, p.digit);
+                        entries[p.cell] = 0;
+                    }
+                    Writing::Entries => entries[p.cell] = p.digit,
+                }
                 s.uncertain.retain(|&c| c != p.cell);
                 s.eliminated[p.cell] = 0;
             }
+            s.entries = Entries::from_values(entries);
         });
         true
     }
@@ -523,7 +700,8 @@ impl Doc {
             return false;
         }
         self.edit(|s| {
-            *s = Snapshot::new(reading.puzzle, Arc::new(reading.located), reading.uncertain);
+            *s = Snapshot::new(reading.puzzle, Arc::new(reading.located), reading.uncertain)
+                .with_entries(reading.entries);
         });
         true
     }
@@ -545,7 +723,8 @@ impl Doc {
             puzzle = p;
         }
         // Marks struck from the values read before do not hold for these.
-        self.current = Snapshot::new(puzzle, Arc::new(reading.located), reading.uncertain);
+        self.current = Snapshot::new(puzzle, Arc::new(reading.located), reading.uncertain)
+            .with_entries(reading.entries);
         self.revision += 1;
         true
     }
@@ -711,5 +890,55 @@ mod tests {
         bad.placements[1] = Candidate::new(b, 10);
         assert!(!doc.apply_step(&bad));
         assert_eq!(doc.values()[a], 5);
+    }
+
+    #[test]
+    fn entries_are_written_apart_from_the_givens_and_undone() {
+        use crate::logic::Technique;
+        let text = include_str!("../../samples/puzzles/classic.txt");
+        let Ok(Document::Single(p)) = parse(text, "classic.txt", None) else {
+            panic!("the classic sample is one puzzle");
+        };
+        let givens = p.values().to_vec();
+        let mut doc = Doc::from_text("classic.txt".into(), None, p);
+        assert_eq!(doc.writing, Writing::Givens, "no entries: the givens");
+        doc.writing = Writing::Entries;
+        let empty: Vec<usize> = (0..81).filter(|&c| givens[c] == 0).collect();
+        let given = (0..81).find(|&c| givens[c] != 0).unwrap();
+        let (a, b) = (empty[0], empty[1]);
+
+        assert_eq!(doc.write(a, 5), Ok(true));
+        assert_eq!(doc.write(a, 5), Ok(false), "the same entry is no step");
+        assert_eq!((doc.values()[a], doc.entries()[a]), (0, 5));
+        assert_eq!(doc.values(), &givens[..], "givens untouched");
+        let note = doc.write(given, 1).unwrap_err();
+        assert!(note.contains("holds a given"), "{note}");
+        assert_eq!(doc.current.current_values()[a], 5);
+
+        // A step applied while writing entries places entries.
+        let mut st = Step::new(Technique::Pointing);
+        st.placements.push(Candidate::new(b, 7));
+        assert!(doc.apply_step(&st));
+        assert_eq!((doc.values()[b], doc.entries()[b]), (0, 7));
+        // A step that would overwrite a given is for another state.
+        let mut over = Step::new(Technique::Solver);
+        over.placements
+            .push(Candidate::new(given, givens[given] % 9 + 1));
+        assert!(!doc.apply_step(&over));
+
+        // Undo takes entries back one step at a time.
+        assert!(doc.undo());
+        assert_eq!(doc.entries()[b], 0);
+        assert!(doc.undo());
+        assert_eq!(doc.entries()[a], 0);
+
+        // A given written over an entry replaces it; clearing the given
+        // leaves the cell empty.
+        assert_eq!(doc.write(a, 5), Ok(true));
+        doc.writing = Writing::Givens;
+        assert_eq!(doc.write(a, 6), Ok(true));
+        assert_eq!((doc.values()[a], doc.entries()[a]), (6, 0));
+        assert_eq!(doc.write(a, 0), Ok(true));
+        assert_eq!(doc.current.current_values()[a], 0);
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use image::{GrayImage, RgbaImage};
 
-use crate::grid::{Document, Layout, Puzzle, parse};
+use crate::grid::{Document, Layout, Progress, has_entries, parse, parse_progress};
 use crate::vision::load::{load_page, to_grey};
 use crate::vision::locate::{LocateError, LocateFileError};
 use crate::vision::pdf::{is_pdf, page_count};
@@ -106,8 +106,8 @@ pub enum Loaded {
         reading: Result<Box<Reading>, String>,
         pages: Option<Pages>,
     },
-    /// A puzzle text.
-    Text { puzzle: Puzzle },
+    /// A puzzle text, with the player's entries when it gives them.
+    Text { progress: Progress },
 }
 
 /// Reads an input to the end. Runs on a background thread; every failure
@@ -170,8 +170,15 @@ pub fn load_text(text: &str, name: &str) -> Result<Loaded, String> {
     if text.trim().is_empty() {
         return Err(format!("{name} is empty: no puzzle in it"));
     }
+    if has_entries(text) {
+        let progress = parse_progress(text, name, None).map_err(|e| e.to_string())?;
+        return Ok(Loaded::Text { progress });
+    }
+    let text_of = |puzzle| Loaded::Text {
+        progress: Progress::givens_only(puzzle),
+    };
     match parse(text, name, None).map_err(|e| e.to_string())? {
-        Document::Single(puzzle) => Ok(Loaded::Text { puzzle }),
+        Document::Single(puzzle) => Ok(text_of(puzzle)),
         Document::Batch(entries) => entries
             .into_iter()
             .find_map(|e| match e {
@@ -179,7 +186,7 @@ pub fn load_text(text: &str, name: &str) -> Result<Loaded, String> {
                 crate::grid::Entry::Other(_) => None,
             })
             .ok_or_else(|| format!("{name} holds no puzzle"))?
-            .map(|puzzle| Loaded::Text { puzzle })
+            .map(text_of)
             .map_err(|e| e.to_string()),
     }
 }

@@ -32,11 +32,12 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use eframe::egui;
 use serde::{Deserialize, Serialize};
 
+use crate::check::EntryCheck;
 use crate::grid::{Layout, Puzzle};
 use crate::logic::{Rating, Shape, Step, pencil_marks};
 use crate::vision::read::Reading;
 
-use doc::{Doc, Solutions, Source, count_solutions};
+use doc::{Doc, Solutions, Source, Writing, count_solutions};
 use hint::{Engines, Found, Hint};
 use input::{Input, Loaded, Pages, load};
 use worker::Worker;
@@ -195,6 +196,8 @@ enum Message {
     Counted {
         stamp: Stamp,
         solutions: Solutions,
+        /// The player's entries checked, when there are any.
+        check: Option<EntryCheck>,
         /// The picture with the solution drawn in, when there is one.
         solved: Option<egui::ColorImage>,
     },
@@ -212,6 +215,21 @@ enum Message {
         stamp: Stamp,
         result: Result<PathBuf, String>,
     },
+}
+
+/// The status of a player's entries: "2 mistakes, 23 to go", "All
+/// correct so far, 23 to go", "Solved correctly".
+fn entries_status(check: &EntryCheck) -> String {
+    capitalise(&check.summary())
+}
+
+/// `s` with its first letter in upper case.
+pub(crate) fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
 }
 
 /// Where background work hands in its result: the app's channel, and a
@@ -242,8 +260,9 @@ impl Count {
     /// one, so that showing and hiding the solution is instant.
     fn run(self) -> Message {
         let solutions = count_solutions(&self.snap.puzzle);
+        let check = self.snap.check();
         let solved = match &solutions {
-            Solutions::Unique(s) => doc::annotated(&self.source, &self.snap, Some(s))
+            Solutions::Unique(s) => doc::picture(&self.source, &self.snap, Some(s))
                 .ok()
                 .map(|img| canvas::color_image(&img)),
             _ => None,
@@ -251,6 +270,7 @@ impl Count {
         Message::Counted {
             stamp: self.stamp,
             solutions,
+            check,
             solved,
         }
     }
@@ -259,8 +279,19 @@ impl Count {
 /// What the hint finder is asked: one state of a document.
 struct HintJob {
     stamp: Stamp,
-    puzzle: Puzzle,
-    eliminated: Vec<u32>,
+    snap: doc::Snapshot,
+}
+
+impl HintJob {
+    /// The next step from the givens and the player's right entries (the
+    /// wrong ones, marked red on the picture, left out).
+    fn run(self, engines: &mut Engines) -> Message {
+        let puzzle = self.snap.resumed(self.snap.check().as_ref());
+        Message::Hinted {
+            stamp: self.stamp,
+            result: engines.hint(&puzzle, &self.snap.eliminated),
+        }
+    }
 }
 
 /// What the rater is asked: one state of a document with one solution.
@@ -313,6 +344,8 @@ pub struct SudokuApp {
     switching: Option<Stamp>,
     /// The solutions of one state of a document, as far as counted.
     solutions: Option<(Stamp, Solutions)>,
+    /// The check of that state's entries (`None` inside: no entries).
+    entry_check: Option<(Stamp, Option<EntryCheck>)>,
     /// The newest state handed to the solver and not yet counted.
     counting: Option<Stamp>,
     /// Counts solutions on a thread of its own, newest state first.
@@ -366,11 +399,7 @@ impl SudokuApp {
             let outbox = outbox.clone();
             let mut engines = Engines::default();
             Worker::spawn("sudoku-lens hints", move |job: HintJob| {
-                let result = engines.hint(&job.puzzle, &job.eliminated);
-                outbox.send(Message::Hinted {
-                    stamp: job.stamp,
-                    result,
-                });
+                outbox.send(job.run(&mut engines));
             })
         };
         let rater = {
@@ -407,6 +436,7 @@ impl SudokuApp {
             rereading: None,
             switching: None,
             solutions: None,
+            entry_check: None,
             counting: None,
             solver,
             dialog_open: false,
@@ -551,9 +581,12 @@ impl SudokuApp {
             return "Reading the grid again…".into();
         }
         let givens = doc.values().iter().filter(|&&v| v != 0).count();
-        match self.solutions() {
-            Some(v) => v.describe(givens),
-            None => "Checking…".into(),
+        let Some(solutions) = self.solutions() else {
+            return "Checking…".into();
+        };
+        match self.entry_check() {
+            Some(check) => entries_status(check),
+            None => solutions.describe(givens),
         }
     }
 
@@ -571,6 +604,10 @@ impl SudokuApp {
         }
         if let Some(t) = texture {
             self.textures.offer_photo(id, t);
+        }
+        // A puzzle being solved by hand opens without its solution.
+        if doc.writing == Writing::Entries {
+            self.prefs.show_solution = false;
         }
         self.current = Some(Entry { id, doc });
         self.view.request_fit();
@@ -683,13 +720,51 @@ impl SudokuApp {
         self.doc().and_then(|d| d.selected)
     }
 
-    /// Sets the selected cell (0 clears it).
+    /// Writes into the selected cell (0 clears it): a given or the
+    /// player's entry, as the document's [`Writing`] says.
     pub fn set_selected(&mut self, value: u8) {
         if let Some(d) = self.doc_mut()
             && let Some(c) = d.selected
+            && let Err(note) = d.write(c, value)
         {
-            d.set_cell(c, value);
+            d.notice = Some(note);
         }
+    }
+
+    /// Typing writes givens, or the player's own digits (its switch,
+    /// Ctrl+E).
+    /// Switching to the player's digits hides the solution: they are
+    /// solving.
+    pub fn toggle_writing(&mut self) {
+        if let Some(d) = self.doc_mut() {
+            d.writing = d.writing.toggled();
+            if d.writing == Writing::Entries {
+                self.prefs.show_solution = false;
+            }
+        }
+    }
+
+    /// What typing writes in the open document.
+    pub fn writing(&self) -> Option<Writing> {
+        self.doc().map(|d| d.writing)
+    }
+
+    /// The check of the open document's entries, once done; `None` also
+    /// when it has no entries.
+    pub fn entry_check(&self) -> Option<&EntryCheck> {
+        let stamp = self.stamp()?;
+        match &self.entry_check {
+            Some((s, c)) if *s == stamp => c.as_ref(),
+            _ => None,
+        }
+    }
+
+    /// The cells of the open document whose entries are wrong, once
+    /// checked.
+    pub fn wrong_cells(&self) -> Vec<usize> {
+        self.entry_check()
+            .map(|c| c.wrong.iter().map(|w| w.cell).collect())
+            .unwrap_or_default()
     }
 
     pub fn set_cell(&mut self, cell: usize, value: u8) -> bool {
@@ -787,7 +862,7 @@ impl SudokuApp {
 
     /// The puzzle as text.
     pub fn puzzle_text(&self) -> Option<String> {
-        self.doc().map(|d| d.current.puzzle.to_text())
+        self.doc().map(|d| d.current.progress().to_text())
     }
 
     /// The solution as text, when there is exactly one.
@@ -820,8 +895,7 @@ impl SudokuApp {
                 self.hinting = Some(stamp);
                 self.hinter.request(HintJob {
                     stamp,
-                    puzzle: e.doc.current.puzzle.clone(),
-                    eliminated: e.doc.current.eliminated.clone(),
+                    snap: e.doc.current.clone(),
                 });
             }
         }
@@ -883,7 +957,7 @@ impl SudokuApp {
             }
             let shape = self.shape.as_ref().expect("made above");
             let snap = &e.doc.current;
-            let marks = pencil_marks(shape, snap.puzzle.values(), &snap.eliminated);
+            let marks = pencil_marks(shape, &snap.current_values(), &snap.eliminated);
             self.marks = Some((stamp, marks));
         }
         self.marks.as_ref().map(|(_, m)| &m[..])
@@ -1073,8 +1147,8 @@ impl SudokuApp {
                         doc.pages = pages;
                         self.show_doc(doc, texture);
                     }
-                    Ok(Loaded::Text { puzzle }) => {
-                        let doc = Doc::from_text(name, path, puzzle);
+                    Ok(Loaded::Text { progress }) => {
+                        let doc = Doc::from_progress(name, path, progress);
                         self.show_doc(doc, texture);
                     }
                     Err(message) => self.error = Some(message),
@@ -1103,7 +1177,13 @@ impl SudokuApp {
                 };
                 match result {
                     Ok(reading) => {
-                        e.doc.switch_to_reading(stamp.revision, *reading);
+                        let layout = reading.located.layout.name().to_string();
+                        if !e.doc.switch_to_reading(stamp.revision, *reading) {
+                            // Taking it would drop the edit made meanwhile.
+                            e.doc.notice = Some(format!(
+                                "The switch to {layout} was dropped: the puzzle changed while it was read; switch again to read it so"
+                            ));
+                        }
                     }
                     Err(message) => self.error = Some(message),
                 }
@@ -1111,6 +1191,7 @@ impl SudokuApp {
             Message::Counted {
                 stamp,
                 solutions,
+                check,
                 solved,
             } => {
                 if self.counting == Some(stamp) {
@@ -1118,6 +1199,7 @@ impl SudokuApp {
                 }
                 if self.current.as_ref().is_some_and(|e| e.stamp() == stamp) {
                     self.solutions = Some((stamp, solutions));
+                    self.entry_check = Some((stamp, check));
                     self.textures.offer_solved(stamp, solved);
                 }
             }

@@ -9,8 +9,9 @@ use eframe::egui::{
 };
 
 use super::doc::Solutions;
+use super::doc::Writing;
 use super::input::{Input, file_name};
-use super::{SudokuApp, canvas};
+use super::{SudokuApp, canvas, capitalise};
 
 const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
 const EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
@@ -19,6 +20,8 @@ const REDO: KeyboardShortcut =
     KeyboardShortcut::new(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::Z);
 const REDO_Y: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
 const FIT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::Num0);
+/// Typing writes givens or the player's own digits.
+const WRITING: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::E);
 
 /// The whole window.
 pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui) {
@@ -139,15 +142,19 @@ fn take_drops_and_pastes(app: &mut SudokuApp, ctx: &egui::Context) {
 
 fn shortcuts(app: &mut SudokuApp, ctx: &egui::Context) {
     // Shortcuts with modifiers first: Ctrl+Shift+Z before Ctrl+Z.
-    let (open, export, redo, undo, fit) = ctx.input_mut(|i| {
+    let (open, export, redo, undo, fit, writing) = ctx.input_mut(|i| {
         (
             i.consume_shortcut(&OPEN),
             i.consume_shortcut(&EXPORT),
             i.consume_shortcut(&REDO) || i.consume_shortcut(&REDO_Y),
             i.consume_shortcut(&UNDO),
             i.consume_shortcut(&FIT),
+            i.consume_shortcut(&WRITING),
         )
     });
+    if writing {
+        app.toggle_writing();
+    }
     if open {
         app.pick_open();
     }
@@ -409,13 +416,16 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
     let edited = doc.is_edited();
     let size = doc.layout().size();
     let selected = doc.selected.map(|c| {
-        let v = doc.values()[c];
+        let (given, entry) = (doc.values()[c], doc.entries()[c]);
+        let v = given.max(entry);
         (
             doc.layout().cell_name(c),
             v,
             doc.current.puzzle.alphabet().symbol(v.max(1)),
+            given == 0 && entry != 0,
         )
     });
+    let writing = doc.writing;
     ui.add_space(8.0);
     ui.label(RichText::new(&name).strong().size(15.0))
         .on_hover_text(
@@ -457,9 +467,11 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
 
     // Status and solving.
     let status = app.status_line();
+    let mistakes = app.entry_check().is_some_and(|c| !c.wrong.is_empty());
     let colour = match app.solutions() {
+        _ if mistakes => canvas::WRONG,
         Some(Solutions::Unique(_)) => canvas::SOLUTION,
-        Some(_) => Color32::from_rgb(190, 40, 40),
+        Some(_) => canvas::WRONG,
         None => ui.visuals().text_color(),
     };
     ui.label(RichText::new(&status).color(colour).strong());
@@ -500,13 +512,30 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
     }
     ui.separator();
 
+    // What typing writes: a given, or the player's own digit.
+    ui.horizontal(|ui| {
+        let label = ui.label("Typing writes:");
+        let mut choice = writing;
+        let givens = ui
+            .selectable_value(&mut choice, Writing::Givens, "Givens")
+            .on_hover_text("Fix what was read, or set a puzzle up (Ctrl+E switches)")
+            .labelled_by(label.id);
+        let mine = ui
+            .selectable_value(&mut choice, Writing::Entries, "My digits")
+            .on_hover_text("Your own digits, checked as you go (Ctrl+E switches)")
+            .labelled_by(label.id);
+        if (givens.clicked() || mine.clicked()) && choice != writing {
+            app.toggle_writing();
+        }
+    });
+
     // Editing the selected cell with the mouse alone.
     match &selected {
-        Some((cell, v, sym)) => {
-            let shown = if *v == 0 {
-                "empty".to_string()
-            } else {
-                sym.to_string()
+        Some((cell, v, sym, mine)) => {
+            let shown = match (*v, *mine) {
+                (0, _) => "empty".to_string(),
+                (_, true) => format!("{sym} (your digit)"),
+                _ => sym.to_string(),
             };
             ui.label(format!("Selected {cell}: {shown}"));
         }
@@ -748,7 +777,7 @@ fn status_bar(app: &mut SudokuApp, ui: &mut egui::Ui) {
             ui.label(i.clone());
         } else if app.doc().is_some() {
             ui.label(
-                RichText::new("Arrows move, 1-9 set, 0 clears, Enter solves, H hides the solution, ? hints, ! applies the hint, # shows candidates. Drag the round corner handles onto the grid if it was found wrong.")
+                RichText::new("Arrows move, 1-9 set, 0 clears, Ctrl+E switches between givens and your digits, Enter solves, H hides the solution, ? hints, ! applies the hint, # shows candidates. Drag the round corner handles onto the grid if it was found wrong.")
                     .weak(),
             );
         } else {
@@ -782,12 +811,4 @@ fn drop_highlight(ctx: &egui::Context) {
         FontId::proportional(28.0),
         Color32::WHITE,
     );
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
-        None => String::new(),
-    }
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use image::DynamicImage;
 use serde_json::{Value, json};
 use sudoku_lens::check::{EntryCheck, Givens, check_entries, resume};
-use sudoku_lens::grid::{ENTRIES_MARKER, Layout, Progress, Puzzle, parse_progress};
+use sudoku_lens::grid::{Layout, Progress, Puzzle, has_entries, parse_progress};
 use sudoku_lens::overlay::{Canvas, Options, Paintable, into_rgba, mark_wrong, render_grid};
 use sudoku_lens::vision::locate::Located;
 use sudoku_lens::vision::read::{Colour, ImageReading, located_at_corners, read_image_page};
@@ -62,7 +62,7 @@ pub fn run(
             .wrong
             .iter()
             .try_for_each(|w| writeln!(out, "{}", w.text()))
-            .and_then(|()| writeln!(out, "{}", summary(&check)))
+            .and_then(|()| writeln!(out, "{}", check.summary()))
     };
     written
         .and_then(|()| out.flush())
@@ -82,32 +82,6 @@ fn status(check: &EntryCheck) -> Status {
         Givens::NoSolution(_) => Status::NoSolution,
         Givens::Several if !check.solved => Status::Multiple,
         _ => Status::Solved,
-    }
-}
-
-/// The last line: "solved correctly", "all correct so far, 23 to go", or
-/// how many are wrong.
-fn summary(check: &EntryCheck) -> String {
-    let wrong = check.wrong.len();
-    let go = check.remaining;
-    match (check.solved, wrong, &check.givens) {
-        (true, ..) => "solved correctly".into(),
-        (false, 0, Givens::SolutionPage) => "a valid solution".into(),
-        (false, 0, _) if go == 0 => "every cell filled, nothing wrong found".into(),
-        (false, 0, _) => format!("all correct so far, {go} to go"),
-        (false, n, Givens::SolutionPage) => {
-            format!("not a valid solution: {n} {} wrong", plural(n, "cell"))
-        }
-        (false, n, _) if go == 0 => format!("{n} wrong"),
-        (false, n, _) => format!("{n} wrong, {go} to go"),
-    }
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        word.to_string()
-    } else {
-        format!("{word}s")
     }
 }
 
@@ -223,13 +197,7 @@ pub(super) fn resume_from(
     name: &str,
     layout: Option<&Layout>,
 ) -> Result<Option<Puzzle>, String> {
-    let has_entries = if text.trim_start().starts_with('{') {
-        serde_json::from_str::<Value>(text.trim()).is_ok_and(|v| v.get("entries").is_some())
-    } else {
-        text.lines()
-            .any(|l| l.trim().eq_ignore_ascii_case(ENTRIES_MARKER))
-    };
-    if !has_entries {
+    if !has_entries(text) {
         return Ok(None);
     }
     let progress = parse_progress(text, name, layout).map_err(|e| e.to_string())?;

@@ -347,7 +347,9 @@ pub fn rating_json(puzzle: &str, r: &Rating) -> Value {
 fn collect(file: &Path, layout: Option<&Layout>) -> Result<Vec<Item>, String> {
     let (name, text) = read_input(&file.to_path_buf())?;
     Ok(
-        match parse(&text, &name, layout).map_err(|e| e.to_string())? {
+        match super::parse_givens(&text, &name, layout, "rating the givens")
+            .map_err(|e| e.to_string())?
+        {
             Document::Single(p) => vec![Item {
                 place: name,
                 text: p.to_text().trim_end().to_string(),

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use sudoku_lens::grid::Layout;
+use sudoku_lens::grid::{Document, Layout, ParseError, has_entries, parse, parse_progress};
 
 /// Solve sudoku puzzles: classic, samurai and other shapes.
 #[derive(Debug, Parser)]
@@ -93,7 +93,9 @@ pub enum Command {
     },
     /// Read the puzzle in photos or screenshots and print it as text.
     ///
-    /// Finds the grid (classic or samurai), reads each cell, and prints the
+    /// Finds the grid and tells its shape (classic, samurai, twodoku,
+    /// butterfly, flower, sohei, 4x4, 6x6, 12x12, 16x16; killer cages too),
+    /// reads each cell, and prints the
     /// puzzle in the text format of `solve`. Several images are read in
     /// parallel. Exit status: 0 when every image was read, 1 otherwise.
     Read {
@@ -113,7 +115,9 @@ pub enum Command {
         /// digits read for sure, in the text form `check` reads.
         #[arg(long, conflicts_with = "json")]
         entries: bool,
-        /// The puzzle's shape: auto (detect), classic or samurai.
+        /// The puzzle's shape: auto (detect), or a shape's name (classic,
+        /// samurai, twodoku, butterfly, flower, sohei, 4x4, 6x6, 12x12,
+        /// 16x16, 25x25).
         #[arg(long, value_name = "NAME", default_value = "auto", value_parser = parse_layout_or_auto)]
         layout: LayoutChoice,
         /// Write the intermediate images (threshold, located grid, rectified
@@ -470,6 +474,28 @@ fn read_input(path: &PathBuf) -> Result<(String, String), String> {
             e.utf8_error().valid_up_to() + 1
         )),
     }
+}
+
+/// Parses puzzle text for a command that works on the givens (`solve`,
+/// `rate`): a text with a player's entries is its puzzle alone, with a note
+/// on standard error that the entries were not used (`doing` says what is
+/// done instead, e.g. "solving the givens").
+fn parse_givens(
+    text: &str,
+    name: &str,
+    layout: Option<&Layout>,
+    doing: &str,
+) -> Result<Document, ParseError> {
+    if !has_entries(text) {
+        return parse(text, name, layout);
+    }
+    let progress = parse_progress(text, name, layout)?;
+    let n = progress.entries().count();
+    eprintln!(
+        "sudoku-lens: {name}: {doing}; the player's {n} {} not used (`sudoku-lens check` checks them)",
+        if n == 1 { "entry is" } else { "entries are" }
+    );
+    Ok(Document::Single(progress.puzzle().clone()))
 }
 
 /// The argument as a link, when it is one and no file has that name.

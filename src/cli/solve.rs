@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 use sudoku_lens::batch::solve_all;
 use sudoku_lens::grid::json::{cages_json, regions_json};
-use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, fpuzzles, parse};
+use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, fpuzzles};
 use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
 use sudoku_lens::vision::check::CheckOutcome;
@@ -558,7 +558,7 @@ fn solve_text(
     link: bool,
     out: &mut impl Write,
 ) -> io::Result<Status> {
-    let doc = match parse(text, name, layout) {
+    let doc = match super::parse_givens(text, name, layout, "solving the givens") {
         Ok(doc) => doc,
         Err(e) => {
             eprintln!("sudoku-lens: {e}");

@@ -232,6 +232,19 @@ impl Progress {
     }
 }
 
+/// Whether a puzzle text gives a player's entries: an [`ENTRIES_MARKER`]
+/// line, or a JSON object with `"entries"`. Such a text is read with
+/// [`parse_progress`]; it is one puzzle, never a batch.
+pub fn has_entries(text: &str) -> bool {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim_start().starts_with('{') {
+        return serde_json::from_str::<Value>(text.trim())
+            .is_ok_and(|v| v.get("entries").is_some());
+    }
+    text.lines()
+        .any(|l| l.trim().eq_ignore_ascii_case(ENTRIES_MARKER))
+}
+
 /// Parses a puzzle with a player's entries (see the module's text form);
 /// a puzzle text without the `entries:` part is a puzzle with no entries.
 /// `file` names the source in errors, which give a line and column; `layout`
@@ -529,5 +542,15 @@ mod tests {
             Progress::new(puzzle, Entries::from_values(v)),
             Err(EntriesError::Value { value: 10, .. })
         ));
+    }
+
+    #[test]
+    fn a_text_gives_entries_by_its_marker_line_or_json_key() {
+        assert!(has_entries("53..7....\n\nEntries:\n..4......\n"));
+        assert!(has_entries("\u{feff}x\n  entries:  \n"));
+        assert!(!has_entries("53..7....\n# entries: none\n"));
+        assert!(has_entries(r#"{"grid": [], "entries": []}"#));
+        assert!(!has_entries(r#"{"grid": [], "note": "entries:"}"#));
+        assert!(!has_entries("{ not json entries:"));
     }
 }

@@ -15,7 +15,7 @@ pub use cage::{
     Cage, CageError, CageErrorKind, can_make, check_cages, for_each_combination, house_partition,
     layout_total, sum_range,
 };
-pub use entries::{ENTRIES_MARKER, Entries, EntriesError, Progress, parse_progress};
+pub use entries::{ENTRIES_MARKER, Entries, EntriesError, Progress, has_entries, parse_progress};
 pub use layout::{Conflict, House, HouseKind, Layout, LayoutError, MAX_SIZE};
 pub use puzzle::{Alphabet, Format, Puzzle, cage_label};
 pub use text::{Document, Entry, ParseError, parse, parse_file};

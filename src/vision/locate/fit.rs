@@ -32,6 +32,13 @@ const MAX_SIDE_RATIO: f32 = 3.0;
 /// length before its longest edges are taken: a grid's sides become single
 /// edges, the notches of touching print disappear.
 const SIMPLIFY: f64 = 0.01;
+/// The longest edges of the simplified outline considered as a quad's
+/// sides: an octagon's eight, and a few more for print's notches.
+const EDGE_CHOICES: usize = 10;
+/// Neighbouring sides of a quad turn by a right angle give or take this
+/// many degrees: perspective skews a grid's corners, a cut corner of an
+/// octagon turns by half a right angle.
+const MAX_TURN_OFF_RIGHT: f32 = 35.0;
 /// Two lines whose directions' sine is below this are parallel: they do not
 /// meet in a corner (at least not within the image).
 const MIN_CORNER_SINE: f32 = 1e-3;
@@ -108,16 +115,66 @@ pub(super) fn quad_from_longest_edges(hull: &[Point<i32>]) -> Option<Quad> {
         return None;
     }
     let perimeter = imageproc::geometry::arc_length(hull, true);
-    let poly = imageproc::geometry::approximate_polygon_dp(hull, SIMPLIFY * perimeter, true);
+    // Simplified as two open curves, from the start to the point farthest
+    // from it and back: simplified as a closed one, the corner just before
+    // the start could be dropped however far it stood out (a sohei's hull
+    // lost a whole corner so).
+    let eps = SIMPLIFY * perimeter;
+    let p0 = [hull[0].x as f32, hull[0].y as f32];
+    let far = (1..hull.len())
+        .max_by(|&a, &b| {
+            let d = |i: usize| dist(p0, [hull[i].x as f32, hull[i].y as f32]);
+            d(a).total_cmp(&d(b))
+        })
+        .expect("four or more points");
+    let mut back = hull[far..].to_vec();
+    back.push(hull[0]);
+    let mut poly = imageproc::geometry::approximate_polygon_dp(&hull[..=far], eps, false);
+    poly.pop();
+    let mut rest = imageproc::geometry::approximate_polygon_dp(&back, eps, false);
+    rest.pop();
+    poly.extend(rest);
     let n = poly.len();
     if n < 4 {
         return None;
     }
     let v: Vec<[f32; 2]> = poly.iter().map(|p| [p.x as f32, p.y as f32]).collect();
+    let len = |e: usize| dist(v[e], v[(e + 1) % n]);
     let mut edges: Vec<usize> = (0..n).collect();
-    edges.sort_by(|&a, &b| dist(v[b], v[(b + 1) % n]).total_cmp(&dist(v[a], v[(a + 1) % n])));
-    let mut four = edges[..4].to_vec();
-    four.sort_unstable();
+    edges.sort_by(|&a, &b| len(b).total_cmp(&len(a)));
+    edges.truncate(EDGE_CHOICES);
+    // The four longest edges that turn by about a right angle from one to
+    // the next (in outline order): on an octagon (a sohei's or flower's
+    // hull) the canvas's sides, not a mix of sides and cut corners.
+    let turn = |a: usize, b: usize| {
+        let (p, q) = (v[a], v[(a + 1) % n]);
+        let (r, s) = (v[b], v[(b + 1) % n]);
+        let (d1, d2) = ([q[0] - p[0], q[1] - p[1]], [s[0] - r[0], s[1] - r[1]]);
+        let cross = d1[0] * d2[1] - d1[1] * d2[0];
+        let dot = d1[0] * d2[0] + d1[1] * d2[1];
+        cross.atan2(dot).abs().to_degrees()
+    };
+    let mut best: Option<(f32, [usize; 4])> = None;
+    let m = edges.len();
+    for a in 0..m {
+        for b in a + 1..m {
+            for c in b + 1..m {
+                for d in c + 1..m {
+                    let mut four = [edges[a], edges[b], edges[c], edges[d]];
+                    four.sort_unstable();
+                    let square = (0..4).all(|k| {
+                        let t = turn(four[k], four[(k + 1) % 4]);
+                        (90.0 - MAX_TURN_OFF_RIGHT..=90.0 + MAX_TURN_OFF_RIGHT).contains(&t)
+                    });
+                    let total: f32 = four.iter().map(|&e| len(e)).sum();
+                    if square && best.is_none_or(|(t, _)| total > t) {
+                        best = Some((total, four));
+                    }
+                }
+            }
+        }
+    }
+    let four = best?.1;
     let mut quad = [[0f32; 2]; 4];
     for k in 0..4 {
         let (e1, e2) = (four[k], four[(k + 1) % 4]);
@@ -285,5 +342,32 @@ mod tests {
         );
         // The same correction is refused when a corner may move 1% only.
         assert!(refit_sides(&pts, off, 0.04, 0.01).is_none());
+    }
+
+    #[test]
+    fn an_octagons_longest_sides_give_the_canvas_square() {
+        // A sohei's hull: sides of 9 cells, corners cut by 6 (8.5 cells on
+        // the slant), 20 px a cell, from (10, 10).
+        let c = |a: i32| 10 + 20 * a;
+        let hull = outline(&[
+            (c(6), c(0)),
+            (c(15), c(0)),
+            (c(21), c(6)),
+            (c(21), c(15)),
+            (c(15), c(21)),
+            (c(6), c(21)),
+            (c(0), c(15)),
+            (c(0), c(6)),
+        ]);
+        // Whichever hull point the outline starts at.
+        for start in [0, 5, hull.len() - 1] {
+            let mut pts = hull[start..].to_vec();
+            pts.extend_from_slice(&hull[..start]);
+            let q = quad_from_longest_edges(&pts).expect("a quad");
+            let want = [[10.0, 10.0], [430.0, 10.0], [430.0, 430.0], [10.0, 430.0]];
+            for (got, want) in q.points().iter().zip(want) {
+                assert!(dist(*got, want) < 3.0, "start {start}: {q:?}");
+            }
+        }
     }
 }

@@ -63,8 +63,34 @@ pub use quad::Quad;
 pub use score::layout_score;
 
 /// The layouts [`locate`] tells apart when none is forced. Any layout built
-/// by [`Layout::named`] can be listed: its score comes from its cell map.
-pub const DETECTED_LAYOUTS: &[&str] = &["classic", "samurai"];
+/// by [`Layout::named`] can be listed: its score comes from its cell map
+/// (and, between layouts with the same cells, from its box borders). 25x25
+/// is left out: its cells, a 25th of a photographed grid, are too small to
+/// read.
+pub const DETECTED_LAYOUTS: &[&str] = &[
+    "classic",
+    "samurai",
+    "twodoku",
+    "butterfly",
+    "flower",
+    "sohei",
+    "4x4",
+    "6x6",
+    "12x12",
+    "16x16",
+];
+
+/// Each candidate is scored coarsely as every layout first
+/// ([`score::coarse_layout_score`]); only the layouts within this of its
+/// best coarse score are scored in full. The coarse score differs from the
+/// full one by a few hundredths; layouts a candidate is not score 0.3 and
+/// more below the one it is.
+const COARSE_MARGIN: f32 = 0.15;
+
+/// Layouts whose full scores lie this close are told apart by their box
+/// borders ([`score::box_contrast`]): layouts with the same cells score
+/// alike to a few thousandths.
+const BOX_TIE: f32 = 0.03;
 
 /// A candidate needs at least this score (see [`Located::score`]) to count
 /// as a grid.
@@ -271,16 +297,33 @@ pub fn locate_traced(
         .collect();
     let mut cands: Vec<Candidate> = per_mask.into_iter().flatten().collect();
 
+    // Each candidate's layouts, best first: coarse scores, then full ones
+    // for the layouts near its best (a single forced layout: full at once).
     let score_all = |cands: &[Candidate]| -> Vec<Vec<(usize, f32)>> {
         cands
             .par_iter()
             .map(|c| {
                 let mask = trace.mask(c.polarity);
-                let mut s: Vec<(usize, f32)> = layouts
-                    .iter()
-                    .enumerate()
-                    .map(|(li, l)| (li, layout_score(mask, &c.quad, l)))
-                    .collect();
+                let mut s: Vec<(usize, f32)> = if layouts.len() == 1 {
+                    vec![(0, layout_score(mask, &c.quad, &layouts[0]))]
+                } else {
+                    let coarse: Vec<(usize, f32)> = layouts
+                        .iter()
+                        .enumerate()
+                        .map(|(li, l)| (li, score::coarse_layout_score(mask, &c.quad, l)))
+                        .collect();
+                    let top = coarse.iter().map(|s| s.1).fold(f32::MIN, f32::max);
+                    coarse
+                        .into_iter()
+                        .map(|(li, cs)| {
+                            if cs >= top - COARSE_MARGIN && top >= MIN_SCORE - COARSE_MARGIN {
+                                (li, layout_score(mask, &c.quad, &layouts[li]))
+                            } else {
+                                (li, cs)
+                            }
+                        })
+                        .collect()
+                };
                 s.sort_by(|a, b| b.1.total_cmp(&a.1));
                 s
             })
@@ -325,6 +368,21 @@ pub fn locate_traced(
         .filter(|(_, s)| s[0].1 >= best * NEAR_BEST)
         .max_by(|a, b| a.0.quad.area().total_cmp(&b.0.quad.area()))
         .expect("the best candidate qualifies");
+    let mut layout_ranking = layout_ranking.clone();
+    let tied = layout_ranking
+        .iter()
+        .take_while(|&&(_, s)| s >= layout_ranking[0].1 - BOX_TIE)
+        .count();
+    if tied > 1 {
+        let mask = trace.mask(cand.polarity);
+        let contrast = |li: usize| score::box_contrast(mask, &cand.quad, &layouts[li]);
+        let best = (0..tied)
+            .max_by(|&a, &b| {
+                contrast(layout_ranking[a].0).total_cmp(&contrast(layout_ranking[b].0))
+            })
+            .expect("two or more tied");
+        layout_ranking[..=best].rotate_right(1);
+    }
     let chosen = layouts[layout_ranking[0].0].clone();
     let score = layout_ranking[0].1;
     let layout_scores = layout_ranking

@@ -16,6 +16,27 @@ const PROBE_REACH: f32 = 0.12;
 const MIN_PROBE_STEPS: i32 = 2;
 /// Probes along each unit segment of the canvas lattice.
 const PROBES: usize = 8;
+/// Probes per unit segment in the coarse pass ([`coarse_layout_score`]):
+/// one in each of the two bands of a centre line. Averaged over the
+/// hundreds of segments of a canvas, two probes already rank layouts as
+/// eight do, at a quarter of the cost.
+const COARSE_PROBES: usize = 2;
+/// A lattice line whose border segments are hit less than this on average
+/// is missing. A grid's lines are all drawn: a missing one says the quad
+/// is a finer lattice than the picture's (a 6 x 6 laid over one 3 x 3 box
+/// of a classic hits every other line, a half-score without this term),
+/// while shadow, glare or a fold leave a real line partly hit.
+const MISSING_LINE: f32 = 0.25;
+/// Lattice lines kept track of per side, above any layout's canvas.
+const MAX_LINES: usize = 64;
+
+/// Box borders against other lines ([`box_contrast`]): ink is measured this
+/// far either side of a line, a share of a cell: a thick border (up to a
+/// tenth of a cell) fits, a digit (clear of the border by a fifth of a
+/// cell) does not.
+const WIDTH_REACH: f32 = 0.15;
+/// Points along each inner unit segment where a line's width is measured.
+const WIDTH_PROBES: usize = 4;
 /// The probes are spread over this share of the segment ...
 const PROBE_SPAN: f32 = 0.8;
 /// ... starting this far along it: the crossings at its ends carry ink on
@@ -37,9 +58,25 @@ const CENTRE_BAND: f32 = 0.1;
 /// mask pixel, so thin lines are not missed). Segments bordering a cell of the layout
 /// should be hit (`border`); the lines through cell centres mostly not
 /// (`centre`: digits only); segments with no cell on either side lie on
-/// blank paper (`outside`). Score = border - centre - outside, each a mean
-/// hit rate: about 0.5-0.9 for a grid, near 0 for print or an empty frame.
+/// blank paper (`outside`). Score = border - centre - outside - missing,
+/// the first three mean hit rates, `missing` the share of lattice lines
+/// with cells beside them that are hit less than [`MISSING_LINE`] on
+/// average: about 0.5-0.9 for a grid, near 0 for print, an empty frame or
+/// a finer lattice than the picture's.
 pub fn layout_score(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
+    score_with::<PROBES>(mask, quad, layout)
+}
+
+/// [`layout_score`] with [`COARSE_PROBES`] probes per segment instead of
+/// [`PROBES`]: a quarter of the cost, to rule out the layouts a candidate
+/// clearly is not before scoring the others in full.
+pub fn coarse_layout_score(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
+    score_with::<COARSE_PROBES>(mask, quad, layout)
+}
+
+/// [`layout_score`] with `N` probes per unit segment (`N` even: half of
+/// them in each band of a centre line).
+fn score_with<const N: usize>(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
     let (lw, lh) = (layout.width(), layout.height());
     let Some(hm) = quad.homography_from_rect(lw as f64, lh as f64) else {
         return f32::MIN;
@@ -60,10 +97,10 @@ pub fn layout_score(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
     };
     // Where along a unit segment the probes go: spread over it for the
     // cell borders, in the two bands by the borders for the centre lines.
-    let border_at: [f32; PROBES] =
-        std::array::from_fn(|k| (k as f32 + 0.5) / PROBES as f32 * PROBE_SPAN + PROBE_FROM);
-    let centre_at: [f32; PROBES] = std::array::from_fn(|k| {
-        let half = PROBES / 2;
+    let border_at: [f32; N] =
+        std::array::from_fn(|k| (k as f32 + 0.5) / N as f32 * PROBE_SPAN + PROBE_FROM);
+    let centre_at: [f32; N] = std::array::from_fn(|k| {
+        let half = N / 2;
         let f = ((k % half) as f32 + 0.5) / half as f32 * CENTRE_BAND + PROBE_FROM;
         if k < half { f } else { 1.0 - f }
     });
@@ -71,7 +108,7 @@ pub fn layout_score(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
     // or right, at the points `at`. Across the segment the map is close
     // enough to affine over a quarter cell to step linearly between its two
     // mapped ends.
-    let probe = |vertical: bool, x: f32, y: f32, at: &[f32; PROBES]| -> f32 {
+    let probe = |vertical: bool, x: f32, y: f32, at: &[f32; N]| -> f32 {
         let mut hits = 0;
         for &t in at {
             let (a, b) = if vertical {
@@ -85,17 +122,24 @@ pub fn layout_score(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
             });
             hits += hit as usize;
         }
-        hits as f32 / PROBES as f32
+        hits as f32 / N as f32
     };
     let (mut border, mut nb) = (0f32, 0f32);
     let (mut centre, mut nc) = (0f32, 0f32);
     let (mut outside, mut no) = (0f32, 0f32);
+    // Border hits and segments per vertical line, then per horizontal one.
+    let mut lines = [[(0f32, 0u32); MAX_LINES]; 2];
+    let tracked = lw < MAX_LINES && lh < MAX_LINES;
     for j in 0..lh as isize {
         for i in 0..=lw as isize {
             let hit = probe(true, i as f32, j as f32, &border_at);
             if layout.is_cell(j, i - 1) || layout.is_cell(j, i) {
                 border += hit;
                 nb += 1.0;
+                if tracked {
+                    lines[0][i as usize].0 += hit;
+                    lines[0][i as usize].1 += 1;
+                }
             } else {
                 outside += hit;
                 no += 1.0;
@@ -112,6 +156,10 @@ pub fn layout_score(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
             if layout.is_cell(j - 1, i) || layout.is_cell(j, i) {
                 border += hit;
                 nb += 1.0;
+                if tracked {
+                    lines[1][j as usize].0 += hit;
+                    lines[1][j as usize].1 += 1;
+                }
             } else {
                 outside += hit;
                 no += 1.0;
@@ -123,7 +171,91 @@ pub fn layout_score(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
         }
     }
     let mean = |s: f32, n: f32| if n > 0.0 { s / n } else { 0.0 };
-    mean(border, nb) - mean(centre, nc) - mean(outside, no)
+    let (mut missing, mut drawn) = (0f32, 0f32);
+    for &(hits, n) in lines.iter().flatten().filter(|l| l.1 > 0) {
+        drawn += 1.0;
+        if hits / (n as f32) < MISSING_LINE {
+            missing += 1.0;
+        }
+    }
+    mean(border, nb) - mean(centre, nc) - mean(outside, no) - mean(missing, drawn)
+}
+
+/// How much wider the ink is on `layout`'s box borders inside the shape
+/// than on its other inner lines, in cells: clearly positive when the
+/// picture draws this layout's boxes with thick lines, near zero or
+/// negative when its thick lines are elsewhere. Tells apart layouts with
+/// the same cells and other boxes (a butterfly's 3 x 3 boxes from a
+/// 12 x 12's 3 x 4 ones), which [`layout_score`] scores alike.
+pub fn box_contrast(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
+    let (lw, lh) = (layout.width(), layout.height());
+    let Some(hm) = quad.homography_from_rect(lw as f64, lh as f64) else {
+        return 0.0;
+    };
+    let cell_px = quad.mean_side() / lw.max(lh) as f32;
+    // One sample per mask pixel across, at least a few.
+    let steps = ((2.0 * WIDTH_REACH * cell_px).ceil() as i32).max(MIN_PROBE_STEPS * 2);
+    let (mw, mh) = (mask.width() as f64, mask.height() as f64);
+    let raw = mask.as_raw();
+    let stride = mask.width() as usize;
+    let ink = |u: f32, v: f32| -> bool {
+        let (x, y) = hm.map(u as f64, v as f64);
+        let (x, y) = (x + 0.5, y + 0.5);
+        x >= 0.0 && y >= 0.0 && x < mw && y < mh && raw[y as usize * stride + x as usize] > 0
+    };
+    // The share of samples across the line at (x, y) that are ink, times
+    // the span: the line's width in cells.
+    let width = |vertical: bool, x: f32, y: f32| -> f32 {
+        let mut sum = 0.0;
+        for k in 0..WIDTH_PROBES {
+            let t = (k as f32 + 0.5) / WIDTH_PROBES as f32 * PROBE_SPAN + PROBE_FROM;
+            let hits = (0..=steps)
+                .filter(|&d| {
+                    let off = -WIDTH_REACH + 2.0 * WIDTH_REACH * d as f32 / steps as f32;
+                    if vertical {
+                        ink(x + off, y + t)
+                    } else {
+                        ink(x + t, y + off)
+                    }
+                })
+                .count();
+            sum += hits as f32 / (steps + 1) as f32 * 2.0 * WIDTH_REACH;
+        }
+        sum / WIDTH_PROBES as f32
+    };
+    let (mut boxes, mut nb, mut inner, mut ni) = (0f32, 0f32, 0f32, 0f32);
+    let mut add = |w: f32, border: bool| {
+        if border {
+            boxes += w;
+            nb += 1.0;
+        } else {
+            inner += w;
+            ni += 1.0;
+        }
+    };
+    for r in 0..lh {
+        for c in 0..lw {
+            let Some(a) = layout.cell_at(r, c) else {
+                continue;
+            };
+            if let Some(b) = layout.cell_at(r, c + 1) {
+                add(
+                    width(true, (c + 1) as f32, r as f32),
+                    !layout.same_box(a, b),
+                );
+            }
+            if let Some(b) = layout.cell_at(r + 1, c) {
+                add(
+                    width(false, c as f32, (r + 1) as f32),
+                    !layout.same_box(a, b),
+                );
+            }
+        }
+    }
+    if nb == 0.0 || ni == 0.0 {
+        return 0.0;
+    }
+    boxes / nb - inner / ni
 }
 
 #[cfg(test)]
@@ -177,6 +309,49 @@ mod tests {
         assert!(full > empty - 0.1, "full {full}, empty {empty}");
         let samurai = layout_score(&mask, &quad, &Layout::samurai());
         assert!(samurai < full - 0.3, "samurai {samurai}, classic {full}");
+    }
+
+    #[test]
+    fn a_finer_lattice_than_the_picture_is_not_a_grid() {
+        // A 3 x 3 lattice (one box of a classic) scored as 6 x 6: every
+        // other line is missing.
+        let (mask, quad) = lattice(3, 40, 1);
+        let six = Layout::named("6x6").unwrap();
+        let s = layout_score(&mask, &quad, &six);
+        assert!(s < MIN_SCORE, "{s}");
+        // The 6 x 6 lattice itself is one.
+        let (mask, quad) = lattice(6, 20, 1);
+        let s = layout_score(&mask, &quad, &six);
+        assert!(s > 0.9, "{s}");
+    }
+
+    #[test]
+    fn box_borders_tell_layouts_with_the_same_cells_apart() {
+        // A 12 x 12 lattice, thick every 3 lines both ways: a butterfly's
+        // boxes, not a 12 x 12's 3 x 4 ones.
+        let (mut mask, quad) = lattice(12, 16, 1);
+        for i in (0..=12).step_by(3) {
+            let at = 40 + 16 * i - 1;
+            draw_filled_rect_mut(&mut mask, Rect::at(at, 30).of_size(4, 194), Luma([255]));
+            draw_filled_rect_mut(
+                &mut mask,
+                Rect::at(40, 30 + 16 * i - 1).of_size(194, 4),
+                Luma([255]),
+            );
+        }
+        let butterfly = Layout::named("butterfly").unwrap();
+        let twelve = Layout::named("12x12").unwrap();
+        let (a, b) = (
+            layout_score(&mask, &quad, &butterfly),
+            layout_score(&mask, &quad, &twelve),
+        );
+        assert!((a - b).abs() < 0.01, "same cells, same score: {a} {b}");
+        let (a, b) = (
+            box_contrast(&mask, &quad, &butterfly),
+            box_contrast(&mask, &quad, &twelve),
+        );
+        // The 12 x 12's box rows are thick here too; its box columns not.
+        assert!(a > b + 0.03, "butterfly {a}, 12x12 {b}");
     }
 
     #[test]

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
 use image::{ImageEncoder, Rgb, RgbImage};
-use sudoku_lens::grid::{Document, Layout, Puzzle, parse};
+use sudoku_lens::grid::{Document, HouseKind, Layout, Puzzle, parse};
 use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{full_grid, thin};
@@ -197,7 +197,7 @@ fn draw_grid(
         let (x, y) = (ox + k as f32 * cell, oy + r as f32 * cell);
         let mut bg = style.paper;
         if let Some(s) = style.shade
-            && (r / 3 + k / 3) % 2 == 1
+            && box_parity(l, c) == 1
         {
             bg = s;
         }
@@ -210,7 +210,7 @@ fn draw_grid(
             let (sr, sk) = l.position(sel);
             if c == sel {
                 bg = own;
-            } else if r == sr || k == sk || (r / 3 == sr / 3 && k / 3 == sk / 3) {
+            } else if r == sr || k == sk || l.same_box(c, sel) {
                 bg = band;
             }
         }
@@ -219,19 +219,18 @@ fn draw_grid(
     for c in 0..l.cell_count() {
         let (r, k) = l.position(c);
         let (x, y) = (ox + k as f32 * cell, oy + r as f32 * cell);
-        // A border between boxes, or a jigsaw's regions, is thick.
-        let border = |i: usize, dr: isize, dk: isize| {
-            if regions.is_empty() {
-                return i.is_multiple_of(3);
-            }
-            let other = neighbour(l, r, k, dr, dk);
-            other.is_none_or(|o| regions[o] != regions[c])
+        // A side on the shape's outline, between boxes, or between a
+        // jigsaw's regions is thick.
+        let border = |dr: isize, dk: isize| match neighbour(l, r, k, dr, dk) {
+            None => true,
+            Some(o) if regions.is_empty() => !l.same_box(c, o),
+            Some(o) => regions[o] != regions[c],
         };
         for (thick, vertical, at) in [
-            (border(k, 0, -1), true, x),
-            (border(k + 1, 0, 1), true, x + cell),
-            (border(r, -1, 0), false, y),
-            (border(r + 1, 1, 0), false, y + cell),
+            (border(0, -1), true, x),
+            (border(0, 1), true, x + cell),
+            (border(-1, 0), false, y),
+            (border(1, 0), false, y + cell),
         ] {
             let t = cell * if thick { style.thick } else { style.thin };
             let t = t.max(1.0) / 2.0;
@@ -253,7 +252,7 @@ fn draw_grid(
             glyph_centred(
                 img,
                 font,
-                char::from(b'0' + v),
+                puzzle.alphabet().symbol(v),
                 x + cell / 2.0 + dx,
                 y + cell / 2.0 + dy,
                 cell * style.digit_height,
@@ -314,6 +313,26 @@ fn region_colours(l: &Layout) -> Vec<usize> {
         colour[region] = used.iter().position(|u| !u).expect("four colours do");
     }
     colour
+}
+
+/// 0 or 1 for the box holding `cell`, alternating between neighbouring
+/// boxes like a chessboard's squares (boxes lie on a lattice of their own
+/// size from the canvas's corner).
+fn box_parity(l: &Layout, cell: usize) -> usize {
+    let Some(b) = l
+        .houses_of(cell)
+        .iter()
+        .map(|&h| &l.houses()[h as usize])
+        .find(|h| h.kind == HouseKind::Box)
+    else {
+        return 0;
+    };
+    let rows = b.cells.iter().map(|&c| l.position(c as usize).0);
+    let cols = b.cells.iter().map(|&c| l.position(c as usize).1);
+    let h = rows.clone().max().unwrap_or(0) - rows.min().unwrap_or(0) + 1;
+    let w = cols.clone().max().unwrap_or(0) - cols.min().unwrap_or(0) + 1;
+    let (r, k) = l.position(cell);
+    (r / h + k / w) % 2
 }
 
 /// Words for the print around a grid.
@@ -708,6 +727,7 @@ fn main() {
     let classic = load_puzzle(root, "classic.txt");
     let samurai = load_puzzle(root, "samurai.txt");
     let jigsaw = load_puzzle(root, "jigsaw.txt");
+    let shape = |name: &str| load_puzzle(root, name);
     // Pastel region fills, as puzzle sites print jigsaws.
     let pastels = [
         [255, 255, 255],
@@ -1042,6 +1062,91 @@ fn main() {
                 c.noise = 3.0;
                 c.quality = 80;
             }),
+            exif: None,
+        },
+        // The other shapes, found without being named: each a screenshot
+        // or a photo of a printed page.
+        Sample {
+            name: "6x6-screen-light",
+            puzzle: shape("6by6.txt"),
+            style: light.clone(),
+            extras: app.clone(),
+            cell: 96.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "6x6-photo-page",
+            puzzle: shape("6by6.txt"),
+            style: print.clone(),
+            extras: Extras {
+                text: true,
+                ..Extras::default()
+            },
+            cell: 64.0,
+            camera: phone((1000, 800), &|c| {
+                c.angle = -3.0;
+                c.perspective = 0.05;
+                c.fill = 0.75;
+                c.gradient = 0.3;
+                c.tint = [1.0, 0.96, 0.88];
+                c.blur = 0.8;
+                c.noise = 4.0;
+                c.quality = 80;
+            }),
+            exif: None,
+        },
+        Sample {
+            name: "4x4-screen-dark",
+            puzzle: shape("4by4.txt"),
+            style: dark.clone(),
+            extras: dark_app.clone(),
+            cell: 120.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "twodoku-photo-page",
+            puzzle: shape("twodoku.txt"),
+            style: print.clone(),
+            extras: Extras::default(),
+            cell: 44.0,
+            camera: phone((1100, 1100), &|c| {
+                c.angle = 2.5;
+                c.perspective = 0.04;
+                c.fill = 0.85;
+                c.gradient = 0.3;
+                c.blur = 0.7;
+                c.noise = 3.0;
+                c.quality = 82;
+            }),
+            exif: None,
+        },
+        Sample {
+            name: "butterfly-screen-light",
+            puzzle: shape("butterfly.txt"),
+            style: light.clone(),
+            extras: Extras::default(),
+            cell: 52.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "flower-screen-light",
+            puzzle: shape("flower.txt"),
+            style: shaded.clone(),
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: None,
+            exif: None,
+        },
+        Sample {
+            name: "sohei-screen-light",
+            puzzle: shape("sohei.txt"),
+            style: light.clone(),
+            extras: Extras::default(),
+            cell: 40.0,
+            camera: None,
             exif: None,
         },
     ];
