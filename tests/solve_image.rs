@@ -58,12 +58,7 @@ fn a_screenshot_is_solved_and_exported() {
     assert_eq!(v["corners"].as_array().unwrap().len(), 4);
     assert!(v["uncertain"].is_array());
     assert_eq!(v["export"], s(&out));
-    let solution: String = v["solution"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_str().unwrap())
-        .collect();
+    let solution = solution_rows(&v);
     assert_eq!(solution.len(), 81);
     assert!(!solution.contains('.'));
     assert_eq!(
@@ -285,12 +280,7 @@ fn a_killer_screenshot_is_exported_with_its_sums_uncovered() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["layout"], "killer", "{v}");
-    let solution: String = v["solution"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_str().unwrap())
-        .collect();
+    let solution = solution_rows(&v);
     let want = sudoku_lens::solve::solve(&expected, 2, 1).unwrap();
     assert_eq!(want.count, 1, "the sample has one solution");
     let want: String = want.solutions[0]
@@ -358,4 +348,14 @@ fn a_killer_screenshot_is_exported_with_its_sums_uncovered() {
             .count();
         assert!(changed > 0, "nothing drawn in r{}c{}", r + 1, c + 1);
     }
+}
+
+/// `--json`'s `"solution"` rows joined into one string.
+fn solution_rows(v: &serde_json::Value) -> String {
+    v["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap())
+        .collect()
 }

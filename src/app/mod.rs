@@ -77,22 +77,10 @@ pub const PHOTO_SAMPLES: &[(&str, &str, &[u8])] = &[
 ];
 
 /// The layouts a photo can be read as (the side panel's layout switch):
-/// those the locator finds when told the layout, tried on a drawn picture
-/// of each shape (see the app tests). 25x25 is left out: untried. The
-/// digit model knows 1-9 only, so symbols past 9 of 12x12 and 16x16 are
-/// misread and are fixed by hand.
-pub const LAYOUTS: &[&str] = &[
-    "classic",
-    "samurai",
-    "twodoku",
-    "butterfly",
-    "flower",
-    "sohei",
-    "4x4",
-    "6x6",
-    "12x12",
-    "16x16",
-];
+/// those the locator tells apart (25x25 is left out: untried). The digit
+/// model knows 1-9 only, so symbols past 9 of 12x12 and 16x16 are misread
+/// and are fixed by hand.
+pub const LAYOUTS: &[&str] = crate::vision::locate::DETECTED_LAYOUTS;
 
 /// How long corners must rest before the grid is read again, in seconds.
 pub const REREAD_DELAY: f64 = 0.25;

@@ -77,6 +77,32 @@ pub fn sample_size(rng: &mut Rng) -> u32 {
     36 + rng.below(36)
 }
 
+/// Each digit's `k` prototypes: k-means with `iterations` over its samples
+/// (index 0 holds the 1s), each digit seeded from `seed`; a digit without
+/// samples gets none.
+fn prototypes(
+    per_digit: &[Vec<Vec<f32>>],
+    seed: u64,
+    k: usize,
+    iterations: usize,
+) -> Vec<(u8, Vec<f32>)> {
+    per_digit
+        .par_iter()
+        .enumerate()
+        .filter(|(_, samples)| !samples.is_empty())
+        .map(|(i, samples)| {
+            let mut rng = Rng::new(sample_seed(seed, 1000 + i as u64, 0, 0));
+            kmeans(samples, k, iterations, &mut rng)
+                .into_iter()
+                .map(|c| (i as u8 + 1, c))
+                .collect::<Vec<_>>()
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
 /// Features of every usable training cell of one digit, in a fixed order.
 fn digit_features(fonts: &[Face<'_>], digit: u8, cfg: &BuildConfig) -> Vec<Vec<f32>> {
     let jobs: Vec<(usize, usize)> = (0..fonts.len())
@@ -199,20 +225,7 @@ pub fn build_model_with(
         });
     }
     let per_digit: Vec<Vec<Vec<f32>>> = (1..=9u8).map(|d| digit_features(&faces, d, cfg)).collect();
-    let protos: Vec<(u8, Vec<f32>)> = per_digit
-        .par_iter()
-        .enumerate()
-        .map(|(i, samples)| {
-            let mut rng = Rng::new(sample_seed(cfg.seed, 1000 + i as u64, 0, 0));
-            kmeans(samples, cfg.prototypes, cfg.iterations, &mut rng)
-                .into_iter()
-                .map(|c| (i as u8 + 1, c))
-                .collect::<Vec<_>>()
-        })
-        .collect::<Vec<_>>()
-        .into_iter()
-        .flatten()
-        .collect();
+    let protos = prototypes(&per_digit, cfg.seed, cfg.prototypes, cfg.iterations);
     // Calibrate on fresh cells of the same fonts (another seed): the
     // distance to the nearest prototype of the right digit, and the gap to
     // the nearest wrong digit.
@@ -351,21 +364,7 @@ pub fn build_hand_model(
     if per_digit.iter().all(|s| s.is_empty()) {
         return Err("no usable tile in the atlas".into());
     }
-    let protos: Vec<(u8, Vec<f32>)> = per_digit
-        .par_iter()
-        .enumerate()
-        .filter(|(_, samples)| !samples.is_empty())
-        .map(|(i, samples)| {
-            let mut rng = Rng::new(sample_seed(cfg.seed, 1000 + i as u64, 0, 0));
-            kmeans(samples, cfg.prototypes, cfg.iterations, &mut rng)
-                .into_iter()
-                .map(|c| (i as u8 + 1, c))
-                .collect::<Vec<_>>()
-        })
-        .collect::<Vec<_>>()
-        .into_iter()
-        .flatten()
-        .collect();
+    let protos = prototypes(&per_digit, cfg.seed, cfg.prototypes, cfg.iterations);
     // The reader maps handwriting's distances with its own softness
     // (`vision::entries::HAND_TAU`) and rejects nothing by distance.
     Ok(encode_model(
