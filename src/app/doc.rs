@@ -160,11 +160,19 @@ impl Snapshot {
         }
     }
 
-    /// The state with the player's `entries` (those in a given's cell are
-    /// dropped, as are entries of another layout's size).
+    /// The state with the player's `entries`: those in a given's cell or
+    /// beyond the layout's symbols are dropped, the others kept; entries
+    /// for another number of cells are dropped whole.
     pub fn with_entries(mut self, entries: Entries) -> Snapshot {
-        if let Ok(p) = Progress::new(self.puzzle.clone(), entries) {
-            self.entries = p.entries().clone();
+        let (givens, size) = (self.puzzle.values(), self.layout().size());
+        if entries.values().len() == givens.len() {
+            let kept = entries
+                .values()
+                .iter()
+                .zip(givens)
+                .map(|(&e, &g)| if g == 0 && e as usize <= size { e } else { 0 })
+                .collect();
+            self.entries = Entries::from_values(kept);
         }
         self
     }
@@ -480,22 +488,21 @@ impl Doc {
         self.notice = None;
     }
 
-    /// Sets a cell's given (0 clears it); a given replaces the player's
-    /// entry there. Returns false when nothing changed or the value is out
+    /// Sets a cell's given (0 clears the cell, the player's entry too); a
+    /// given replaces the player's entry there. Returns false when nothing changed or the value is out
     /// of range.
     pub fn set_cell(&mut self, cell: usize, value: u8) -> bool {
         if cell >= self.values().len()
             || value as usize > self.layout().size()
-            || (self.values()[cell] == value && (value == 0 || self.entries()[cell] == 0))
+            || (self.values()[cell] == value && self.entries()[cell] == 0)
         {
             return false;
         }
         self.edit(|s| {
             s.puzzle.set(cell, value);
+            // A given, or the cell cleared: no entry is left there.
             let mut entries = s.entries.values().to_vec();
-            if value != 0 {
-                entries[cell] = 0;
-            }
+            entries[cell] = 0;
             s.entries = Entries::from_values(entries);
             s.uncertain.retain(|&c| c != cell);
             // Filled or cleared, the cell's marks start afresh.
@@ -940,5 +947,33 @@ mod tests {
         assert_eq!((doc.values()[a], doc.entries()[a]), (6, 0));
         assert_eq!(doc.write(a, 0), Ok(true));
         assert_eq!(doc.current.current_values()[a], 0);
+        // Clearing while writing givens clears an entry too.
+        doc.writing = Writing::Entries;
+        assert_eq!(doc.write(a, 4), Ok(true));
+        doc.writing = Writing::Givens;
+        assert_eq!(doc.write(a, 0), Ok(true));
+        assert_eq!(doc.entries()[a], 0);
+        assert_eq!(doc.write(a, 0), Ok(false), "nothing left to clear");
+    }
+
+    #[test]
+    fn entries_that_clash_with_givens_are_dropped_one_by_one() {
+        let layout = Arc::new(Layout::classic());
+        let mut givens = vec![0u8; 81];
+        givens[0] = 5;
+        let puzzle = Puzzle::empty(layout).with_values(givens);
+        let located = located_at_corners(
+            [[0.0, 0.0], [90.0, 0.0], [90.0, 90.0], [0.0, 90.0]],
+            puzzle.layout(),
+        )
+        .unwrap();
+        let mut written = vec![0u8; 81];
+        written[0] = 3; // on the given: dropped
+        written[1] = 4;
+        written[2] = 12; // beyond 9: dropped
+        let snap = Snapshot::new(puzzle, Arc::new(located), Vec::new())
+            .with_entries(Entries::from_values(written));
+        assert_eq!(&snap.entries.values()[..3], &[0, 4, 0]);
+        assert_eq!(snap.current_values()[..2], [5, 4]);
     }
 }
