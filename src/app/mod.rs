@@ -32,7 +32,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use eframe::egui;
 use serde::{Deserialize, Serialize};
 
-use crate::check::EntryCheck;
+use crate::check::{EntryCheck, Givens};
 use crate::grid::{Layout, Puzzle};
 use crate::logic::{Rating, Shape, Step, pencil_marks};
 use crate::vision::read::Reading;
@@ -573,7 +573,12 @@ impl SudokuApp {
             return "Checking…".into();
         };
         match self.entry_check() {
-            Some(check) => entries_status(check),
+            // Entries are judged against the one solution; without it, say
+            // first what the givens allow.
+            Some(check) if matches!(check.givens, Givens::Unique | Givens::SolutionPage) => {
+                entries_status(check)
+            }
+            Some(check) => format!("{}; {}", solutions.describe(givens), check.summary()),
             None => solutions.describe(givens),
         }
     }
