@@ -92,6 +92,13 @@ const COARSE_MARGIN: f32 = 0.15;
 /// alike to a few thousandths.
 const BOX_TIE: f32 = 0.03;
 
+/// Below this best score the masks are traced again (opened, then strokes
+/// only) and their candidates compete too: a weak best may be a part of a
+/// grid the first mask did not show whole (one box of a full white grid
+/// on a dark page scores 0.41 as a 6 x 6 while the whole scores 0.18 in
+/// that mask). Grids seen whole score 0.6 and more.
+pub const SECOND_LOOK: f32 = 0.5;
+
 /// A candidate needs at least this score (see [`Located::score`]) to count
 /// as a grid.
 pub const MIN_SCORE: f32 = 0.35;
@@ -332,7 +339,7 @@ pub fn locate_traced(
     let mut scored = score_all(&cands);
     let best_of =
         |scored: &[Vec<(usize, f32)>]| scored.iter().map(|s| s[0].1).fold(f32::MIN, f32::max);
-    if best_of(&scored) < MIN_SCORE {
+    if best_of(&scored) < SECOND_LOOK {
         // The grid may be one component with the rest of the page, joined
         // through shading or a rule that touches it, and its thin inner
         // lines broken so that its holes are not cells. Opening the dark
@@ -343,7 +350,7 @@ pub fn locate_traced(
         scored.extend(score_all(&more));
         cands.extend(more);
     }
-    if best_of(&scored) < MIN_SCORE {
+    if best_of(&scored) < SECOND_LOOK {
         // A light grid block on a dark page (a dark-mode screen showing a
         // white grid): the page beside the block is dark ink to the large
         // window and joins the frame in one wide band. Traced once that
