@@ -60,6 +60,17 @@ struct Alternative {
 /// solution's digit: the cell holds a printed given, only not the one read.
 /// `values` is updated when a change is found.
 pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> CheckOutcome {
+    check_solved(layout, values, cells).0
+}
+
+/// [`check`], also handing back the one solution it found (for
+/// [`CheckOutcome::Unique`] and [`CheckOutcome::Changed`]), so that a
+/// caller needing it does not solve the puzzle again.
+pub fn check_solved(
+    layout: &Arc<Layout>,
+    values: &mut [u8],
+    cells: &[CellReading],
+) -> (CheckOutcome, Option<Vec<u8>>) {
     let mut solver = SudokuSolver::new(layout.clone());
     let mut first = vec![0u8; values.len()];
     // 0, 1, or 2 meaning "several"; `first` gets the first solution.
@@ -71,13 +82,13 @@ pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> 
     };
     let count = solutions(values, &mut first);
     if count == 1 {
-        return CheckOutcome::Unique;
+        return (CheckOutcome::Unique, Some(first));
     }
     // Too few givens for any change tried to leave one solution: no trials
     // (they cost seconds on a large layout with a handful of givens).
     let givens = values.iter().filter(|&&v| v != 0).count();
     if count > 1 && (givens + MAX_CHANGES) * FEWEST_GIVENS_PER_CELL < values.len() {
-        return CheckOutcome::Unresolved;
+        return (CheckOutcome::Unresolved, None);
     }
     let mut alternatives = alternatives(cells, count > 1);
     // On a puzzle with several solutions, a digit read clearly is not
@@ -153,9 +164,9 @@ pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> 
             }
         }
         values.copy_from_slice(&trial);
-        return CheckOutcome::Changed(changes);
+        return (CheckOutcome::Changed(changes), Some(first));
     }
-    CheckOutcome::Unresolved
+    (CheckOutcome::Unresolved, None)
 }
 
 /// The other readings of the least confident cells: the runner-up, and
@@ -354,6 +365,26 @@ mod tests {
             CheckOutcome::Changed(vec![(cell, solution[cell])])
         );
         assert_eq!(values[cell], solution[cell]);
+    }
+
+    #[test]
+    fn the_solution_found_is_handed_back_with_the_outcome() {
+        let (layout, mut values, mut cells) = setup();
+        let mut solver = SudokuSolver::new(layout.clone());
+        let solution = solver.solve(&values, 1, 1).unwrap().solutions[0].clone();
+        let (outcome, solved) = check_solved(&layout, &mut values.clone(), &cells);
+        assert_eq!(
+            (outcome, solved.as_ref()),
+            (CheckOutcome::Unique, Some(&solution))
+        );
+        // Changed: the solution of the reading as changed.
+        let cell = values.iter().position(|&v| v == 0).unwrap();
+        let wrong = |skip: u8| (1..=9).find(|&d| d != solution[cell] && d != skip).unwrap();
+        values[cell] = wrong(0);
+        cells[cell] = reading(values[cell], 0.4, wrong(values[cell]), 0.3);
+        let (outcome, solved) = check_solved(&layout, &mut values, &cells);
+        assert!(matches!(outcome, CheckOutcome::Changed(_)));
+        assert_eq!(solved, Some(solution));
     }
 
     /// A reading with several solutions (the 6 at r2c3 missed), and a given

@@ -8,7 +8,7 @@ use image::{DynamicImage, GrayImage};
 use rayon::prelude::*;
 
 use super::cages::{KillerReading, read_killer};
-use super::check::{CheckOutcome, check};
+use super::check::{CheckOutcome, check_solved};
 use super::classify::prep::{Prepared, prepare};
 use super::classify::{CellReading, Model};
 use super::entries::{Marks, Written, read_written};
@@ -240,9 +240,11 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
         located.layout = l;
     }
     let layout = Arc::new(located.layout.clone());
-    let outcome = match &killer {
-        Some(k) => k.outcome.clone(),
-        None => check(&layout, &mut values, &cells),
+    // The classic check hands back the solution it found; a killer's
+    // check keeps none.
+    let (outcome, solved) = match &killer {
+        Some(k) => (k.outcome.clone(), None),
+        None => check_solved(&layout, &mut values, &cells),
     };
     if let CheckOutcome::Changed(changes) = &outcome {
         uncertain.extend(changes.iter().map(|&(cell, _)| cell));
@@ -259,10 +261,12 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
     // entry that disagrees with it must be.
     let solution = match &outcome {
         CheckOutcome::Unresolved => None,
-        _ => solve(&puzzle, 2, 1)
-            .ok()
-            .filter(|o| o.count == 1)
-            .and_then(|mut o| o.solutions.pop()),
+        _ => solved.or_else(|| {
+            solve(&puzzle, 2, 1)
+                .ok()
+                .filter(|o| o.count == 1)
+                .and_then(|mut o| o.solutions.pop())
+        }),
     };
     let (_, written, marks) = read_written(
         model,
