@@ -18,8 +18,8 @@
 //! digit, it only tells how sure to be before telling the player a digit is
 //! wrong.
 
-use super::classify::Model;
 use super::classify::prep::{EmptyReason, Ink, Prepared};
+use super::classify::{Model, rank};
 
 /// What a cell holds once the givens are decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -111,11 +111,8 @@ pub fn read_digit(print: &Model, hand: &Model, ink: &Ink) -> (u8, f32, u8) {
             *d = p;
         }
     }
-    let mut order: [usize; 9] = std::array::from_fn(|i| i);
-    order.sort_by(|&a, &b| dist[a].total_cmp(&dist[b]));
-    let dmin = dist[order[0]];
-    let total: f32 = dist.iter().map(|&d| (-(d - dmin) / HAND_TAU).exp()).sum();
-    (order[0] as u8 + 1, 1.0 / total, order[1] as u8 + 1)
+    let r = rank(&dist, HAND_TAU);
+    (r.first, r.p_first, r.second)
 }
 
 /// Whether a digit read with `confidence` is reported as an entry, given

@@ -257,37 +257,60 @@ impl Model {
     /// The nearest digits to some ink, and how well they fit.
     fn score(&self, ink: &prep::Ink) -> Scored {
         let dist = self.class_distances(&ink.features);
-        let (mut first, mut second) = (0usize, 1usize);
-        if dist[second] < dist[first] {
-            std::mem::swap(&mut first, &mut second);
-        }
-        for i in 2..9 {
-            if dist[i] < dist[first] {
-                second = first;
-                first = i;
-            } else if dist[i] < dist[second] {
-                second = i;
-            }
-        }
-        let dmin = dist[first];
+        let ranked = rank(&dist, self.tau);
+        let dmin = dist[ranked.first as usize - 1];
         let fade = if ink.faint {
             (ink.contrast / prep::MIN_CONTRAST).min(1.0)
         } else {
             1.0
         };
-        let total: f32 = dist.iter().map(|&d| (-(d - dmin) / self.tau).exp()).sum();
-        let p_second = (-(dist[second] - dmin) / self.tau).exp() / total;
         Scored {
             ink: true,
-            first: first as u8 + 1,
-            second: second as u8 + 1,
+            first: ranked.first,
+            second: ranked.second,
             dmin,
-            p_first: 1.0 / total,
-            p_second,
+            p_first: ranked.p_first,
+            p_second: ranked.p_second,
             // How well the best digit fits at all: 1 when close, 0 at
             // `reject`; faint ink is less sure in proportion.
             fit: (1.0 - dmin / self.reject).clamp(0.0, 1.0) * fade,
         }
+    }
+}
+
+/// The two nearest digits to some ink by their class distances (`dist[d -
+/// 1]` for digit d), with their probabilities: each distance mapped
+/// through `exp(-(d - nearest) / tau)` and normalised over the nine.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ranked {
+    pub first: u8,
+    pub second: u8,
+    pub p_first: f32,
+    pub p_second: f32,
+}
+
+/// Ranks the class distances `dist` (see [`Ranked`]); ties go to the
+/// smaller digit.
+pub fn rank(dist: &[f32; 9], tau: f32) -> Ranked {
+    let (mut first, mut second) = (0usize, 1usize);
+    if dist[second] < dist[first] {
+        std::mem::swap(&mut first, &mut second);
+    }
+    for i in 2..9 {
+        if dist[i] < dist[first] {
+            second = first;
+            first = i;
+        } else if dist[i] < dist[second] {
+            second = i;
+        }
+    }
+    let dmin = dist[first];
+    let total: f32 = dist.iter().map(|&d| (-(d - dmin) / tau).exp()).sum();
+    Ranked {
+        first: first as u8 + 1,
+        second: second as u8 + 1,
+        p_first: 1.0 / total,
+        p_second: (-(dist[second] - dmin) / tau).exp() / total,
     }
 }
 
