@@ -427,6 +427,40 @@ impl Layout {
         None
     }
 
+    /// A colour index for each region of a jigsaw (see [`Layout::regions`]),
+    /// so that no two regions that meet along an edge share one: each region
+    /// in turn takes the least index its neighbours have not taken. Printed
+    /// and read maps need four or five; empty for a layout without regions.
+    pub fn region_colours(&self) -> Vec<u8> {
+        let n = self
+            .regions
+            .iter()
+            .map(|&r| r as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut colour = vec![u8::MAX; n];
+        for region in 0..n {
+            let mut used = [false; MAX_SIZE + 1];
+            for c in (0..self.cell_count()).filter(|&c| self.regions[c] as usize == region) {
+                let (r, k) = self.position(c);
+                for (dr, dk) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                    let (Some(nr), Some(nk)) = (r.checked_add_signed(dr), k.checked_add_signed(dk))
+                    else {
+                        continue;
+                    };
+                    if let Some(o) = self.cell_at(nr, nk)
+                        && let Some(u) = used.get_mut(colour[self.regions[o] as usize] as usize)
+                    {
+                        *u = true;
+                    }
+                }
+            }
+            // A region meets at most every other one: a free index exists.
+            colour[region] = used.iter().position(|u| !u).unwrap_or(0) as u8;
+        }
+        colour
+    }
+
     /// True when every cell holds a symbol and no house repeats one.
     pub fn is_solved(&self, values: &[u8]) -> bool {
         values.len() == self.cell_count()
@@ -554,6 +588,51 @@ mod tests {
         let s = Layout::samurai();
         let (a, b) = (s.cell_at(6, 6).unwrap(), s.cell_at(8, 8).unwrap());
         assert!(s.same_box(a, b));
+    }
+
+    #[test]
+    fn region_colours_differ_wherever_two_regions_meet() {
+        let rows = [
+            "112223333",
+            "111222333",
+            "111222334",
+            "155666444",
+            "555666444",
+            "555666447",
+            "588999777",
+            "888999777",
+            "888899977",
+        ];
+        let ids: Vec<usize> = rows
+            .iter()
+            .flat_map(|r| r.bytes().map(|b| (b - b'1') as usize))
+            .collect();
+        let l = &Layout::jigsaw(9, &ids).unwrap();
+        let colours = l.region_colours();
+        assert_eq!(colours.len(), l.size());
+        let region = |c: usize| l.regions()[c] as usize;
+        let mut meetings = 0;
+        for c in 0..l.cell_count() {
+            let (r, k) = l.position(c);
+            for o in [l.cell_at(r + 1, k), l.cell_at(r, k + 1)]
+                .into_iter()
+                .flatten()
+            {
+                if region(c) != region(o) {
+                    meetings += 1;
+                    assert_ne!(
+                        colours[region(c)],
+                        colours[region(o)],
+                        "r{}c{}",
+                        r + 1,
+                        k + 1
+                    );
+                }
+            }
+        }
+        assert!(meetings > 0);
+        assert!(colours.iter().all(|&c| c < 5), "{colours:?}");
+        assert!(Layout::classic().region_colours().is_empty());
     }
 
     #[test]

@@ -295,6 +295,39 @@ pub fn read_jigsaw(grey: &GrayImage, located: &Located, values: &[u8]) -> Option
     if !may_be_jigsaw(grey, located) || may_have_outlines(grey, located) {
         return None;
     }
+    let reading = weigh_regions(grey, located, values)?;
+    let boxes = reading.layout.as_ref().is_some_and(|l| {
+        let ids: Vec<usize> = l.regions().iter().map(|&r| r as usize).collect();
+        are_boxes(&located.layout, &ids)
+    });
+    (!boxes).then_some(reading)
+}
+
+/// The regions the thick lines of a located square grid draw, for a grid
+/// a person says is a jigsaw: [`read_jigsaw`] without its quick test, and
+/// kept even when the regions are the layout's own boxes. Its `layout` is
+/// `None` when thick and thin lines are not told apart or no map within
+/// the repair's bounds gives regions of the right size; `None` for a grid
+/// that is not a single square.
+pub fn read_regions(grey: &GrayImage, located: &Located, values: &[u8]) -> Option<JigsawReading> {
+    if !square(&located.layout) {
+        return None;
+    }
+    weigh_regions(grey, located, values).or_else(|| {
+        let (edges, threshold, frame) = measure(grey, located);
+        Some(JigsawReading {
+            edges,
+            threshold,
+            frame,
+            layout: None,
+            flipped: Vec::new(),
+        })
+    })
+}
+
+/// The full measure and repair of [`read_jigsaw`]: `None` when the thick
+/// and thin lines are not distinct.
+fn weigh_regions(grey: &GrayImage, located: &Located, values: &[u8]) -> Option<JigsawReading> {
     let layout = &located.layout;
     let (edges, threshold, frame) = measure(grey, located);
     if !distinct(&edges, frame) {
@@ -310,12 +343,15 @@ pub fn read_jigsaw(grey: &GrayImage, located: &Located, values: &[u8]) -> Option
         let Some(ids) = regions(layout, &edges, &thick) else {
             continue;
         };
-        if are_boxes(layout, &ids) {
-            return None;
-        }
         let Ok(jigsaw) = Layout::jigsaw(layout.size(), &ids) else {
             continue;
         };
+        // The layout's own boxes end the search: a flip away from them
+        // would only fit misread digits.
+        if are_boxes(layout, &ids) {
+            found = Some((jigsaw, flip));
+            break;
+        }
         let clash = jigsaw.first_conflict(values).is_some();
         if found.is_none() || !clash {
             found = Some((jigsaw, flip));

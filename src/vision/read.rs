@@ -13,7 +13,7 @@ use super::classify::prep::{Prepared, prepare};
 use super::classify::{CellReading, Model};
 use super::entries::{Marks, Written, read_written};
 use super::homography::Homography;
-use super::jigsaw::{JigsawReading, read_jigsaw};
+use super::jigsaw::{JigsawReading, read_jigsaw, read_regions};
 use super::load::{LoadError, load_bytes, load_path_page, to_grey};
 use super::locate::{
     CELL_CROP_SIZE, LocateError, LocateFileError, Located, Quad, Trace, cell_crops, locate_traced,
@@ -89,6 +89,22 @@ pub enum Colour {
     /// Free them as soon as the grey copy is made: a 12 MP photo's colour
     /// pixels are 36 MB that reading alone does not need.
     Drop,
+}
+
+/// How a square grid's boxes are decided once it is located.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Regions {
+    /// From the print: a square grid whose thick lines are not its layout's
+    /// boxes is read as a jigsaw with the regions they draw.
+    #[default]
+    Detect,
+    /// The located layout's own boxes, whatever the lines (a layout a
+    /// person picked).
+    Boxes,
+    /// The regions the thick lines draw, without the quick test that spares
+    /// classic grids the full measure (a person said it is a jigsaw). When
+    /// they give no map, [`Reading::jigsaw`]'s `layout` is `None`.
+    Lines,
 }
 
 /// Reads the puzzle in the image file at `path`: decodes it (once), makes
@@ -180,18 +196,32 @@ pub fn read_grey(
     grey: &GrayImage,
     layout: Option<&Layout>,
 ) -> (Result<Reading, LocateError>, Trace) {
+    read_grey_with(grey, layout, Regions::Detect)
+}
+
+/// [`read_grey`] with the boxes decided as `regions` says.
+pub fn read_grey_with(
+    grey: &GrayImage,
+    layout: Option<&Layout>,
+    regions: Regions,
+) -> (Result<Reading, LocateError>, Trace) {
     let (located, trace) = locate_traced(grey, layout);
     let located = match located {
         Ok(l) => l,
         Err(e) => return (Err(e), trace),
     };
-    (Ok(read_located(grey, located)), trace)
+    (Ok(read_located_with(grey, located, regions)), trace)
 }
 
 /// Reads the cells of a grid already located in `grey`: classifies each
 /// cell crop, decides which way up the puzzle is, and checks the result
 /// with the solver.
 pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
+    read_located_with(grey, located, Regions::Detect)
+}
+
+/// [`read_located`] with the boxes decided as `regions` says.
+pub fn read_located_with(grey: &GrayImage, located: Located, regions: Regions) -> Reading {
     let model = Model::load_bundled();
     let crops = cell_crops(grey, &located, CELL_CROP_SIZE);
     let prepared: Vec<Prepared> = crops.par_iter().map(prepare).collect();
@@ -231,9 +261,10 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
     let killer = read_killer(grey, &located, &values);
     // A square grid whose thick lines are not its boxes' is a jigsaw: its
     // regions become the layout's boxes, for the check and the puzzle.
-    let jigsaw = match &killer {
-        None => read_jigsaw(grey, &located, &values),
-        Some(_) => None,
+    let jigsaw = match (&killer, regions) {
+        (None, Regions::Detect) => read_jigsaw(grey, &located, &values),
+        (None, Regions::Lines) => read_regions(grey, &located, &values),
+        (None, Regions::Boxes) | (Some(_), _) => None,
     };
     let mut located = located;
     if let Some(l) = jigsaw.as_ref().and_then(|j| j.layout.clone()) {
@@ -319,8 +350,18 @@ pub fn read_at_corners(
     corners: [[f32; 2]; 4],
     layout: &Layout,
 ) -> Option<Reading> {
+    read_at_corners_with(grey, corners, layout, Regions::Detect)
+}
+
+/// [`read_at_corners`] with the boxes decided as `regions` says.
+pub fn read_at_corners_with(
+    grey: &GrayImage,
+    corners: [[f32; 2]; 4],
+    layout: &Layout,
+    regions: Regions,
+) -> Option<Reading> {
     let located = located_at_corners(corners, layout)?;
-    Some(read_located(grey, located))
+    Some(read_located_with(grey, located, regions))
 }
 
 /// A [`Located`] with the given corners and layout and evenly spaced grid
