@@ -947,6 +947,115 @@ fn read_sample(name: &str) -> Puzzle {
     puzzle
 }
 
+/// How many cells the last frame washes in a jigsaw region's tint.
+fn region_tinted_cells(h: &Window) -> usize {
+    fn count(shape: &egui::Shape) -> usize {
+        match shape {
+            egui::Shape::Path(p) => {
+                usize::from(p.closed && sudoku_lens::app::REGION_TINTS.contains(&p.fill))
+            }
+            egui::Shape::Vec(v) => v.iter().map(count).sum(),
+            _ => 0,
+        }
+    }
+    h.output().shapes.iter().map(|c| count(&c.shape)).sum()
+}
+
+#[test]
+fn jigsaw_regions_are_shaded_on_the_photo_and_the_switch_reads_them_again() {
+    let name = "jigsaw-photo-page.jpg";
+    let bytes = std::fs::read(root().join("samples/images").join(name)).unwrap();
+    let printed = read_sample("jigsaw-photo-page.txt");
+    let mut h = harness();
+    open(
+        &mut h,
+        Input::Bytes {
+            name: name.into(),
+            bytes: bytes.into(),
+        },
+    );
+    let doc = h.state().doc().unwrap();
+    assert_eq!(doc.layout().name(), "jigsaw");
+    assert_eq!(doc.layout().regions(), printed.layout().regions());
+    assert_eq!(doc.values(), printed.values());
+    assert_eq!(
+        region_tinted_cells(&h),
+        81,
+        "every cell in its region's tint"
+    );
+
+    // Read as a classic, its boxes are the 3x3 ones and nothing is tinted.
+    h.get_by_label("Layout:").click();
+    h.run();
+    h.get_by_label("Classic").click();
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!(doc.layout().name(), "classic");
+    assert!(doc.layout().regions().is_empty());
+    assert_eq!(doc.values(), printed.values(), "the same digits");
+    assert_eq!(region_tinted_cells(&h), 0);
+
+    // The switch offers the jigsaw: its regions are read from the lines again.
+    h.get_by_label("Layout:").click();
+    h.run();
+    h.get_by_label("Jigsaw").click();
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!(
+        doc.layout().name(),
+        "jigsaw",
+        "{:?} {:?}",
+        h.state().error,
+        doc.notice
+    );
+    assert_eq!(doc.layout().regions(), printed.layout().regions());
+    assert_eq!(region_tinted_cells(&h), 81);
+    assert!(h.state().error.is_none());
+
+    // Each switch is one undo step.
+    h.state_mut().undo();
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().layout().name(), "classic");
+    h.state_mut().undo();
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().layout().name(), "jigsaw");
+}
+
+#[test]
+fn a_jigsaw_asked_of_a_grid_whose_lines_draw_no_regions_says_so() {
+    // A 6x6 screenshot: its lines draw its 2x3 boxes, never six regions of
+    // six cells of another map; a page with no thick lines at all draws none.
+    let mut h = harness();
+    let grid = image::RgbaImage::from_fn(460, 460, |x, y| {
+        let on_line = |v: u32| (20..=440).contains(&v) && (v - 20) % 70 < 2;
+        let inside = (20..=442).contains(&x) && (20..=442).contains(&y);
+        if inside && (on_line(x) || on_line(y)) {
+            image::Rgba([20, 20, 20, 255])
+        } else {
+            image::Rgba([255, 255, 255, 255])
+        }
+    });
+    let mut png = Vec::new();
+    grid.write_to(&mut std::io::Cursor::new(&mut png), image::ImageFormat::Png)
+        .unwrap();
+    open(
+        &mut h,
+        Input::Bytes {
+            name: "plain-lines.png".into(),
+            bytes: png.into(),
+        },
+    );
+    let before = h.state().doc().unwrap().layout().name().to_string();
+    h.state_mut().switch_layout("jigsaw");
+    settle(&mut h);
+    let error = h.state().error.clone().unwrap_or_default();
+    assert!(
+        error.contains("plain-lines.png") && error.contains("regions"),
+        "{error}"
+    );
+    assert_eq!(h.state().doc().unwrap().layout().name(), before);
+}
+
 #[test]
 fn the_pages_of_a_pdf_are_picked_and_edits_on_a_page_left_survive() {
     let mut h = harness();

@@ -51,6 +51,16 @@ pub const HINT_PLACE: Color32 = SOLUTION;
 pub const HINT_STRIKE: Color32 = Color32::from_rgb(200, 30, 30);
 /// The candidates view's small symbols: dark blue-grey, quieter than print.
 pub const MARK: Color32 = Color32::from_rgb(40, 60, 110);
+/// A jigsaw's regions tinted over a photo, one wash per colour of
+/// [`Layout::region_colours`] (neighbouring regions differ): light enough
+/// to read the print through, apart enough to see a border read wrong.
+pub const REGION_TINTS: [Color32; 5] = [
+    Color32::from_rgba_premultiplied(60, 30, 0, 45),
+    Color32::from_rgba_premultiplied(0, 45, 60, 45),
+    Color32::from_rgba_premultiplied(20, 55, 0, 45),
+    Color32::from_rgba_premultiplied(55, 0, 50, 45),
+    Color32::from_rgba_premultiplied(50, 50, 0, 45),
+];
 /// Smallest candidate drawn, in screen points: smaller ones are noise
 /// (zoom in to read them).
 const MARK_MIN_FONT: f32 = 5.0;
@@ -365,6 +375,15 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         .map(|c| located.cell_quad(c).map(|p| xf.to_screen(p)))
         .collect();
 
+    // A jigsaw's regions over a photo, to check against its thick lines (a
+    // text puzzle's picture draws them).
+    if is_photo {
+        let colours = layout.region_colours();
+        for (q, &region) in quads.iter().zip(layout.regions()) {
+            let tint = REGION_TINTS[colours[region as usize] as usize % REGION_TINTS.len()];
+            painter.add(Shape::convex_polygon(q.to_vec(), tint, Stroke::NONE));
+        }
+    }
     for (cell, q) in quads.iter().enumerate() {
         let fill = if marked.contains(&cell) {
             Some(MARKED)

@@ -12,7 +12,9 @@ use crate::grid::{Document, Layout, Progress, has_entries, parse, parse_progress
 use crate::vision::load::{load_page, to_grey};
 use crate::vision::locate::{LocateError, LocateFileError};
 use crate::vision::pdf::{is_pdf, page_count};
-use crate::vision::read::{Colour, Reading, read_at_corners, read_grey, read_image_bytes};
+use crate::vision::read::{
+    Colour, Reading, Regions, read_at_corners_with, read_grey, read_grey_with, read_image_bytes,
+};
 
 /// File name endings offered by the open dialog.
 pub use crate::vision::load::IMAGE_EXTENSIONS;
@@ -243,37 +245,59 @@ fn photo(
     }
 }
 
-/// Reads the cells again with corners and a layout a person chose.
+/// Reads the cells again with corners and a layout a person chose: the
+/// layout's boxes are kept (a jigsaw's regions included).
 pub fn reread(
     grey: &GrayImage,
     corners: [[f32; 2]; 4],
     layout: &Layout,
 ) -> Result<Reading, String> {
-    read_at_corners(grey, corners, layout).ok_or_else(|| {
+    reread_with(grey, corners, layout, Regions::Boxes)
+}
+
+fn reread_with(
+    grey: &GrayImage,
+    corners: [[f32; 2]; 4],
+    layout: &Layout,
+    regions: Regions,
+) -> Result<Reading, String> {
+    read_at_corners_with(grey, corners, layout, regions).ok_or_else(|| {
         "those corners do not make a grid: keep them in order around the puzzle".to_string()
     })
 }
 
-/// Reads a photo's grid as `layout`: the grid is looked for again with that
-/// layout forced, or, when the locator finds none and `corners` are given
-/// (placed by a person), read between those corners. The error is the
-/// reader's, naming `name`.
+/// Reads a photo's grid as `layout`, its boxes decided as `regions` says:
+/// the grid is looked for again with that layout forced, or, when the
+/// locator finds none and `corners` are given (placed by a person), read
+/// between those corners. The error is the reader's, naming `name`; asked
+/// for the regions its lines draw ([`Regions::Lines`]), a grid whose lines
+/// give none is an error too.
 pub fn read_as(
     grey: &GrayImage,
     layout: &Layout,
+    regions: Regions,
     corners: Option<[[f32; 2]; 4]>,
     name: &str,
 ) -> Result<Reading, String> {
-    let (found, _) = read_grey(grey, Some(layout));
-    match (found, corners) {
-        (Ok(reading), _) => Ok(reading),
-        (Err(_), Some(corners)) => reread(grey, corners, layout),
-        (Err(LocateError::NoGrid), None) => Err(format!(
-            "no {} grid found in {name}: the layout stays as it was",
-            layout.name()
-        )),
-        (Err(e), None) => Err(e.in_file(name).to_string()),
+    let (found, _) = read_grey_with(grey, Some(layout), regions);
+    let reading = match (found, corners) {
+        (Ok(reading), _) => reading,
+        (Err(_), Some(corners)) => reread_with(grey, corners, layout, regions)?,
+        (Err(LocateError::NoGrid), None) => {
+            return Err(format!(
+                "no {} grid found in {name}: the layout stays as it was",
+                layout.name()
+            ));
+        }
+        (Err(e), None) => return Err(e.in_file(name).to_string()),
+    };
+    if regions == Regions::Lines && reading.jigsaw.as_ref().is_none_or(|j| j.layout.is_none()) {
+        return Err(format!(
+            "the lines of {name} draw no {n} regions of {n} cells: the layout stays as it was",
+            n = layout.size()
+        ));
     }
+    Ok(reading)
 }
 
 /// Corners inset from the image border, for a photo whose grid was not

@@ -22,6 +22,7 @@ pub mod hint;
 pub mod input;
 
 mod canvas;
+pub use canvas::REGION_TINTS;
 mod view;
 mod worker;
 
@@ -35,7 +36,7 @@ use serde::{Deserialize, Serialize};
 use crate::check::{EntryCheck, Givens};
 use crate::grid::{Layout, Puzzle};
 use crate::logic::{Rating, Shape, Step, pencil_marks};
-use crate::vision::read::Reading;
+use crate::vision::read::{Reading, Regions};
 
 use doc::{Doc, Solutions, Source, Writing, count_solutions};
 use hint::{Engines, Found, Hint};
@@ -77,10 +78,19 @@ pub const PHOTO_SAMPLES: &[(&str, &str, &[u8])] = &[
 ];
 
 /// The layouts a photo can be read as (the side panel's layout switch):
-/// those the locator tells apart (25x25 is left out: untried). The digit
-/// model knows 1-9 only, so symbols past 9 of 12x12 and 16x16 are misread
-/// and are fixed by hand.
-pub const LAYOUTS: &[&str] = crate::vision::locate::DETECTED_LAYOUTS;
+/// those the locator tells apart (25x25 is left out: untried), then
+/// [`JIGSAW`]. The digit model knows 1-9 only, so symbols past 9 of 12x12
+/// and 16x16 are misread and are fixed by hand.
+pub fn layouts() -> impl Iterator<Item = &'static str> {
+    crate::vision::locate::DETECTED_LAYOUTS
+        .iter()
+        .copied()
+        .chain([JIGSAW])
+}
+
+/// The layout switch's entry for a square grid whose boxes are the regions
+/// its thick lines draw.
+pub const JIGSAW: &str = "jigsaw";
 
 /// How long corners must rest before the grid is read again, in seconds.
 pub const REREAD_DELAY: f64 = 0.25;
@@ -804,23 +814,33 @@ impl SudokuApp {
         }
     }
 
-    /// Reads the photo again as another layout (one of [`LAYOUTS`]), in
+    /// Reads the photo again as another layout (one of [`layouts`]), in
     /// the background: the grid is looked for with that layout forced (or
     /// read between corners a person placed). The reading becomes one undo
     /// step; when it fails, the reader's error shows and the document stays
     /// as it was.
     pub fn switch_layout(&mut self, name: &str) {
-        let Ok(layout) = Layout::named(name) else {
-            self.error = Some(format!("no layout is called {name}"));
-            return;
-        };
         let Some(e) = &self.current else { return };
         let Source::Photo(photo) = &e.doc.source else {
             return;
         };
-        if layout.name() == e.doc.layout().name() {
+        if name == e.doc.layout().name() {
             return;
         }
+        // A jigsaw is a square grid read with the regions its lines draw:
+        // the size the grid has now when it is a single square, else 9x9.
+        let current = e.doc.layout();
+        let (layout, regions) = match name {
+            JIGSAW if current.is_full() && current.width() == current.size() => {
+                (Layout::square(current.size()), Regions::Lines)
+            }
+            JIGSAW => (Ok(Layout::classic()), Regions::Lines),
+            _ => (Layout::named(name), Regions::Boxes),
+        };
+        let Ok(layout) = layout else {
+            self.error = Some(format!("no layout is called {name}"));
+            return;
+        };
         let stamp = e.stamp();
         let grey = photo.grey.clone();
         let corners = e
@@ -833,7 +853,7 @@ impl SudokuApp {
         self.error = None;
         self.spawn(move || Message::Switched {
             stamp,
-            result: input::read_as(&grey, &layout, corners, &name).map(Box::new),
+            result: input::read_as(&grey, &layout, regions, corners, &name).map(Box::new),
         });
     }
 

@@ -446,8 +446,10 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
             let label = ui.label("Layout:");
             egui::ComboBox::from_id_salt("layout")
                 .selected_text(capitalise(&layout_name))
+                // Every shape in view, none behind a scroll.
+                .height(f32::INFINITY)
                 .show_ui(ui, |ui| {
-                    for &l in super::LAYOUTS {
+                    for l in super::layouts() {
                         if ui
                             .selectable_label(layout_name == l, capitalise(l))
                             .clicked()
