@@ -237,6 +237,78 @@ mod tests {
         assert_eq!(cell_kind(&p, false), CellKind::Empty);
     }
 
+    use crate::vision::classify::prep::prepare_entry;
+
+    /// What the givens' preparation judged a crop empty for, if it did.
+    fn print_reason(img: &GrayImage) -> Option<EmptyReason> {
+        match prepare(img) {
+            Prepared::Empty { reason, .. } => Some(reason),
+            Prepared::Ink(_) => None,
+        }
+    }
+
+    /// A tall handwritten "2": top bar, right side, diagonal, bottom bar.
+    fn written_two() -> Vec<(u32, u32, u32, u32)> {
+        let mut r = vec![(14, 10, 48, 13), (45, 10, 48, 28), (14, 53, 50, 56)];
+        for i in 0..6 {
+            let x = 42 - 5 * i;
+            r.push((x, 28 + 4 * i, x + 5, 32 + 4 * i));
+        }
+        r
+    }
+
+    #[test]
+    fn an_entry_with_candidate_marks_beside_it_is_the_entry_alone() {
+        // Two small marks left and right of a "2", close enough to be
+        // taken into its shape, which they make wider than tall.
+        let mut rects = written_two();
+        rects.extend([(6, 24, 10, 38), (54, 24, 58, 38)]);
+        let img = crop(&rects, 40);
+        assert_eq!(print_reason(&img), Some(EmptyReason::Wide));
+        let Prepared::Ink(ink) = prepare_entry(&img) else {
+            panic!("an entry expected");
+        };
+        assert_eq!(
+            cell_kind(&Prepared::Ink(ink.clone()), false),
+            CellKind::Entry
+        );
+        // The marks are left out: the shape is the "2"'s width.
+        let alone = match prepare_entry(&crop(&written_two(), 40)) {
+            Prepared::Ink(ink) => ink,
+            _ => panic!("the 2 alone is ink"),
+        };
+        assert!(
+            (ink.width - alone.width).abs() < 0.05,
+            "{} {}",
+            ink.width,
+            alone.width
+        );
+        assert!(ink.width < ink.height, "{} {}", ink.width, ink.height);
+    }
+
+    #[test]
+    fn a_large_entry_reaching_two_edges_is_an_entry() {
+        // A "4" whose stem runs off the bottom and whose bar runs off the
+        // left edge.
+        let img = crop(&[(36, 12, 43, 64), (0, 34, 50, 40), (18, 12, 24, 38)], 40);
+        assert_eq!(print_reason(&img), Some(EmptyReason::OnlyBorder));
+        assert_eq!(cell_kind(&prepare_entry(&img), false), CellKind::Entry);
+    }
+
+    #[test]
+    fn line_remnants_and_straight_strokes_at_the_edge_stay_empty() {
+        // A stub along the left edge; a straight slanting stroke across the
+        // crop from edge to edge (a fold, a shadow's edge).
+        let stub = vec![(0, 10, 6, 54)];
+        let slant: Vec<_> = (0..16)
+            .map(|i| (24 + i, 4 * i, 28 + i, 4 * i + 4))
+            .collect();
+        for rects in [stub, slant] {
+            let p = prepare_entry(&crop(&rects, 40));
+            assert_eq!(cell_kind(&p, false), CellKind::Empty, "{rects:?}");
+        }
+    }
+
     #[test]
     fn digits_without_handwriting_prototypes_are_read_from_print() {
         use crate::vision::classify::encode_model;
