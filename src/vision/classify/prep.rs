@@ -61,12 +61,13 @@ const FAINT_MAX_HEIGHT: f32 = 0.75;
 
 /// In the entries pass ([`prepare_entry`]), ink that reaches the crop's
 /// edge is a handwritten digit rather than a grid line's remnant when at
-/// least ENTRY_INNER_SHARE of its pixels lie further than ENTRY_EDGE_BAND
-/// (a fraction of the crop) from every edge, and it is at least half the
-/// crop tall: a remnant is thin and lies along the edge, so almost none of
-/// it is inside, while a large digit only pokes its ends out.
+/// least ENTRY_INNER_SHARE of its pixels (its bulk: a half) lie further
+/// than ENTRY_EDGE_BAND (a fraction of the crop) from every edge, and it
+/// is at least half the crop tall: a remnant is thin and lies along the
+/// edge, so almost none of it is inside (none of a grid lines' corner),
+/// while a large digit only pokes its ends out.
 const ENTRY_EDGE_BAND: f32 = 0.125;
-const ENTRY_INNER_SHARE: f32 = 0.6;
+const ENTRY_INNER_SHARE: f32 = 0.5;
 /// ... and when it is not a straight stroke: the spread of its pixels
 /// across their main direction is at least ENTRY_MIN_SPREAD of the spread
 /// along it. A line (a grid line's remnant, a shadow's edge, a fold) of
