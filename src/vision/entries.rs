@@ -314,6 +314,39 @@ mod tests {
         }
     }
 
+    /// A rectangle `(x0, y0, x1, y1)` (ends excluded) and its grey.
+    type Stroke = ((u32, u32, u32, u32), u8);
+
+    /// A crop of paper with a dark grid line along its top and `rects` of
+    /// ink of grey `ink` each.
+    fn under_a_line(rects: &[Stroke]) -> GrayImage {
+        let mut img = crop(&[(0, 0, 64, 3)], 20);
+        for &((x0, y0, x1, y1), ink) in rects {
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    img.put_pixel(x, y, Luma([ink]));
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn a_pale_pencil_entry_beside_dark_ink_is_an_entry() {
+        // A "7" whose bar is pressed harder than its stem, in a cell whose
+        // darkest ink is a grid line: at the dark line's threshold only
+        // the bar is left.
+        let mut rects = vec![((20, 8, 46, 11), 120)];
+        rects.extend(written_seven()[1..].iter().map(|&r| (r, 170)));
+        let img = under_a_line(&rects);
+        assert_eq!(print_reason(&img), Some(EmptyReason::Small));
+        assert_eq!(cell_kind(&prepare_entry(&img), false), CellKind::Entry);
+        // Pale candidate marks stay marks.
+        let marks = [((8, 8, 11, 20), 180), ((16, 8, 19, 20), 120)];
+        let img = under_a_line(&marks);
+        assert_eq!(cell_kind(&prepare_entry(&img), false), CellKind::Marks);
+    }
+
     #[test]
     fn digits_without_handwriting_prototypes_are_read_from_print() {
         use crate::vision::classify::encode_model;

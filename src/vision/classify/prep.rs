@@ -83,6 +83,12 @@ const ENTRY_MIN_SPREAD: f32 = 0.2;
 /// are read from 0.65 of the crop (`entries::ENTRY_MIN_HEIGHT`).
 const ENTRY_TALL: f32 = 0.6;
 const ENTRY_WIDE: f32 = 1.5;
+/// In the entries pass, ink found too small for a digit is looked at
+/// again with the ink threshold lowered to ENTRY_PALE of its level: the
+/// level follows the crop's darkest ink (a grid line's remnant), and a
+/// pale pencil digit breaks into pieces at it. Only ink then ENTRY_TALL
+/// tall is kept, so candidate marks stay small.
+const ENTRY_PALE: f32 = 0.6;
 
 /// Which reading a crop is prepared for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,7 +155,7 @@ pub struct Ink {
 
 /// Runs the whole preprocessing on one crop.
 pub fn prepare(crop: &GrayImage) -> Prepared {
-    prepare_pass(crop, Pass::Print)
+    prepare_pass(crop, Pass::Print, 1.0)
 }
 
 /// [`prepare`] for a cell the reader holds no given in, where a player's
@@ -158,10 +164,23 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
 /// are left out of its shape (see ENTRY_EDGE_BAND, ENTRY_TALL). Ink [`prepare`] keeps as a
 /// digit comes out the same.
 pub fn prepare_entry(crop: &GrayImage) -> Prepared {
-    prepare_pass(crop, Pass::Entry)
+    let first = prepare_pass(crop, Pass::Entry, 1.0);
+    if let Prepared::Empty {
+        reason: EmptyReason::Small,
+        ..
+    } = first
+    {
+        let pale = prepare_pass(crop, Pass::Entry, ENTRY_PALE);
+        if let Prepared::Ink(ink) = &pale
+            && ink.height >= ENTRY_TALL
+        {
+            return pale;
+        }
+    }
+    first
 }
 
-fn prepare_pass(crop: &GrayImage, pass: Pass) -> Prepared {
+fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let entry = pass == Pass::Entry;
     let n = WORK;
     if crop.width() == 0 || crop.height() == 0 {
@@ -263,7 +282,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass) -> Prepared {
     // Shading across the cell that reaches the digit joins it to the
     // crop's edge: when nothing stands clear, stricter thresholds are
     // tried, which keep the dark print and drop the paler shading.
-    let base = otsu(&ink, contrast).max(0.35 * contrast);
+    let base = otsu(&ink, contrast).max(0.35 * contrast) * scale;
     let mut comps = Vec::new();
     let levels = [
         base,
