@@ -117,13 +117,16 @@ pub fn read_digit(print: &Model, hand: &Model, ink: &Ink) -> (u8, f32, u8) {
 
 /// Whether a digit read with `confidence` is reported as an entry, given
 /// the solution's digit for its cell when the puzzle has one solution.
-pub fn is_sure(value: u8, confidence: f32, solution: Option<u8>) -> bool {
-    let need = if solution.is_some_and(|s| s != value) {
-        AGAINST_SOLUTION
+/// `handwritten` tells whether the digit was matched to handwriting
+/// prototypes: a digit only the printed model knows (see [`read_digit`])
+/// is measured on another scale than handwriting, where its confidence
+/// says little, so it is never reported against the solution.
+pub fn is_sure(value: u8, confidence: f32, solution: Option<u8>, handwritten: bool) -> bool {
+    if solution.is_some_and(|s| s != value) {
+        handwritten && confidence >= AGAINST_SOLUTION
     } else {
-        ENTRY_SURE
-    };
-    confidence >= need
+        confidence >= ENTRY_SURE
+    }
 }
 
 /// What the player wrote: each cell's kind, the cells with handwriting read
@@ -147,12 +150,14 @@ pub fn read_written(
         match (kind, p) {
             (CellKind::Entry, Prepared::Ink(ink)) => {
                 let (value, confidence, runner_up) = read_digit(print, hand, ink);
+                let handwritten =
+                    hand.class_distances(&ink.features)[value as usize - 1].is_finite();
                 written.push(Written {
                     cell,
                     value,
                     confidence,
                     runner_up,
-                    sure: is_sure(value, confidence, solution.map(|s| s[cell])),
+                    sure: is_sure(value, confidence, solution.map(|s| s[cell]), handwritten),
                 });
             }
             (CellKind::Marks, _) => marks.push(Marks {
@@ -237,6 +242,111 @@ mod tests {
         assert_eq!(cell_kind(&p, false), CellKind::Empty);
     }
 
+    use crate::vision::classify::prep::prepare_entry;
+
+    /// What the givens' preparation judged a crop empty for, if it did.
+    fn print_reason(img: &GrayImage) -> Option<EmptyReason> {
+        match prepare(img) {
+            Prepared::Empty { reason, .. } => Some(reason),
+            Prepared::Ink(_) => None,
+        }
+    }
+
+    /// A tall handwritten "2": top bar, right side, diagonal, bottom bar.
+    fn written_two() -> Vec<(u32, u32, u32, u32)> {
+        let mut r = vec![(14, 10, 48, 13), (45, 10, 48, 28), (14, 53, 50, 56)];
+        for i in 0..6 {
+            let x = 42 - 5 * i;
+            r.push((x, 28 + 4 * i, x + 5, 32 + 4 * i));
+        }
+        r
+    }
+
+    #[test]
+    fn an_entry_with_candidate_marks_beside_it_is_the_entry_alone() {
+        // Two small marks left and right of a "2", close enough to be
+        // taken into its shape, which they make wider than tall.
+        let mut rects = written_two();
+        rects.extend([(6, 24, 10, 38), (54, 24, 58, 38)]);
+        let img = crop(&rects, 40);
+        assert_eq!(print_reason(&img), Some(EmptyReason::Wide));
+        let Prepared::Ink(ink) = prepare_entry(&img) else {
+            panic!("an entry expected");
+        };
+        assert_eq!(
+            cell_kind(&Prepared::Ink(ink.clone()), false),
+            CellKind::Entry
+        );
+        // The marks are left out: the shape is the "2"'s width.
+        let alone = match prepare_entry(&crop(&written_two(), 40)) {
+            Prepared::Ink(ink) => ink,
+            _ => panic!("the 2 alone is ink"),
+        };
+        assert!(
+            (ink.width - alone.width).abs() < 0.05,
+            "{} {}",
+            ink.width,
+            alone.width
+        );
+        assert!(ink.width < ink.height, "{} {}", ink.width, ink.height);
+    }
+
+    #[test]
+    fn a_large_entry_reaching_two_edges_is_an_entry() {
+        // A "4" whose stem runs off the bottom and whose bar runs off the
+        // left edge.
+        let img = crop(&[(36, 12, 43, 64), (0, 34, 50, 40), (18, 12, 24, 38)], 40);
+        assert_eq!(print_reason(&img), Some(EmptyReason::OnlyBorder));
+        assert_eq!(cell_kind(&prepare_entry(&img), false), CellKind::Entry);
+    }
+
+    #[test]
+    fn line_remnants_and_straight_strokes_at_the_edge_stay_empty() {
+        // A stub along the left edge; a straight slanting stroke across the
+        // crop from edge to edge (a fold, a shadow's edge).
+        let stub = vec![(0, 10, 6, 54)];
+        let slant: Vec<_> = (0..16)
+            .map(|i| (24 + i, 4 * i, 28 + i, 4 * i + 4))
+            .collect();
+        for rects in [stub, slant] {
+            let p = prepare_entry(&crop(&rects, 40));
+            assert_eq!(cell_kind(&p, false), CellKind::Empty, "{rects:?}");
+        }
+    }
+
+    /// A rectangle `(x0, y0, x1, y1)` (ends excluded) and its grey.
+    type Stroke = ((u32, u32, u32, u32), u8);
+
+    /// A crop of paper with a dark grid line along its top and `rects` of
+    /// ink of grey `ink` each.
+    fn under_a_line(rects: &[Stroke]) -> GrayImage {
+        let mut img = crop(&[(0, 0, 64, 3)], 20);
+        for &((x0, y0, x1, y1), ink) in rects {
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    img.put_pixel(x, y, Luma([ink]));
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn a_pale_pencil_entry_beside_dark_ink_is_an_entry() {
+        // A "7" whose bar is pressed harder than its stem, in a cell whose
+        // darkest ink is a grid line: at the dark line's threshold only
+        // the bar is left.
+        let mut rects = vec![((20, 8, 46, 11), 120)];
+        rects.extend(written_seven()[1..].iter().map(|&r| (r, 170)));
+        let img = under_a_line(&rects);
+        assert_eq!(print_reason(&img), Some(EmptyReason::Small));
+        assert_eq!(cell_kind(&prepare_entry(&img), false), CellKind::Entry);
+        // Pale candidate marks stay marks.
+        let marks = [((8, 8, 11, 20), 180), ((16, 8, 19, 20), 120)];
+        let img = under_a_line(&marks);
+        assert_eq!(cell_kind(&prepare_entry(&img), false), CellKind::Marks);
+    }
+
     #[test]
     fn digits_without_handwriting_prototypes_are_read_from_print() {
         use crate::vision::classify::encode_model;
@@ -267,10 +377,14 @@ mod tests {
     #[test]
     fn a_digit_against_the_solution_needs_more_confidence() {
         let between = (ENTRY_SURE + AGAINST_SOLUTION) / 2.0;
-        assert!(is_sure(4, between, Some(4)));
-        assert!(is_sure(4, between, None));
-        assert!(!is_sure(4, between, Some(5)));
-        assert!(is_sure(4, AGAINST_SOLUTION, Some(5)));
-        assert!(!is_sure(4, ENTRY_SURE - 0.01, Some(4)));
+        assert!(is_sure(4, between, Some(4), true));
+        assert!(is_sure(4, between, None, true));
+        assert!(!is_sure(4, between, Some(5), true));
+        assert!(is_sure(4, AGAINST_SOLUTION, Some(5), true));
+        assert!(!is_sure(4, ENTRY_SURE - 0.01, Some(4), true));
+        // A digit read from print alone: sure with the solution, never
+        // against it.
+        assert!(is_sure(5, between, Some(5), false));
+        assert!(!is_sure(5, 1.0, Some(4), false));
     }
 }

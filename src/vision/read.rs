@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::cages::{KillerReading, read_killer};
 use super::check::{CheckOutcome, check_solved};
-use super::classify::prep::{Prepared, prepare};
+use super::classify::prep::{Prepared, prepare, prepare_entry};
 use super::classify::{CellReading, Model};
 use super::entries::{Marks, Written, read_written};
 use super::homography::Homography;
@@ -234,7 +234,6 @@ pub fn read_located_with(grey: &GrayImage, located: Located, regions: Regions) -
     } else {
         crops.par_iter().map(prepare).collect()
     };
-    drop(crops);
     // A digit the layout does not have (a 7 on a 6x6, a grid read at a
     // smaller layout than printed) is no given of it: empty, and unsure.
     let size = located.layout.size();
@@ -299,6 +298,16 @@ pub fn read_located_with(grey: &GrayImage, located: Located, regions: Regions) -
                 .and_then(|mut o| o.solutions.pop())
         }),
     };
+    // The cells with no given are prepared again for handwriting, which
+    // may reach the cell's edge or have candidate marks beside it.
+    let mut prepared = prepared;
+    prepared
+        .par_iter_mut()
+        .zip(&crops)
+        .zip(puzzle.values())
+        .filter(|(_, g)| **g == 0)
+        .for_each(|((p, crop), _)| *p = prepare_entry(crop));
+    drop(crops);
     let (_, written, marks) = read_written(
         model,
         Model::load_handwriting(),

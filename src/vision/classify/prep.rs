@@ -59,6 +59,47 @@ const FAINT_CONTRAST: f32 = 15.0;
 const FAINT_MIN_STROKE: f32 = 0.15;
 const FAINT_MAX_HEIGHT: f32 = 0.75;
 
+/// In the entries pass ([`prepare_entry`]), ink that reaches the crop's
+/// edge is a handwritten digit rather than a grid line's remnant when at
+/// least ENTRY_INNER_SHARE of its pixels (its bulk: a half) lie further
+/// than ENTRY_EDGE_BAND (a fraction of the crop) from every edge, and it
+/// is at least half the crop tall: a remnant is thin and lies along the
+/// edge, so almost none of it is inside (none of a grid lines' corner),
+/// while a large digit only pokes its ends out.
+const ENTRY_EDGE_BAND: f32 = 0.125;
+const ENTRY_INNER_SHARE: f32 = 0.5;
+/// ... and when it is not a straight stroke: the spread of its pixels
+/// across their main direction is at least ENTRY_MIN_SPREAD of the spread
+/// along it. A line (a grid line's remnant, a shadow's edge, a fold) of
+/// stroke width t and length L has t / L, under 0.1 at a digit's length;
+/// a digit's curves and bars spread it to 0.3 and more. A handwritten 1
+/// is a straight stroke too: reaching the edge, it is not kept.
+const ENTRY_MIN_SPREAD: f32 = 0.2;
+/// In the entries pass, ink at least ENTRY_TALL of the crop tall may be up
+/// to ENTRY_WIDE times as wide as tall (a handwritten 2 or 7 with a long
+/// bar), and pieces beside it that make the whole wider than WIDE
+/// (candidate marks next to the entry) are dropped first. Candidate marks
+/// are a third of the cell tall or less, far below ENTRY_TALL; entries
+/// are read from 0.65 of the crop (`entries::ENTRY_MIN_HEIGHT`).
+const ENTRY_TALL: f32 = 0.6;
+const ENTRY_WIDE: f32 = 1.5;
+/// In the entries pass, ink found too small for a digit is looked at
+/// again with the ink threshold lowered to ENTRY_PALE of its level: the
+/// level follows the crop's darkest ink (a grid line's remnant), and a
+/// pale pencil digit breaks into pieces at it. Only ink then ENTRY_TALL
+/// tall is kept, so candidate marks stay small.
+const ENTRY_PALE: f32 = 0.6;
+
+/// Which reading a crop is prepared for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// Printed givens (and the model's build): the one pass that decides
+    /// the givens.
+    Print,
+    /// A player's entry, in a cell already known to hold no given.
+    Entry,
+}
+
 /// Why a crop was judged empty.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EmptyReason {
@@ -114,6 +155,33 @@ pub struct Ink {
 
 /// Runs the whole preprocessing on one crop.
 pub fn prepare(crop: &GrayImage) -> Prepared {
+    prepare_pass(crop, Pass::Print, 1.0)
+}
+
+/// [`prepare`] for a cell the reader holds no given in, where a player's
+/// handwriting is looked for: a large digit may reach the crop's edges,
+/// be wider than a printed one, or have candidate marks beside it, which
+/// are left out of its shape (see ENTRY_EDGE_BAND, ENTRY_TALL). Ink [`prepare`] keeps as a
+/// digit comes out the same.
+pub fn prepare_entry(crop: &GrayImage) -> Prepared {
+    let first = prepare_pass(crop, Pass::Entry, 1.0);
+    if let Prepared::Empty {
+        reason: EmptyReason::Small,
+        ..
+    } = first
+    {
+        let pale = prepare_pass(crop, Pass::Entry, ENTRY_PALE);
+        if let Prepared::Ink(ink) = &pale
+            && ink.height >= ENTRY_TALL
+        {
+            return pale;
+        }
+    }
+    first
+}
+
+fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
+    let entry = pass == Pass::Entry;
     let n = WORK;
     if crop.width() == 0 || crop.height() == 0 {
         return Prepared::Empty {
@@ -184,6 +252,22 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
     // crop tall: a large digit that the crop clips.
     let last = n as i32 - 1;
     let mid = last / 2;
+    // In the entries pass: a large digit reaching the edge (see
+    // ENTRY_INNER_SHARE).
+    let band = (ENTRY_EDGE_BAND * n as f32).round() as i32;
+    let border_digit = |c: &Comp| {
+        let inner = c
+            .pixels
+            .iter()
+            .filter(|&&p| {
+                let (x, y) = ((p as usize % n) as i32, (p as usize / n) as i32);
+                x >= band && y >= band && x <= last - band && y <= last - band
+            })
+            .count();
+        (c.y1 - c.y0 + 1) * 2 >= n as i32
+            && inner as f32 >= ENTRY_INNER_SHARE * c.area as f32
+            && c.spread() >= ENTRY_MIN_SPREAD
+    };
     let stands_clear = |c: &Comp| {
         let edges =
             (c.x0 == 0) as u8 + (c.y0 == 0) as u8 + (c.x1 == last) as u8 + (c.y1 == last) as u8;
@@ -193,12 +277,12 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
             && c.y0 < mid
             && c.y1 > mid
             && (c.y1 - c.y0 + 1) * 2 >= n as i32;
-        c.area >= 3 && (edges == 0 || clipped_digit)
+        c.area >= 3 && (edges == 0 || clipped_digit || (entry && edges <= 2 && border_digit(c)))
     };
     // Shading across the cell that reaches the digit joins it to the
     // crop's edge: when nothing stands clear, stricter thresholds are
     // tried, which keep the dark print and drop the paler shading.
-    let base = otsu(&ink, contrast).max(0.35 * contrast);
+    let base = otsu(&ink, contrast).max(0.35 * contrast) * scale;
     let mut comps = Vec::new();
     let levels = [
         base,
@@ -274,7 +358,31 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
             near: None,
         };
     }
-    if width > height * WIDE {
+    if entry && height >= ENTRY_TALL && width > height * WIDE {
+        // Pieces merged beside the main shape (marks next to the entry)
+        // are dropped: only those over its columns stay.
+        (x0, y0, x1, y1) = (main.x0, main.y0, main.x1, main.y1);
+        for c in &inner {
+            if keep[c.id] && c.id != main.id {
+                if c.x0 <= main.x1 && c.x1 >= main.x0 {
+                    y0 = y0.min(c.y0);
+                    y1 = y1.max(c.y1);
+                    x0 = x0.min(c.x0.max(main.x0));
+                    x1 = x1.max(c.x1.min(main.x1));
+                } else {
+                    keep[c.id] = false;
+                }
+            }
+        }
+    }
+    let height = (y1 - y0 + 1) as f32 / n as f32;
+    let width = (x1 - x0 + 1) as f32 / n as f32;
+    let wide = if entry && height >= ENTRY_TALL {
+        ENTRY_WIDE
+    } else {
+        WIDE
+    };
+    if width > height * wide {
         return Prepared::Empty {
             reason: EmptyReason::Wide,
             margin: ((width / height - WIDE) * 2.0).clamp(0.0, 1.0),
@@ -544,6 +652,30 @@ struct Comp {
 }
 
 impl Comp {
+    /// The standard deviation of the pixels across their main direction
+    /// over the one along it: near 0 for a straight stroke, 1 for a round
+    /// blob.
+    fn spread(&self) -> f32 {
+        let n = WORK;
+        let (mx, my) = self.centroid();
+        let (mut sxx, mut syy, mut sxy) = (0f32, 0f32, 0f32);
+        for &p in &self.pixels {
+            let x = (p as usize % n) as f32 - mx;
+            let y = (p as usize / n) as f32 - my;
+            sxx += x * x;
+            syy += y * y;
+            sxy += x * y;
+        }
+        // Eigenvalues of the 2x2 covariance (the common 1/area cancels).
+        let half = (sxx + syy) / 2.0;
+        let root = (((sxx - syy) / 2.0).powi(2) + sxy * sxy).sqrt();
+        let (major, minor) = (half + root, (half - root).max(0.0));
+        if major <= 0.0 {
+            return 1.0;
+        }
+        (minor / major).sqrt()
+    }
+
     fn centroid(&self) -> (f32, f32) {
         (
             self.sx as f32 / self.area as f32,

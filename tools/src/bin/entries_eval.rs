@@ -2,7 +2,11 @@
 //! by cell: one tab-separated line per cell the reader holds no given in,
 //! on every photo of a folder with `.txt` labels (the kubiesa sets).
 //!
-//! `cargo run --release -p sudoku-lens-tools --bin entries_eval -- DIR [--cut]`
+//! `cargo run --release -p sudoku-lens-tools --bin entries_eval -- DIR [--cut | --dump OUT.png]`
+//!
+//! With `--dump`, the working images of the cells labelled with a digit
+//! that are not taken for an entry go into one image, in the order of
+//! their lines, ten to a row: to look at what preparation missed.
 //!
 //! With `--cut` (on `kubiesa-train` only: the validation photos are the
 //! measure and stay out of any build), the working image of every cell
@@ -23,7 +27,7 @@ use std::path::PathBuf;
 use image::{GrayImage, Luma};
 use sudoku_lens::solve::solve;
 use sudoku_lens::vision::classify::Model;
-use sudoku_lens::vision::classify::prep::{Prepared, WORK, prepare, work_image};
+use sudoku_lens::vision::classify::prep::{Prepared, WORK, prepare_entry, work_image};
 use sudoku_lens::vision::entries::{CellKind, cell_kind, read_digit};
 use sudoku_lens::vision::load::has_image_extension;
 use sudoku_lens::vision::locate::{CELL_CROP_SIZE, cell_crops};
@@ -35,6 +39,10 @@ use sudoku_lens_tools::repo_root;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = PathBuf::from(std::env::args().nth(1).ok_or("a folder of photos")?);
     let cut = std::env::args().nth(2).as_deref() == Some("--cut");
+    let dump = (std::env::args().nth(2).as_deref() == Some("--dump"))
+        .then(|| std::env::args().nth(3).map(PathBuf::from))
+        .flatten();
+    let mut missed: Vec<(GrayImage, u8)> = Vec::new();
     if cut && !dir.ends_with("kubiesa-train") {
         return Err("--cut takes kubiesa-train only: the other sets are for measuring".into());
     }
@@ -82,11 +90,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             if values[cell] != 0 {
                 continue;
             }
-            let p = prepare(crop);
+            let p = prepare_entry(crop);
             let kind = cell_kind(&p, false);
             let label = truth.labels[cell];
             if cut && kind == CellKind::Entry && (1..=9).contains(&label) {
                 tiles.push((work_image(crop), label));
+            }
+            if dump.is_some() && kind != CellKind::Entry && (1..=9).contains(&label) {
+                missed.push((work_image(crop), label));
             }
             let sure = reading.entries.values()[cell] != 0;
             match &p {
@@ -118,6 +129,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
             }
         }
+    }
+    if let Some(path) = dump {
+        atlas(&missed).0.save(&path)?;
+        eprintln!(
+            "{} missed entries written to {}",
+            missed.len(),
+            path.display()
+        );
     }
     if cut {
         let out = repo_root().join("assets/handwriting");
