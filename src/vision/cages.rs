@@ -42,6 +42,11 @@ const SUM_HEIGHT: (f32, f32) = (0.07, 0.3);
 /// Components at least this share of the tallest one's height are digits;
 /// shorter ones are dashes or dots of the cage outline.
 const DIGIT_OF_TALLEST: f32 = 0.72;
+/// A piece of ink at most this far (in cells) above a taller one, over
+/// it, is that digit's own top stroke parted from it by the binarisation
+/// (a small 5's bar, thinner than its stem, often is): about a pixel on a
+/// 50-pixel cell.
+const BROKEN_TOP_GAP: f32 = 0.025;
 /// Ink wider than this share of its height is two digits touching (a 1 is
 /// 0.2-0.6 of its height wide, a 0 or 4 up to 0.8; two 1s side by side
 /// 1 or more).
@@ -453,6 +458,51 @@ fn components(ink: &[bool], w: u32, h: u32) -> (Vec<u32>, Vec<Component>) {
     (labels, out)
 }
 
+/// The corner's ink (outline line cleared), its paper and ink grey levels;
+/// `None` when it has too little contrast to hold a sum.
+fn corner_ink(img: &GrayImage) -> Option<(Vec<bool>, f32, f32)> {
+    let (w, h) = img.dimensions();
+    let mut sorted: Vec<u8> = img.as_raw().clone();
+    sorted.sort_unstable();
+    let paper = sorted[(sorted.len() - 1) * 85 / 100] as f32;
+    let ink_level = sorted[(sorted.len() - 1) / 100] as f32;
+    if paper - ink_level < SUM_MIN_CONTRAST {
+        return None;
+    }
+    let cut = (paper + ink_level) / 2.0;
+    let mut ink: Vec<bool> = img.as_raw().iter().map(|&v| (v as f32) < cut).collect();
+    clear_outline_rows(&mut ink, w, h);
+    Some((ink, paper, ink_level))
+}
+
+/// The top-left corner of `cell` as the sum reader sees it, for
+/// inspection: the rectified corner (left) beside its ink once the
+/// outline's line is cleared (right, black on white).
+pub fn sum_corner_image(
+    grey: &GrayImage,
+    located: &Located,
+    borders: &Borders,
+    cell: usize,
+) -> GrayImage {
+    let img = corner(grey, located, borders, cell);
+    let (w, h) = img.dimensions();
+    let ink = corner_ink(&img).map(|(ink, _, _)| ink);
+    GrayImage::from_fn(2 * w + 4, h, |x, y| {
+        if x < w {
+            *img.get_pixel(x, y)
+        } else if x < w + 4 {
+            Luma([128])
+        } else {
+            let i = (y * w + x - w - 4) as usize;
+            Luma([if ink.as_ref().is_some_and(|k| k[i]) {
+                0
+            } else {
+                255
+            }])
+        }
+    })
+}
+
 /// The readings of the sum printed in the top-left corner of `cell`, most
 /// likely first with their costs; empty when no sum is found there.
 pub fn read_sum(
@@ -464,19 +514,13 @@ pub fn read_sum(
 ) -> Vec<SumOption> {
     let img = corner(grey, located, borders, cell);
     let (w, h) = img.dimensions();
-    let mut sorted: Vec<u8> = img.as_raw().clone();
-    sorted.sort_unstable();
-    let paper = sorted[(sorted.len() - 1) * 85 / 100] as f32;
-    let ink_level = sorted[(sorted.len() - 1) / 100] as f32;
-    if paper - ink_level < SUM_MIN_CONTRAST {
+    let Some((ink, paper, ink_level)) = corner_ink(&img) else {
         return Vec::new();
-    }
-    let cut = (paper + ink_level) / 2.0;
-    let mut ink: Vec<bool> = img.as_raw().iter().map(|&v| (v as f32) < cut).collect();
-    clear_outline_rows(&mut ink, w, h);
-    let (labels, comps) = components(&ink, w, h);
+    };
+    let (mut labels, comps) = components(&ink, w, h);
     let comps_len = comps.len();
     let (lo, hi) = (SUM_HEIGHT.0 * SUM_RES, SUM_HEIGHT.1 * SUM_RES);
+    let comps = join_broken_digits(&mut labels, w, comps, hi);
     // Digits: of a digit's height, clear of the corner's far sides (a
     // centred digit of the cell reaches in there), not long lines.
     let mut digits: Vec<Component> = comps
@@ -500,7 +544,6 @@ pub fn read_sum(
     digits.truncate(2);
     // Two digits printed touching make one component: split it where the
     // ink is thinnest.
-    let mut labels = labels;
     let mut next_label = comps_len as u32 + 1;
     let mut split = Vec::with_capacity(3);
     for c in digits {
@@ -544,6 +587,61 @@ pub fn read_sum(
     out.sort_by(|a, b| a.cost.total_cmp(&b.cost));
     out.truncate(SUM_ALTERNATIVES);
     out
+}
+
+/// Joins pieces of one digit parted by the binarisation (a small 5's bar
+/// or bowl, thinner than its stem, often is): two components over the
+/// same columns (at least half the narrower's width) that share rows, or
+/// of which the shorter lies at most [`BROKEN_TOP_GAP`] above the other,
+/// the two no taller together than `max_height`. Two digits of a sum stand
+/// side by side, and the cage outline's dashes run down from under the sum
+/// (a piece below is left alone).
+fn join_broken_digits(
+    labels: &mut [u32],
+    w: u32,
+    mut comps: Vec<Component>,
+    max_height: f32,
+) -> Vec<Component> {
+    let gap = (BROKEN_TOP_GAP * SUM_RES).ceil() as u32;
+    let mut gone = vec![false; comps.len()];
+    for p in 0..comps.len() {
+        let piece = comps[p];
+        let body = (0..comps.len()).find(|&b| {
+            let c = comps[b];
+            let overlap = piece.x1.min(c.x1) as i64 - piece.x0.max(c.x0) as i64 + 1;
+            let share_rows = piece.y0 <= c.y1 && c.y0 <= piece.y1;
+            let just_above =
+                c.height() > piece.height() && piece.y1 < c.y0 && c.y0 - piece.y1 - 1 <= gap;
+            b != p
+                && !gone[b]
+                && (share_rows || just_above)
+                && 2 * overlap >= piece.width().min(c.width()) as i64
+                && (piece.y1.max(c.y1) - piece.y0.min(c.y0) + 1) as f32 <= max_height
+        });
+        let Some(b) = body else { continue };
+        for y in piece.y0..=piece.y1 {
+            for x in piece.x0..=piece.x1 {
+                let i = (y * w + x) as usize;
+                if labels[i] == piece.label {
+                    labels[i] = comps[b].label;
+                }
+            }
+        }
+        let c = &mut comps[b];
+        (c.x0, c.y0, c.x1, c.y1) = (
+            c.x0.min(piece.x0),
+            c.y0.min(piece.y0),
+            c.x1.max(piece.x1),
+            c.y1.max(piece.y1),
+        );
+        gone[p] = true;
+    }
+    comps
+        .into_iter()
+        .zip(gone)
+        .filter(|(_, g)| !g)
+        .map(|(c, _)| c)
+        .collect()
 }
 
 /// Clears the cage outline's top line where it runs through the corner: in
@@ -854,6 +952,58 @@ mod tests {
         assert!(at(6, 10) && at(6, 11), "the stroke stays whole");
         assert!(!at(50, 10) && !at(37, 11), "the dashes go");
         assert!(at(6, 20));
+    }
+
+    #[test]
+    fn a_five_parted_is_one_digit_but_a_dash_below_and_a_digit_beside_are_not() {
+        let (w, h) = (60, 60);
+        // A 5's bar (rows 10-11) a row above its stem and bowl (rows
+        // 13-28), and a dash of the outline two rows under it.
+        let ink = ink_map(
+            w,
+            h,
+            &[
+                (4, 10, 14, 11),
+                (4, 13, 6, 19),
+                (4, 18, 14, 19),
+                (13, 20, 15, 28),
+                (4, 27, 14, 28),
+                (4, 31, 6, 38),
+            ],
+        );
+        let (mut labels, comps) = components(&ink, w, h);
+        assert_eq!(comps.len(), 3);
+        let joined = join_broken_digits(&mut labels, w, comps, 40.0);
+        assert_eq!(joined.len(), 2, "{joined:?}");
+        let five = joined
+            .iter()
+            .find(|c| c.y0 == 10)
+            .expect("the 5 from its bar");
+        assert_eq!((five.x0, five.x1, five.y1), (4, 15, 28));
+        assert_eq!(labels[(10 * w + 8) as usize], five.label);
+        assert!(joined.iter().any(|c| c.y0 == 31), "the dash stays apart");
+        // A 5 parted between its stem and its bowl, and a 1 beside it.
+        let ink = ink_map(
+            w,
+            h,
+            &[
+                (4, 10, 14, 11),
+                (4, 12, 6, 22),
+                (10, 20, 14, 21),
+                (14, 22, 16, 30),
+                (4, 30, 14, 31),
+                (24, 10, 26, 31),
+            ],
+        );
+        let (mut labels, comps) = components(&ink, w, h);
+        assert_eq!(comps.len(), 3);
+        let joined = join_broken_digits(&mut labels, w, comps, 40.0);
+        assert_eq!(joined.len(), 2, "{joined:?}");
+        assert!(
+            joined
+                .iter()
+                .any(|c| (c.x0, c.x1, c.y0, c.y1) == (4, 16, 10, 31))
+        );
     }
 
     #[test]

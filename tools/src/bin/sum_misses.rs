@@ -1,0 +1,117 @@
+//! Lists, for each killer screenshot of a folder with its cages beside it
+//! (`NAME.json`), the cage sums the sum reader gets wrong: the true sum,
+//! the readings offered most likely first with their costs, and whether the
+//! true sum is among them at all. Also says when the page is not taken as
+//! a killer, and why (no outlines on the quick test, or the full measure).
+//!
+//! `cargo run --release -p sudoku-lens-tools --bin sum_misses -- DIR [--dump OUT]`:
+//! with `--dump`, each missed sum's corner as the reader sees it goes into
+//! `OUT/NAME-rRcC.png` (the corner beside its ink).
+//!
+//! The screenshots are used for measuring only.
+
+use std::path::PathBuf;
+
+use sudoku_lens::vision::borders::{may_have_outlines, measure, outer_scores};
+use sudoku_lens::vision::cages::{read_sum, sum_corner_image};
+use sudoku_lens::vision::classify::Model;
+use sudoku_lens::vision::load::has_image_extension;
+use sudoku_lens::vision::read::{Colour, read_image};
+use sudoku_lens::vision::truth::truth_beside;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let dir = PathBuf::from(args.next().expect("DIR"));
+    let mut dump = None;
+    while let Some(a) = args.next() {
+        if a == "--dump" {
+            dump = args.next().map(PathBuf::from);
+        }
+    }
+    let model = Model::load_bundled();
+    let mut images: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| has_image_extension(p))
+        .collect();
+    images.sort();
+    let (mut total, mut first, mut among) = (0, 0, 0);
+    for path in images {
+        let Ok(Some(truth)) = truth_beside(&path) else {
+            continue;
+        };
+        if truth.cages.is_empty() {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let read = match read_image(&path, None, Colour::Drop) {
+            Ok(r) => r,
+            Err(e) => {
+                println!("{name}: {e}");
+                continue;
+            }
+        };
+        let Ok(reading) = read.reading else {
+            println!("{name}: not located");
+            continue;
+        };
+        let grey = &read.grey;
+        let located = &reading.located;
+        let mut outer = outer_scores(grey, located);
+        outer.sort_by(f32::total_cmp);
+        let quick = may_have_outlines(grey, located);
+        let borders = measure(grey, located);
+        let boundaries = borders.edges.iter().filter(|e| e.boundary).count();
+        println!(
+            "{name}: quick {quick} (outer median {:.3}), outlined {} (threshold {:.3}, {boundaries} boundaries, even {}), read as {}",
+            outer[outer.len() / 2],
+            borders.outlined,
+            borders.threshold,
+            borders.even,
+            if reading.killer.is_some() {
+                "killer"
+            } else {
+                "classic"
+            }
+        );
+        for cage in &truth.cages {
+            let cell = cage.cells[0] as usize;
+            let options = read_sum(grey, located, &borders, cell, model);
+            total += 1;
+            let rank = options.iter().position(|o| o.sum == cage.sum);
+            if rank == Some(0) {
+                first += 1;
+                continue;
+            }
+            if rank.is_some() {
+                among += 1;
+            }
+            if let Some(out) = &dump {
+                let file = out.join(format!("{name}-r{}c{}.png", cell / 9 + 1, cell % 9 + 1));
+                if let Err(e) = sum_corner_image(grey, located, &borders, cell).save(&file) {
+                    println!("{}: {e}", file.display());
+                }
+            }
+            let shown: Vec<String> = options
+                .iter()
+                .map(|o| format!("{}:{:.3}", o.sum, o.cost))
+                .collect();
+            println!(
+                "  r{}c{} sum {} ({} cells): {} {}",
+                cell / 9 + 1,
+                cell % 9 + 1,
+                cage.sum,
+                cage.cells.len(),
+                shown.join(" "),
+                match rank {
+                    Some(k) => format!("(true sum at {k})"),
+                    None => "(true sum not offered)".to_string(),
+                }
+            );
+        }
+    }
+    println!(
+        "{total} cages: sum read first {first}, among the runner-ups {among}, not offered {}",
+        total - first - among
+    );
+}
