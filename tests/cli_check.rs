@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use image::RgbaImage;
 use serde_json::Value;
+use sudoku_lens::check::check_entries;
 use sudoku_lens::grid::{Entries, Layout, Progress, Puzzle, parse_progress};
 use sudoku_lens::overlay::{Options, render_grid};
 
@@ -313,4 +314,59 @@ fn solve_and_rate_work_on_the_givens_of_a_text_with_entries() {
     let first_row = given_text.lines().next().unwrap();
     assert!(stdout(&o).contains(first_row), "{}", stdout(&o));
     assert!(stderr(&o).contains("rating the givens"), "{}", stderr(&o));
+}
+
+/// The solving-app screenshots whose player's digits are in another ink
+/// than the givens': their expected reading (givens and entries).
+const SCREEN_ENTRIES: [&str; 2] = [
+    "classic-screen-entries-light",
+    "classic-screen-entries-dark",
+];
+
+fn expected_progress(name: &str) -> Progress {
+    let text = std::fs::read_to_string(images().join(format!("{name}.txt"))).unwrap();
+    parse_progress(&text, name, None).unwrap()
+}
+
+#[test]
+fn a_screenshot_reads_its_players_digits_as_entries() {
+    for name in SCREEN_ENTRIES {
+        let image = images().join(format!("{name}.png"));
+        let expected = expected_progress(name);
+        assert!(
+            !expected.entries().is_empty(),
+            "{name}: no entries expected"
+        );
+        let o = run(&["read", "--entries", image.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        assert_eq!(stdout(&o), expected.to_text(), "{name}");
+        let o = run(&["read", "--json", image.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        let rows = expected
+            .puzzle()
+            .with_values(expected.entries().values().to_vec())
+            .rows();
+        assert_eq!(v["entries"], serde_json::json!(rows), "{name}");
+    }
+}
+
+#[test]
+fn check_of_a_screenshot_names_the_wrong_entry() {
+    for name in SCREEN_ENTRIES {
+        let image = images().join(format!("{name}.png"));
+        let expected = check_entries(&expected_progress(name));
+        assert_eq!(expected.wrong.len(), 1, "{name}: one mistake drawn");
+        let o = run(&["check", image.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(5), "{name}: {}", stderr(&o));
+        let out = stdout(&o);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{name}: {out}");
+        let named = format!(
+            "{}: wrote {}",
+            expected.wrong[0].name, expected.wrong[0].wrote
+        );
+        assert!(lines[0].starts_with(&named), "{name}: {out}");
+        assert_eq!(lines[1], expected.summary(), "{name}");
+    }
 }

@@ -3,7 +3,8 @@
 //! library and must give exactly the grid in its `NAME.txt` (a killer's
 //! cages too: their cells and sums; a jigsaw's regions; the player's
 //! entries where the text has an `entries:` part, and none where it has
-//! not), without the solver check having to change any cell.
+//! not; on a photo a handwritten entry may be read as nothing or as a
+//! given of its digit when its cell is reported unsure), without the solver check having to change any cell.
 
 use std::path::{Path, PathBuf};
 
@@ -96,7 +97,24 @@ fn every_sample_image_reads_exactly() {
                     expected.layout().name()
                 ));
             }
-            if reading.puzzle.rows() != expected.rows() {
+            // A handwritten entry (a photo's) may be read as nothing, or as
+            // a given of its digit, when its cell is reported unsure: the
+            // reader's promise for handwriting is the digit or nothing,
+            // never another digit. Printed entries (a screenshot's second
+            // ink) are read exactly.
+            let handwritten = name.contains("-photo-");
+            let tolerated = |c: usize, given: u8, entry: u8| {
+                let want = entries.values()[c];
+                handwritten
+                    && want != 0
+                    && reading.uncertain.contains(&c)
+                    && ((given, entry) == (0, 0) || (given, entry) == (want, 0))
+            };
+            let givens_right = (0..reading.puzzle.values().len()).all(|c| {
+                let (given, entry) = (reading.puzzle.values()[c], reading.entries.values()[c]);
+                given == expected.values()[c] || tolerated(c, given, entry)
+            });
+            if !givens_right {
                 return Some(format!(
                     "{name}: read\n{}expected\n{}",
                     reading.puzzle.to_text(),
@@ -119,7 +137,11 @@ fn every_sample_image_reads_exactly() {
                     expected.to_text()
                 ));
             }
-            if reading.entries.values() != entries.values() {
+            let entries_right = (0..reading.entries.values().len()).all(|c| {
+                let (given, entry) = (reading.puzzle.values()[c], reading.entries.values()[c]);
+                entry == entries.values()[c] || tolerated(c, given, entry)
+            });
+            if !entries_right {
                 return Some(format!(
                     "{name}: entries read\n{}\nexpected\n{}",
                     reading
@@ -139,4 +161,17 @@ fn every_sample_image_reads_exactly() {
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn screenshots_and_a_photo_with_a_players_digits_are_among_the_samples() {
+    for name in [
+        "classic-screen-entries-light.txt",
+        "classic-screen-entries-dark.txt",
+        "classic-photo-entries.txt",
+    ] {
+        let text = std::fs::read_to_string(samples_dir().join(name)).expect(name);
+        let progress = parse_progress(&text, name, None).expect(name);
+        assert!(!progress.entries().is_empty(), "{name} holds no entries");
+    }
 }

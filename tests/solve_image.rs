@@ -31,16 +31,25 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// The grid `read --json` finds in an image, as one line.
+/// Every digit `read --json` finds in an image, as one line: the givens,
+/// and the entries where there is none (the solution drawn onto a
+/// screenshot is in another ink than its givens, so it reads as entries).
 fn read_back(path: &Path) -> String {
     let o = run(&["read", "--json", s(path)]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
-    v["grid"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r.as_str().unwrap())
+    let rows = |key: &str| -> String {
+        v[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap())
+            .collect()
+    };
+    rows("grid")
+        .chars()
+        .zip(rows("entries").chars())
+        .map(|(g, e)| if g == '.' { e } else { g })
         .collect()
 }
 
@@ -239,11 +248,25 @@ fn a_text_puzzle_exports_a_rendered_grid() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert_eq!(v["layout"], "samurai");
-    let read: Vec<String> = v["grid"]
-        .as_array()
-        .unwrap()
+    // The solution is drawn in another ink than the givens: it reads as
+    // entries.
+    let rows = |key: &str| -> Vec<String> {
+        v[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r.as_str().unwrap().to_string())
+            .collect()
+    };
+    let read: Vec<String> = rows("grid")
         .iter()
-        .map(|r| r.as_str().unwrap().to_string())
+        .zip(rows("entries"))
+        .map(|(g, e)| {
+            g.chars()
+                .zip(e.chars())
+                .map(|(g, e)| if g == '.' { e } else { g })
+                .collect()
+        })
         .collect();
     let text = std::fs::read_to_string(&samurai).unwrap();
     let Document::Single(p) = parse(&text, "samurai.txt", None).unwrap() else {

@@ -13,7 +13,7 @@ use crate::vision::load::{load_page, to_grey};
 use crate::vision::locate::{LocateError, LocateFileError};
 use crate::vision::pdf::{is_pdf, page_count};
 use crate::vision::read::{
-    Colour, Reading, Regions, read_at_corners_with, read_grey, read_grey_with, read_image_bytes,
+    Colour, ReadOptions, Reading, Regions, read_at_corners_with, read_grey_with, read_image_bytes,
 };
 
 /// File name endings offered by the open dialog.
@@ -200,9 +200,9 @@ fn load_pdf_page(bytes: &[u8], name: &str, file: &Input, page: usize) -> Result<
     let count = page_count(bytes).map_err(|e| format!("{name}: {e}"))?;
     let image = load_page(bytes, name, page).map_err(|e| e.to_string())?;
     let grey = Arc::new(to_grey(&image));
+    let (result, _) = read_grey_with(&grey, None, in_colour(&image, Regions::Detect));
     let rgba = Arc::new(image.into_rgba8());
     let page_name = format!("{name}, page {page}");
-    let (result, _) = read_grey(&grey, None);
     let pages = Pages {
         number: page,
         count,
@@ -219,9 +219,27 @@ fn load_pdf_page(bytes: &[u8], name: &str, file: &Input, page: usize) -> Result<
 
 /// Locates and reads the grid of a decoded image.
 pub fn read_photo(rgba: Arc<RgbaImage>, name: &str) -> Loaded {
-    let grey = Arc::new(image::DynamicImage::ImageRgba8((*rgba).clone()).to_luma8());
-    let (result, _) = read_grey(&grey, None);
+    let image = image::DynamicImage::ImageRgba8((*rgba).clone());
+    let grey = Arc::new(image.to_luma8());
+    let (result, _) = read_grey_with(&grey, None, in_colour(&image, Regions::Detect));
     photo(rgba, grey, result.map_err(|e| e.in_file(name)), name, None)
+}
+
+/// Reading options with the photo's colours (a screenshot's digits in a
+/// second ink are the player's) and the boxes' rule `regions`.
+fn in_colour(image: &image::DynamicImage, regions: Regions) -> ReadOptions<'_> {
+    ReadOptions {
+        colour: Some(image),
+        regions,
+    }
+}
+
+impl Photo {
+    /// The colour pixels as the reader takes them (a copy: reading runs on
+    /// a thread of its own while the window shows the photo).
+    fn colour(&self) -> image::DynamicImage {
+        image::DynamicImage::ImageRgba8((*self.rgba).clone())
+    }
 }
 
 /// A photo and its reading, or the message for a grid not found.
@@ -247,21 +265,18 @@ fn photo(
 
 /// Reads the cells again with corners and a layout a person chose: the
 /// layout's boxes are kept (a jigsaw's regions included).
-pub fn reread(
-    grey: &GrayImage,
-    corners: [[f32; 2]; 4],
-    layout: &Layout,
-) -> Result<Reading, String> {
-    reread_with(grey, corners, layout, Regions::Boxes)
+pub fn reread(photo: &Photo, corners: [[f32; 2]; 4], layout: &Layout) -> Result<Reading, String> {
+    let colour = photo.colour();
+    reread_with(photo, corners, layout, in_colour(&colour, Regions::Boxes))
 }
 
 fn reread_with(
-    grey: &GrayImage,
+    photo: &Photo,
     corners: [[f32; 2]; 4],
     layout: &Layout,
-    regions: Regions,
+    options: ReadOptions<'_>,
 ) -> Result<Reading, String> {
-    read_at_corners_with(grey, corners, layout, regions).ok_or_else(|| {
+    read_at_corners_with(&photo.grey, corners, layout, options).ok_or_else(|| {
         "those corners do not make a grid: keep them in order around the puzzle".to_string()
     })
 }
@@ -273,16 +288,18 @@ fn reread_with(
 /// for the regions its lines draw ([`Regions::Lines`]), a grid whose lines
 /// give none is an error too.
 pub fn read_as(
-    grey: &GrayImage,
+    photo: &Photo,
     layout: &Layout,
     regions: Regions,
     corners: Option<[[f32; 2]; 4]>,
     name: &str,
 ) -> Result<Reading, String> {
-    let (found, _) = read_grey_with(grey, Some(layout), regions);
+    let colour = photo.colour();
+    let options = in_colour(&colour, regions);
+    let (found, _) = read_grey_with(&photo.grey, Some(layout), options);
     let reading = match (found, corners) {
         (Ok(reading), _) => reading,
-        (Err(_), Some(corners)) => reread_with(grey, corners, layout, regions)?,
+        (Err(_), Some(corners)) => reread_with(photo, corners, layout, options)?,
         (Err(LocateError::NoGrid), None) => {
             return Err(format!(
                 "no {} grid found in {name}: the layout stays as it was",

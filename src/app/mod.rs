@@ -842,7 +842,7 @@ impl SudokuApp {
             return;
         };
         let stamp = e.stamp();
-        let grey = photo.grey.clone();
+        let photo = photo.clone();
         let corners = e
             .doc
             .located_by_hand()
@@ -853,7 +853,7 @@ impl SudokuApp {
         self.error = None;
         self.spawn(move || Message::Switched {
             stamp,
-            result: input::read_as(&grey, &layout, regions, corners, &name).map(Box::new),
+            result: input::read_as(&photo, &layout, regions, corners, &name).map(Box::new),
         });
     }
 
@@ -1276,13 +1276,13 @@ impl SudokuApp {
             return;
         };
         let stamp = e.stamp();
-        let grey = photo.grey.clone();
+        let photo = photo.clone();
         let corners = e.doc.current.located.corners;
         let layout: Layout = (**e.doc.layout()).clone();
         self.rereading = Some(stamp);
         self.spawn(move || Message::Reread {
             stamp,
-            result: input::reread(&grey, corners, &layout).map(Box::new),
+            result: input::reread(&photo, corners, &layout).map(Box::new),
         });
     }
 

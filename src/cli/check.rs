@@ -112,7 +112,8 @@ fn check_json(progress: &Progress, check: &EntryCheck) -> Value {
 }
 
 /// Reads an image: its givens (and entries, when the reader tells them
-/// apart). A grid read full, digits in every cell, is judged as read,
+/// apart: handwriting, or a screenshot's second ink). A grid read full in
+/// one ink, digits in every cell, is judged as read,
 /// before the reader's solver check, which would take a player's mistake
 /// on a solution page for a misread digit.
 fn load_image(
@@ -126,7 +127,9 @@ fn load_image(
         read_image_page(path, page, layout, colour).map_err(|e| e.to_string())?;
     let reading = reading.map_err(|e| e.to_string())?;
     let raw: Vec<u8> = reading.cells.iter().map(|c| c.value).collect();
-    let puzzle = if raw.iter().all(|&v| v != 0) {
+    // A screenshot whose digits are in two inks holds givens and entries,
+    // however full it is.
+    let puzzle = if raw.iter().all(|&v| v != 0) && reading.colour.is_none() {
         reading.puzzle.with_values(raw)
     } else {
         super::read::report_check(path, &reading);

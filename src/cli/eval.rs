@@ -117,7 +117,15 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
         } else {
             writeln!(out, "{name}: read as {read_as}, expected {expected}")?;
         }
-        let read = reading.puzzle.values();
+        // Every digit shown is owed: on a screenshot, the player's digits
+        // told apart by their ink colour count with the givens.
+        let mut shown = reading.puzzle.values().to_vec();
+        if !handwritten && let Some(split) = &reading.colour {
+            for &cell in &split.entry_cells {
+                shown[cell] = reading.entries.values()[cell];
+            }
+        }
+        let read = &shown[..];
         let right = read.iter().zip(&truth).filter(|(a, b)| a == b).count();
         let wrong = read
             .iter()

@@ -25,6 +25,8 @@
 //!   lines (thick region borders, thin cell lines).
 //! - [`entries`]: the player's handwritten digits and candidate marks, told
 //!   apart from the givens once those are decided.
+//! - [`colour`]: on a screenshot, the player's digits told from the givens
+//!   by the colour of their ink.
 //! - [`debug`]: the intermediate images, for `--debug`.
 //! - [`read`]: all of the above in order: an image file in, a puzzle out
 //!   ([`read::read_image`]), with the decoded photo kept for drawing on.
@@ -62,6 +64,7 @@ pub mod borders;
 pub mod cages;
 pub mod check;
 pub mod classify;
+pub mod colour;
 pub mod debug;
 pub mod entries;
 pub mod homography;

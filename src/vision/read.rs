@@ -11,6 +11,7 @@ use super::cages::{KillerReading, read_killer};
 use super::check::{CheckOutcome, check_solved};
 use super::classify::prep::{Prepared, prepare, prepare_entry};
 use super::classify::{CellReading, Model};
+use super::colour::{ColourSplit, InkColour, ink_colour, split_by_colour};
 use super::entries::{Marks, Written, read_written};
 use super::homography::Homography;
 use super::jigsaw::{JigsawReading, read_jigsaw, read_regions};
@@ -54,6 +55,12 @@ pub struct Reading {
     pub written: Vec<Written>,
     /// Cells with candidate marks, never givens or entries.
     pub marks: Vec<Marks>,
+    /// On a page whose digits are in two ink colours (a solving app's
+    /// screenshot), the colours and the cells in the entries' colour (see
+    /// [`super::colour`]): their digits, read by the printed model, are in
+    /// `entries` (those read sure) and not in `puzzle`. `None` when the
+    /// digits are in one ink, or when no colour image was given.
+    pub colour: Option<ColourSplit>,
     /// For a killer (a grid with cage outlines): its edges, and which cages
     /// are unsure. The cages themselves are the puzzle's.
     pub killer: Option<KillerReading>,
@@ -107,6 +114,17 @@ pub enum Regions {
     Lines,
 }
 
+/// What a reading is given besides the grey image.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ReadOptions<'a> {
+    /// The decoded image the grey one was made from: digits in a second
+    /// ink colour (a solving app's player's digits) are then read as
+    /// entries (see [`super::colour`]). Without it, every digit is a given.
+    pub colour: Option<&'a DynamicImage>,
+    /// Who decides a square grid's boxes.
+    pub regions: Regions,
+}
+
 /// Reads the puzzle in the image file at `path`: decodes it (once), makes
 /// the grey copy, locates the grid and reads the cells. With `layout`, that
 /// layout is assumed instead of detected. Fails only when the file cannot
@@ -157,15 +175,21 @@ fn read_decoded(
     colour: Colour,
 ) -> ImageReading {
     let grey = to_grey(&image);
+    // The colour pixels live on through the reading (the ink colours of
+    // the digit cells are sampled from them), no longer: both copies exist
+    // at once while the grey one is made anyway.
+    let options = ReadOptions {
+        colour: Some(&image),
+        ..ReadOptions::default()
+    };
+    let (reading, trace) = read_grey_with(&grey, layout, options);
     let image = match colour {
         Colour::Keep => Some(image),
         Colour::Drop => {
-            // Freed now, not at the end of the reading.
             drop(image);
             None
         }
     };
-    let (reading, trace) = read_grey(&grey, layout);
     ImageReading {
         image,
         grey,
@@ -191,37 +215,39 @@ pub fn read_path(path: &Path, layout: Option<&Layout>) -> Result<Reading, ReadEr
 
 /// Reads the puzzle in a grey image, returning the locator's trace too.
 /// A [`LocateError`] here names no file ("the image"): see
-/// [`LocateError::in_file`].
+/// [`LocateError::in_file`]. With no colour, digits are not told apart by
+/// their ink: see [`ReadOptions::colour`].
 pub fn read_grey(
     grey: &GrayImage,
     layout: Option<&Layout>,
 ) -> (Result<Reading, LocateError>, Trace) {
-    read_grey_with(grey, layout, Regions::Detect)
+    read_grey_with(grey, layout, ReadOptions::default())
 }
 
-/// [`read_grey`] with the boxes decided as `regions` says.
+/// [`read_grey`] with the colour image and the boxes' rule of `options`.
 pub fn read_grey_with(
     grey: &GrayImage,
     layout: Option<&Layout>,
-    regions: Regions,
+    options: ReadOptions<'_>,
 ) -> (Result<Reading, LocateError>, Trace) {
     let (located, trace) = locate_traced(grey, layout);
     let located = match located {
         Ok(l) => l,
         Err(e) => return (Err(e), trace),
     };
-    (Ok(read_located_with(grey, located, regions)), trace)
+    (Ok(read_located_with(grey, located, options)), trace)
 }
 
 /// Reads the cells of a grid already located in `grey`: classifies each
 /// cell crop, decides which way up the puzzle is, and checks the result
 /// with the solver.
 pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
-    read_located_with(grey, located, Regions::Detect)
+    read_located_with(grey, located, ReadOptions::default())
 }
 
-/// [`read_located`] with the boxes decided as `regions` says.
-pub fn read_located_with(grey: &GrayImage, located: Located, regions: Regions) -> Reading {
+/// [`read_located`] with the colour image and the boxes' rule of `options`.
+pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOptions<'_>) -> Reading {
+    let ReadOptions { colour, regions } = options;
     let model = Model::load_bundled();
     let crops = cell_crops(grey, &located, CELL_CROP_SIZE);
     let prepared: Vec<Prepared> = crops.par_iter().map(prepare).collect();
@@ -255,6 +281,16 @@ pub fn read_located_with(grey: &GrayImage, located: Located, regions: Regions) -
         .map(|(i, _)| i)
         .collect();
     let mut values: Vec<u8> = cells.iter().map(|c| c.value).collect();
+    // Digits in a second ink colour are the player's: out of the givens
+    // before anything is decided from them.
+    let split = colour.and_then(|image| split_digits(image, &located, &values));
+    let mut taken = vec![false; values.len()];
+    if let Some(s) = &split {
+        for &cell in &s.entry_cells {
+            values[cell] = 0;
+            taken[cell] = true;
+        }
+    }
     // A grid with cage outlines is a killer, checked with its cages; the
     // classic check would only look for givens that are not there.
     let killer = read_killer(grey, &located, &values);
@@ -274,6 +310,16 @@ pub fn read_located_with(grey: &GrayImage, located: Located, regions: Regions) -
     // check keeps none.
     let (outcome, solved) = match &killer {
         Some(k) => (k.outcome.clone(), None),
+        None if split.is_some() => {
+            // The entries' cells are no candidates for the check's changes.
+            let mut givens_only = cells.clone();
+            for (c, &t) in givens_only.iter_mut().zip(&taken) {
+                if t {
+                    *c = EMPTY_CELL;
+                }
+            }
+            check_solved(&layout, &mut values, &givens_only)
+        }
         None => check_solved(&layout, &mut values, &cells),
     };
     if let CheckOutcome::Changed(changes) = &outcome {
@@ -308,13 +354,33 @@ pub fn read_located_with(grey: &GrayImage, located: Located, regions: Regions) -
         .filter(|(_, g)| **g == 0)
         .for_each(|((p, crop), _)| *p = prepare_entry(crop));
     drop(crops);
-    let (_, written, marks) = read_written(
+    // Handwriting is not looked for where a digit in the entries' ink is.
+    let occupied: Vec<u8> = puzzle
+        .values()
+        .iter()
+        .zip(&taken)
+        .map(|(&v, &t)| if t { 1 } else { v })
+        .collect();
+    let (_, mut written, marks) = read_written(
         model,
         Model::load_handwriting(),
         &prepared,
-        puzzle.values(),
+        &occupied,
         solution.as_deref(),
     );
+    // A digit in the entries' ink is printed: reported like a given, even
+    // read unsure (its cell is then in `uncertain` already).
+    for (cell, _) in taken.iter().enumerate().filter(|(_, t)| **t) {
+        let c = &cells[cell];
+        written.push(Written {
+            cell,
+            value: c.value,
+            confidence: c.confidence,
+            runner_up: c.runner_up,
+            sure: true,
+        });
+    }
+    written.sort_by_key(|w| w.cell);
     let mut entry_values = vec![0u8; puzzle.values().len()];
     for w in &written {
         if w.sure {
@@ -336,9 +402,30 @@ pub fn read_located_with(grey: &GrayImage, located: Located, regions: Regions) -
         entries,
         written,
         marks,
+        colour: split,
         killer,
         jigsaw,
     }
+}
+
+/// A cell reading of blank paper, read for sure.
+const EMPTY_CELL: CellReading = CellReading {
+    value: 0,
+    confidence: 1.0,
+    runner_up: 0,
+    runner_up_confidence: 0.0,
+};
+
+/// The digits `values` (as read, in cell order) of the grid `located` in
+/// `image` split by their ink colours, when they fall into two groups.
+fn split_digits(image: &DynamicImage, located: &Located, values: &[u8]) -> Option<ColourSplit> {
+    let (cells, inks): (Vec<usize>, Vec<InkColour>) = values
+        .par_iter()
+        .enumerate()
+        .filter(|(_, v)| **v != 0)
+        .filter_map(|(cell, _)| ink_colour(image, located, cell).map(|ink| (cell, ink)))
+        .unzip();
+    split_by_colour(&cells, &inks)
 }
 
 fn is_uncertain(c: &CellReading) -> bool {
@@ -359,18 +446,19 @@ pub fn read_at_corners(
     corners: [[f32; 2]; 4],
     layout: &Layout,
 ) -> Option<Reading> {
-    read_at_corners_with(grey, corners, layout, Regions::Detect)
+    read_at_corners_with(grey, corners, layout, ReadOptions::default())
 }
 
-/// [`read_at_corners`] with the boxes decided as `regions` says.
+/// [`read_at_corners`] with the colour image and the boxes' rule of
+/// `options`.
 pub fn read_at_corners_with(
     grey: &GrayImage,
     corners: [[f32; 2]; 4],
     layout: &Layout,
-    regions: Regions,
+    options: ReadOptions<'_>,
 ) -> Option<Reading> {
     let located = located_at_corners(corners, layout)?;
-    Some(read_located_with(grey, located, regions))
+    Some(read_located_with(grey, located, options))
 }
 
 /// A [`Located`] with the given corners and layout and evenly spaced grid

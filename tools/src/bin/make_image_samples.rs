@@ -1,10 +1,12 @@
 //! Writes the image samples in `samples/images/`: classic, samurai and
 //! jigsaw puzzles rendered as app screenshots (light and dark mode, shaded boxes,
+//! a player's digits in another ink than the givens',
 //! highlighted cells, candidate marks, a number pad), killer screenshots
 //! (dashed and dotted cage outlines), and as simulated phone
 //! photos of a printed page (perspective, small and quarter-turn rotations,
 //! uneven light and shadow, a curved page, blur, noise, JPEG compression,
-//! print around the grid), each with `NAME.txt`, the reading expected from
+//! print around the grid; one with handwritten entries composed from
+//! `assets/handwriting/`), each with `NAME.txt`, the reading expected from
 //! `sudoku-lens read NAME.png`.
 //!
 //! Digits are drawn in fonts the digit model is not built from. Everything is
@@ -16,8 +18,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
-use image::{ImageEncoder, Rgb, RgbImage};
-use sudoku_lens::grid::{Document, HouseKind, Layout, Puzzle, parse};
+use image::{GrayImage, ImageEncoder, Rgb, RgbImage};
+use sudoku_lens::grid::{Document, Entries, HouseKind, Layout, Progress, Puzzle, parse};
 use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{full_grid, thin};
@@ -46,6 +48,10 @@ struct Style {
     highlight: Option<(Colour, Colour)>,
     /// Colour of candidate marks in some empty cells.
     pencil: Option<Colour>,
+    /// A player's digits (cell order, 0 = none) in the cells the puzzle
+    /// leaves empty, drawn in the givens' font in their own ink, as solving
+    /// apps show them.
+    entries: Option<(Vec<u8>, Colour)>,
     /// Line widths in cell units.
     thin: f32,
     thick: f32,
@@ -65,6 +71,7 @@ impl Style {
             region_fills: None,
             highlight: None,
             pencil: None,
+            entries: None,
             thin: 0.025,
             thick: 0.07,
             font,
@@ -180,18 +187,19 @@ fn draw_grid(
 ) {
     let l = puzzle.layout();
     let values = puzzle.values();
+    let entry = |c: usize| style.entries.as_ref().map_or(0, |(e, _)| e[c]);
     // The selected cell: an empty one near the middle of the canvas.
     let selected = style.highlight.and_then(|_| {
         let mid = (l.height() / 2, l.width() / 2);
         (0..l.cell_count())
-            .filter(|&c| values[c] == 0)
+            .filter(|&c| values[c] == 0 && entry(c) == 0)
             .min_by_key(|&c| {
                 let (r, k) = l.position(c);
                 r.abs_diff(mid.0 + 1) + k.abs_diff(mid.1 + 2)
             })
     });
     let regions = l.regions();
-    let colours = region_colours(l);
+    let colours = l.region_colours();
     for c in 0..l.cell_count() {
         let (r, k) = l.position(c);
         let (x, y) = (ox + k as f32 * cell, oy + r as f32 * cell);
@@ -204,7 +212,7 @@ fn draw_grid(
         if let Some(fills) = style.region_fills
             && !regions.is_empty()
         {
-            bg = fills[colours[regions[c] as usize]];
+            bg = fills[colours[regions[c] as usize] as usize % fills.len()];
         }
         if let (Some((band, own)), Some(sel)) = (style.highlight, selected) {
             let (sr, sk) = l.position(sel);
@@ -245,6 +253,10 @@ fn draw_grid(
     for (c, &v) in values.iter().enumerate() {
         let (r, k) = l.position(c);
         let (x, y) = (ox + k as f32 * cell, oy + r as f32 * cell);
+        let (v, ink) = match &style.entries {
+            Some((e, ink)) if v == 0 && e[c] != 0 => (e[c], *ink),
+            _ => (v, style.digit),
+        };
         if v != 0 {
             // Printed digits sit a little off centre, as they do.
             let dx = rng.range(-0.03, 0.03) * cell;
@@ -256,7 +268,7 @@ fn draw_grid(
                 x + cell / 2.0 + dx,
                 y + cell / 2.0 + dy,
                 cell * style.digit_height,
-                style.digit,
+                ink,
             );
         } else if let Some(pc) = style.pencil
             && rng.chance(0.45)
@@ -289,30 +301,6 @@ fn draw_grid(
 /// The cell `dr` rows and `dk` columns from (r, k), if any.
 fn neighbour(l: &Layout, r: usize, k: usize, dr: isize, dk: isize) -> Option<usize> {
     l.cell_at(r.checked_add_signed(dr)?, k.checked_add_signed(dk)?)
-}
-
-/// A colour (0..4) for each region of a jigsaw, no two regions that meet
-/// alike (greedy, in region order: the sample's maps need no more than
-/// four); empty for a layout without regions.
-fn region_colours(l: &Layout) -> Vec<usize> {
-    let regions = l.regions();
-    let n = regions.iter().map(|&r| r as usize + 1).max().unwrap_or(0);
-    let mut colour = vec![usize::MAX; n];
-    for region in 0..n {
-        let mut used = [false; 4];
-        for c in (0..l.cell_count()).filter(|&c| regions[c] as usize == region) {
-            let (r, k) = l.position(c);
-            for (dr, dk) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
-                if let Some(o) = neighbour(l, r, k, dr, dk)
-                    && let Some(u) = used.get_mut(colour[regions[o] as usize])
-                {
-                    *u = true;
-                }
-            }
-        }
-        colour[region] = used.iter().position(|u| !u).expect("four colours do");
-    }
-    colour
 }
 
 /// 0 or 1 for the box holding `cell`, alternating between neighbouring
@@ -453,6 +441,7 @@ fn page(
         let style2 = Style {
             highlight: None,
             pencil: None,
+            entries: None,
             ..style.clone()
         };
         draw_grid(&mut img, fonts, second, (ox, top), small, &style2, rng);
@@ -692,6 +681,48 @@ fn generated_classic(seed: u64, givens: usize) -> Puzzle {
     Puzzle::empty(layout).with_values(thin(&mut solver, &full, givens, seed))
 }
 
+/// A player's digits for `puzzle`: `count` of its empty cells, chosen with
+/// `seed`, hold the solution's digit, except the first, which holds a wrong
+/// one (the player's mistake).
+fn player_entries(puzzle: &Puzzle, seed: u64, count: usize) -> Vec<u8> {
+    let mut solver = SudokuSolver::new(puzzle.layout().clone());
+    let mut solution = vec![0u8; puzzle.values().len()];
+    let found = solver
+        .solve_into(puzzle.values(), 2, &mut solution)
+        .expect("a sample puzzle solves");
+    assert_eq!(found, 1, "a sample puzzle has one solution");
+    let mut rng = Rng::new(seed);
+    let mut entries = vec![0u8; solution.len()];
+    let mut placed = 0;
+    while placed < count {
+        let c = rng.below(solution.len() as u32) as usize;
+        if puzzle.values()[c] != 0 || entries[c] != 0 {
+            continue;
+        }
+        entries[c] = if placed == 0 {
+            solution[c] % 9 + 1
+        } else {
+            solution[c]
+        };
+        placed += 1;
+    }
+    entries
+}
+
+/// The expected reading of a sample: the givens, and the player's digits
+/// (drawn in another ink, or written by hand) after `entries:` when it has
+/// some.
+fn expected_text(puzzle: &Puzzle, style: &Style, hand: Option<&[u8]>) -> String {
+    let values = match (&style.entries, hand) {
+        (Some((values, _)), _) => values.clone(),
+        (None, Some(values)) => values.to_vec(),
+        (None, None) => return puzzle.to_text(),
+    };
+    Progress::new(puzzle.clone(), Entries::from_values(values))
+        .expect("entries in empty cells")
+        .to_text()
+}
+
 /// One sample: a screenshot (saved as PNG) or a photo (saved as JPEG).
 struct Sample {
     name: &'static str,
@@ -702,6 +733,101 @@ struct Sample {
     camera: Option<Camera>,
     /// EXIF orientation tag written into the JPEG, whatever its pixels show.
     exif: Option<u16>,
+    /// A player's handwritten digits (cell order, 0 = none), composed from
+    /// the handwriting tiles into empty cells of the page before it is
+    /// photographed.
+    hand: Option<Vec<u8>>,
+}
+
+/// The handwriting tiles of `assets/handwriting/` (cut from kubiesa-train,
+/// AlexKubiesa/sudoku-scanner, MIT: see the README there): each 40 x 40
+/// working image of a cell (the cell less 6% on each side) with its digit.
+fn hand_tiles(root: &Path) -> Vec<(u8, GrayImage)> {
+    const TILE: u32 = 40;
+    const PER_ROW: u32 = 25;
+    let dir = root.join("assets/handwriting");
+    let sheet = image::open(dir.join("kubiesa-train.png"))
+        .expect("handwriting tiles")
+        .to_luma8();
+    let digits = std::fs::read_to_string(dir.join("kubiesa-train.txt")).expect("tile digits");
+    digits
+        .lines()
+        .flat_map(|l| l.trim().bytes())
+        .enumerate()
+        .map(|(i, d)| {
+            let (x, y) = (i as u32 % PER_ROW * TILE, i as u32 / PER_ROW * TILE);
+            let tile = image::imageops::crop_imm(&sheet, x, y, TILE, TILE).to_image();
+            (d - b'0', tile)
+        })
+        .collect()
+}
+
+/// `count` empty cells of `puzzle`, chosen with `seed` among those whose
+/// solution digit has a handwriting tile, holding that digit.
+fn hand_entries(puzzle: &Puzzle, tiles: &[(u8, GrayImage)], seed: u64, count: usize) -> Vec<u8> {
+    let mut solver = SudokuSolver::new(puzzle.layout().clone());
+    let mut solution = vec![0u8; puzzle.values().len()];
+    solver
+        .solve_into(puzzle.values(), 2, &mut solution)
+        .expect("a sample puzzle solves");
+    let mut rng = Rng::new(seed);
+    let mut entries = vec![0u8; solution.len()];
+    let mut placed = 0;
+    while placed < count {
+        let c = rng.below(solution.len() as u32) as usize;
+        if puzzle.values()[c] != 0
+            || entries[c] != 0
+            || !tiles.iter().any(|(d, _)| *d == solution[c])
+        {
+            continue;
+        }
+        entries[c] = solution[c];
+        placed += 1;
+    }
+    entries
+}
+
+/// Writes each digit of `entries` into its cell of the grid drawn at
+/// `grid` (left, top, right, bottom) on `page`: a tile of that digit
+/// (chosen with `rng`), its ink (darker than the tile's paper) laid over
+/// the cell in a pencil grey.
+fn write_by_hand(
+    page: &mut RgbImage,
+    grid: [f32; 4],
+    layout: &Layout,
+    entries: &[u8],
+    tiles: &[(u8, GrayImage)],
+    rng: &mut Rng,
+) {
+    /// The tiles' share of the cell: the crop they were cut from.
+    const INSET: f32 = 0.06;
+    const PENCIL: Colour = [70, 70, 82];
+    let cw = (grid[2] - grid[0]) / layout.width() as f32;
+    let ch = (grid[3] - grid[1]) / layout.height() as f32;
+    for (cell, &d) in entries.iter().enumerate().filter(|(_, d)| **d != 0) {
+        let choices: Vec<&GrayImage> = tiles.iter().filter(|t| t.0 == d).map(|t| &t.1).collect();
+        let tile = choices[rng.below(choices.len() as u32) as usize];
+        let mut sorted: Vec<u8> = tile.as_raw().clone();
+        sorted.sort_unstable();
+        let paper = sorted[sorted.len() * 9 / 10] as f32;
+        let ink = sorted[sorted.len() / 100] as f32;
+        let (r, k) = layout.position(cell);
+        let x0 = grid[0] + (k as f32 + INSET) * cw;
+        let y0 = grid[1] + (r as f32 + INSET) * ch;
+        let (w, h) = ((1.0 - 2.0 * INSET) * cw, (1.0 - 2.0 * INSET) * ch);
+        for y in y0.floor() as i64..(y0 + h).ceil() as i64 {
+            for x in x0.floor() as i64..(x0 + w).ceil() as i64 {
+                let tx = ((x as f32 + 0.5 - x0) / w * 40.0).clamp(0.0, 39.0) as u32;
+                let ty = ((y as f32 + 0.5 - y0) / h * 40.0).clamp(0.0, 39.0) as u32;
+                let t = tile.get_pixel(tx, ty).0[0] as f32;
+                let a = ((paper - t) / (paper - ink).max(1.0)).clamp(0.0, 1.0);
+                // The tile's paper grain is left out.
+                if a > 0.25 {
+                    blend(page, x, y, PENCIL, a);
+                }
+            }
+        }
+    }
 }
 
 fn main() {
@@ -736,6 +862,7 @@ fn main() {
         [222, 244, 214],
     ];
     let gen_a = generated_classic(101, 27);
+    let tiles = hand_tiles(root);
     let gen_b = generated_classic(102, 30);
 
     let light = Style {
@@ -789,6 +916,7 @@ fn main() {
             cell: 64.0,
             camera: None,
             exif: None,
+            hand: None,
         },
         Sample {
             name: "classic-screen-dark",
@@ -798,6 +926,7 @@ fn main() {
             cell: 72.0,
             camera: None,
             exif: None,
+            hand: None,
         },
         Sample {
             name: "classic-screen-pencil",
@@ -807,6 +936,7 @@ fn main() {
             cell: 80.0,
             camera: None,
             exif: None,
+            hand: None,
         },
         Sample {
             name: "samurai-screen-light",
@@ -816,6 +946,7 @@ fn main() {
             cell: 44.0,
             camera: None,
             exif: None,
+            hand: None,
         },
         Sample {
             name: "samurai-screen-dark",
@@ -828,6 +959,7 @@ fn main() {
             cell: 44.0,
             camera: None,
             exif: None,
+            hand: None,
         },
         Sample {
             name: "classic-photo-page",
@@ -846,6 +978,7 @@ fn main() {
                 c.quality = 80;
             }),
             exif: None,
+            hand: None,
         },
         Sample {
             name: "classic-photo-turn90",
@@ -866,6 +999,7 @@ fn main() {
                 c.quality = 75;
             }),
             exif: None,
+            hand: None,
         },
         Sample {
             name: "classic-photo-turn180",
@@ -884,6 +1018,7 @@ fn main() {
                 c.quality = 70;
             }),
             exif: None,
+            hand: None,
         },
         Sample {
             name: "classic-photo-turn270-colour",
@@ -906,6 +1041,7 @@ fn main() {
                 c.quality = 80;
             }),
             exif: None,
+            hand: None,
         },
         Sample {
             name: "classic-photo-exif",
@@ -924,6 +1060,7 @@ fn main() {
             // Stored upright but tagged "rotate 90 clockwise to view": a
             // viewer (and the loader) shows the puzzle on its side.
             exif: Some(6),
+            hand: None,
         },
         Sample {
             name: "classic-photo-small",
@@ -946,6 +1083,7 @@ fn main() {
                 c.quality = 70;
             }),
             exif: None,
+            hand: None,
         },
         Sample {
             name: "samurai-photo-page",
@@ -967,6 +1105,7 @@ fn main() {
                 c.quality = 82;
             }),
             exif: None,
+            hand: None,
         },
         Sample {
             name: "samurai-photo-turn90-shadow",
@@ -985,6 +1124,7 @@ fn main() {
                 c.quality = 80;
             }),
             exif: None,
+            hand: None,
         },
         Sample {
             name: "samurai-photo-turn180-curved",
@@ -1004,6 +1144,7 @@ fn main() {
                 c.quality = 78;
             }),
             exif: None,
+            hand: None,
         },
         Sample {
             name: "samurai-photo-turn270-colour",
@@ -1026,6 +1167,7 @@ fn main() {
                 c.quality = 80;
             }),
             exif: None,
+            hand: None,
         },
         Sample {
             name: "jigsaw-screen-light",
@@ -1039,6 +1181,7 @@ fn main() {
             cell: 64.0,
             camera: None,
             exif: None,
+            hand: None,
         },
         Sample {
             name: "jigsaw-photo-page",
@@ -1063,6 +1206,7 @@ fn main() {
                 c.quality = 80;
             }),
             exif: None,
+            hand: None,
         },
         // The other shapes, found without being named: each a screenshot
         // or a photo of a printed page.
@@ -1074,6 +1218,7 @@ fn main() {
             cell: 96.0,
             camera: None,
             exif: None,
+            hand: None,
         },
         Sample {
             name: "6x6-photo-page",
@@ -1095,6 +1240,7 @@ fn main() {
                 c.quality = 80;
             }),
             exif: None,
+            hand: None,
         },
         Sample {
             name: "4x4-screen-dark",
@@ -1104,6 +1250,7 @@ fn main() {
             cell: 120.0,
             camera: None,
             exif: None,
+            hand: None,
         },
         Sample {
             name: "twodoku-photo-page",
@@ -1121,6 +1268,7 @@ fn main() {
                 c.quality = 82;
             }),
             exif: None,
+            hand: None,
         },
         Sample {
             name: "butterfly-screen-light",
@@ -1130,6 +1278,7 @@ fn main() {
             cell: 52.0,
             camera: None,
             exif: None,
+            hand: None,
         },
         Sample {
             name: "flower-screen-light",
@@ -1139,6 +1288,7 @@ fn main() {
             cell: 48.0,
             camera: None,
             exif: None,
+            hand: None,
         },
         Sample {
             name: "sohei-screen-light",
@@ -1148,11 +1298,64 @@ fn main() {
             cell: 40.0,
             camera: None,
             exif: None,
+            hand: None,
+        },
+        // Added last: each sample's seed is its place in this list.
+        Sample {
+            name: "classic-photo-entries",
+            puzzle: classic.clone(),
+            style: print.clone(),
+            extras: news.clone(),
+            cell: 48.0,
+            camera: phone((1024, 768), &|c| {
+                c.angle = -4.0;
+                c.perspective = 0.05;
+                c.fill = 0.7;
+                c.gradient = 0.3;
+                c.tint = [1.0, 0.96, 0.88];
+                c.blur = 0.8;
+                c.noise = 4.0;
+                c.quality = 80;
+            }),
+            exif: None,
+            hand: Some(hand_entries(&classic, &tiles, 9, 16)),
+        },
+        // A solving app's screenshots with the player's digits in another
+        // ink than the givens', one of them wrong.
+        Sample {
+            name: "classic-screen-entries-light",
+            puzzle: classic.clone(),
+            style: Style {
+                digit: [20, 20, 20],
+                line: [40, 40, 48],
+                highlight: Some(([226, 235, 248], [190, 215, 245])),
+                pencil: Some([120, 120, 126]),
+                entries: Some((player_entries(&classic, 7, 14), [40, 96, 210])),
+                ..light.clone()
+            },
+            extras: app.clone(),
+            cell: 72.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "classic-screen-entries-dark",
+            puzzle: gen_a.clone(),
+            style: Style {
+                entries: Some((player_entries(&gen_a, 8, 18), [96, 170, 250])),
+                ..dark.clone()
+            },
+            extras: dark_app.clone(),
+            cell: 64.0,
+            camera: None,
+            exif: None,
+            hand: None,
         },
     ];
     for (i, s) in samples.iter().enumerate() {
         let mut rng = Rng::new(0x5a3d_1e00 + i as u64);
-        let img = page(&fonts, &s.puzzle, s.cell, &s.style, &s.extras, &mut rng);
+        let mut img = page(&fonts, &s.puzzle, s.cell, &s.style, &s.extras, &mut rng);
         let l = s.puzzle.layout();
         let margin = (s.cell * 0.8).round();
         let left = margin + if s.extras.text { s.cell * 4.0 } else { 0.0 };
@@ -1163,6 +1366,9 @@ fn main() {
             left + l.width() as f32 * s.cell,
             top + l.height() as f32 * s.cell,
         ];
+        if let Some(hand) = &s.hand {
+            write_by_hand(&mut img, grid, l, hand, &tiles, &mut rng);
+        }
         let file = match &s.camera {
             None => {
                 let f = format!("{}.png", s.name);
@@ -1177,8 +1383,11 @@ fn main() {
                 f
             }
         };
-        std::fs::write(dir.join(format!("{}.txt", s.name)), s.puzzle.to_text())
-            .expect("expected reading written");
+        std::fs::write(
+            dir.join(format!("{}.txt", s.name)),
+            expected_text(&s.puzzle, &s.style, s.hand.as_deref()),
+        )
+        .expect("expected reading written");
         let bytes = std::fs::metadata(dir.join(&file)).map_or(0, |m| m.len());
         println!("{file}: {} KB", bytes / 1024);
     }
