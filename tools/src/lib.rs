@@ -5,12 +5,12 @@
 //! - `build_model`: rebuilds `models/digits.bin` from the fonts (`--check`:
 //!   compares a fresh build with the committed file, byte for byte);
 //! - `make_samples`, `make_image_samples`: rebuild `samples/`;
-//! - `classify_eval`, `entries_eval`, `locate_eval`, `read_misses`, `read_stages`: measure
-//!   the reader on the shared photos.
+//! - `classify_eval`, `entries_eval`, `locate_eval`, `read_misses`, `read_stages`,
+//!   `sum_misses`: measure the reader on the shared photos.
 //!
 //! `cargo run --release -p sudoku-lens-tools --bin NAME -- ARGS`
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub mod build;
 pub mod samples;
@@ -28,4 +28,29 @@ pub fn repo_root() -> &'static Path {
 /// Reads a font from `assets/fonts/`.
 pub fn font_bytes(name: &str) -> std::io::Result<Vec<u8>> {
     std::fs::read(repo_root().join("assets/fonts").join(name))
+}
+
+/// The arguments of the misses tools: the folder of images (first), and
+/// where `--dump OUT` asks for the misses' crops to be saved.
+pub fn folder_and_dump() -> (PathBuf, Option<PathBuf>) {
+    let mut args = std::env::args().skip(1);
+    let dir = PathBuf::from(args.next().expect("DIR"));
+    let mut dump = None;
+    while let Some(a) = args.next() {
+        if a == "--dump" {
+            dump = args.next().map(PathBuf::from);
+        }
+    }
+    (dir, dump)
+}
+
+/// The image files of a folder (told by their extension), sorted by name.
+pub fn image_files(dir: &Path) -> Vec<PathBuf> {
+    let mut images: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("folder")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| sudoku_lens::vision::load::has_image_extension(p))
+        .collect();
+    images.sort();
+    images
 }

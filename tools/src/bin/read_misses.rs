@@ -9,32 +9,17 @@
 //! The photos are used for measuring only; nothing from them goes into the
 //! model.
 
-use std::path::PathBuf;
-
 use image::{GrayImage, Luma};
 use sudoku_lens::vision::classify::Model;
 use sudoku_lens::vision::classify::prep::{Prepared, prepare};
-use sudoku_lens::vision::load::has_image_extension;
 use sudoku_lens::vision::locate::{CELL_CROP_SIZE, cell_crops};
 use sudoku_lens::vision::read::{Colour, read_image};
 use sudoku_lens::vision::truth::truth_beside;
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let dir = PathBuf::from(args.next().expect("DIR"));
-    let mut dump = None;
-    while let Some(a) = args.next() {
-        if a == "--dump" {
-            dump = args.next().map(PathBuf::from);
-        }
-    }
+    let (dir, dump) = sudoku_lens_tools::folder_and_dump();
     let model = Model::load_bundled();
-    let mut images: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("folder")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| has_image_extension(p))
-        .collect();
-    images.sort();
+    let images = sudoku_lens_tools::image_files(&dir);
     let mut crops_out = Vec::new();
     for path in images {
         let truth = match truth_beside(&path) {

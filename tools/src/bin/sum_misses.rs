@@ -10,31 +10,16 @@
 //!
 //! The screenshots are used for measuring only.
 
-use std::path::PathBuf;
-
 use sudoku_lens::vision::borders::{may_have_outlines, measure, outer_scores};
 use sudoku_lens::vision::cages::{read_sum, sum_corner_image};
 use sudoku_lens::vision::classify::Model;
-use sudoku_lens::vision::load::has_image_extension;
 use sudoku_lens::vision::read::{Colour, read_image};
 use sudoku_lens::vision::truth::truth_beside;
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let dir = PathBuf::from(args.next().expect("DIR"));
-    let mut dump = None;
-    while let Some(a) = args.next() {
-        if a == "--dump" {
-            dump = args.next().map(PathBuf::from);
-        }
-    }
+    let (dir, dump) = sudoku_lens_tools::folder_and_dump();
     let model = Model::load_bundled();
-    let mut images: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("folder")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| has_image_extension(p))
-        .collect();
-    images.sort();
+    let images = sudoku_lens_tools::image_files(&dir);
     let (mut total, mut first, mut among) = (0, 0, 0);
     for path in images {
         let Ok(Some(truth)) = truth_beside(&path) else {
