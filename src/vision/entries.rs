@@ -150,8 +150,7 @@ pub fn read_written(
         match (kind, p) {
             (CellKind::Entry, Prepared::Ink(ink)) => {
                 let (value, confidence, runner_up) = read_digit(print, hand, ink);
-                let handwritten =
-                    hand.class_distances(&ink.features)[value as usize - 1].is_finite();
+                let handwritten = hand.knows(value);
                 written.push(Written {
                     cell,
                     value,

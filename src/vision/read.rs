@@ -344,16 +344,6 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
                 .and_then(|mut o| o.solutions.pop())
         }),
     };
-    // The cells with no given are prepared again for handwriting, which
-    // may reach the cell's edge or have candidate marks beside it.
-    let mut prepared = prepared;
-    prepared
-        .par_iter_mut()
-        .zip(&crops)
-        .zip(puzzle.values())
-        .filter(|(_, g)| **g == 0)
-        .for_each(|((p, crop), _)| *p = prepare_entry(crop));
-    drop(crops);
     // Handwriting is not looked for where a digit in the entries' ink is.
     let occupied: Vec<u8> = puzzle
         .values()
@@ -361,6 +351,16 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
         .zip(&taken)
         .map(|(&v, &t)| if t { 1 } else { v })
         .collect();
+    // The other cells are prepared again for handwriting, which may reach
+    // the cell's edge or have candidate marks beside it.
+    let mut prepared = prepared;
+    prepared
+        .par_iter_mut()
+        .zip(&crops)
+        .zip(&occupied)
+        .filter(|(_, g)| **g == 0)
+        .for_each(|((p, crop), _)| *p = prepare_entry(crop));
+    drop(crops);
     let (_, mut written, marks) = read_written(
         model,
         Model::load_handwriting(),

@@ -168,6 +168,12 @@ impl Model {
         })
     }
 
+    /// Whether the model has prototypes of `digit` (1..=9): the
+    /// handwriting model lacks some.
+    pub fn knows(&self, digit: u8) -> bool {
+        self.labels.contains(&digit)
+    }
+
     /// Number of prototypes.
     pub fn len(&self) -> usize {
         self.labels.len()
