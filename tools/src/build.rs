@@ -1,8 +1,9 @@
-//! Building the digit model from fonts: render augmented synthetic cells,
-//! extract features with the same preprocessing as reading, reduce each
-//! digit's samples to prototypes with k-means, calibrate, and serialise.
+//! Building the digit and symbols models from fonts: render augmented
+//! synthetic cells, extract features with the same preprocessing as
+//! reading, reduce each class's samples to prototypes with k-means,
+//! calibrate, and serialise.
 //!
-//! Deterministic: every sample's generator is seeded from (seed, digit,
+//! Deterministic: every sample's generator is seeded from (seed, class,
 //! font, index), work is collected in a fixed order, and each k-means runs
 //! sequentially, so the bytes do not depend on the thread count.
 
@@ -11,7 +12,7 @@ use rayon::prelude::*;
 
 use sudoku_lens::rng::Rng;
 use sudoku_lens::vision::classify::prep::{FEATURE_LEN, Prepared, prepare};
-use sudoku_lens::vision::classify::{Model, encode_model};
+use sudoku_lens::vision::classify::{DIGIT_GLYPHS, Model, encode_model, encode_model_glyphs};
 
 use crate::synth::{CellKind, Strength, render_cell};
 
@@ -62,6 +63,17 @@ impl Default for BuildConfig {
     }
 }
 
+impl BuildConfig {
+    /// The symbols model's build (`models/symbols.bin`): the digit
+    /// model's sizes, its own seed.
+    pub fn symbols() -> BuildConfig {
+        BuildConfig {
+            seed: 20_261_204,
+            ..BuildConfig::default()
+        }
+    }
+}
+
 /// Mixes indices into a seed.
 pub fn sample_seed(seed: u64, a: u64, b: u64, c: u64) -> u64 {
     let mut r = Rng::new(seed ^ a.wrapping_mul(0x9e37_79b9_7f4a_7c15));
@@ -77,9 +89,9 @@ pub fn sample_size(rng: &mut Rng) -> u32 {
     36 + rng.below(36)
 }
 
-/// Each digit's `k` prototypes: k-means with `iterations` over its samples
-/// (index 0 holds the 1s), each digit seeded from `seed`; a digit without
-/// samples gets none.
+/// Each class's `k` prototypes: k-means with `iterations` over its samples
+/// (index 0 holds class 1's: the 1s), each class seeded from `seed`; a
+/// class without samples gets none.
 fn prototypes(
     per_digit: &[Vec<Vec<f32>>],
     seed: u64,
@@ -103,19 +115,29 @@ fn prototypes(
         .collect()
 }
 
-/// Features of every usable training cell of one digit, in a fixed order.
-fn digit_features(fonts: &[Face<'_>], digit: u8, cfg: &BuildConfig) -> Vec<Vec<f32>> {
+/// Whether a font restricted to `digits` (`None`: all) gives `glyph`.
+fn gives(digits: Option<&[u8]>, glyph: char) -> bool {
+    digits.is_none_or(|ds| {
+        glyph
+            .to_digit(10)
+            .is_some_and(|d| ds.contains(&(d as u8)))
+    })
+}
+
+/// Features of every usable training cell of one class (`label`, 1 for
+/// the first glyph; its cells show `glyph`), in a fixed order.
+fn class_features(fonts: &[Face<'_>], label: u8, glyph: char, cfg: &BuildConfig) -> Vec<Vec<f32>> {
     let jobs: Vec<(usize, usize)> = (0..fonts.len())
-        .filter(|&f| fonts[f].digits.is_none_or(|ds| ds.contains(&digit)))
+        .filter(|&f| gives(fonts[f].digits, glyph))
         .flat_map(|f| (0..cfg.samples).map(move |i| (f, i)))
         .collect();
     jobs.par_iter()
         .filter_map(|&(f, i)| {
-            let mut rng = Rng::new(sample_seed(cfg.seed, digit as u64, f as u64, i as u64));
+            let mut rng = Rng::new(sample_seed(cfg.seed, label as u64, f as u64, i as u64));
             let size = sample_size(&mut rng);
             let img = render_cell(
                 &fonts[f].font,
-                &CellKind::Digit(digit),
+                &CellKind::Symbol(glyph),
                 size,
                 &mut rng,
                 Strength::Normal,
@@ -211,6 +233,20 @@ pub fn build_model_with(
     digit_fonts: &[(Vec<u8>, &[u8])],
     cfg: &BuildConfig,
 ) -> Result<Vec<u8>, ab_glyph::InvalidFont> {
+    build_glyph_model(DIGIT_GLYPHS, fonts, digit_fonts, cfg)
+}
+
+/// Builds a model whose classes are `glyphs` (class 1 the first; `0`-`9`
+/// and `A`-`Z`, as [`encode_model_glyphs`] takes them) from the given font
+/// files, and fonts that give only some digits (none of their letters or
+/// 0). The digit model is the one of [`DIGIT_GLYPHS`], the symbols model
+/// that of [`sudoku_lens::vision::classify::SYMBOL_GLYPHS`].
+pub fn build_glyph_model(
+    glyphs: &str,
+    fonts: &[Vec<u8>],
+    digit_fonts: &[(Vec<u8>, &[u8])],
+    cfg: &BuildConfig,
+) -> Result<Vec<u8>, ab_glyph::InvalidFont> {
     let mut faces: Vec<Face<'_>> = Vec::with_capacity(fonts.len() + digit_fonts.len());
     for f in fonts {
         faces.push(Face {
@@ -224,12 +260,17 @@ pub fn build_model_with(
             digits: Some(digits),
         });
     }
-    let per_digit: Vec<Vec<Vec<f32>>> = (1..=9u8).map(|d| digit_features(&faces, d, cfg)).collect();
-    let protos = prototypes(&per_digit, cfg.seed, cfg.prototypes, cfg.iterations);
+    let classes: Vec<(u8, char)> = glyphs.chars().zip(1u8..).map(|(g, l)| (l, g)).collect();
+    let per_class: Vec<Vec<Vec<f32>>> = classes
+        .iter()
+        .map(|&(label, glyph)| class_features(&faces, label, glyph, cfg))
+        .collect();
+    let protos = prototypes(&per_class, cfg.seed, cfg.prototypes, cfg.iterations);
     // Calibrate on fresh cells of the same fonts (another seed): the
-    // distance to the nearest prototype of the right digit, and the gap to
-    // the nearest wrong digit.
-    let draft = Model::from_bytes(&encode_model(&protos, 0.05, 1.0)).expect("fresh model parses");
+    // distance to the nearest prototype of the right class, and the gap to
+    // the nearest wrong class.
+    let draft = Model::from_bytes(&encode_model_glyphs(glyphs, &protos, 0.05, 1.0))
+        .expect("fresh model parses");
     let calib_cfg = BuildConfig {
         seed: cfg.seed ^ 0xca11_b4a7,
         samples: (cfg.samples / 4).max(2),
@@ -237,12 +278,12 @@ pub fn build_model_with(
     };
     let mut right = Vec::new();
     let mut gaps = Vec::new();
-    for d in 1..=9u8 {
-        for f in digit_features(&faces, d, &calib_cfg) {
+    for &(label, glyph) in &classes {
+        for f in class_features(&faces, label, glyph, &calib_cfg) {
             let dist = draft.class_distances(&f);
-            let own = dist[d as usize - 1];
-            let other = (0..9)
-                .filter(|&j| j != d as usize - 1)
+            let own = dist[label as usize - 1];
+            let other = (0..dist.len())
+                .filter(|&j| j != label as usize - 1)
                 .map(|j| dist[j])
                 .fold(f32::INFINITY, f32::min);
             right.push(own);
@@ -256,7 +297,7 @@ pub fn build_model_with(
     let reject = q(&right, 0.99) * 1.3;
     // A median gap maps to a clear preference.
     let tau = (q(&gaps, 0.5) / 4.0).max(1e-4);
-    Ok(encode_model(&protos, tau, reject))
+    Ok(encode_model_glyphs(glyphs, &protos, tau, reject))
 }
 
 /// Tiles a row in the handwriting atlas (`assets/handwriting/`).

@@ -2,8 +2,10 @@
 //! digit model's build ([`build`], from cells drawn by [`synth`]), and what
 //! the binaries in `src/bin/` share. One binary per tool:
 //!
-//! - `build_model`: rebuilds `models/digits.bin` from the fonts (`--check`:
-//!   compares a fresh build with the committed file, byte for byte);
+//! - `build_model`: rebuilds `models/digits.bin` from the fonts
+//!   (`--symbols`: `models/symbols.bin`; `--hand`: `models/handwriting.bin`;
+//!   `--check`: compares fresh builds with the committed files, byte for
+//!   byte);
 //! - `make_samples`, `make_image_samples`: rebuild `samples/`;
 //! - `classify_eval`, `entries_eval`, `locate_eval`, `read_misses`, `read_stages`,
 //!   `sum_misses`: measure the reader on the shared photos.

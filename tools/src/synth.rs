@@ -12,6 +12,8 @@ use sudoku_lens::rng::Rng;
 pub enum CellKind {
     Empty,
     Digit(u8),
+    /// A printed symbol drawn like a digit: a letter (`A`-`Z`) or a digit.
+    Symbol(char),
     /// Small candidate digits, in the corner or in a 3x3 mini-grid.
     Pencil(Vec<u8>),
 }
@@ -158,15 +160,20 @@ pub fn render_cell(
     let inner = nf * (1.0 - 2.0 * margin);
     let mut cov = vec![0f32; n * n];
     // Glyphs.
+    let glyph = match kind {
+        CellKind::Digit(d) => Some((b'0' + d) as char),
+        CellKind::Symbol(ch) => Some(*ch),
+        CellKind::Empty | CellKind::Pencil(_) => None,
+    };
     match kind {
         CellKind::Empty => {}
-        CellKind::Digit(d) => {
+        CellKind::Digit(_) | CellKind::Symbol(_) => {
             let hf = if hard {
                 rng.range(0.42, 0.82)
             } else {
                 rng.range(0.45, 0.8)
             };
-            if let Some(mut bm) = glyph_bitmap(font, (b'0' + d) as char, hf * inner) {
+            if let Some(mut bm) = glyph.and_then(|ch| glyph_bitmap(font, ch, hf * inner)) {
                 let t = rng.unit();
                 if t < 0.2 {
                     bm = morph(&bm, true);

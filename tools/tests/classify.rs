@@ -4,7 +4,7 @@
 use ab_glyph::FontRef;
 use image::{GrayImage, Luma};
 use sudoku_lens::rng::Rng;
-use sudoku_lens::vision::classify::{CellReading, Model, ModelError};
+use sudoku_lens::vision::classify::{CellReading, Model, ModelError, SYMBOL_GLYPHS};
 use sudoku_lens_tools::build::{
     BuildConfig, HELDOUT_FONTS, TRAIN_FONTS, build_model, sample_seed, sample_size,
 };
@@ -204,6 +204,41 @@ fn batch_matches_single_reads() {
         if r.value != 0 {
             assert_ne!(r.value, r.runner_up, "{r:?}");
         }
+    }
+}
+
+/// The symbols model reads every glyph of the fonts it is not built from:
+/// the digits, the letters of 12x12 and 16x16 grids, and the hexadecimal
+/// 0. Prints each font's misreadings (`-- --nocapture`).
+#[test]
+fn held_out_fonts_read_their_symbols() {
+    let model = Model::load_symbols();
+    assert_eq!(model.class_count(), SYMBOL_GLYPHS.len());
+    for name in HELDOUT_FONTS {
+        let data = font_bytes(name);
+        let font = FontRef::try_from_slice(&data).unwrap();
+        let (mut right, mut wrong, mut total) = (0, 0, 0);
+        let mut misread = Vec::new();
+        for (class, glyph) in (1u8..).zip(SYMBOL_GLYPHS.chars()) {
+            for r in model.classify_batch(&cells(&font, &CellKind::Symbol(glyph), 90_011, 12)) {
+                total += 1;
+                if r.value == class {
+                    right += 1;
+                } else if r.value != 0 {
+                    wrong += 1;
+                    misread.push(format!(
+                        "{glyph}->{}",
+                        model.glyph(r.value).unwrap_or('?')
+                    ));
+                }
+            }
+        }
+        eprintln!("{name}: {right}/{total} right, {wrong} wrong: {misread:?}");
+        assert!(right * 100 >= total * 85, "{name}: {right}/{total} right");
+        assert!(
+            wrong * 100 <= total * 3,
+            "{name}: {wrong}/{total} wrong symbols: {misread:?}"
+        );
     }
 }
 

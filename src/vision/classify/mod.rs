@@ -1,11 +1,17 @@
-//! Reads one sudoku cell: empty, or a printed digit 1-9, with a confidence
-//! and the runner-up.
+//! Reads one sudoku cell: empty, or a printed symbol (a digit 1-9, or a
+//! letter of a 12x12 or 16x16 grid), with a confidence and the runner-up.
 //!
-//! The model is a set of digit prototypes (nearest-prototype matching over
-//! pixel and gradient-orientation features, [`prep::Ink::features`]), built
-//! from digits rendered in the fonts under `assets/fonts/` by `cargo run
-//! --release -p sudoku-lens-tools --bin build_model`, and bundled from
-//! `models/digits.bin` (format: [`encode_model`]). Whether a cell is
+//! A model is a set of prototypes of its classes, each class a glyph
+//! (nearest-prototype matching over pixel and gradient-orientation
+//! features, [`prep::Ink::features`]), built from glyphs rendered in the
+//! fonts under `assets/fonts/` by `cargo run --release -p
+//! sudoku-lens-tools --bin build_model`. Two are bundled: the digit model
+//! (`models/digits.bin`, the classes 1-9), and the symbols model
+//! (`models/symbols.bin`, [`SYMBOL_GLYPHS`]: 1-9, A-G and the hexadecimal
+//! 0), for layouts with more than nine symbols ([`Model::for_size`]); the
+//! format is [`encode_model_glyphs`]'s. A reading's value is the class
+//! (1-based: the first glyph is 1), which for the digit model is the digit
+//! itself; [`Model::glyph`] names it. Whether a cell is
 //! empty is decided before matching, from the size, place and contrast of its
 //! ink ([`prep`]): candidate marks and grid-line remnants read as empty.
 //! Ink that matches no printed digit well (handwriting, smudges) also reads
@@ -24,6 +30,19 @@ use image::GrayImage;
 use rayon::prelude::*;
 
 use prep::{FEATURE_LEN, Prepared};
+
+/// The most classes a model may have: one per character `0`-`9`, `A`-`Z`.
+/// Class distances live in an array of this size, so that reading a cell
+/// allocates nothing whatever the model.
+pub const MAX_CLASSES: usize = 36;
+
+/// The digit model's glyphs: class d is the digit d.
+pub const DIGIT_GLYPHS: &str = "123456789";
+
+/// The symbols model's glyphs, in class order: the digits (so that class d
+/// is still the digit d), the letters of a 16x16 grid written `1`-`9`,
+/// `A`-`G`, and the `0` of one written in hexadecimal.
+pub const SYMBOL_GLYPHS: &str = "123456789ABCDEFG0";
 
 /// Dot product with independent lanes, so that it vectorises.
 fn dot(a: &[f32], b: &[f32]) -> f32 {
@@ -68,8 +87,10 @@ pub enum ModelError {
     FeatureLen { found: usize, expected: usize },
     #[error("model file is truncated or has trailing bytes")]
     Size,
-    #[error("model has a label outside 1..=9")]
+    #[error("model has a label outside its classes")]
     Label,
+    #[error("model has no classes, more than {MAX_CLASSES}, or a glyph twice or outside 0-9, A-Z")]
+    Glyphs,
 }
 
 /// Below this confidence, ink is read as empty (with the digit as the
@@ -80,14 +101,74 @@ pub const ACCEPT: f32 = 0.35;
 
 /// The first bytes of a model file.
 const MAGIC: &[u8; 8] = b"SLDIGITS";
-/// The model file format's version.
+/// The model file format's version for the digits 1-9 (the classes go
+/// unnamed).
 const VERSION: u32 = 1;
-/// Bytes before the first prototype: the magic and six 32-bit words.
+/// The version whose header names the classes' glyphs.
+const VERSION_GLYPHS: u32 = 2;
+/// Bytes before the first prototype (version 1) or before the class count
+/// (version 2): the magic and six 32-bit words.
 const HEADER_LEN: usize = 8 + 4 * 6;
 
-/// Digit prototypes and their calibration.
+/// A set of a model's classes: bit `c - 1` for class `c`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Classes(u64);
+
+impl Classes {
+    /// Every class of a model with `count` classes.
+    pub fn all(count: usize) -> Classes {
+        Classes(if count >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << count) - 1
+        })
+    }
+
+    /// Whether class `class` (1-based) is in the set.
+    pub fn contains(self, class: u8) -> bool {
+        (1..=64).contains(&class) && self.0 & (1u64 << (class - 1)) != 0
+    }
+
+    fn with(self, class: usize) -> Classes {
+        Classes(self.0 | 1u64 << class)
+    }
+}
+
+/// Each class's squared distance from some features to its nearest
+/// prototype (index c - 1 for class c; infinite for a class without
+/// prototypes or left out), as many as the model has classes.
+#[derive(Clone, Copy, Debug)]
+pub struct Distances {
+    d: [f32; MAX_CLASSES],
+    len: usize,
+}
+
+impl std::ops::Deref for Distances {
+    type Target = [f32];
+    fn deref(&self) -> &[f32] {
+        &self.d[..self.len]
+    }
+}
+
+impl std::ops::DerefMut for Distances {
+    fn deref_mut(&mut self) -> &mut [f32] {
+        &mut self.d[..self.len]
+    }
+}
+
+impl IntoIterator for Distances {
+    type Item = f32;
+    type IntoIter = std::iter::Take<std::array::IntoIter<f32, MAX_CLASSES>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.d.into_iter().take(self.len)
+    }
+}
+
+/// Prototypes of a model's classes and their calibration.
 #[derive(Debug, Clone)]
 pub struct Model {
+    /// Class c's glyph is `glyphs[c - 1]`.
+    glyphs: Vec<u8>,
     labels: Vec<u8>,
     /// `labels.len()` rows of FEATURE_LEN unit-length features.
     protos: Vec<f32>,
@@ -100,6 +181,7 @@ pub struct Model {
 
 static BUNDLED: &[u8] = include_bytes!("../../../models/digits.bin");
 static HANDWRITING: &[u8] = include_bytes!("../../../models/handwriting.bin");
+static SYMBOLS: &[u8] = include_bytes!("../../../models/symbols.bin");
 
 impl Model {
     /// The model shipped in the crate, parsed once.
@@ -118,9 +200,28 @@ impl Model {
         })
     }
 
-    /// Parses a model file (as written by [`encode_model`]).
+    /// The symbols model shipped in the crate (the classes of
+    /// [`SYMBOL_GLYPHS`]), parsed once.
+    pub fn load_symbols() -> &'static Model {
+        static MODEL: OnceLock<Model> = OnceLock::new();
+        MODEL.get_or_init(|| Model::from_bytes(SYMBOLS).expect("bundled symbols model is valid"))
+    }
+
+    /// The bundled model that reads a layout of `size` symbols: the digit
+    /// model when its glyphs are every symbol of the layout, else the
+    /// symbols model.
+    pub fn for_size(size: usize) -> &'static Model {
+        let digits = Model::load_bundled();
+        if size <= digits.glyphs.len() {
+            digits
+        } else {
+            Model::load_symbols()
+        }
+    }
+
+    /// Parses a model file (as written by [`encode_model_glyphs`]).
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
-        let header = HEADER_LEN;
+        let mut header = HEADER_LEN;
         if bytes.len() < header {
             return Err(ModelError::Size);
         }
@@ -129,8 +230,29 @@ impl Model {
         }
         let word = |i: usize| u32::from_le_bytes(bytes[8 + 4 * i..12 + 4 * i].try_into().unwrap());
         let version = word(0);
-        if version != VERSION {
-            return Err(ModelError::Version(version));
+        let glyphs: Vec<u8> = match version {
+            VERSION => DIGIT_GLYPHS.as_bytes().to_vec(),
+            VERSION_GLYPHS => {
+                let count = bytes
+                    .get(header..header + 4)
+                    .ok_or(ModelError::Size)?
+                    .try_into()
+                    .map(u32::from_le_bytes)
+                    .map_err(|_| ModelError::Size)? as usize;
+                if count > MAX_CLASSES {
+                    return Err(ModelError::Glyphs);
+                }
+                let glyphs = bytes
+                    .get(header + 4..header + 4 + count)
+                    .ok_or(ModelError::Size)?
+                    .to_vec();
+                header += 4 + count;
+                glyphs
+            }
+            _ => return Err(ModelError::Version(version)),
+        };
+        if !valid_glyphs(&glyphs) {
+            return Err(ModelError::Glyphs);
         }
         let flen = word(1) as usize;
         if flen != FEATURE_LEN {
@@ -143,13 +265,13 @@ impl Model {
         let tau = f32::from_bits(word(3));
         let reject = f32::from_bits(word(4));
         let scale = f32::from_bits(word(5));
-        if bytes.len() != header + count * (1 + flen) {
+        if count.checked_mul(1 + flen).and_then(|b| b.checked_add(header)) != Some(bytes.len()) {
             return Err(ModelError::Size);
         }
         let mut labels = Vec::with_capacity(count);
         let mut protos = Vec::with_capacity(count * flen);
         for row in bytes[header..].chunks_exact(1 + flen) {
-            if !(1..=9).contains(&row[0]) {
+            if !(1..=glyphs.len()).contains(&(row[0] as usize)) {
                 return Err(ModelError::Label);
             }
             labels.push(row[0]);
@@ -161,6 +283,7 @@ impl Model {
             }
         }
         Ok(Model {
+            glyphs,
             labels,
             protos,
             tau,
@@ -172,6 +295,32 @@ impl Model {
     /// handwriting model lacks some.
     pub fn knows(&self, digit: u8) -> bool {
         self.labels.contains(&digit)
+    }
+
+    /// Number of classes.
+    pub fn class_count(&self) -> usize {
+        self.glyphs.len()
+    }
+
+    /// The glyph of class `class` (1-based): `'1'`-`'9'`, `'A'`, ...;
+    /// `None` for 0 (empty) or a class the model does not have.
+    pub fn glyph(&self, class: u8) -> Option<char> {
+        let i = (class as usize).checked_sub(1)?;
+        self.glyphs.get(i).map(|&g| g as char)
+    }
+
+    /// Every class of the model.
+    pub fn all_classes(&self) -> Classes {
+        Classes::all(self.glyphs.len())
+    }
+
+    /// The classes whose glyph `keep` accepts.
+    pub fn classes_where(&self, keep: impl Fn(char) -> bool) -> Classes {
+        self.glyphs
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| keep(**g as char))
+            .fold(Classes(0), |set, (i, _)| set.with(i))
     }
 
     /// Number of prototypes.
@@ -188,14 +337,27 @@ impl Model {
         self.reject
     }
 
-    /// For each digit 1..=9 (index 0..9), the squared distance from the
-    /// features to its nearest prototype.
-    pub fn class_distances(&self, features: &[f32]) -> [f32; 9] {
-        let mut best = [f32::INFINITY; 9];
+    /// For each class (index c - 1 for class c; for the digit model, digit
+    /// d at d - 1), the squared distance from the features to its nearest
+    /// prototype.
+    pub fn class_distances(&self, features: &[f32]) -> Distances {
+        self.distances_among(features, self.all_classes())
+    }
+
+    /// [`Model::class_distances`] of the classes in `among` only; the
+    /// others are infinitely far.
+    pub fn distances_among(&self, features: &[f32], among: Classes) -> Distances {
+        let mut best = Distances {
+            d: [f32::INFINITY; MAX_CLASSES],
+            len: self.glyphs.len(),
+        };
         for (row, &label) in self.protos.chunks_exact(FEATURE_LEN).zip(&self.labels) {
+            if !among.contains(label) {
+                continue;
+            }
             let dot = dot(row, features);
             let d = (2.0 - 2.0 * dot).max(0.0);
-            let slot = &mut best[label as usize - 1];
+            let slot = &mut best.d[label as usize - 1];
             if d < *slot {
                 *slot = d;
             }
@@ -206,6 +368,13 @@ impl Model {
     /// Reads one cell crop.
     pub fn classify(&self, crop: &GrayImage) -> CellReading {
         self.read_prepared(&prep::prepare(crop))
+    }
+
+    /// [`Model::classify_batch`] among some classes only: a cell's reading
+    /// and runner-up are of those classes.
+    pub fn classify_batch_among(&self, crops: &[GrayImage], among: Classes) -> Vec<CellReading> {
+        let prepared: Vec<Prepared> = crops.par_iter().map(prep::prepare).collect();
+        self.read_page_among(&prepared, among)
     }
 
     /// Reads the cells of one grid, in parallel; the result is in the
@@ -226,11 +395,18 @@ impl Model {
 
     /// [`Model::classify_batch`] for cells already prepared.
     pub fn read_page(&self, prepared: &[Prepared]) -> Vec<CellReading> {
+        self.read_page_among(prepared, self.all_classes())
+    }
+
+    /// [`Model::read_page`] among the classes `among` only.
+    pub fn read_page_among(&self, prepared: &[Prepared], among: Classes) -> Vec<CellReading> {
         let scored: Vec<Scored> = prepared
             .par_iter()
             .map(|p| match p {
-                Prepared::Ink(ink) => self.score(ink),
-                Prepared::Empty { margin, near, .. } => self.score_empty(*margin, near.as_deref()),
+                Prepared::Ink(ink) => self.score(ink, among),
+                Prepared::Empty { margin, near, .. } => {
+                    self.score_empty(*margin, near.as_deref(), among)
+                }
             })
             .collect();
         let limit = page_limit(&scored);
@@ -242,27 +418,29 @@ impl Model {
 
     /// Turns preprocessed ink into a reading.
     pub fn read_prepared(&self, prepared: &Prepared) -> CellReading {
+        let all = self.all_classes();
         match prepared {
             Prepared::Empty { margin, near, .. } => {
-                self.score_empty(*margin, near.as_deref()).reading(false)
+                self.score_empty(*margin, near.as_deref(), all).reading(false)
             }
-            Prepared::Ink(ink) => self.score(ink).reading(false),
+            Prepared::Ink(ink) => self.score(ink, all).reading(false),
         }
     }
 
     /// An empty cell; with ink near to passing as a digit, its nearest
     /// digit as the runner-up.
-    fn score_empty(&self, margin: f32, near: Option<&prep::Ink>) -> Scored {
+    fn score_empty(&self, margin: f32, near: Option<&prep::Ink>, among: Classes) -> Scored {
         let mut s = Scored::empty(margin);
         if let Some(ink) = near {
-            s.first = self.score(ink).first;
+            s.first = self.score(ink, among).first;
         }
         s
     }
 
-    /// The nearest digits to some ink, and how well they fit.
-    fn score(&self, ink: &prep::Ink) -> Scored {
-        let dist = self.class_distances(&ink.features);
+    /// The nearest classes to some ink among `among`, and how well they
+    /// fit.
+    fn score(&self, ink: &prep::Ink, among: Classes) -> Scored {
+        let dist = self.distances_among(&ink.features, among);
         let ranked = rank(&dist, self.tau);
         let dmin = dist[ranked.first as usize - 1];
         let fade = if ink.faint {
@@ -284,9 +462,10 @@ impl Model {
     }
 }
 
-/// The two nearest digits to some ink by their class distances (`dist[d -
-/// 1]` for digit d), with their probabilities: each distance mapped
-/// through `exp(-(d - nearest) / tau)` and normalised over the nine.
+/// The two nearest classes to some ink by their class distances (`dist[c -
+/// 1]` for class c; for the digit model, digit d at d - 1), with their
+/// probabilities: each distance mapped through `exp(-(d - nearest) / tau)`
+/// and normalised over the classes. A single class is its own runner-up.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ranked {
     pub first: u8,
@@ -296,13 +475,21 @@ pub struct Ranked {
 }
 
 /// Ranks the class distances `dist` (see [`Ranked`]); ties go to the
-/// smaller digit.
-pub fn rank(dist: &[f32; 9], tau: f32) -> Ranked {
-    let (mut first, mut second) = (0usize, 1usize);
+/// smaller class. No classes rank as class 1 with probability 0.
+pub fn rank(dist: &[f32], tau: f32) -> Ranked {
+    if dist.is_empty() {
+        return Ranked {
+            first: 1,
+            second: 1,
+            p_first: 0.0,
+            p_second: 0.0,
+        };
+    }
+    let (mut first, mut second) = (0usize, 1usize.min(dist.len() - 1));
     if dist[second] < dist[first] {
         std::mem::swap(&mut first, &mut second);
     }
-    for i in 2..9 {
+    for i in 2..dist.len() {
         if dist[i] < dist[first] {
             second = first;
             first = i;
@@ -311,6 +498,15 @@ pub fn rank(dist: &[f32; 9], tau: f32) -> Ranked {
         }
     }
     let dmin = dist[first];
+    if !dmin.is_finite() {
+        // No class within reach (every one left out).
+        return Ranked {
+            first: first as u8 + 1,
+            second: second as u8 + 1,
+            p_first: 0.0,
+            p_second: 0.0,
+        };
+    }
     let total: f32 = dist.iter().map(|&d| (-(d - dmin) / tau).exp()).sum();
     Ranked {
         first: first as u8 + 1,
@@ -320,28 +516,68 @@ pub fn rank(dist: &[f32; 9], tau: f32) -> Ranked {
     }
 }
 
-/// Writes a model file: the digit prototypes (label 1-9 and
-/// [`FEATURE_LEN`] features each, as [`prep::Ink::features`] gives them), the
-/// softness `tau` of the distance-to-probability mapping, and the `reject`
-/// distance beyond which ink is not a printed digit.
-///
-/// The format, read back by [`Model::from_bytes`]: the 8 bytes `SLDIGITS`;
-/// six little-endian 32-bit words: the format version (1), the feature
-/// length, the prototype count, then `tau`, `reject` and the quantisation
-/// scale as `f32` bits; then per prototype its label byte and one byte per
-/// feature, the feature times the scale, rounded (the scale maps the largest
-/// feature of the file to 255). Reading divides by the scale and brings
-/// each prototype back to unit length.
+/// Writes a model file of the digits 1-9: [`encode_model_glyphs`] with
+/// the glyphs [`DIGIT_GLYPHS`].
 ///
 /// # Panics
 ///
-/// On a prototype whose label is not 1-9 or whose length is not
-/// [`FEATURE_LEN`]: that would write a file no reader accepts.
+/// As [`encode_model_glyphs`].
 pub fn encode_model(prototypes: &[(u8, Vec<f32>)], tau: f32, reject: f32) -> Vec<u8> {
+    encode_model_glyphs(DIGIT_GLYPHS, prototypes, tau, reject)
+}
+
+/// Whether `glyphs` can name a model's classes: one to [`MAX_CLASSES`] of
+/// them, each `0`-`9` or `A`-`Z`, none twice.
+fn valid_glyphs(glyphs: &[u8]) -> bool {
+    !glyphs.is_empty()
+        && glyphs.len() <= MAX_CLASSES
+        && glyphs
+            .iter()
+            .all(|g| g.is_ascii_digit() || g.is_ascii_uppercase())
+        && glyphs
+            .iter()
+            .enumerate()
+            .all(|(i, g)| !glyphs[..i].contains(g))
+}
+
+/// Writes a model file: the prototypes (a class label, 1 for the first of
+/// `glyphs`, and [`FEATURE_LEN`] features each, as
+/// [`prep::Ink::features`] gives them), the softness `tau` of the
+/// distance-to-probability mapping, and the `reject` distance beyond which
+/// ink is not a printed symbol.
+///
+/// The format, read back by [`Model::from_bytes`]: the 8 bytes `SLDIGITS`;
+/// six little-endian 32-bit words: the format version, the feature length,
+/// the prototype count, then `tau`, `reject` and the quantisation scale as
+/// `f32` bits; in version 2 only, a 32-bit class count and one byte per
+/// class, its glyph (version 1, written when the glyphs are
+/// [`DIGIT_GLYPHS`], names none: its classes are the digits 1-9); then per
+/// prototype its label byte and one byte per feature, the feature times
+/// the scale, rounded (the scale maps the largest feature of the file to
+/// 255). Reading divides by the scale and brings each prototype back to
+/// unit length.
+///
+/// # Panics
+///
+/// On glyphs that are not one to [`MAX_CLASSES`] different characters
+/// `0`-`9`, `A`-`Z`, or a prototype whose label is not a class or whose
+/// length is not [`FEATURE_LEN`]: that would write a file no reader
+/// accepts.
+pub fn encode_model_glyphs(
+    glyphs: &str,
+    prototypes: &[(u8, Vec<f32>)],
+    tau: f32,
+    reject: f32,
+) -> Vec<u8> {
+    assert!(
+        valid_glyphs(glyphs.as_bytes()),
+        "glyphs `{glyphs}`: one to {MAX_CLASSES} different characters 0-9, A-Z"
+    );
+    let classes = glyphs.len();
     for (label, p) in prototypes {
         assert!(
-            (1..=9).contains(label) && p.len() == FEATURE_LEN,
-            "a prototype of label {label} with {} features: labels are 1-9, features {FEATURE_LEN}",
+            (1..=classes).contains(&(*label as usize)) && p.len() == FEATURE_LEN,
+            "a prototype of label {label} with {} features: labels are 1-{classes}, features {FEATURE_LEN}",
             p.len()
         );
     }
@@ -351,10 +587,13 @@ pub fn encode_model(prototypes: &[(u8, Vec<f32>)], tau: f32, reject: f32) -> Vec
         .fold(0f32, f32::max)
         .max(1e-6);
     let scale = 255.0 / max;
-    let mut out = Vec::with_capacity(HEADER_LEN + prototypes.len() * (1 + FEATURE_LEN));
+    let named = glyphs != DIGIT_GLYPHS;
+    let mut out = Vec::with_capacity(
+        HEADER_LEN + if named { 4 + classes } else { 0 } + prototypes.len() * (1 + FEATURE_LEN),
+    );
     out.extend_from_slice(MAGIC);
     for w in [
-        VERSION,
+        if named { VERSION_GLYPHS } else { VERSION },
         FEATURE_LEN as u32,
         prototypes.len() as u32,
         tau.to_bits(),
@@ -362,6 +601,10 @@ pub fn encode_model(prototypes: &[(u8, Vec<f32>)], tau: f32, reject: f32) -> Vec
         scale.to_bits(),
     ] {
         out.extend_from_slice(&w.to_le_bytes());
+    }
+    if named {
+        out.extend_from_slice(&(classes as u32).to_le_bytes());
+        out.extend_from_slice(glyphs.as_bytes());
     }
     for (label, p) in prototypes {
         out.push(*label);
@@ -500,6 +743,104 @@ mod tests {
         );
         assert!(d[0].is_infinite(), "no prototype of 1: {d:?}");
         assert!(model.class_distances(&b)[6] < 1e-4);
+    }
+
+    fn unit(i: usize) -> Vec<f32> {
+        let mut v = vec![0f32; FEATURE_LEN];
+        v[i] = 1.0;
+        v
+    }
+
+    #[test]
+    fn a_model_of_named_glyphs_reads_back_with_its_classes() {
+        let glyphs = "12A0";
+        let bytes = encode_model_glyphs(glyphs, &[(3, unit(0)), (4, unit(1))], 0.05, 0.9);
+        assert_eq!(
+            bytes.len(),
+            HEADER_LEN + 4 + glyphs.len() + 2 * (1 + FEATURE_LEN)
+        );
+        let model = Model::from_bytes(&bytes).unwrap();
+        assert_eq!(model.class_count(), 4);
+        assert_eq!(model.glyph(3), Some('A'));
+        assert_eq!(model.glyph(4), Some('0'));
+        assert_eq!((model.glyph(0), model.glyph(5)), (None, None));
+        let d = model.class_distances(&unit(1));
+        assert_eq!(d.len(), 4);
+        assert!(d[3] < 1e-4 && d[0].is_infinite(), "{d:?}");
+        // Among the other classes only, the 0's prototype is not seen.
+        let letters = model.classes_where(|g| g == 'A');
+        assert!(letters.contains(3) && !letters.contains(4));
+        let d = model.distances_among(&unit(1), letters);
+        assert!(d[3].is_infinite() && (d[2] - 2.0).abs() < 1e-3, "{d:?}");
+        // A model of the digits 1-9 keeps the first format, byte for byte.
+        let digits = encode_model(&[(3, unit(0))], 0.05, 0.9);
+        assert_eq!(
+            digits,
+            encode_model_glyphs(DIGIT_GLYPHS, &[(3, unit(0))], 0.05, 0.9)
+        );
+        assert_eq!(u32::from_le_bytes(digits[8..12].try_into().unwrap()), 1);
+        assert_eq!(Model::from_bytes(&digits).unwrap().class_count(), 9);
+    }
+
+    #[test]
+    fn bad_glyph_headers_are_refused() {
+        let good = encode_model_glyphs("1AB", &[(2, unit(0))], 0.05, 0.9);
+        // The class count past the bytes there are.
+        let mut bad = good.clone();
+        bad[HEADER_LEN..HEADER_LEN + 4].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(Model::from_bytes(&bad).is_err());
+        // A glyph twice, or one that is no digit or capital.
+        let mut bad = good.clone();
+        bad[HEADER_LEN + 5] = b'1';
+        assert!(matches!(Model::from_bytes(&bad), Err(ModelError::Glyphs)));
+        let mut bad = good.clone();
+        bad[HEADER_LEN + 5] = b'a';
+        assert!(matches!(Model::from_bytes(&bad), Err(ModelError::Glyphs)));
+        // A label past the classes.
+        let mut bad = good.clone();
+        bad[HEADER_LEN + 4 + 3] = 4;
+        assert!(matches!(Model::from_bytes(&bad), Err(ModelError::Label)));
+        // Truncated inside the glyphs.
+        assert!(matches!(
+            Model::from_bytes(&good[..HEADER_LEN + 5]),
+            Err(ModelError::Size)
+        ));
+        assert!(Model::from_bytes(&good).is_ok());
+    }
+
+    #[test]
+    fn ranking_works_over_any_number_of_classes() {
+        let nine = [0.4, 0.1, 0.3, 0.2, 0.9, 0.9, 0.9, 0.9, 0.9];
+        let r = rank(&nine, 0.05);
+        assert_eq!((r.first, r.second), (2, 4));
+        let mut seventeen = [1.0f32; 17];
+        seventeen[16] = 0.05;
+        seventeen[11] = 0.1;
+        let r = rank(&seventeen, 0.05);
+        assert_eq!((r.first, r.second), (17, 12));
+        assert!(r.p_first > r.p_second && r.p_first < 1.0);
+        // Classes left out (infinitely far) take no probability.
+        let r = rank(&[f32::INFINITY, 0.2, f32::INFINITY], 0.05);
+        assert_eq!((r.first, r.p_first), (2, 1.0));
+        // Nothing within reach: no probability at all, and no panic.
+        assert_eq!(rank(&[f32::INFINITY; 3], 0.05).p_first, 0.0);
+        assert_eq!(rank(&[], 0.05).p_first, 0.0);
+        assert_eq!(rank(&[0.3], 0.05).first, 1);
+    }
+
+    #[test]
+    fn the_bundled_models_name_their_glyphs() {
+        let digits = Model::load_bundled();
+        assert_eq!(digits.class_count(), 9);
+        assert!(std::ptr::eq(Model::for_size(9), digits));
+        assert!(std::ptr::eq(Model::for_size(6), digits));
+        let symbols = Model::for_size(16);
+        assert!(std::ptr::eq(symbols, Model::load_symbols()));
+        let glyphs: String = (1..=symbols.class_count() as u8)
+            .filter_map(|c| symbols.glyph(c))
+            .collect();
+        assert_eq!(glyphs, SYMBOL_GLYPHS);
+        assert!((1..=symbols.class_count() as u8).all(|c| symbols.knows(c)));
     }
 
     /// Ink at distance `dmin` read with confidence `confidence`.

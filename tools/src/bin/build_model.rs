@@ -1,24 +1,29 @@
-//! Rebuilds `models/digits.bin` from the fonts in `assets/fonts/`, and
-//! `models/handwriting.bin` from the handwriting tiles in
-//! `assets/handwriting/`.
+//! Rebuilds `models/digits.bin` and `models/symbols.bin` from the fonts in
+//! `assets/fonts/`, and `models/handwriting.bin` from the handwriting tiles
+//! in `assets/handwriting/`.
 //!
 //! `cargo run --release -p sudoku-lens-tools --bin build_model [-- OUT]`
 //! writes the digit model (to OUT, or `models/digits.bin`);
-//! `-- --hand` writes the handwriting model. The output is the same, byte
-//! for byte, on every run. `-- --check` builds both in memory and fails if
-//! either differs from its committed file.
+//! `-- --symbols` writes the symbols model (1-9, A-G and 0, for grids of
+//! more than nine symbols); `-- --hand` writes the handwriting model. The
+//! output is the same, byte for byte, on every run. `-- --check` builds
+//! all three in memory and fails if any differs from its committed file.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
-use sudoku_lens::vision::classify::Model;
+use sudoku_lens::vision::classify::{Model, SYMBOL_GLYPHS};
 use sudoku_lens_tools::build::{
-    BuildConfig, DIGIT_FONTS, HAND_ATLAS, HandConfig, TRAIN_FONTS, build_hand_model,
-    build_model_with,
+    BuildConfig, DIGIT_FONTS, HAND_ATLAS, HandConfig, TRAIN_FONTS, build_glyph_model,
+    build_hand_model, build_model_with,
 };
 use sudoku_lens_tools::{font_bytes, repo_root};
 
-fn digits() -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+/// The training fonts' bytes, and those of the fonts that give only some
+/// digits.
+type FontFiles = (Vec<Vec<u8>>, Vec<(Vec<u8>, &'static [u8])>);
+
+fn fonts() -> Result<FontFiles, std::io::Error> {
     let fonts = TRAIN_FONTS
         .iter()
         .map(|name| font_bytes(name))
@@ -27,10 +32,25 @@ fn digits() -> Result<Vec<u8>, Box<dyn std::error::Error>> {
         .iter()
         .map(|&(name, digits)| Ok((font_bytes(name)?, digits)))
         .collect::<Result<Vec<_>, std::io::Error>>()?;
+    Ok((fonts, digit_fonts))
+}
+
+fn digits() -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+    let (fonts, digit_fonts) = self::fonts()?;
     Ok(build_model_with(
         &fonts,
         &digit_fonts,
         &BuildConfig::default(),
+    )?)
+}
+
+fn symbols() -> Result<Vec<u8>, Box<dyn std::error::Error>> {
+    let (fonts, digit_fonts) = self::fonts()?;
+    Ok(build_glyph_model(
+        SYMBOL_GLYPHS,
+        &fonts,
+        &digit_fonts,
+        &BuildConfig::symbols(),
     )?)
 }
 
@@ -49,6 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some("--check") => {
             for (file, bytes) in [
                 ("models/digits.bin", digits()?),
+                ("models/symbols.bin", symbols()?),
                 ("models/handwriting.bin", handwriting()?),
             ] {
                 let out = root.join(file);
@@ -58,6 +79,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 println!("{} matches a fresh build", out.display());
             }
             return Ok(());
+        }
+        Some("--symbols") => {
+            let out = root.join("models/symbols.bin");
+            let bytes = symbols()?;
+            let model = Model::from_bytes(&bytes)?;
+            std::fs::write(&out, &bytes)?;
+            println!(
+                "{}: {} bytes, {} prototypes of {} classes ({SYMBOL_GLYPHS}), reject distance {:.4}, in {:.1?}",
+                out.display(),
+                bytes.len(),
+                model.len(),
+                model.class_count(),
+                model.reject_distance(),
+                start.elapsed()
+            );
         }
         Some("--hand") => {
             let out = root.join("models/handwriting.bin");

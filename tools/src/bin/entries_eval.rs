@@ -105,7 +105,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     let (v, conf, second) = read_digit(model, &hand, ink);
                     let pd = model.class_distances(&ink.features);
                     let hd = hand.class_distances(&ink.features);
-                    let list = |d: &[f32; 9]| {
+                    let list = |d: &[f32]| {
                         d.iter()
                             .map(|x| format!("{x:.4}"))
                             .collect::<Vec<_>>()
