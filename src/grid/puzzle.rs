@@ -33,6 +33,16 @@ impl Alphabet {
         }
     }
 
+    /// The alphabets a puzzle of `size` symbols may be written in, the
+    /// usual first: hexadecimal only for 16 symbols.
+    pub fn for_size(size: usize) -> &'static [Alphabet] {
+        if size == 16 {
+            &[Alphabet::Digits, Alphabet::Hex]
+        } else {
+            &[Alphabet::Digits]
+        }
+    }
+
     /// The character for symbol `v` (1-based).
     pub fn symbol(self, v: u8) -> char {
         debug_assert!(v >= 1);
@@ -238,6 +248,15 @@ impl Puzzle {
             "value {value} out of range"
         );
         self.values[cell] = value;
+    }
+
+    /// The same puzzle written in `alphabet`; a puzzle whose size has no
+    /// such alphabet (hexadecimal is for 16 symbols) keeps its own.
+    pub fn with_alphabet(mut self, alphabet: Alphabet) -> Puzzle {
+        if Alphabet::for_size(self.layout.size()).contains(&alphabet) {
+            self.alphabet = alphabet;
+        }
+        self
     }
 
     /// The same puzzle (layout, format) holding other values, e.g. its solution.

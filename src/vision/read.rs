@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use super::cages::{KillerReading, read_killer};
 use super::check::{CheckOutcome, check_solved};
 use super::classify::prep::{Prepared, prepare, prepare_entry};
-use super::classify::{CellReading, Model};
+use super::classify::{CellReading, Classes, Model};
 use super::colour::{ColourSplit, InkColour, ink_colour, split_by_colour};
 use super::entries::{Marks, Written, read_written};
 use super::homography::Homography;
@@ -20,11 +20,19 @@ use super::locate::{
     CELL_CROP_SIZE, LocateError, LocateFileError, Located, Quad, Trace, cell_crops, locate_traced,
 };
 use super::orient::{apply, orient};
-use crate::grid::{Entries, Layout, Puzzle};
+use crate::grid::{Alphabet, Entries, Layout, Puzzle};
 use crate::solve::solve;
 
 /// Cells read with less confidence than this are reported as uncertain.
 pub const UNCERTAIN_BELOW: f32 = 0.75;
+
+/// A 16x16 grid may be written `1`-`9`, `A`-`G` or in hexadecimal `0`-`F`:
+/// the page tells which by the symbols only one of them has (a `0`, a `G`),
+/// counted where read at least this sure (as sure as a cell not reported
+/// uncertain). The alphabet with more of them is the page's; with as many
+/// (none), the first (`1`-`9`, `A`-`G`). A full 16x16 grid holds sixteen of
+/// either, its givens several.
+pub const ALPHABET_SURE: f32 = UNCERTAIN_BELOW;
 
 /// A puzzle read from an image.
 #[derive(Clone, Debug)]
@@ -245,32 +253,92 @@ pub fn read_located(grey: &GrayImage, located: Located) -> Reading {
     read_located_with(grey, located, ReadOptions::default())
 }
 
+/// The classes of `model` a layout of `size` symbols written in one of
+/// `alphabets` is read among: the glyphs that are its symbols, and every
+/// digit 1-9 (a digit past a small layout's last symbol, a 7 on a 6x6, is
+/// read and then refused as foreign: the grid may have been found at a
+/// smaller layout than printed).
+fn classes_for(model: &Model, alphabets: &[Alphabet], size: usize) -> Classes {
+    model.classes_where(|g| {
+        matches!(g, '1'..='9') || alphabets.iter().any(|a| a.value(g, size).is_some())
+    })
+}
+
+/// Which of `alphabets` the page read in `cells` (values are `model`'s
+/// classes) is written in: see [`ALPHABET_SURE`].
+fn page_alphabet(
+    model: &Model,
+    alphabets: &[Alphabet],
+    size: usize,
+    cells: &[CellReading],
+) -> Alphabet {
+    let only_in = |a: Alphabet, g: char| {
+        a.value(g, size).is_some()
+            && alphabets
+                .iter()
+                .all(|&b| b == a || b.value(g, size).is_none())
+    };
+    let mut best = (Alphabet::Digits, 0usize);
+    for (i, &a) in alphabets.iter().enumerate() {
+        let count = cells
+            .iter()
+            .filter(|c| c.confidence >= ALPHABET_SURE)
+            .filter_map(|c| model.glyph(c.value))
+            .filter(|&g| only_in(a, g))
+            .count();
+        if i == 0 || count > best.1 {
+            best = (a, count);
+        }
+    }
+    best.0
+}
+
 /// [`read_located`] with the colour image and the boxes' rule of `options`.
 pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOptions<'_>) -> Reading {
     let ReadOptions { colour, regions } = options;
-    let model = Model::load_bundled();
+    // The layout's symbols decide the model (the digits 1-9, or the
+    // symbols model's letters too) and the classes looked for: first those
+    // of every alphabet the layout may be written in, then, once the page
+    // has told which it is, those of that one.
+    let size = located.layout.size();
+    let model = Model::for_size(size);
+    let alphabets = Alphabet::for_size(size);
+    let among = classes_for(model, alphabets, size);
     let crops = cell_crops(grey, &located, CELL_CROP_SIZE);
     let prepared: Vec<Prepared> = crops.par_iter().map(prepare).collect();
-    let cells = model.read_page(&prepared);
+    let cells = model.read_page_among(&prepared, among);
     let turns = orient(model, &located.layout, &crops, &prepared, &cells).turns;
-    let (located, crops, mut cells) = apply(model, located, crops, cells, turns);
+    let (located, crops, cells) = apply(model, located, crops, cells, turns, among);
     // The entries are read upright: a turned grid's crops are prepared again.
     let prepared: Vec<Prepared> = if turns.is_multiple_of(4) {
         prepared
     } else {
         crops.par_iter().map(prepare).collect()
     };
-    // A digit the layout does not have (a 7 on a 6x6, a grid read at a
-    // smaller layout than printed) is no given of it: empty, and unsure.
-    let size = located.layout.size();
+    let alphabet = page_alphabet(model, alphabets, size, &cells);
+    let chosen = classes_for(model, &[alphabet], size);
+    let mut cells = if chosen == among {
+        cells
+    } else {
+        model.read_page_among(&prepared, chosen)
+    };
+    // A class that is no symbol of the layout (a 7 on a 6x6, a grid read
+    // at a smaller layout than printed) is no given of it: empty, and
+    // unsure. The others become the layout's values.
+    let symbol = |class: u8| model.glyph(class).and_then(|g| alphabet.value(g, size));
     let mut foreign = vec![false; cells.len()];
     for (c, f) in cells.iter_mut().zip(&mut foreign) {
-        if c.runner_up as usize > size {
-            c.runner_up = 0;
-            c.runner_up_confidence = 0.0;
+        if c.runner_up != 0 {
+            match symbol(c.runner_up) {
+                Some(v) => c.runner_up = v,
+                None => (c.runner_up, c.runner_up_confidence) = (0, 0.0),
+            }
         }
-        if c.value as usize > size {
-            (c.value, c.confidence, *f) = (0, 0.0, true);
+        if c.value != 0 {
+            match symbol(c.value) {
+                Some(v) => c.value = v,
+                None => (c.value, c.confidence, *f) = (0, 0.0, true),
+            }
         }
     }
     let mut uncertain: Vec<usize> = cells
@@ -327,7 +395,9 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
         uncertain.sort_unstable();
         uncertain.dedup();
     }
-    let mut puzzle = Puzzle::empty(layout).with_values(values);
+    let mut puzzle = Puzzle::empty(layout)
+        .with_values(values)
+        .with_alphabet(alphabet);
     if let Some(k) = &killer {
         puzzle = puzzle
             .with_cages(k.cages.clone())
@@ -361,13 +431,25 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
         .filter(|(_, g)| **g == 0)
         .for_each(|((p, crop), _)| *p = prepare_entry(crop));
     drop(crops);
+    // Handwriting is read as the digits 1-9 (the handwriting model's, and
+    // the digit model's where it has none), then written in the page's
+    // alphabet: a hexadecimal page's 5 is its sixth symbol.
     let (_, mut written, marks) = read_written(
-        model,
+        Model::load_bundled(),
         Model::load_handwriting(),
         &prepared,
         &occupied,
         solution.as_deref(),
     );
+    let digit_symbol = |d: u8| char::from_digit(d as u32, 10).and_then(|g| alphabet.value(g, size));
+    written.retain_mut(|w| {
+        let Some(v) = digit_symbol(w.value) else {
+            return false;
+        };
+        w.value = v;
+        w.runner_up = digit_symbol(w.runner_up).unwrap_or(0);
+        true
+    });
     // A digit in the entries' ink is printed: reported like a given, even
     // read unsure (its cell is then in `uncertain` already).
     for (cell, _) in taken.iter().enumerate().filter(|(_, t)| **t) {

@@ -117,11 +117,7 @@ fn prototypes(
 
 /// Whether a font restricted to `digits` (`None`: all) gives `glyph`.
 fn gives(digits: Option<&[u8]>, glyph: char) -> bool {
-    digits.is_none_or(|ds| {
-        glyph
-            .to_digit(10)
-            .is_some_and(|d| ds.contains(&(d as u8)))
-    })
+    digits.is_none_or(|ds| glyph.to_digit(10).is_some_and(|d| ds.contains(&(d as u8))))
 }
 
 /// Features of every usable training cell of one class (`label`, 1 for

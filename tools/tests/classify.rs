@@ -226,10 +226,7 @@ fn held_out_fonts_read_their_symbols() {
                     right += 1;
                 } else if r.value != 0 {
                     wrong += 1;
-                    misread.push(format!(
-                        "{glyph}->{}",
-                        model.glyph(r.value).unwrap_or('?')
-                    ));
+                    misread.push(format!("{glyph}->{}", model.glyph(r.value).unwrap_or('?')));
                 }
             }
         }

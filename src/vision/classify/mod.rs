@@ -265,7 +265,11 @@ impl Model {
         let tau = f32::from_bits(word(3));
         let reject = f32::from_bits(word(4));
         let scale = f32::from_bits(word(5));
-        if count.checked_mul(1 + flen).and_then(|b| b.checked_add(header)) != Some(bytes.len()) {
+        if count
+            .checked_mul(1 + flen)
+            .and_then(|b| b.checked_add(header))
+            != Some(bytes.len())
+        {
             return Err(ModelError::Size);
         }
         let mut labels = Vec::with_capacity(count);
@@ -420,9 +424,9 @@ impl Model {
     pub fn read_prepared(&self, prepared: &Prepared) -> CellReading {
         let all = self.all_classes();
         match prepared {
-            Prepared::Empty { margin, near, .. } => {
-                self.score_empty(*margin, near.as_deref(), all).reading(false)
-            }
+            Prepared::Empty { margin, near, .. } => self
+                .score_empty(*margin, near.as_deref(), all)
+                .reading(false),
             Prepared::Ink(ink) => self.score(ink, all).reading(false),
         }
     }

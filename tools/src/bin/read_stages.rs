@@ -99,6 +99,7 @@ fn stage_apply(
         crops.to_vec(),
         cells.to_vec(),
         turns,
+        model.all_classes(),
     )
 }
 
