@@ -1,6 +1,7 @@
 //! Every image in `samples/images/` (screenshots and simulated photos made by
 //! `cargo run --release -p sudoku-lens-tools --bin make_image_samples`) is read through the
-//! library and must give exactly the grid in its `NAME.txt` (a killer's
+//! library and must give exactly the grid in its `NAME.txt`, written in
+//! the same alphabet (a 16x16 in `1`-`9`, `A`-`G` or hexadecimal; a killer's
 //! cages too: their cells and sums; a jigsaw's regions; the player's
 //! entries where the text has an `entries:` part, and none where it has
 //! not; on a photo a handwritten entry may be read as nothing or as a
@@ -119,6 +120,14 @@ fn every_sample_image_reads_exactly() {
                     "{name}: read\n{}expected\n{}",
                     reading.puzzle.to_text(),
                     expected.to_text()
+                ));
+            }
+            // A 16x16 page in hexadecimal reads in hexadecimal.
+            if reading.puzzle.alphabet() != expected.alphabet() {
+                return Some(format!(
+                    "{name}: read in {:?}, expected {:?}",
+                    reading.puzzle.alphabet(),
+                    expected.alphabet()
                 ));
             }
             // Both numbered in order of first appearance: equal exactly

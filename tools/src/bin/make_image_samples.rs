@@ -1,5 +1,6 @@
-//! Writes the image samples in `samples/images/`: classic, samurai and
-//! jigsaw puzzles rendered as app screenshots (light and dark mode, shaded boxes,
+//! Writes the image samples in `samples/images/`: classic, samurai,
+//! jigsaw and 16x16 (letters, and hexadecimal) puzzles rendered as
+//! app screenshots (light and dark mode, shaded boxes,
 //! a player's digits in another ink than the givens',
 //! highlighted cells, candidate marks, a number pad), killer screenshots
 //! (dashed and dotted cage outlines), and as simulated phone
@@ -19,7 +20,7 @@ use std::sync::Arc;
 
 use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
 use image::{GrayImage, ImageEncoder, Rgb, RgbImage};
-use sudoku_lens::grid::{Document, Entries, HouseKind, Layout, Progress, Puzzle, parse};
+use sudoku_lens::grid::{Alphabet, Document, Entries, HouseKind, Layout, Progress, Puzzle, parse};
 use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{full_grid, thin};
@@ -1348,6 +1349,33 @@ fn main() {
             },
             extras: dark_app.clone(),
             cell: 64.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
+        // A grid of more than nine symbols: letters after the digits, and
+        // in hexadecimal (0-F). (A 12x12 screenshot is found as a
+        // butterfly, the same cells, and has no sample yet.)
+        Sample {
+            name: "16x16-screen-light",
+            puzzle: shape("16by16.txt"),
+            // In the sans: the serif's wide A, D and G read as empty.
+            style: Style {
+                pencil: None,
+                ..shaded.clone()
+            },
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "16x16-screen-hex-dark",
+            puzzle: shape("16by16.txt").with_alphabet(Alphabet::Hex),
+            style: dark.clone(),
+            extras: dark_app.clone(),
+            cell: 48.0,
             camera: None,
             exif: None,
             hand: None,
