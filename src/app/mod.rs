@@ -79,8 +79,8 @@ pub const PHOTO_SAMPLES: &[(&str, &str, &[u8])] = &[
 
 /// The layouts a photo can be read as (the side panel's layout switch):
 /// those the locator tells apart (25x25 is left out: untried), then
-/// [`JIGSAW`]. The digit model knows 1-9 only, so symbols past 9 of 12x12
-/// and 16x16 are misread and are fixed by hand.
+/// [`JIGSAW`]. A 12x12 or 16x16 is read with the symbols model: its
+/// letters, and a 16x16's hexadecimal 0-F.
 pub fn layouts() -> impl Iterator<Item = &'static str> {
     crate::vision::locate::DETECTED_LAYOUTS
         .iter()
