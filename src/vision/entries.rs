@@ -20,6 +20,7 @@
 
 use super::classify::prep::{EmptyReason, Ink, Prepared};
 use super::classify::{Model, rank};
+use crate::grid::Alphabet;
 
 /// What a cell holds once the givens are decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,10 +130,32 @@ pub fn is_sure(value: u8, confidence: f32, solution: Option<u8>, handwritten: bo
     }
 }
 
+/// `solution` (one value per cell, symbols of `alphabet`) in the numbers
+/// handwriting is read as ([`read_written`] reads the digits 1-9): each
+/// cell's symbol as the digit it is written with, or 0 for a symbol that
+/// is no digit 1-9 (a letter, a hexadecimal page's `0`), which every digit
+/// read disagrees with. A hexadecimal page's sixth symbol is written `5`:
+/// compared as its value, 6, a right `5` would be taken for a mistake.
+pub fn solution_digits(solution: &[u8], alphabet: Alphabet) -> Vec<u8> {
+    solution
+        .iter()
+        .map(|&v| {
+            if v == 0 {
+                return 0;
+            }
+            alphabet
+                .symbol(v)
+                .to_digit(10)
+                .filter(|d| (1..=9).contains(d))
+                .map_or(0, |d| d as u8)
+        })
+        .collect()
+}
+
 /// What the player wrote: each cell's kind, the cells with handwriting read
 /// as a digit, and the cells with candidate marks. `givens` holds the
 /// reader's givens (0 = none), `solution` the puzzle's unique solution when
-/// it has one; `print` and `hand` are the printed and handwriting models
+/// it has one, as digits ([`solution_digits`]); `print` and `hand` are the printed and handwriting models
 /// (see [`read_digit`]).
 pub fn read_written(
     print: &Model,
@@ -385,5 +408,23 @@ mod tests {
         // against it.
         assert!(is_sure(5, between, Some(5), false));
         assert!(!is_sure(5, 1.0, Some(4), false));
+    }
+
+    #[test]
+    fn a_hexadecimal_solution_is_compared_as_the_digits_written() {
+        // Hexadecimal symbols 1..=16 are written 0-9, A-F: 6 is a `5`.
+        let hex = solution_digits(&[1, 2, 6, 10, 11, 16, 0], Alphabet::Hex);
+        assert_eq!(hex, [0, 1, 5, 9, 0, 0, 0]);
+        let letters = solution_digits(&[1, 5, 9, 10, 16], Alphabet::Digits);
+        assert_eq!(letters, [1, 5, 9, 0, 0]);
+        // A handwritten `5` fairly sure, in a cell whose solution is the
+        // hexadecimal 6 (`5`): it agrees, and is reported.
+        let fair = (ENTRY_SURE + AGAINST_SOLUTION) / 2.0;
+        assert!(is_sure(5, fair, Some(hex[2]), true));
+        // Any digit disagrees with a letter or a `0`.
+        for d in 1..=9 {
+            assert!(!is_sure(d, fair, Some(hex[0]), true));
+            assert!(!is_sure(d, fair, Some(hex[4]), true));
+        }
     }
 }
