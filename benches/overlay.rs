@@ -21,7 +21,7 @@ use std::time::Duration;
 use criterion::Criterion;
 use image::{Rgba, RgbaImage};
 use imageproc::geometric_transformations::{Border, Interpolation, warp_into};
-use sudoku_lens::grid::{Document, Layout, Puzzle, parse};
+use sudoku_lens::grid::{Alphabet, Document, Layout, Puzzle, parse};
 use sudoku_lens::overlay::{Options, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::solve;
 use sudoku_lens::vision::homography::Homography;
@@ -86,6 +86,7 @@ fn main() {
                     puzzle.values(),
                     black_box(&solution),
                     &[],
+                    Alphabet::Digits,
                     &options,
                 )
                 .unwrap()
@@ -99,6 +100,7 @@ fn main() {
                     puzzle.values(),
                     black_box(&solution),
                     &[],
+                    Alphabet::Digits,
                     &options,
                 )
                 .unwrap()

@@ -67,6 +67,7 @@ fn run() -> Result<(), Box<dyn Error>> {
         reading.puzzle.values(),
         solution,
         &changed,
+        reading.puzzle.alphabet(),
         &Options::default(),
     )?;
     image.save(&out)?;

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use image::{Rgba, RgbaImage};
 use imageproc::geometric_transformations::{Border, Interpolation, Projection, warp_into};
-use sudoku_lens::grid::{Document, Puzzle, parse, parse_progress};
+use sudoku_lens::grid::{Alphabet, Document, Puzzle, parse, parse_progress};
 use sudoku_lens::overlay::{Options, Palette, draw_solution, render_grid};
 use sudoku_lens::solve::solve;
 use sudoku_lens::vision::check::CheckOutcome;
@@ -97,6 +97,7 @@ fn round_trip(puzzle: &Puzzle, image: RgbaImage, what: &str) {
         first.puzzle.values(),
         solution,
         &[],
+        Alphabet::Digits,
         &Options::default(),
     )
     .unwrap();
@@ -230,6 +231,7 @@ fn sample_images_read_back_solved() {
             expected.values(),
             solution,
             &[],
+            Alphabet::Digits,
             &Options::default(),
         )
         .unwrap();

@@ -90,8 +90,16 @@ pub fn picture(
             if let Some(s) = solution {
                 // The remaining cells only: the player's digits are on the
                 // paper already.
-                overlay::draw_solution(&mut image, &snap.located, &current, s, &[], &options)
-                    .map_err(fail)?;
+                overlay::draw_solution(
+                    &mut image,
+                    &snap.located,
+                    &current,
+                    s,
+                    &[],
+                    snap.puzzle.alphabet(),
+                    &options,
+                )
+                .map_err(fail)?;
             }
             image
         }
@@ -109,8 +117,16 @@ pub fn picture(
             let mut image =
                 overlay::render_grid(&snap.puzzle, Some(&current), &inked).map_err(fail)?;
             if let Some(s) = solution {
-                overlay::draw_solution(&mut image, &snap.located, &current, s, &[], &options)
-                    .map_err(fail)?;
+                overlay::draw_solution(
+                    &mut image,
+                    &snap.located,
+                    &current,
+                    s,
+                    &[],
+                    snap.puzzle.alphabet(),
+                    &options,
+                )
+                .map_err(fail)?;
             }
             image
         }

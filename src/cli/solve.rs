@@ -367,6 +367,7 @@ fn paint<P: Paintable>(
         reading.puzzle.values(),
         solution,
         changed,
+        reading.puzzle.alphabet(),
         &options,
     )
     .map(|_| ())

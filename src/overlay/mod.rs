@@ -183,7 +183,8 @@ pub enum OverlayError {
 /// [`crate::vision::load::load_path`] gives it), RGBA or RGB.
 ///
 /// For every cell empty in `givens` (0) and solved in `solution` (1..=size),
-/// the solved digit is drawn centred in the cell's quad
+/// the solved symbol, written in `alphabet` (the puzzle's: a hexadecimal
+/// page's first symbol is a `0`), is drawn centred in the cell's quad
 /// ([`Located::cell_quad`]), `options.digit_height` of the cell tall, in the
 /// palette's `solved` colour. A cell with marks in it (pencil candidates,
 /// handwriting the reader took for empty) is first covered, inside a thin
@@ -206,6 +207,7 @@ pub fn draw_solution<P: Paintable>(
     givens: &[u8],
     solution: &[u8],
     changed: &[usize],
+    alphabet: Alphabet,
     options: &Options,
 ) -> Result<Vec<PixelRect>, OverlayError> {
     let layout = &located.layout;
@@ -259,7 +261,7 @@ pub fn draw_solution<P: Paintable>(
     for cell in 0..layout.cell_count() {
         let v = solution[cell];
         if givens[cell] == 0 && v != 0 {
-            glyphs.get(v, Alphabet::Digits.symbol(v));
+            glyphs.get(v, alphabet.symbol(v));
         }
     }
     for cell in 0..layout.cell_count() {

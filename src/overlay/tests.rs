@@ -52,6 +52,7 @@ fn digits_land_in_their_cells_only_and_givens_are_left_alone() {
         &givens,
         &solution,
         &[],
+        Alphabet::Digits,
         &Options::default(),
     )
     .unwrap();
@@ -85,6 +86,7 @@ fn changed_cells_are_framed_in_their_own_colour() {
         &givens,
         &solution,
         &[20],
+        Alphabet::Digits,
         &Options::default(),
     )
     .unwrap();
@@ -114,7 +116,16 @@ fn the_outline_follows_the_shape() {
         outline: true,
         ..Options::default()
     };
-    draw_solution(&mut image, &loc, &none, &none, &[], &options).unwrap();
+    draw_solution(
+        &mut image,
+        &loc,
+        &none,
+        &none,
+        &[],
+        Alphabet::Digits,
+        &options,
+    )
+    .unwrap();
     let blue = |x: u32, y: u32| *image.get_pixel(x, y) == Palette::LIGHT.outline;
     // 20 px per canvas cell: the top-left grid's top edge, and the top of
     // the blank gap between the two upper grids (canvas row 6, column 10).
@@ -132,16 +143,40 @@ fn wrong_lengths_and_values_are_errors() {
     );
     let mut image = RgbaImage::new(100, 100);
     let ok = vec![0u8; 81];
-    let e = draw_solution(&mut image, &loc, &ok[..80], &ok, &[], &Options::default());
+    let e = draw_solution(
+        &mut image,
+        &loc,
+        &ok[..80],
+        &ok,
+        &[],
+        Alphabet::Digits,
+        &Options::default(),
+    );
     assert_eq!(
         e.unwrap_err().to_string(),
         "givens has 80 values; the classic layout has 81 cells"
     );
     let mut bad = ok.clone();
     bad[3] = 10;
-    let e = draw_solution(&mut image, &loc, &ok, &bad, &[], &Options::default());
+    let e = draw_solution(
+        &mut image,
+        &loc,
+        &ok,
+        &bad,
+        &[],
+        Alphabet::Digits,
+        &Options::default(),
+    );
     assert!(e.unwrap_err().to_string().contains("holds 10 at cell 3"));
-    let e = draw_solution(&mut image, &loc, &ok, &ok, &[81], &Options::default());
+    let e = draw_solution(
+        &mut image,
+        &loc,
+        &ok,
+        &ok,
+        &[81],
+        Alphabet::Digits,
+        &Options::default(),
+    );
     assert!(matches!(e, Err(OverlayError::Cell { cell: 81, .. })));
 }
 
@@ -224,8 +259,26 @@ fn rgb_and_rgba_photos_get_the_same_colours() {
         outline: true,
         ..Options::default()
     };
-    let a = draw_solution(&mut rgba, &loc, &givens, &solution, &[3], &options).unwrap();
-    let b = draw_solution(&mut rgb, &loc, &givens, &solution, &[3], &options).unwrap();
+    let a = draw_solution(
+        &mut rgba,
+        &loc,
+        &givens,
+        &solution,
+        &[3],
+        Alphabet::Digits,
+        &options,
+    )
+    .unwrap();
+    let b = draw_solution(
+        &mut rgb,
+        &loc,
+        &givens,
+        &solution,
+        &[3],
+        Alphabet::Digits,
+        &options,
+    )
+    .unwrap();
     assert_eq!(a, b);
     assert_eq!(DynamicImage::ImageRgba8(rgba).into_rgb8(), rgb);
 }
@@ -255,6 +308,7 @@ fn pencil_marks_under_a_solved_digit_are_covered_with_paper() {
         &givens,
         &solution,
         &[],
+        Alphabet::Digits,
         &Options::default(),
     )
     .unwrap();
@@ -275,7 +329,16 @@ fn pencil_marks_under_a_solved_digit_are_covered_with_paper() {
         cover_marks: false,
         ..Options::default()
     };
-    draw_solution(&mut image, &loc, &givens, &solution, &[], &options).unwrap();
+    draw_solution(
+        &mut image,
+        &loc,
+        &givens,
+        &solution,
+        &[],
+        Alphabet::Digits,
+        &options,
+    )
+    .unwrap();
     assert_eq!(*image.get_pixel(59, 60), Rgba([90, 90, 90, 255]), "kept");
     assert!(changed_in(50) < 600, "{}", changed_in(50));
 }
@@ -358,8 +421,56 @@ fn restoring_the_returned_rectangles_undoes_the_drawing() {
         outline: true,
         ..Options::default()
     };
-    let rects = draw_solution(&mut image, &loc, &givens, &solution, &[0, 5], &options).unwrap();
+    let rects = draw_solution(
+        &mut image,
+        &loc,
+        &givens,
+        &solution,
+        &[0, 5],
+        Alphabet::Digits,
+        &options,
+    )
+    .unwrap();
     assert_ne!(image, original);
     restore(&mut image, &original, &rects);
     assert_eq!(image, original);
+}
+
+#[test]
+fn solved_symbols_are_drawn_in_the_puzzles_alphabet() {
+    let loc = located(
+        Layout::named("16x16").unwrap(),
+        [[10.0, 10.0], [330.0, 10.0], [330.0, 330.0], [10.0, 330.0]],
+    );
+    let givens = vec![0u8; 256];
+    let draw = |alphabet: Alphabet, value: u8| {
+        let mut image = RgbaImage::from_pixel(340, 340, Rgba([250, 250, 250, 255]));
+        let mut solution = vec![0u8; 256];
+        solution[17] = value;
+        let options = Options {
+            palette: Some(Palette::LIGHT),
+            ..Options::default()
+        };
+        let rects = draw_solution(
+            &mut image,
+            &loc,
+            &givens,
+            &solution,
+            &[],
+            alphabet,
+            &options,
+        )
+        .unwrap();
+        assert_eq!(rects.len(), 1, "one glyph drawn");
+        image
+    };
+    // A hexadecimal page's symbol 2 is a `1`, its 16 an `F`, and its 1 a
+    // `0`, which the digits alphabet has no glyph for.
+    assert!(draw(Alphabet::Hex, 2) == draw(Alphabet::Digits, 1));
+    assert!(draw(Alphabet::Hex, 2) != draw(Alphabet::Digits, 2));
+    assert!(draw(Alphabet::Hex, 16) == draw(Alphabet::Digits, 15));
+    assert!(draw(Alphabet::Hex, 16) != draw(Alphabet::Digits, 16));
+    for v in 1..=16 {
+        assert!(draw(Alphabet::Hex, 1) != draw(Alphabet::Digits, v), "{v}");
+    }
 }
