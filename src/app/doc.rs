@@ -79,9 +79,8 @@ pub fn picture(
     snap: &Snapshot,
     solution: Option<&[u8]>,
 ) -> Result<RgbaImage, String> {
-    let mut options = overlay_options();
     // A killer's printed cages are in its cells: never covered.
-    options.cover_marks = snap.puzzle.cages().is_empty();
+    let options = overlay_options().for_cages(!snap.puzzle.cages().is_empty());
     let fail = |e: overlay::OverlayError| e.to_string();
     let current = snap.current_values();
     let image = match source {

@@ -356,11 +356,8 @@ fn paint<P: Paintable>(
     changed: &[usize],
     options: &Options,
 ) -> Result<(), String> {
-    // A killer's sums are printed where a cell's marks would be covered.
-    let options = Options {
-        cover_marks: options.cover_marks && reading.puzzle.cages().is_empty(),
-        ..options.clone()
-    };
+    // A killer's outlines and sums are printed in the cells.
+    let options = options.for_cages(!reading.puzzle.cages().is_empty());
     draw_solution(
         image,
         &reading.located,

@@ -146,6 +146,26 @@ impl Default for Options {
     }
 }
 
+impl Options {
+    /// These options for a puzzle with cages printed in its cells (a
+    /// killer), unchanged for one without: the cells' marks are not covered
+    /// (the printed outlines and sums must stay readable), and the digits
+    /// are at most [`cages::CAGE_DIGIT_HEIGHT`] tall, so that, centred,
+    /// they stay clear of the sums above them and of the outlines around
+    /// them (at 0.6 of the cell they touched both, and the picture no
+    /// longer read back as the same cages).
+    pub fn for_cages(&self, caged: bool) -> Options {
+        if !caged {
+            return self.clone();
+        }
+        Options {
+            cover_marks: false,
+            digit_height: self.digit_height.min(cages::CAGE_DIGIT_HEIGHT),
+            ..self.clone()
+        }
+    }
+}
+
 /// Why nothing was drawn.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OverlayError {

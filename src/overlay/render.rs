@@ -4,8 +4,7 @@ use ab_glyph::FontRef;
 use image::{Rgba, RgbaImage};
 
 use super::cages::{
-    CAGE_DASH, CAGE_DIGIT_HEIGHT, CAGE_GAP, CAGE_INSET, CAGE_SUM_AT, CAGE_SUM_HEIGHT, cage_outline,
-    dashes, sum_cell,
+    CAGE_DASH, CAGE_GAP, CAGE_INSET, CAGE_SUM_AT, CAGE_SUM_HEIGHT, cage_outline, dashes, sum_cell,
 };
 use super::stamp::{GlyphSet, Stamp, segment};
 use super::{FONT, Options, OverlayError, Palette, check_options, check_values};
@@ -21,7 +20,7 @@ use crate::vision::homography::Homography;
 /// layout: samurai, jigsaw, 16x16 (symbols as the puzzle writes them).
 /// A puzzle's cages (killer) are drawn as printed: a dashed outline inside
 /// each cage, its sum small in its top-left cell (see [`super::cages`]),
-/// and digits at most [`CAGE_DIGIT_HEIGHT`] tall, clear of the sums.
+/// and digits at most [`CAGE_DIGIT_HEIGHT`](super::cages::CAGE_DIGIT_HEIGHT) tall, clear of the sums.
 ///
 /// The palette is `options.palette`, or [`Palette::LIGHT`].
 pub fn render_grid(
@@ -83,11 +82,7 @@ pub fn render_grid(
     }
     let font = FontRef::try_from_slice(FONT).expect("the bundled font parses");
     draw_cages(&mut image, puzzle, &font, margin, cell, &palette);
-    let height = if puzzle.cages().is_empty() {
-        options.digit_height
-    } else {
-        options.digit_height.min(CAGE_DIGIT_HEIGHT)
-    };
+    let height = options.for_cages(!puzzle.cages().is_empty()).digit_height;
     let mut glyphs = GlyphSet::new(font, height as f64, cell as f64);
     for c in 0..layout.cell_count() {
         let given = puzzle.values()[c];

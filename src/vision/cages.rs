@@ -33,8 +33,34 @@ const SUM_RES: f32 = 150.0;
 /// The corner read for the sum, in cells from the cell's top-left: the sum
 /// is printed within the first 0.4 x 0.3 of a cell.
 const SUM_CORNER: (f32, f32) = (0.5, 0.36);
-/// Skipped from the corner's top and left edges, in cells: the grid line.
-const SUM_SKIP: f32 = 0.03;
+/// How far either side of where the grid puts the cell's top (left) line
+/// that line is looked for, in cells: a thick box border is up to 0.07 of
+/// a cell across, and a cage outline runs 0.05-0.1 inside the line, past
+/// the nearer half of this reach.
+const LINE_SEARCH: f32 = 0.05;
+/// Where along the cell's side the line is measured, in cells from its
+/// corner: the middle, clear of the sum (at most 0.35 from the corner) and
+/// of the cage outlines' corners.
+const LINE_ALONG: (f32, f32) = (0.4, 0.6);
+/// Samples along the side for each offset of the line's profile.
+const LINE_SAMPLES: usize = 24;
+/// On a grid line's rows (columns), a sum's ink is darker than the line
+/// by at least this share of the corner's contrast (ink over a grey line).
+const LINE_INK_MARGIN: f32 = 0.25;
+/// Each offset of the line's profile takes the level of the sample this
+/// share of the way from the lightest: a solid line is dark all along, a
+/// dashed or dotted outline has paper in its gaps (a third or more of it).
+const LINE_SOLID_SHARE: f32 = 0.25;
+/// Least darkness (grey levels under the side's paper) of the grid line:
+/// fainter, it is no line worth clearing, and the corner starts on it.
+const LINE_MIN_CONTRAST: f32 = 12.0;
+/// The line spans the offsets where its darkness is at least this share of
+/// its darkest: far out on its anti-aliased edges, so that what lies
+/// beyond is lighter than the corner's ink cut (half-way to the sum's ink,
+/// which may be lighter than a black line). The corner starts on the line
+/// and clears it as a line, so a sum printed against or over it keeps its
+/// top (a fixed skip of 0.03 of a cell cut a 0 open into a 9).
+const LINE_EDGE_SHARE: f32 = 0.25;
 /// Least ink contrast (grey levels) for a corner to hold a sum.
 const SUM_MIN_CONTRAST: f32 = 28.0;
 /// A sum's digits are 0.08-0.3 of a cell high.
@@ -47,6 +73,10 @@ const DIGIT_OF_TALLEST: f32 = 0.72;
 /// (a small 5's bar, thinner than its stem, often is): about a pixel on a
 /// 50-pixel cell.
 const BROKEN_TOP_GAP: f32 = 0.025;
+/// Such a top piece is a stroke at least this share of the taller piece's
+/// height wide (a 5's bar is about half its height): a dot of a dotted
+/// cage outline over a 1 is not.
+const BROKEN_TOP_MIN_WIDTH: f32 = 0.3;
 /// Ink wider than this share of its height is two digits touching (a 1 is
 /// 0.2-0.6 of its height wide, a 0 or 4 up to 0.8; two 1s side by side
 /// 1 or more).
@@ -69,6 +99,11 @@ const LINE_MAX_THICKNESS: f32 = 0.05;
 /// A 0's hole fills at least this share of its bounding box (an ellipse
 /// 0.79); a 4's triangular hole about half.
 const ZERO_HOLE_FILL: f32 = 0.62;
+/// A 0's hole is an oval: its centroid within this share of its box from
+/// the box's centre (a right triangle's, a 4's hole, lies a sixth off,
+/// and a small 4's pixelled triangle fills its box nearly as much as an
+/// oval: [`ZERO_HOLE_FILL`] alone took some for 0s).
+const ZERO_HOLE_CENTRED: f32 = 0.08;
 /// How much less likely the model's best reading is than a 0 when the
 /// digit has a 0's hole.
 const ZERO_LEAD: f32 = 0.2;
@@ -373,19 +408,132 @@ fn sum_choices(options: &[Vec<SumOption>], total: u32) -> Vec<Vec<usize>> {
     out.into_iter().map(|(_, c)| c).collect()
 }
 
-/// The corner of `cell` (through the grid lines `borders` used), rectified at [`SUM_RES`] pixels per cell.
-fn corner(grey: &GrayImage, located: &Located, borders: &Borders, cell: usize) -> GrayImage {
+/// A cell's corner as the sum reader sees it: rectified at [`SUM_RES`]
+/// pixels per cell from where the cell's top and left grid lines begin to
+/// [`SUM_CORNER`], with those lines' rows (columns) and their grey levels.
+struct Corner {
+    img: GrayImage,
+    top: Line,
+    left: Line,
+}
+
+/// A grid line along one side of a corner: its grey level at each of the
+/// corner's first rows (or columns) that it covers.
+#[derive(Default)]
+struct Line {
+    levels: Vec<f32>,
+}
+
+/// The corner of `cell` (through the grid lines `borders` used).
+fn corner(grey: &GrayImage, located: &Located, borders: &Borders, cell: usize) -> Corner {
     let (r, c) = located.layout.position(cell);
+    let (r, c) = (r as f32, c as f32);
+    let (top_at, top) = find_line(grey, located, borders, |along, across| {
+        (c + along, r + across)
+    });
+    let (left_at, left) = find_line(grey, located, borders, |along, across| {
+        (c + across, r + along)
+    });
     let (w, h) = (
-        ((SUM_CORNER.0 - SUM_SKIP) * SUM_RES) as u32,
-        ((SUM_CORNER.1 - SUM_SKIP) * SUM_RES) as u32,
+        ((SUM_CORNER.0 - left_at) * SUM_RES) as u32,
+        ((SUM_CORNER.1 - top_at) * SUM_RES) as u32,
     );
-    GrayImage::from_fn(w, h, |x, y| {
-        let u = c as f32 + SUM_SKIP + (x as f32 + 0.5) / SUM_RES;
-        let v = r as f32 + SUM_SKIP + (y as f32 + 0.5) / SUM_RES;
+    let img = GrayImage::from_fn(w, h, |x, y| {
+        let u = c + left_at + x as f32 / SUM_RES;
+        let v = r + top_at + y as f32 / SUM_RES;
         let [px, py] = borders.point(located, u, v);
         Luma([sample(grey, px, py)])
-    })
+    });
+    Corner { img, top, left }
+}
+
+/// The grid line along one side of a cell: where it begins, in cells from
+/// where the grid puts it (`canvas(along, across)` is the canvas point at
+/// `along` the side from the cell's corner and `across` it, into the cell
+/// when positive), and its grey level across its width, one step of
+/// 1 / [`SUM_RES`] each. The profile across the side is taken over the
+/// middle of the side ([`LINE_ALONG`]), within [`LINE_SEARCH`], each
+/// offset's level the lightest quarter's ([`LINE_SOLID_SHARE`]), so that
+/// only solid lines show: a dashed or dotted cage outline, which the
+/// refined grid line may lie on, has paper there. The solid line nearest
+/// the line's place is the line; it spans the offsets where its darkness
+/// is at least [`LINE_EDGE_SHARE`] of its darkest, up to where it rises
+/// again into a second line. A line too faint to see
+/// ([`LINE_MIN_CONTRAST`]) begins where it was put and covers nothing.
+fn find_line(
+    grey: &GrayImage,
+    located: &Located,
+    borders: &Borders,
+    canvas: impl Fn(f32, f32) -> (f32, f32),
+) -> (f32, Line) {
+    const STEPS: usize = (2.0 * LINE_SEARCH * SUM_RES) as usize + 1;
+    let step = |k: usize| -LINE_SEARCH + k as f32 / SUM_RES;
+    let mut profile = [0f32; STEPS];
+    let mut along = [0f32; LINE_SAMPLES];
+    for (k, p) in profile.iter_mut().enumerate() {
+        let across = step(k);
+        for (i, a) in along.iter_mut().enumerate() {
+            let t = LINE_ALONG.0
+                + (LINE_ALONG.1 - LINE_ALONG.0) * (i as f32 + 0.5) / LINE_SAMPLES as f32;
+            let (u, v) = canvas(t, across);
+            let [px, py] = borders.point(located, u, v);
+            *a = sample(grey, px, py) as f32;
+        }
+        along.sort_by(|a, b| b.total_cmp(a));
+        *p = along[(LINE_SOLID_SHARE * LINE_SAMPLES as f32) as usize];
+    }
+    let paper = profile.iter().copied().fold(f32::MIN, f32::max);
+    let dark = |k: usize| paper - profile[k];
+    // The dark run nearest the line's place (offset 0).
+    let centre = STEPS / 2;
+    let mut best: Option<(usize, usize)> = None;
+    let mut k = 0;
+    while k < STEPS {
+        if dark(k) < LINE_MIN_CONTRAST {
+            k += 1;
+            continue;
+        }
+        let start = k;
+        while k < STEPS && dark(k) >= LINE_MIN_CONTRAST {
+            k += 1;
+        }
+        let run = (start, k - 1);
+        let distance = |(a, b): (usize, usize)| {
+            if (a..=b).contains(&centre) {
+                0
+            } else {
+                a.abs_diff(centre).min(b.abs_diff(centre))
+            }
+        };
+        if best.is_none_or(|b| distance(run) < distance(b)) {
+            best = Some(run);
+        }
+    }
+    let Some((start, end)) = best else {
+        return (0.0, Line::default());
+    };
+    let peak = (start..=end)
+        .max_by(|&a, &b| {
+            dark(a)
+                .total_cmp(&dark(b))
+                .then(b.abs_diff(centre).cmp(&a.abs_diff(centre)))
+        })
+        .unwrap_or(start);
+    let darkest = dark(peak);
+    // From the peak out to either edge of the line.
+    let within = |from: usize, to: usize| {
+        dark(to) >= LINE_EDGE_SHARE * darkest && dark(to) <= dark(from) + LINE_MIN_CONTRAST
+    };
+    let mut first = peak;
+    while first > start && within(first, first - 1) {
+        first -= 1;
+    }
+    let mut last = peak;
+    while last < end && within(last, last + 1) {
+        last += 1;
+    }
+    let levels = profile[first..=last].to_vec();
+    (step(first), Line { levels })
 }
 
 fn sample(grey: &GrayImage, x: f32, y: f32) -> u8 {
@@ -458,9 +606,13 @@ fn components(ink: &[bool], w: u32, h: u32) -> (Vec<u32>, Vec<Component>) {
     (labels, out)
 }
 
-/// The corner's ink (outline line cleared), its paper and ink grey levels;
-/// `None` when it has too little contrast to hold a sum.
-fn corner_ink(img: &GrayImage) -> Option<(Vec<bool>, f32, f32)> {
+/// The corner's ink (grid lines and outline line cleared), its paper and
+/// ink grey levels; `None` when it has too little contrast to hold a sum.
+/// On the grid lines' rows and columns, ink is only what is darker than the
+/// line there by [`LINE_INK_MARGIN`] of the contrast: a sum printed over a
+/// grey line keeps its top, a black line is cleared whole.
+fn corner_ink(corner: &Corner) -> Option<(Vec<bool>, f32, f32)> {
+    let img = &corner.img;
     let (w, h) = img.dimensions();
     let mut sorted: Vec<u8> = img.as_raw().clone();
     sorted.sort_unstable();
@@ -470,7 +622,22 @@ fn corner_ink(img: &GrayImage) -> Option<(Vec<bool>, f32, f32)> {
         return None;
     }
     let cut = (paper + ink_level) / 2.0;
+    let margin = LINE_INK_MARGIN * (paper - ink_level);
     let mut ink: Vec<bool> = img.as_raw().iter().map(|&v| (v as f32) < cut).collect();
+    for (y, &level) in corner.top.levels.iter().enumerate().take(h as usize) {
+        for x in 0..w {
+            if img.get_pixel(x, y as u32).0[0] as f32 > level - margin {
+                ink[y * w as usize + x as usize] = false;
+            }
+        }
+    }
+    for (x, &level) in corner.left.levels.iter().enumerate().take(w as usize) {
+        for y in 0..h {
+            if img.get_pixel(x as u32, y).0[0] as f32 > level - margin {
+                ink[(y * w) as usize + x] = false;
+            }
+        }
+    }
     clear_outline_rows(&mut ink, w, h);
     Some((ink, paper, ink_level))
 }
@@ -484,9 +651,10 @@ pub fn sum_corner_image(
     borders: &Borders,
     cell: usize,
 ) -> GrayImage {
-    let img = corner(grey, located, borders, cell);
+    let corner = corner(grey, located, borders, cell);
+    let ink = corner_ink(&corner).map(|(ink, _, _)| ink);
+    let img = corner.img;
     let (w, h) = img.dimensions();
-    let ink = corner_ink(&img).map(|(ink, _, _)| ink);
     GrayImage::from_fn(2 * w + 4, h, |x, y| {
         if x < w {
             *img.get_pixel(x, y)
@@ -512,11 +680,12 @@ pub fn read_sum(
     cell: usize,
     model: &Model,
 ) -> Vec<SumOption> {
-    let img = corner(grey, located, borders, cell);
-    let (w, h) = img.dimensions();
-    let Some((ink, paper, ink_level)) = corner_ink(&img) else {
+    let corner = corner(grey, located, borders, cell);
+    let Some((ink, paper, ink_level)) = corner_ink(&corner) else {
         return Vec::new();
     };
+    let img = corner.img;
+    let (w, h) = img.dimensions();
     let (mut labels, comps) = components(&ink, w, h);
     let comps_len = comps.len();
     let (lo, hi) = (SUM_HEIGHT.0 * SUM_RES, SUM_HEIGHT.1 * SUM_RES);
@@ -592,8 +761,9 @@ pub fn read_sum(
 /// Joins pieces of one digit parted by the binarisation (a small 5's bar
 /// or bowl, thinner than its stem, often is): two components over the
 /// same columns (at least half the narrower's width) that share rows, or
-/// of which the shorter lies at most [`BROKEN_TOP_GAP`] above the other,
-/// the two no taller together than `max_height`. Two digits of a sum stand
+/// of which the shorter, a stroke ([`BROKEN_TOP_MIN_WIDTH`]), lies at most
+/// [`BROKEN_TOP_GAP`] above the other, the two no taller together than
+/// `max_height`. Two digits of a sum stand
 /// side by side, and the cage outline's dashes run down from under the sum
 /// (a piece below is left alone).
 fn join_broken_digits(
@@ -610,8 +780,10 @@ fn join_broken_digits(
             let c = comps[b];
             let overlap = piece.x1.min(c.x1) as i64 - piece.x0.max(c.x0) as i64 + 1;
             let share_rows = piece.y0 <= c.y1 && c.y0 <= piece.y1;
-            let just_above =
-                c.height() > piece.height() && piece.y1 < c.y0 && c.y0 - piece.y1 - 1 <= gap;
+            let just_above = c.height() > piece.height()
+                && piece.y1 < c.y0
+                && c.y0 - piece.y1 - 1 <= gap
+                && piece.width() as f32 >= BROKEN_TOP_MIN_WIDTH * c.height() as f32;
             b != p
                 && !gone[b]
                 && (share_rows || just_above)
@@ -830,15 +1002,26 @@ fn is_zero(labels: &[u32], w: u32, comp: &Component) -> bool {
             }
         }
     }
-    let fill = |stack: &mut Vec<(u32, u32)>, seen: &mut [bool]| -> (u32, u32, u32, u32, u32) {
-        let mut bb = (u32::MAX, u32::MAX, 0, 0, 0);
+    // A hole's box (x0, y0, x1, y1), its pixel count and its coordinates'
+    // sums (for its centroid).
+    type Hole = (u32, u32, u32, u32, u32, u32, u32);
+    let fill = |stack: &mut Vec<(u32, u32)>, seen: &mut [bool]| -> Hole {
+        let mut bb = (u32::MAX, u32::MAX, 0, 0, 0, 0, 0);
         while let Some((x, y)) = stack.pop() {
             let k = (y * cw + x) as usize;
             if seen[k] {
                 continue;
             }
             seen[k] = true;
-            bb = (bb.0.min(x), bb.1.min(y), bb.2.max(x), bb.3.max(y), bb.4 + 1);
+            bb = (
+                bb.0.min(x),
+                bb.1.min(y),
+                bb.2.max(x),
+                bb.3.max(y),
+                bb.4 + 1,
+                bb.5 + x,
+                bb.6 + y,
+            );
             for (dx, dy) in [(0i32, 1i32), (0, -1), (1, 0), (-1, 0)] {
                 let (nx, ny) = (x as i32 + dx, y as i32 + dy);
                 if nx >= 0 && ny >= 0 && (nx as u32) < cw && (ny as u32) < ch {
@@ -867,7 +1050,13 @@ fn is_zero(labels: &[u32], w: u32, comp: &Component) -> bool {
         [h] => {
             let (hw, hh) = ((h.2 - h.0 + 1) as f32, (h.3 - h.1 + 1) as f32);
             let mid = (h.1 + h.3) as f32 / 2.0;
+            // The hole's centroid against its box's centre, in shares of
+            // the box: an oval's lies on it, a 4's triangle's a sixth off.
+            let off_x = (h.5 as f32 / h.4 as f32 - (h.0 + h.2) as f32 / 2.0).abs() / hw;
+            let off_y = (h.6 as f32 / h.4 as f32 - mid).abs() / hh;
             hh >= ZERO_HOLE_HEIGHT * ch as f32
+                && off_x <= ZERO_HOLE_CENTRED
+                && off_y <= ZERO_HOLE_CENTRED
                 && h.4 as f32 >= ZERO_HOLE_FILL * hw * hh
                 && hw >= ZERO_HOLE_WIDTH * cw as f32
                 && (mid - (ch - 1) as f32 / 2.0).abs() < 0.12 * ch as f32
@@ -1046,5 +1235,68 @@ mod tests {
         let (labels, comps) = components(&four, w, h);
         assert_eq!(comps.len(), 1);
         assert!(!is_zero(&labels, w, &comps[0]));
+        // A small 4's triangle pixelled into steps fills its box as an oval
+        // would (34 of 49), but its centroid lies off the box's centre.
+        let mut small = ink_map(w, h, &[(2, 2, 12, 12)]);
+        for (i, width) in [2u32, 3, 4, 5, 6, 7, 7].into_iter().enumerate() {
+            let y = 4 + i as u32;
+            for x in 11 - width..=10 {
+                small[(y * w + x) as usize] = false;
+            }
+        }
+        let (labels, comps) = components(&small, w, h);
+        assert_eq!(comps.len(), 1);
+        assert!(!is_zero(&labels, w, &comps[0]));
+    }
+
+    #[test]
+    fn a_sum_over_a_grey_grid_line_keeps_its_top_and_a_black_line_goes() {
+        let (w, h) = (70u32, 50u32);
+        // A grid line across rows 0-2, at `line` grey, and a black stroke
+        // from row 0 down to row 30 (a sum printed over the line).
+        let corner = |line: u8| {
+            let img = GrayImage::from_fn(w, h, |x, y| {
+                Luma([if (10..=13).contains(&x) && y <= 30 {
+                    0
+                } else if y <= 2 {
+                    line
+                } else {
+                    255
+                }])
+            });
+            Corner {
+                img,
+                top: Line {
+                    levels: vec![line as f32; 3],
+                },
+                left: Line::default(),
+            }
+        };
+        let (ink, _, _) = corner_ink(&corner(200)).unwrap();
+        let at = |ink: &[bool], x: u32, y: u32| ink[(y * w + x) as usize];
+        assert!(
+            at(&ink, 11, 0) && at(&ink, 11, 2),
+            "the stroke keeps its top"
+        );
+        assert!(!at(&ink, 40, 1), "the grey line is no ink");
+        let (ink, _, _) = corner_ink(&corner(20)).unwrap();
+        assert!((0..w).all(|x| !at(&ink, x, 1)), "the black line is cleared");
+        assert!(at(&ink, 11, 3), "the stroke below it stays");
+    }
+
+    #[test]
+    fn a_dot_of_a_dotted_outline_over_a_digit_is_not_its_top_stroke() {
+        let (w, h) = (60, 60);
+        // A 1 (rows 12-31) with a dot of the outline two rows above it.
+        let ink = ink_map(w, h, &[(10, 12, 12, 31), (10, 8, 12, 10)]);
+        let (mut labels, comps) = components(&ink, w, h);
+        assert_eq!(comps.len(), 2);
+        let joined = join_broken_digits(&mut labels, w, comps, 40.0);
+        assert_eq!(joined.len(), 2, "{joined:?}");
+        // A bar as wide as a 5's over the same stem is its top stroke.
+        let ink = ink_map(w, h, &[(10, 12, 12, 31), (10, 9, 21, 10)]);
+        let (mut labels, comps) = components(&ink, w, h);
+        let joined = join_broken_digits(&mut labels, w, comps, 40.0);
+        assert_eq!(joined.len(), 1, "{joined:?}");
     }
 }
