@@ -83,23 +83,27 @@ pub fn picture(
     let options = overlay_options().for_cages(!snap.puzzle.cages().is_empty());
     let fail = |e: overlay::OverlayError| e.to_string();
     let current = snap.current_values();
+    // The solution in the remaining cells only: the player's digits are on
+    // the paper (or the rendered grid) already.
+    let draw_remaining = |image: &mut RgbaImage| -> Result<(), String> {
+        if let Some(s) = solution {
+            overlay::draw_solution(
+                image,
+                &snap.located,
+                &current,
+                s,
+                &[],
+                snap.puzzle.alphabet(),
+                &options,
+            )
+            .map_err(fail)?;
+        }
+        Ok(())
+    };
     let image = match source {
         Source::Photo(p) => {
             let mut image = (*p.rgba).clone();
-            if let Some(s) = solution {
-                // The remaining cells only: the player's digits are on the
-                // paper already.
-                overlay::draw_solution(
-                    &mut image,
-                    &snap.located,
-                    &current,
-                    s,
-                    &[],
-                    snap.puzzle.alphabet(),
-                    &options,
-                )
-                .map_err(fail)?;
-            }
+            draw_remaining(&mut image)?;
             image
         }
         Source::Text { .. } if snap.entries.is_empty() => {
@@ -115,18 +119,7 @@ pub fn picture(
             });
             let mut image =
                 overlay::render_grid(&snap.puzzle, Some(&current), &inked).map_err(fail)?;
-            if let Some(s) = solution {
-                overlay::draw_solution(
-                    &mut image,
-                    &snap.located,
-                    &current,
-                    s,
-                    &[],
-                    snap.puzzle.alphabet(),
-                    &options,
-                )
-                .map_err(fail)?;
-            }
+            draw_remaining(&mut image)?;
             image
         }
     };
