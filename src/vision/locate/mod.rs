@@ -381,8 +381,12 @@ pub fn locate_traced(
         .take_while(|&&(_, s)| s >= layout_ranking[0].1 - BOX_TIE)
         .count();
     if tied > 1 {
-        let mask = trace.mask(cand.polarity);
-        let contrast = |li: usize| score::box_contrast(mask, &cand.quad, &layouts[li]);
+        // Line widths at full resolution: the candidate's quad in `grey`.
+        let offset = (scale - 1.0) / 2.0;
+        let quad = cand
+            .quad
+            .map(|[x, y]| [x * scale + offset, y * scale + offset]);
+        let contrast = |li: usize| score::box_contrast(grey, cand.polarity, &quad, &layouts[li]);
         let best = (0..tied)
             .max_by(|&a, &b| {
                 contrast(layout_ranking[a].0).total_cmp(&contrast(layout_ranking[b].0))

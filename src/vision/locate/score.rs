@@ -4,8 +4,10 @@
 
 use image::GrayImage;
 
+use super::ink::Polarity;
 use super::quad::Quad;
 use crate::grid::Layout;
+use crate::vision::num::bilinear;
 
 /// A probe hits when ink lies within this share of a cell across its
 /// segment: enough for a thick border or a line a little off its nominal
@@ -37,6 +39,13 @@ const MAX_LINES: usize = 64;
 const WIDTH_REACH: f32 = 0.15;
 /// Points along each inner unit segment where a line's width is measured.
 const WIDTH_PROBES: usize = 4;
+/// Samples per image pixel across a line when its weight is measured (at
+/// full resolution, bilinear): two, so a line's edge pixels count by how
+/// dark they are.
+const WIDTH_SAMPLES_PER_PX: f32 = 2.0;
+/// At most this many samples across a line (a 25 x 25 grid 4000 px wide
+/// has cells of 160 px: 96 samples at two per pixel).
+const MAX_WIDTH_STEPS: usize = 128;
 /// The probes are spread over this share of the segment ...
 const PROBE_SPAN: f32 = 0.8;
 /// ... starting this far along it: the crossings at its ends carry ink on
@@ -181,45 +190,79 @@ fn score_with<const N: usize>(mask: &GrayImage, quad: &Quad, layout: &Layout) ->
     mean(border, nb) - mean(centre, nc) - mean(outside, no) - mean(missing, drawn)
 }
 
-/// How much wider the ink is on `layout`'s box borders inside the shape
-/// than on its other inner lines, in cells: clearly positive when the
-/// picture draws this layout's boxes with thick lines, near zero or
-/// negative when its thick lines are elsewhere. Tells apart layouts with
-/// the same cells and other boxes (a butterfly's 3 x 3 boxes from a
-/// 12 x 12's 3 x 4 ones), which [`layout_score`] scores alike.
-pub fn box_contrast(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
+/// How much heavier the ink is on `layout`'s box borders inside the shape
+/// than on its other inner lines, in cells of full-contrast ink: clearly
+/// positive when the picture draws this layout's boxes with thicker (or
+/// darker) lines, near zero or negative when its heavy lines are elsewhere.
+/// Tells apart layouts with the same cells and other boxes (a butterfly's
+/// 3 x 3 boxes from a 12 x 12's 3 x 4 ones), which [`layout_score`] scores
+/// alike.
+///
+/// Measured in `grey` itself, at full resolution, through `quad` in its
+/// pixels: in the locator's halved working copy a 3 px box border and a
+/// 2 px line differ by half a pixel, lost in the threshold. Across each line
+/// the profile's darkness (`polarity`'s way) is summed, above the paper's
+/// level on its brighter side and above the step between its two sides (a
+/// highlighted cell on one side is not ink); so a line twice as wide, or
+/// twice as dark, weighs twice as much.
+pub fn box_contrast(grey: &GrayImage, polarity: Polarity, quad: &Quad, layout: &Layout) -> f32 {
     let (lw, lh) = (layout.width(), layout.height());
     let Some(hm) = quad.homography_from_rect(lw as f64, lh as f64) else {
         return 0.0;
     };
+    if grey.width() < 2 || grey.height() < 2 {
+        return 0.0;
+    }
     let cell_px = quad.mean_side() / lw.max(lh) as f32;
-    // One sample per mask pixel across, at least a few.
-    let steps = ((2.0 * WIDTH_REACH * cell_px).ceil() as i32).max(MIN_PROBE_STEPS * 2);
-    let (mw, mh) = (mask.width() as f64, mask.height() as f64);
-    let raw = mask.as_raw();
-    let stride = mask.width() as usize;
-    let ink = |u: f32, v: f32| -> bool {
+    let steps = ((2.0 * WIDTH_REACH * cell_px * WIDTH_SAMPLES_PER_PX).ceil() as usize)
+        .clamp(MIN_PROBE_STEPS as usize * 2, MAX_WIDTH_STEPS);
+    let step_cells = 2.0 * WIDTH_REACH / steps as f32;
+    let (xmax, ymax) = ((grey.width() - 1) as f32, (grey.height() - 1) as f32);
+    // Ink level at a canvas point: darkness for dark ink, brightness for
+    // light ink; None off the image.
+    let ink = |u: f32, v: f32| -> Option<f32> {
         let (x, y) = hm.map(u as f64, v as f64);
-        let (x, y) = (x + 0.5, y + 0.5);
-        x >= 0.0 && y >= 0.0 && x < mw && y < mh && raw[y as usize * stride + x as usize] > 0
+        let (x, y) = (x as f32, y as f32);
+        if !(0.0..=xmax).contains(&x) || !(0.0..=ymax).contains(&y) {
+            return None;
+        }
+        let g = bilinear(grey, x, y);
+        Some(match polarity {
+            Polarity::DarkOnLight => 255.0 - g,
+            Polarity::LightOnDark => g,
+        })
     };
-    // The share of samples across the line at (x, y) that are ink, times
-    // the span: the line's width in cells.
-    let width = |vertical: bool, x: f32, y: f32| -> f32 {
+    // The line's weight at (x, y), in cells of full-contrast ink, averaged
+    // over the probes along it.
+    let weight = |vertical: bool, x: f32, y: f32| -> f32 {
         let mut sum = 0.0;
+        let mut profile = [0f32; MAX_WIDTH_STEPS + 1];
         for k in 0..WIDTH_PROBES {
             let t = (k as f32 + 0.5) / WIDTH_PROBES as f32 * PROBE_SPAN + PROBE_FROM;
-            let hits = (0..=steps)
-                .filter(|&d| {
-                    let off = -WIDTH_REACH + 2.0 * WIDTH_REACH * d as f32 / steps as f32;
-                    if vertical {
-                        ink(x + off, y + t)
-                    } else {
-                        ink(x + t, y + off)
+            let mut whole = true;
+            for (d, p) in profile[..=steps].iter_mut().enumerate() {
+                let off = -WIDTH_REACH + d as f32 * step_cells;
+                let at = if vertical {
+                    ink(x + off, y + t)
+                } else {
+                    ink(x + t, y + off)
+                };
+                match at {
+                    Some(v) => *p = v,
+                    None => {
+                        whole = false;
+                        break;
                     }
-                })
-                .count();
-            sum += hits as f32 / (steps + 1) as f32 * 2.0 * WIDTH_REACH;
+                }
+            }
+            if !whole {
+                continue;
+            }
+            let profile = &profile[..=steps];
+            // The darker of the two sides: paper, or a highlighted cell.
+            let floor = profile[0].max(profile[steps]);
+            let heavy: f32 = profile.iter().map(|&v| (v - floor).max(0.0)).sum();
+            sum += heavy / 255.0 * step_cells;
         }
         sum / WIDTH_PROBES as f32
     };
@@ -240,13 +283,13 @@ pub fn box_contrast(mask: &GrayImage, quad: &Quad, layout: &Layout) -> f32 {
             };
             if let Some(b) = layout.cell_at(r, c + 1) {
                 add(
-                    width(true, (c + 1) as f32, r as f32),
+                    weight(true, (c + 1) as f32, r as f32),
                     !layout.same_box(a, b),
                 );
             }
             if let Some(b) = layout.cell_at(r + 1, c) {
                 add(
-                    width(false, c as f32, (r + 1) as f32),
+                    weight(false, c as f32, (r + 1) as f32),
                     !layout.same_box(a, b),
                 );
             }
@@ -327,18 +370,21 @@ mod tests {
 
     #[test]
     fn box_borders_tell_layouts_with_the_same_cells_apart() {
-        // A 12 x 12 lattice, thick every 3 lines both ways: a butterfly's
-        // boxes, not a 12 x 12's 3 x 4 ones.
-        let (mut mask, quad) = lattice(12, 16, 1);
-        for i in (0..=12).step_by(3) {
-            let at = 40 + 16 * i - 1;
-            draw_filled_rect_mut(&mut mask, Rect::at(at, 30).of_size(4, 194), Luma([255]));
-            draw_filled_rect_mut(
-                &mut mask,
-                Rect::at(40, 30 + 16 * i - 1).of_size(194, 4),
-                Luma([255]),
-            );
+        // A 12 x 12 lattice of 2 px lines, 40 px cells, 4 px (a tenth of a
+        // cell) every 3 lines both ways: a butterfly's boxes, not a
+        // 12 x 12's 3 x 4 ones. Light ink on black, as in an ink mask.
+        let (cell, at) = (40i32, 20i32);
+        let side = (12 * cell + 2 * at) as u32;
+        let mut mask = GrayImage::new(side, side);
+        let len = (12 * cell + 4) as u32;
+        for i in 0..=12 {
+            let w = if i % 3 == 0 { 4 } else { 2 };
+            let p = at + cell * i - w as i32 / 2;
+            draw_filled_rect_mut(&mut mask, Rect::at(p, at - 2).of_size(w, len), Luma([255]));
+            draw_filled_rect_mut(&mut mask, Rect::at(at - 2, p).of_size(len, w), Luma([255]));
         }
+        let (a, b) = (at as f32 - 0.5, (at + 12 * cell) as f32 - 0.5);
+        let quad = Quad::new([[a, a], [b, a], [b, b], [a, b]]);
         let butterfly = Layout::named("butterfly").unwrap();
         let twelve = Layout::named("12x12").unwrap();
         let (a, b) = (
@@ -347,11 +393,51 @@ mod tests {
         );
         assert!((a - b).abs() < 0.01, "same cells, same score: {a} {b}");
         let (a, b) = (
-            box_contrast(&mask, &quad, &butterfly),
-            box_contrast(&mask, &quad, &twelve),
+            box_contrast(&mask, Polarity::LightOnDark, &quad, &butterfly),
+            box_contrast(&mask, Polarity::LightOnDark, &quad, &twelve),
         );
         // The 12 x 12's box rows are thick here too; its box columns not.
-        assert!(a > b + 0.03, "butterfly {a}, 12x12 {b}");
+        assert!(a > b + 0.02, "butterfly {a}, 12x12 {b}");
+    }
+
+    #[test]
+    fn box_borders_a_pixel_wider_are_told_apart_on_a_highlighted_screen() {
+        // A screenshot of a 12 x 12 with 3 x 4 boxes: 2 px lines, box
+        // borders 3 px, 48 px cells, one row and one column highlighted
+        // (the selected cell's band) in a light blue-grey.
+        let (cell, at) = (48i32, 20i32);
+        let side = (12 * cell + 2 * at) as u32;
+        let mut grey = GrayImage::from_pixel(side, side, Luma([255]));
+        draw_filled_rect_mut(
+            &mut grey,
+            Rect::at(at, at + 4 * cell).of_size(12 * cell as u32, cell as u32),
+            Luma([228]),
+        );
+        draw_filled_rect_mut(
+            &mut grey,
+            Rect::at(at + 7 * cell, at).of_size(cell as u32, 12 * cell as u32),
+            Luma([228]),
+        );
+        let len = (12 * cell + 3) as u32;
+        for i in 0..=12 {
+            let (across, down) = (i % 4 == 0, i % 3 == 0);
+            let (wc, wr) = (if across { 3 } else { 2 }, if down { 3 } else { 2 });
+            let p = at + cell * i - 1;
+            draw_filled_rect_mut(&mut grey, Rect::at(p, at - 1).of_size(wc, len), Luma([70]));
+            draw_filled_rect_mut(&mut grey, Rect::at(at - 1, p).of_size(len, wr), Luma([70]));
+        }
+        let (a, b) = (at as f32, (at + 12 * cell) as f32);
+        let quad = Quad::new([[a, a], [b, a], [b, b], [a, b]]);
+        let butterfly = Layout::named("butterfly").unwrap();
+        let twelve = Layout::named("12x12").unwrap();
+        let light = Polarity::DarkOnLight;
+        let (f, t) = (
+            box_contrast(&grey, light, &quad, &butterfly),
+            box_contrast(&grey, light, &quad, &twelve),
+        );
+        // A pixel of ink in 48 is 0.02 of a cell, 0.015 at this contrast.
+        assert!(t > 0.01, "12x12 {t}");
+        assert!(t > f + 0.005, "butterfly {f}, 12x12 {t}");
     }
 
     #[test]

@@ -1274,7 +1274,12 @@ fn main() {
         Sample {
             name: "butterfly-screen-light",
             puzzle: shape("butterfly.txt"),
-            style: light.clone(),
+            // Box borders 4 px beside 2 px lines, which is all that tells
+            // it from a 12x12 (at 0.05 of a cell both round to 2 px here).
+            style: Style {
+                thick: 0.08,
+                ..light.clone()
+            },
             extras: Extras::default(),
             cell: 52.0,
             camera: None,
@@ -1354,8 +1359,7 @@ fn main() {
             hand: None,
         },
         // A grid of more than nine symbols: letters after the digits, and
-        // in hexadecimal (0-F). (A 12x12 screenshot is found as a
-        // butterfly, the same cells, and has no sample yet.)
+        // in hexadecimal (0-F).
         Sample {
             name: "16x16-screen-light",
             puzzle: shape("16by16.txt"),
@@ -1376,6 +1380,22 @@ fn main() {
             style: dark.clone(),
             extras: dark_app.clone(),
             cell: 48.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
+        // A 12x12: the same cells as a butterfly, told from it only by its
+        // box borders (3 rows by 4 columns, not 3 by 3), drawn 4 px wide
+        // beside 2 px lines as on the butterfly's page.
+        Sample {
+            name: "12x12-screen-light",
+            puzzle: shape("12by12.txt"),
+            style: Style {
+                thick: 0.08,
+                ..light.clone()
+            },
+            extras: app.clone(),
+            cell: 52.0,
             camera: None,
             exif: None,
             hand: None,
