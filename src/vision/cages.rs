@@ -684,6 +684,9 @@ pub fn read_sum(
     let Some((ink, paper, ink_level)) = corner_ink(&corner) else {
         return Vec::new();
     };
+    // Rows of the line above cleared: a digit starting right under them
+    // was printed against the line and may have lost its top.
+    let line_rows = corner.top.levels.len() as u32;
     let img = corner.img;
     let (w, h) = img.dimensions();
     let (mut labels, comps) = components(&ink, w, h);
@@ -735,7 +738,10 @@ pub fn read_sum(
     let contrast = paper - ink_level;
     let per_digit: Vec<Vec<(u32, f32)>> = digits
         .iter()
-        .map(|c| read_digit(&img, &labels, c, paper, contrast, model))
+        .map(|c| {
+            let cut = line_rows > 0 && c.y0 <= line_rows;
+            read_digit(&img, &labels, c, paper, contrast, cut, model)
+        })
         .collect();
     let mut out: Vec<SumOption> = Vec::new();
     match per_digit.as_slice() {
@@ -913,15 +919,18 @@ fn split_wide(
 /// scaled into the model's working image and compared with the model
 /// directly: the empty-cell rules for a full-size cell do not apply to a
 /// digit already picked out, and a thin 1 stays as narrow as printed.
+/// `cut`: the digit starts right under the cleared line above (see
+/// [`is_zero`]).
 fn read_digit(
     img: &GrayImage,
     labels: &[u32],
     comp: &Component,
     paper: f32,
     contrast: f32,
+    cut: bool,
     model: &Model,
 ) -> Vec<(u32, f32)> {
-    let zero = is_zero(labels, img.width(), comp);
+    let zero = is_zero(labels, img.width(), comp, cut);
     let n = WORK;
     let (iw, ih) = (img.width() as i64, img.height() as i64);
     let scale = DIGIT_BOX / comp.width().max(comp.height()) as f32;
@@ -979,8 +988,12 @@ fn read_digit(
 }
 
 /// A 0: one hole, tall and wide within the digit (6, 8, 9 and 4 have
-/// smaller holes or two).
-fn is_zero(labels: &[u32], w: u32, comp: &Component) -> bool {
+/// smaller holes or two). With `cut`, the digit was printed against the
+/// line above and that line's rows were cleared, taking a 0's top arc
+/// with them: the line closes the digit's top, so paper is not let in
+/// from above (a 0 cut open like a U still has its hole; an 8 cut so has
+/// two, a 9 one too high).
+fn is_zero(labels: &[u32], w: u32, comp: &Component, cut: bool) -> bool {
     let (cw, ch) = (comp.width(), comp.height());
     // Paper inside the bounding box, flood-filled from its border: what is
     // not reached is a hole.
@@ -988,8 +1001,9 @@ fn is_zero(labels: &[u32], w: u32, comp: &Component) -> bool {
     let paper = |x: u32, y: u32| labels[idx(x, y)] != comp.label;
     let mut seen = vec![false; (cw * ch) as usize];
     let mut stack = Vec::new();
+    let top = if cut { ch - 1 } else { 0 };
     for x in 0..cw {
-        for y in [0, ch - 1] {
+        for y in [top, ch - 1] {
             if paper(x, y) {
                 stack.push((x, y));
             }
@@ -1211,11 +1225,43 @@ mod tests {
         );
         let (labels, comps) = components(&ring, w, h);
         assert_eq!(comps.len(), 1);
-        assert!(is_zero(&labels, w, &comps[0]));
+        assert!(is_zero(&labels, w, &comps[0], false));
+        // The same ring with its top arc cleared with the line above, left
+        // open by a pixel: a 0 when the digit is known to be cut there.
+        let open = ink_map(
+            w,
+            h,
+            &[
+                (2, 2, 7, 4),
+                (9, 2, 15, 4),
+                (2, 23, 15, 25),
+                (2, 2, 4, 25),
+                (13, 2, 15, 25),
+            ],
+        );
+        let (labels, comps) = components(&open, w, h);
+        assert_eq!(comps.len(), 1);
+        assert!(!is_zero(&labels, w, &comps[0], false));
+        assert!(is_zero(&labels, w, &comps[0], true));
+        // An 8 cut so (an open top loop over a closed one) has two holes.
+        let eight = ink_map(
+            w,
+            h,
+            &[
+                (2, 2, 7, 3),
+                (9, 2, 15, 3),
+                (2, 12, 15, 14),
+                (2, 23, 15, 25),
+                (2, 2, 4, 25),
+                (13, 2, 15, 25),
+            ],
+        );
+        let (labels, comps) = components(&eight, w, h);
+        assert!(!is_zero(&labels, w, &comps[0], true));
         // A solid bar has no hole.
         let bar = ink_map(w, h, &[(2, 2, 6, 25)]);
         let (labels, comps) = components(&bar, w, h);
-        assert!(!is_zero(&labels, w, &comps[0]));
+        assert!(!is_zero(&labels, w, &comps[0], false));
         // A triangular hole (a 4's) fills half its box.
         let mut four = vec![false; (w * h) as usize];
         for y in 2..=20u32 {
@@ -1234,7 +1280,7 @@ mod tests {
         }
         let (labels, comps) = components(&four, w, h);
         assert_eq!(comps.len(), 1);
-        assert!(!is_zero(&labels, w, &comps[0]));
+        assert!(!is_zero(&labels, w, &comps[0], false));
         // A small 4's triangle pixelled into steps fills its box as an oval
         // would (34 of 49), but its centroid lies off the box's centre.
         let mut small = ink_map(w, h, &[(2, 2, 12, 12)]);
@@ -1246,7 +1292,7 @@ mod tests {
         }
         let (labels, comps) = components(&small, w, h);
         assert_eq!(comps.len(), 1);
-        assert!(!is_zero(&labels, w, &comps[0]));
+        assert!(!is_zero(&labels, w, &comps[0], false));
     }
 
     #[test]
