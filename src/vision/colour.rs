@@ -23,9 +23,18 @@ use super::locate::Located;
 /// for a mean colour of a digit's strokes (they cover a tenth of the cell).
 const SAMPLES: u32 = 32;
 /// Fraction of the cell (between its grid lines) left out on each side of
-/// the sampled square, so that the grid lines are not taken for ink. A
-/// digit fills the middle 60% of a cell or less.
+/// the square sampled for the paper, so that the grid lines are not taken
+/// for it. A digit fills the middle 60% of a cell or less.
 const INSET: f32 = 0.12;
+/// Fraction of the cell left out on each side of the square sampled for
+/// the ink: its middle third, which every digit's strokes cross, and which
+/// other ink in the cell does not reach (a killer's cage sum, printed in
+/// the top-left corner down to about a third of the cell, in black beside
+/// a player's blue digit; its cage outline, a tenth of a cell in). Sampled
+/// over the whole inset square, a black sum made the blue digits of the
+/// cages' first cells a third of the way to black, and the two inks no
+/// longer split.
+const INK_INSET: f32 = 1.0 / 3.0;
 /// A sample is of the digit's core when it differs from the paper by at
 /// least this fraction of the cell's strongest ink: anti-aliased edges,
 /// half ink and half paper, are left out, and a thin stroke keeps its core.
@@ -98,21 +107,27 @@ pub fn ink_colour(image: &DynamicImage, located: &Located, cell: usize) -> Optio
     let (du, dv) = (u1 - u0, v1 - v0);
     let (w, h) = image.dimensions();
     let n = SAMPLES as usize;
-    let mut samples: Vec<[f32; 3]> = Vec::with_capacity(n * n);
-    for j in 0..SAMPLES {
-        for i in 0..SAMPLES {
-            let s = INSET + (1.0 - 2.0 * INSET) * (i as f32 + 0.5) / SAMPLES as f32;
-            let t = INSET + (1.0 - 2.0 * INSET) * (j as f32 + 0.5) / SAMPLES as f32;
-            let (x, y) = located
-                .homography
-                .map((u0 + s * du) as f64, (v0 + t * dv) as f64);
-            if !(x >= 0.0 && y >= 0.0 && x < w as f64 && y < h as f64) {
-                return None;
+    // `SAMPLES` x `SAMPLES` points over the square `inset` in from the
+    // cell's sides.
+    let square = |inset: f32| -> Option<Vec<[f32; 3]>> {
+        let mut samples: Vec<[f32; 3]> = Vec::with_capacity(n * n);
+        for j in 0..SAMPLES {
+            for i in 0..SAMPLES {
+                let s = inset + (1.0 - 2.0 * inset) * (i as f32 + 0.5) / SAMPLES as f32;
+                let t = inset + (1.0 - 2.0 * inset) * (j as f32 + 0.5) / SAMPLES as f32;
+                let (x, y) = located
+                    .homography
+                    .map((u0 + s * du) as f64, (v0 + t * dv) as f64);
+                if !(x >= 0.0 && y >= 0.0 && x < w as f64 && y < h as f64) {
+                    return None;
+                }
+                let p = image.get_pixel(x as u32, y as u32).0;
+                samples.push([p[0] as f32, p[1] as f32, p[2] as f32]);
             }
-            let p = image.get_pixel(x as u32, y as u32).0;
-            samples.push([p[0] as f32, p[1] as f32, p[2] as f32]);
         }
-    }
+        Some(samples)
+    };
+    let samples = square(INSET)?;
     let mut channel = vec![0f32; samples.len()];
     let mut paper = [0f32; 3];
     for (k, p) in paper.iter_mut().enumerate() {
@@ -122,6 +137,7 @@ pub fn ink_colour(image: &DynamicImage, located: &Located, cell: usize) -> Optio
         let mid = channel.len() / 2;
         *p = *channel.select_nth_unstable_by(mid, f32::total_cmp).1;
     }
+    let samples = square(INK_INSET)?;
     let mut dist: Vec<f32> = samples.iter().map(|&s| distance(s, paper)).collect();
     let at = ((dist.len() - 1) as f32 * STRONGEST) as usize;
     let strongest = *dist.select_nth_unstable_by(at, f32::total_cmp).1;
@@ -308,6 +324,18 @@ mod tests {
             }
             img.put_pixel(131, y, Rgb([140, 160, 230]));
         }
+        // In the cell to its right, the same bar under a killer's black cage
+        // sum in the top-left corner (0.07 to 0.3 of the cell).
+        for y in 126..144 {
+            for x in 162..168 {
+                img.put_pixel(x, y, Rgb([20, 60, 200]));
+            }
+        }
+        for y in 122..129 {
+            for x in 152..159 {
+                img.put_pixel(x, y, Rgb([0, 0, 0]));
+            }
+        }
         let corners = [[0.0, 0.0], [270.0, 0.0], [270.0, 270.0], [0.0, 270.0]];
         let located = located_at_corners(corners, &Layout::classic()).unwrap();
         let image = DynamicImage::ImageRgb8(img);
@@ -315,6 +343,12 @@ mod tests {
         assert!(
             distance(got.ink, [20.0, 60.0, 200.0]) < 1.0,
             "{:?}",
+            got.ink
+        );
+        let got = ink_colour(&image, &located, 41).expect("ink beside it");
+        assert!(
+            distance(got.ink, [20.0, 60.0, 200.0]) < 1.0,
+            "the sum is not the digit's ink: {:?}",
             got.ink
         );
         assert_eq!(got.paper, WHITE);
