@@ -21,6 +21,7 @@ use super::borders::{Borders, Edge, may_have_outlines, measure};
 use super::check::CheckOutcome;
 use super::classify::Model;
 use super::classify::prep::{WORK, features};
+use super::locate::CROP_INSET;
 use super::locate::Located;
 use super::num::bilinear;
 use crate::grid::{Cage, Layout};
@@ -113,6 +114,10 @@ const ZERO_HOLE_HEIGHT: f32 = 0.5;
 const ZERO_HOLE_WIDTH: f32 = 0.3;
 /// Runner-ups kept per digit.
 const DIGIT_ALTERNATIVES: usize = 3;
+/// Around a sum's ink, this much of a cell is painted over too before the
+/// cell is read for handwriting ([`clear_sums`]): the anti-aliased rim and
+/// where the ink was cut from the corner's grid lines.
+const SUM_CLEAR_MARGIN: f32 = 0.03;
 /// Readings kept per sum.
 const SUM_ALTERNATIVES: usize = 6;
 /// Least confident edges considered for flipping.
@@ -140,7 +145,14 @@ pub struct KillerReading {
     pub changed: usize,
     /// Cages whose sum or cells are unsure (index into `cages`).
     pub uncertain: Vec<usize>,
+    /// Where each cage's sum is printed: its anchor cell and the box of the
+    /// sum's ink, for the cages whose sum was found.
+    pub sum_ink: Vec<(usize, SumBox)>,
 }
+
+/// The box of a sum's ink in its cell: left, top, right, bottom, in cells
+/// from the cell's top-left corner where its grid lines put it.
+pub type SumBox = [f32; 4];
 
 /// One reading of a sum and how much less likely than the best it is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -164,10 +176,11 @@ pub fn read_killer(grey: &GrayImage, located: &Located, values: &[u8]) -> Option
     }
     let size = layout.size();
     let model = Model::load_bundled();
-    let mut sums: Vec<Option<Vec<SumOption>>> = vec![None; layout.cell_count()];
+    let mut sums: Vec<Option<(Vec<SumOption>, Option<SumBox>)>> = vec![None; layout.cell_count()];
     let mut sum_at = |cell: usize| -> Vec<SumOption> {
         sums[cell]
-            .get_or_insert_with(|| read_sum(grey, located, &borders, cell, model))
+            .get_or_insert_with(|| read_sum_boxed(grey, located, &borders, cell, model))
+            .0
             .clone()
     };
     let layout_arc = Arc::new(layout.clone());
@@ -213,6 +226,7 @@ pub fn read_killer(grey: &GrayImage, located: &Located, values: &[u8]) -> Option
             solves += 1;
             if unique(&layout_arc, &cages, values) {
                 let uncertain = uncertain_cages(&cages, &borders, &options, &choice);
+                let sum_ink = sum_boxes(&cages, &sums);
                 return Some(KillerReading {
                     cages,
                     borders,
@@ -223,6 +237,7 @@ pub fn read_killer(grey: &GrayImage, located: &Located, values: &[u8]) -> Option
                     },
                     changed,
                     uncertain,
+                    sum_ink,
                 });
             }
         }
@@ -232,13 +247,63 @@ pub fn read_killer(grey: &GrayImage, located: &Located, values: &[u8]) -> Option
     }
     let (cages, changed) = fallback?;
     let uncertain = (0..cages.len()).collect();
+    let sum_ink = sum_boxes(&cages, &sums);
     Some(KillerReading {
         cages,
         borders,
         outcome: CheckOutcome::Unresolved,
         changed,
         uncertain,
+        sum_ink,
     })
+}
+
+/// The sum boxes of `cages`' anchors, from the sums read (`sums`, per cell).
+fn sum_boxes(
+    cages: &[Cage],
+    sums: &[Option<(Vec<SumOption>, Option<SumBox>)>],
+) -> Vec<(usize, SumBox)> {
+    cages
+        .iter()
+        .filter_map(|c| {
+            let cell = c.anchor();
+            let b = sums.get(cell)?.as_ref()?.1?;
+            Some((cell, b))
+        })
+        .collect()
+}
+
+/// Paints the paper over each cage's sum (with [`SUM_CLEAR_MARGIN`]) in
+/// the cells' crops (as [`crate::vision::locate::cell_crops`] cuts them,
+/// [`CROP_INSET`] in from the grid lines), so that what is read for a
+/// player's handwriting does not take a sum for an entry or for candidate
+/// marks. The paper is the crop's median grey.
+pub fn clear_sums(crops: &mut [GrayImage], killer: &KillerReading) {
+    for &(cell, b) in &killer.sum_ink {
+        let Some(crop) = crops.get_mut(cell) else {
+            continue;
+        };
+        let (w, h) = crop.dimensions();
+        let mut levels = crop.as_raw().clone();
+        let mid = levels.len() / 2;
+        let paper = *levels.select_nth_unstable(mid).1;
+        let px = |t: f32, n: u32| {
+            ((t - CROP_INSET) / (1.0 - 2.0 * CROP_INSET) * n as f32).clamp(0.0, n as f32)
+        };
+        let (x0, x1) = (
+            px(b[0] - SUM_CLEAR_MARGIN, w).floor() as u32,
+            px(b[2] + SUM_CLEAR_MARGIN, w).ceil() as u32,
+        );
+        let (y0, y1) = (
+            px(b[1] - SUM_CLEAR_MARGIN, h).floor() as u32,
+            px(b[3] + SUM_CLEAR_MARGIN, h).ceil() as u32,
+        );
+        for y in y0..y1 {
+            for x in x0..x1 {
+                crop.put_pixel(x, y, Luma([paper]));
+            }
+        }
+    }
 }
 
 /// Cages whose reading is unsure: a sum changed or with a close
@@ -413,6 +478,9 @@ fn sum_choices(options: &[Vec<SumOption>], total: u32) -> Vec<Vec<usize>> {
 /// [`SUM_CORNER`], with those lines' rows (columns) and their grey levels.
 struct Corner {
     img: GrayImage,
+    /// Where the image begins, in cells right of and below the cell's
+    /// corner where the grid puts it.
+    at: (f32, f32),
     top: Line,
     left: Line,
 }
@@ -444,7 +512,12 @@ fn corner(grey: &GrayImage, located: &Located, borders: &Borders, cell: usize) -
         let [px, py] = borders.point(located, u, v);
         Luma([sample(grey, px, py)])
     });
-    Corner { img, top, left }
+    Corner {
+        img,
+        at: (left_at, top_at),
+        top,
+        left,
+    }
 }
 
 /// The grid line along one side of a cell: where it begins, in cells from
@@ -680,10 +753,23 @@ pub fn read_sum(
     cell: usize,
     model: &Model,
 ) -> Vec<SumOption> {
+    read_sum_boxed(grey, located, borders, cell, model).0
+}
+
+/// [`read_sum`], with the box of the ink read as the sum (`None` when no
+/// sum was found).
+fn read_sum_boxed(
+    grey: &GrayImage,
+    located: &Located,
+    borders: &Borders,
+    cell: usize,
+    model: &Model,
+) -> (Vec<SumOption>, Option<SumBox>) {
     let corner = corner(grey, located, borders, cell);
     let Some((ink, paper, ink_level)) = corner_ink(&corner) else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
+    let at = corner.at;
     // Rows of the line above cleared: a digit starting right under them
     // was printed against the line and may have lost its top.
     let line_rows = corner.top.levels.len() as u32;
@@ -703,7 +789,7 @@ pub fn read_sum(
         })
         .collect();
     let Some(tallest) = digits.iter().map(|c| c.height()).max() else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
     digits.retain(|c| c.height() as f32 >= DIGIT_OF_TALLEST * tallest as f32);
     digits.sort_by_key(|c| c.x0);
@@ -735,6 +821,16 @@ pub fn read_sum(
         // Too far apart to be one number.
         digits.truncate(1);
     }
+    // The sum's ink box, in cells from the cell's corner.
+    let to_cells = |x: u32, y: u32| (at.0 + x as f32 / SUM_RES, at.1 + y as f32 / SUM_RES);
+    let (bx0, by0) = to_cells(
+        digits.iter().map(|c| c.x0).min().unwrap_or(0),
+        digits.iter().map(|c| c.y0).min().unwrap_or(0),
+    );
+    let (bx1, by1) = to_cells(
+        digits.iter().map(|c| c.x1 + 1).max().unwrap_or(0),
+        digits.iter().map(|c| c.y1 + 1).max().unwrap_or(0),
+    );
     let contrast = paper - ink_level;
     let per_digit: Vec<Vec<(u32, f32)>> = digits
         .iter()
@@ -761,7 +857,8 @@ pub fn read_sum(
     out.retain(|s| s.sum > 0);
     out.sort_by(|a, b| a.cost.total_cmp(&b.cost));
     out.truncate(SUM_ALTERNATIVES);
-    out
+    let found = !out.is_empty();
+    (out, found.then_some([bx0, by0, bx1, by1]))
 }
 
 /// Joins pieces of one digit parted by the binarisation (a small 5's bar
@@ -1091,6 +1188,52 @@ mod tests {
     }
 
     #[test]
+    fn a_sum_is_painted_over_in_its_cell_crop_and_nothing_else() {
+        // Two 48 px crops of white cells, each with a dark sum in its
+        // top-left corner and a dark stroke in its middle; only the first
+        // cell's sum was read (0.08 to 0.3 of the cell across, 0.07 to 0.25
+        // down).
+        let crop = |_: usize| {
+            let mut g = GrayImage::from_pixel(48, 48, Luma([250]));
+            for y in 3..12 {
+                for x in 3..14 {
+                    g.put_pixel(x, y, Luma([20]));
+                }
+            }
+            for y in 16..34 {
+                for x in 22..26 {
+                    g.put_pixel(x, y, Luma([20]));
+                }
+            }
+            g
+        };
+        let mut crops: Vec<GrayImage> = (0..2).map(crop).collect();
+        let killer = KillerReading {
+            cages: vec![Cage::new(10, vec![0, 1])],
+            borders: Borders {
+                edges: Vec::new(),
+                threshold: 0.0,
+                outlined: true,
+                even: false,
+            },
+            outcome: CheckOutcome::Unresolved,
+            changed: 0,
+            uncertain: Vec::new(),
+            sum_ink: vec![(0, [0.08, 0.07, 0.3, 0.25])],
+        };
+        clear_sums(&mut crops, &killer);
+        let dark = |g: &GrayImage, x0: u32, y0: u32, x1: u32, y1: u32| {
+            (y0..y1)
+                .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+                .filter(|&(x, y)| g.get_pixel(x, y).0[0] < 128)
+                .count()
+        };
+        assert_eq!(dark(&crops[0], 0, 0, 16, 14), 0, "the sum is gone");
+        assert_eq!(dark(&crops[0], 20, 14, 28, 36), 72, "the digit stays");
+        assert_eq!(dark(&crops[1], 0, 0, 16, 14), 99, "no sum read there");
+    }
+
+    #[test]
     fn sums_that_add_up_as_read_are_still_offered_changed() {
         // Read 10, 16, 5 (adding up to 31); the runner-ups 16 and 10 of the
         // first two swap them and add up too: the puzzle may need that.
@@ -1312,6 +1455,7 @@ mod tests {
             });
             Corner {
                 img,
+                at: (0.0, 0.0),
                 top: Line {
                     levels: vec![line as f32; 3],
                 },
