@@ -237,9 +237,9 @@ pub fn box_contrast(grey: &GrayImage, polarity: Polarity, quad: &Quad, layout: &
     let weight = |vertical: bool, x: f32, y: f32| -> f32 {
         let mut sum = 0.0;
         let mut profile = [0f32; MAX_WIDTH_STEPS + 1];
-        for k in 0..WIDTH_PROBES {
+        // A probe whose profile leaves the image counts as no ink.
+        'probe: for k in 0..WIDTH_PROBES {
             let t = (k as f32 + 0.5) / WIDTH_PROBES as f32 * PROBE_SPAN + PROBE_FROM;
-            let mut whole = true;
             for (d, p) in profile[..=steps].iter_mut().enumerate() {
                 let off = -WIDTH_REACH + d as f32 * step_cells;
                 let at = if vertical {
@@ -247,16 +247,10 @@ pub fn box_contrast(grey: &GrayImage, polarity: Polarity, quad: &Quad, layout: &
                 } else {
                     ink(x + t, y + off)
                 };
-                match at {
-                    Some(v) => *p = v,
-                    None => {
-                        whole = false;
-                        break;
-                    }
-                }
-            }
-            if !whole {
-                continue;
+                let Some(v) = at else {
+                    continue 'probe;
+                };
+                *p = v;
             }
             let profile = &profile[..=steps];
             // The darker of the two sides: paper, or a highlighted cell.
