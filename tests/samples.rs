@@ -184,3 +184,19 @@ fn screenshots_and_a_photo_with_a_players_digits_are_among_the_samples() {
         assert!(!progress.entries().is_empty(), "{name} holds no entries");
     }
 }
+
+/// A killer's dashed or dotted cage outlines run inside its cells: they are
+/// not candidate marks (the killer samples have none), and neither are its
+/// sums.
+#[test]
+fn killer_outlines_and_sums_are_not_read_as_candidate_marks() {
+    for name in [
+        "killer-screen-dashed.png",
+        "killer-screen-dotted-givens.png",
+    ] {
+        let reading = read_path(&samples_dir().join(name), None).expect(name);
+        assert!(reading.killer.is_some(), "{name}: no cages read");
+        let cells: Vec<usize> = reading.marks.iter().map(|m| m.cell).collect();
+        assert!(cells.is_empty(), "{name}: marks read in cells {cells:?}");
+    }
+}

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use image::{DynamicImage, GrayImage};
 use rayon::prelude::*;
 
-use super::cages::{KillerReading, clear_sums, read_killer};
+use super::cages::{KillerReading, clear_outlines, clear_sums, read_killer};
 use super::check::{CheckOutcome, check_solved};
 use super::classify::prep::{Prepared, prepare, prepare_entry};
 use super::classify::{CellReading, Classes, Model};
@@ -423,10 +423,11 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
         .collect();
     // The other cells are prepared again for handwriting, which may reach
     // the cell's edge or have candidate marks beside it; a killer's sums
-    // are painted over first (they are neither).
+    // and cage outlines are painted over first (they are neither).
     let mut crops = crops;
     if let Some(k) = &killer {
         clear_sums(&mut crops, k);
+        clear_outlines(&mut crops);
     }
     let mut prepared = prepared;
     prepared
