@@ -200,3 +200,38 @@ fn killer_outlines_and_sums_are_not_read_as_candidate_marks() {
         assert!(cells.is_empty(), "{name}: marks read in cells {cells:?}");
     }
 }
+
+/// A screenshot that cuts the grid off below its last line (and the
+/// outlines just inside it) still reads as the whole grid: the last line is
+/// placed by the spacing of the others, not on the image's edge.
+#[test]
+fn a_killer_cut_off_below_its_last_row_reads_whole() {
+    use sudoku_lens::vision::read::read_grey;
+    let name = "killer-screen-dashed";
+    let path = samples_dir().join(format!("{name}.png"));
+    let grey = image::open(&path).expect(name).to_luma8();
+    let text = std::fs::read_to_string(path.with_extension("txt")).unwrap();
+    let progress = parse_progress(&text, name, None).unwrap();
+    let expected = progress.puzzle();
+    // The grid's top and bottom lines: the first and last rows mostly ink.
+    let (w, h) = grey.dimensions();
+    let line = |y: u32| (0..w).filter(|&x| grey.get_pixel(x, y)[0] < 100).count() > w as usize / 2;
+    let top = (0..h).find(|&y| line(y)).expect("a top line") as f32;
+    let bottom = (0..h).rev().find(|&y| line(y)).expect("a bottom line") as f32;
+    let cell = (bottom - top) / 9.0;
+    for cut in [0.05, 0.15] {
+        let height = (bottom - cut * cell).floor() as u32;
+        let part = image::imageops::crop_imm(&grey, 0, 0, grey.width(), height).to_image();
+        let reading = read_grey(&part, None).0.expect("the cut sample is located");
+        // The last row is as tall as the one above it, not cut short.
+        let y = |v: f32| reading.located.canvas_to_image(4.5, v)[1];
+        let (last, above) = (y(9.0) - y(8.0), y(8.0) - y(7.0));
+        assert!(
+            (last / above - 1.0).abs() < 0.03,
+            "cut {cut}: last row {last}, the one above {above}"
+        );
+        assert!(reading.killer.is_some(), "cut {cut}: no cages read");
+        assert_eq!(reading.puzzle.values(), expected.values(), "cut {cut}");
+        assert_eq!(reading.puzzle.cages(), expected.cages(), "cut {cut}");
+    }
+}

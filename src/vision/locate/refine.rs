@@ -60,6 +60,12 @@ const LINE_REACH: f32 = 0.3;
 const LINE_MIN_PEAK: f32 = 0.4;
 /// Found lines stay at least this share of a cell apart, in order.
 const MIN_LINE_GAP: f32 = 0.3;
+/// An outer line that was not found is placed by its neighbours' spacing
+/// only when at least this many gaps between found lines measure it.
+const MIN_SPACING_GAPS: usize = 3;
+/// A place within this many working-copy pixels of the image's edge is
+/// taken for off the image: a line there may be cut off.
+const IMAGE_EDGE_PX: f32 = 2.0;
 /// The outer lines are looked at again in the working copy itself, one
 /// sample every this many of its pixels across and along: at
 /// [`REFINE_PX`] a grid's frame and a line printed a pixel inside it (a
@@ -181,6 +187,34 @@ pub(super) fn refine(
             }
         }
     }
+    // An outer line not found (cut off by the image's edge, or too faint)
+    // is placed by the spacing of the lines found beside it, not left on
+    // the quad's edge: a grid whose last line is outside a screenshot is
+    // traced to the image's edge, and its last row would be cut short.
+    // Likewise an outer line found short of where the spacing puts it, when
+    // that place is off the image: the grid goes on past the image's edge,
+    // and what was found is a line inside it (a killer's cage outline).
+    // Looked at along the line's middle: its ends, at the grid's corners,
+    // are off the image when the line across them is.
+    let (w, h) = (mask.width() as f32, mask.height() as f32);
+    let off_image = |vertical: bool, at: f32| {
+        let along = if vertical { lh } else { lw } as f32;
+        [0.25, 0.5, 0.75].iter().any(|t| {
+            let (u, v) = if vertical {
+                (at, t * along)
+            } else {
+                (t * along, at)
+            };
+            let (x, y) = homography.map(u as f64, v as f64);
+            let (x, y) = (x as f32, y as f32);
+            !(x >= IMAGE_EDGE_PX
+                && y >= IMAGE_EDGE_PX
+                && x <= w - 1.0 - IMAGE_EDGE_PX
+                && y <= h - 1.0 - IMAGE_EDGE_PX)
+        })
+    };
+    extrapolate_outer(&mut col_lines, &col_runs, &|at| off_image(true, at));
+    extrapolate_outer(&mut row_lines, &row_runs, &|at| off_image(false, at));
     // Re-anchor the canvas on the centres of the outer lines: the outline
     // of the ink can be pushed out by a shadow or a darker page around the
     // grid, the lines' centres cannot.
@@ -224,6 +258,40 @@ pub(super) fn refine(
         row_lines,
         score,
         layout_scores,
+    }
+}
+
+/// Places each outer line that was not found (`runs` `None`) one spacing
+/// beyond its neighbour, and moves one found short of there out to it when
+/// `off_image` says that place (canvas units across the lines) is off the
+/// image. The spacing is the median gap between neighbouring lines that
+/// were both found, when at least [`MIN_SPACING_GAPS`] were; the
+/// neighbour must have been found too. Other lines are left as they are.
+fn extrapolate_outer(lines: &mut [f32], runs: &[Option<Run>], off_image: &dyn Fn(f32) -> bool) {
+    let n = lines.len();
+    if n < 3 {
+        return;
+    }
+    let mut gaps: Vec<f32> = (1..n)
+        .filter(|&i| runs[i].is_some() && runs[i - 1].is_some())
+        .map(|i| lines[i] - lines[i - 1])
+        .collect();
+    if gaps.len() < MIN_SPACING_GAPS {
+        return;
+    }
+    let mid = gaps.len() / 2;
+    let gap = *gaps.select_nth_unstable_by(mid, f32::total_cmp).1;
+    if runs[1].is_some() {
+        let at = lines[1] - gap;
+        if runs[0].is_none() || (at < lines[0] && off_image(at)) {
+            lines[0] = at;
+        }
+    }
+    if runs[n - 2].is_some() {
+        let at = lines[n - 2] + gap;
+        if runs[n - 1].is_none() || (at > lines[n - 1] && off_image(at)) {
+            lines[n - 1] = at;
+        }
     }
 }
 
@@ -579,6 +647,40 @@ mod tests {
         assert_eq!(found[6], 6.0);
         let (rows, _) = find_lines(&rect, &Layout::classic(), false);
         assert!((rows[4] - 4.0).abs() < 0.03, "{rows:?}");
+    }
+
+    #[test]
+    fn an_outer_line_not_found_is_placed_by_the_spacing_beside_it() {
+        // Lines 0.98 of a cell apart; the last one is not in the picture
+        // (cut off by the image's edge), so the quad ended at 9.
+        let mut cols: Vec<Option<f32>> = (0..10).map(|i| Some(0.98 * i as f32)).collect();
+        cols[9] = None;
+        let rect = rectified(&cols);
+        let (mut found, runs) = find_lines(&rect, &Layout::classic(), true);
+        assert!(runs[9].is_none() && runs[8].is_some());
+        assert_eq!(found[9], 9.0, "left on the quad's edge");
+        extrapolate_outer(&mut found, &runs, &|_| false);
+        assert!((found[9] - 8.82).abs() < 0.03, "{found:?}");
+        // Found lines stay where they were found.
+        assert!((found[8] - 7.84).abs() < 0.03, "{found:?}");
+        let (mut rows, row_runs) = find_lines(&rect, &Layout::classic(), false);
+        let before = rows.clone();
+        extrapolate_outer(&mut rows, &row_runs, &|_| false);
+        assert_eq!(rows, before);
+        // A line found inside the grid's edge (an outline just inside a
+        // frame the image's edge cut off) is moved out only when where the
+        // frame should be is off the image.
+        let mut cols: Vec<Option<f32>> = (0..10).map(|i| Some(0.98 * i as f32)).collect();
+        cols[9] = Some(8.72);
+        let rect = rectified(&cols);
+        let (found, runs) = find_lines(&rect, &Layout::classic(), true);
+        assert!((found[9] - 8.72).abs() < 0.03, "{found:?}");
+        let mut kept = found.clone();
+        extrapolate_outer(&mut kept, &runs, &|_| false);
+        assert_eq!(kept, found);
+        let mut moved = found.clone();
+        extrapolate_outer(&mut moved, &runs, &|at| at > 8.75);
+        assert!((moved[9] - 8.82).abs() < 0.03, "{moved:?}");
     }
 
     /// A working-copy mask of a classic grid, 48 px a cell (twice
