@@ -317,10 +317,12 @@ fn solve_and_rate_work_on_the_givens_of_a_text_with_entries() {
 }
 
 /// The solving-app screenshots whose player's digits are in another ink
-/// than the givens': their expected reading (givens and entries).
-const SCREEN_ENTRIES: [&str; 2] = [
+/// than the givens' (the last with its mistake in a third, red): their
+/// expected reading (givens and entries).
+const SCREEN_ENTRIES: [&str; 3] = [
     "classic-screen-entries-light",
     "classic-screen-entries-dark",
+    "classic-screen-entries-mistake",
 ];
 
 fn expected_progress(name: &str) -> Progress {

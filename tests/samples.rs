@@ -177,6 +177,7 @@ fn screenshots_and_a_photo_with_a_players_digits_are_among_the_samples() {
     for name in [
         "classic-screen-entries-light.txt",
         "classic-screen-entries-dark.txt",
+        "classic-screen-entries-mistake.txt",
         "classic-photo-entries.txt",
     ] {
         let text = std::fs::read_to_string(samples_dir().join(name)).expect(name);

@@ -58,6 +58,9 @@ pub const MIN_DISTANCE: f32 = 60.0;
 /// diameters apart (wichtounet-v2-train, kubiesa, jigsaw-train: pencil
 /// beside print on kubiesa-val), so 4 keeps a margin on both sides.
 pub const SEPARATION: f32 = 4.0;
+/// At most this many inks are told apart: the givens', the player's, and
+/// the player's mistakes where an app draws them in a third (red).
+pub const MAX_INKS: usize = 3;
 
 /// One digit's ink and the paper around it, mean RGB in 0..=255.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -76,14 +79,16 @@ impl InkColour {
     }
 }
 
-/// The page's digits in two ink colours: the givens' and the entries'.
+/// The page's digits in two or three ink colours: the givens' and the
+/// entries' (the player's, and on some apps the player's mistakes in a
+/// third).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ColourSplit {
     /// The givens' mean ink colour (RGB, 0..=255).
     pub givens: [f32; 3],
-    /// The entries' mean ink colour.
-    pub entries: [f32; 3],
-    /// The cells whose digit is in the entries' colour, ascending.
+    /// The entries' mean ink colours, one per ink, the most used first.
+    pub entries: Vec<[f32; 3]>,
+    /// The cells whose digit is in an entries' colour, ascending.
     pub entry_cells: Vec<usize>,
 }
 
@@ -158,32 +163,87 @@ pub fn ink_colour(image: &DynamicImage, located: &Located, cell: usize) -> Optio
 }
 
 /// Splits the digits `cells` (with their ink colours, in the same order)
-/// into givens and entries by colour, when their inks form two groups at
-/// least [`MIN_DISTANCE`] and [`SEPARATION`] diameters apart; `None`
-/// otherwise (one ink, or a spread of inks: a photo). The split is the best
-/// cut of the inks along their principal axis (Otsu's criterion: the most
-/// variance between the two sides); the givens are the side whose ink
-/// stands out more from its paper in lightness.
+/// into givens and entries by colour, when their inks form two or three
+/// groups ([`MAX_INKS`]), every two at least [`MIN_DISTANCE`] and
+/// [`SEPARATION`] diameters (of the widest group) apart; `None` otherwise
+/// (one ink, or a spread of inks: a photo). The split is the best cut of
+/// the inks along their principal axis (Otsu's criterion: the most
+/// variance between the two sides); when the two sides do not stand apart,
+/// each side in turn is cut once more the same way, since a third ink (an
+/// app's wrong entry in red beside its blue ones) widens the side it falls
+/// on, and the three groups that stand apart best are kept, if any do. The
+/// givens are the group whose ink stands out most from its paper in
+/// lightness; the other groups' digits are entries.
 pub fn split_by_colour(cells: &[usize], inks: &[InkColour]) -> Option<ColourSplit> {
     let n = inks.len();
     if n < 2 || cells.len() != n {
         return None;
     }
-    let mean = |members: &mut dyn Iterator<Item = &InkColour>| {
-        let (mut s, mut k) = ([0f32; 3], 0usize);
-        for m in members {
-            for (a, v) in s.iter_mut().zip(m.ink) {
-                *a += v;
+    let all: Vec<usize> = (0..n).collect();
+    let [a, b] = best_cut(inks, &all)?;
+    let mut groups = vec![a, b];
+    if separation(inks, &groups).is_none() {
+        let mut best: Option<(f32, Vec<Vec<usize>>)> = None;
+        for side in 0..2 {
+            let Some([c, d]) = best_cut(inks, &groups[side]) else {
+                continue;
+            };
+            let three = vec![groups[1 - side].clone(), c, d];
+            if let Some(ratio) = separation(inks, &three)
+                && best.as_ref().is_none_or(|(r, _)| ratio > *r)
+            {
+                best = Some((ratio, three));
             }
-            k += 1;
         }
-        s.map(|v| v / k.max(1) as f32)
-    };
-    let centre = mean(&mut inks.iter());
+        groups = best?.1;
+    }
+    debug_assert!(groups.len() <= MAX_INKS);
+    let contrast =
+        |g: &[usize]| g.iter().map(|&i| inks[i].lightness_contrast()).sum::<f32>() / g.len() as f32;
+    let givens = (0..groups.len())
+        .max_by(|&x, &y| contrast(&groups[x]).total_cmp(&contrast(&groups[y])))
+        .expect("two groups or more");
+    let mut others: Vec<&Vec<usize>> = (0..groups.len())
+        .filter(|&g| g != givens)
+        .map(|g| &groups[g])
+        .collect();
+    others.sort_by_key(|g| std::cmp::Reverse(g.len()));
+    let mut entry_cells: Vec<usize> = others
+        .iter()
+        .flat_map(|g| g.iter().map(|&i| cells[i]))
+        .collect();
+    entry_cells.sort_unstable();
+    Some(ColourSplit {
+        givens: mean(inks, &groups[givens]),
+        entries: others.iter().map(|g| mean(inks, g)).collect(),
+        entry_cells,
+    })
+}
+
+/// The mean ink colour of the digits `members` (indices into `inks`).
+fn mean(inks: &[InkColour], members: &[usize]) -> [f32; 3] {
+    let mut s = [0f32; 3];
+    for &m in members {
+        for (a, v) in s.iter_mut().zip(inks[m].ink) {
+            *a += v;
+        }
+    }
+    s.map(|v| v / members.len().max(1) as f32)
+}
+
+/// The best cut of the inks of `members` (indices into `inks`) in two:
+/// Otsu's along their principal axis. `None` for fewer than two members
+/// or inks all alike.
+fn best_cut(inks: &[InkColour], members: &[usize]) -> Option<[Vec<usize>; 2]> {
+    let n = members.len();
+    if n < 2 {
+        return None;
+    }
+    let centre = mean(inks, members);
     // The principal axis of the inks, by power iteration on their scatter.
     let mut scatter = [[0f32; 3]; 3];
-    for i in inks {
-        let d = [0, 1, 2].map(|k| i.ink[k] - centre[k]);
+    for &i in members {
+        let d = [0, 1, 2].map(|k| inks[i].ink[k] - centre[k]);
         for a in 0..3 {
             for b in 0..3 {
                 scatter[a][b] += d[a] * d[b];
@@ -199,10 +259,14 @@ pub fn split_by_colour(cells: &[usize], inks: &[InkColour]) -> Option<ColourSpli
         }
         axis = next.map(|v| v / norm);
     }
-    let mut order: Vec<(f32, usize)> = inks
+    let mut order: Vec<(f32, usize)> = members
         .iter()
-        .enumerate()
-        .map(|(i, c)| ((0..3).map(|k| (c.ink[k] - centre[k]) * axis[k]).sum(), i))
+        .map(|&i| {
+            (
+                (0..3).map(|k| (inks[i].ink[k] - centre[k]) * axis[k]).sum(),
+                i,
+            )
+        })
         .collect();
     order.sort_by(|a, b| a.0.total_cmp(&b.0));
     // Otsu's cut along the axis.
@@ -216,38 +280,36 @@ pub fn split_by_colour(cells: &[usize], inks: &[InkColour]) -> Option<ColourSpli
             (best, cut) = (between, k);
         }
     }
-    let sides: [Vec<usize>; 2] = [
+    Some([
         order[..cut].iter().map(|o| o.1).collect(),
         order[cut..].iter().map(|o| o.1).collect(),
-    ];
-    let means = sides
-        .clone()
-        .map(|s| mean(&mut s.iter().map(|&i| &inks[i])));
-    let radius = |side: usize| {
-        sides[side]
-            .iter()
-            .map(|&i| distance(inks[i].ink, means[side]))
-            .fold(0f32, f32::max)
-    };
-    let apart = distance(means[0], means[1]);
-    if apart < MIN_DISTANCE || apart < SEPARATION * 2.0 * radius(0).max(radius(1)) {
-        return None;
+    ])
+}
+
+/// How far apart the groups of inks stand, in diameters of the widest
+/// (twice its radius, its farthest member's distance from its mean: the
+/// widest's, so that one odd digit alone, of radius 0, is judged by the
+/// others' spread), for the closest two; `None` when two means are closer
+/// than [`MIN_DISTANCE`] or the ratio is under [`SEPARATION`].
+fn separation(inks: &[InkColour], groups: &[Vec<usize>]) -> Option<f32> {
+    let means: Vec<[f32; 3]> = groups.iter().map(|g| mean(inks, g)).collect();
+    let widest = groups
+        .iter()
+        .zip(&means)
+        .map(|(g, m)| {
+            g.iter()
+                .map(|&i| distance(inks[i].ink, *m))
+                .fold(0f32, f32::max)
+        })
+        .fold(0f32, f32::max);
+    let mut closest = f32::INFINITY;
+    for (i, a) in means.iter().enumerate() {
+        for b in &means[i + 1..] {
+            closest = closest.min(distance(*a, *b));
+        }
     }
-    let contrast = |side: usize| {
-        sides[side]
-            .iter()
-            .map(|&i| inks[i].lightness_contrast())
-            .sum::<f32>()
-            / sides[side].len() as f32
-    };
-    let givens = if contrast(0) >= contrast(1) { 0 } else { 1 };
-    let mut entry_cells: Vec<usize> = sides[1 - givens].iter().map(|&i| cells[i]).collect();
-    entry_cells.sort_unstable();
-    Some(ColourSplit {
-        givens: means[givens],
-        entries: means[1 - givens],
-        entry_cells,
-    })
+    let ratio = closest / (2.0 * widest).max(f32::MIN_POSITIVE);
+    (closest >= MIN_DISTANCE && ratio >= SEPARATION).then_some(ratio)
 }
 
 #[cfg(test)]
@@ -275,7 +337,36 @@ mod tests {
             split.entry_cells,
             (20..25).map(|i| i * 3).collect::<Vec<_>>()
         );
-        assert!(split.givens[2] < 5.0 && split.entries[2] > 200.0);
+        assert!(split.givens[2] < 5.0 && split.entries[0][2] > 200.0);
+        assert_eq!(split.entries.len(), 1);
+    }
+
+    #[test]
+    fn a_third_ink_for_the_players_mistakes_is_entries_too() {
+        // Black givens, blue entries, one entry in red (a mistake as an app
+        // shows it): two sides cut in two do not stand apart, the blue and
+        // red side cut again does.
+        let mut inks = vec![ink([10.0; 3], WHITE); 20];
+        inks.extend([ink([40.0, 96.0, 210.0], WHITE); 6]);
+        inks.push(ink([220.0, 40.0, 40.0], WHITE));
+        let cells: Vec<usize> = (0..inks.len()).collect();
+        let split = split_by_colour(&cells, &inks).expect("three flat colours");
+        assert_eq!(split.entry_cells, (20..27).collect::<Vec<_>>());
+        assert_eq!(split.entries.len(), 2);
+        assert!(split.entries[0][2] > 200.0 && split.entries[1][0] > 200.0);
+        // On a dark theme, with white givens.
+        let dark = [30.0; 3];
+        let mut inks = vec![ink([235.0; 3], dark); 12];
+        inks.extend([ink([120.0, 170.0, 250.0], dark); 4]);
+        inks.extend([ink([240.0, 90.0, 90.0], dark); 2]);
+        let split = split_by_colour(&cells[..18], &inks).expect("three flat colours");
+        assert_eq!(split.entry_cells, (12..18).collect::<Vec<_>>());
+        // A photo's spread of inks with one red digit does not split.
+        let mut inks: Vec<InkColour> = (0..20)
+            .map(|i| ink([20.0 + 6.0 * i as f32; 3], [200.0; 3]))
+            .collect();
+        inks.push(ink([200.0, 40.0, 40.0], [200.0; 3]));
+        assert_eq!(split_by_colour(&cells[..21], &inks), None);
     }
 
     #[test]

@@ -53,6 +53,10 @@ struct Style {
     /// leaves empty, drawn in the givens' font in their own ink, as solving
     /// apps show them.
     entries: Option<(Vec<u8>, Colour)>,
+    /// The ink of the player's digits that disagree with the solution, on
+    /// apps that show mistakes in their own colour (red); `None`: they are
+    /// in the entries' ink.
+    mistakes: Option<Colour>,
     /// Line widths in cell units.
     thin: f32,
     thick: f32,
@@ -73,6 +77,7 @@ impl Style {
             highlight: None,
             pencil: None,
             entries: None,
+            mistakes: None,
             thin: 0.025,
             thick: 0.07,
             font,
@@ -251,11 +256,21 @@ fn draw_grid(
         }
     }
     let font = &fonts.0[style.font];
+    let solution = style.mistakes.map(|_| {
+        let mut solution = vec![0u8; values.len()];
+        SudokuSolver::new(l.clone())
+            .solve_into(values, 2, &mut solution)
+            .expect("a sample puzzle solves");
+        solution
+    });
     for (c, &v) in values.iter().enumerate() {
         let (r, k) = l.position(c);
         let (x, y) = (ox + k as f32 * cell, oy + r as f32 * cell);
-        let (v, ink) = match &style.entries {
-            Some((e, ink)) if v == 0 && e[c] != 0 => (e[c], *ink),
+        let (v, ink) = match (&style.entries, style.mistakes, &solution) {
+            (Some((e, _)), Some(red), Some(s)) if v == 0 && e[c] != 0 && e[c] != s[c] => {
+                (e[c], red)
+            }
+            (Some((e, ink)), _, _) if v == 0 && e[c] != 0 => (e[c], *ink),
             _ => (v, style.digit),
         };
         if v != 0 {
@@ -443,6 +458,7 @@ fn page(
             highlight: None,
             pencil: None,
             entries: None,
+            mistakes: None,
             ..style.clone()
         };
         draw_grid(&mut img, fonts, second, (ox, top), small, &style2, rng);
@@ -1396,6 +1412,23 @@ fn main() {
             },
             extras: app.clone(),
             cell: 52.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
+        // A solving app that shows the player's mistakes in red: three inks,
+        // the red digit an entry like the blue ones.
+        Sample {
+            name: "classic-screen-entries-mistake",
+            puzzle: gen_a.clone(),
+            style: Style {
+                digit: [20, 20, 20],
+                entries: Some((player_entries(&gen_a, 11, 16), [40, 96, 210])),
+                mistakes: Some([214, 38, 38]),
+                ..light.clone()
+            },
+            extras: app.clone(),
+            cell: 64.0,
             camera: None,
             exif: None,
             hand: None,
