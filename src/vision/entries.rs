@@ -10,8 +10,9 @@
 //! - **candidate marks**: clear ink that preprocessing judged too small, off
 //!   the centre or too wide for a digit ([`EmptyReason::Small`],
 //!   [`EmptyReason::OffCentre`], [`EmptyReason::Wide`]);
-//! - **empty**: no ink, grid-line remnants only, or faint ink (erased
-//!   pencil).
+//! - **empty**: no ink, grid-line remnants only, ink smaller than any mark
+//!   ([`EmptyReason::Speck`]: dirt, grain, a photo's noise), or faint ink
+//!   (erased pencil).
 //!
 //! A read digit that disagrees with the puzzle's unique solution needs
 //! [`AGAINST_SOLUTION`] to be reported: the solution never replaces a read
@@ -96,7 +97,7 @@ pub fn cell_kind(prepared: &Prepared, given: bool) -> CellKind {
         Prepared::Ink(_) => CellKind::Empty,
         Prepared::Empty { reason, .. } => match reason {
             EmptyReason::Small | EmptyReason::OffCentre | EmptyReason::Wide => CellKind::Marks,
-            EmptyReason::NoInk | EmptyReason::OnlyBorder => CellKind::Empty,
+            EmptyReason::NoInk | EmptyReason::OnlyBorder | EmptyReason::Speck => CellKind::Empty,
         },
     }
 }
@@ -253,6 +254,30 @@ mod tests {
     }
 
     #[test]
+    fn a_speck_is_no_candidate_mark() {
+        // A smudge of dirt, 5 px of a 64 px crop tall, in a blank cell.
+        let speck = [(28, 40, 34, 45)];
+        let p = prepare_entry(&crop(&speck, 60));
+        assert!(
+            matches!(
+                p,
+                Prepared::Empty {
+                    reason: EmptyReason::Speck,
+                    ..
+                }
+            ),
+            "{p:?}"
+        );
+        assert_eq!(cell_kind(&p, false), CellKind::Empty);
+        // A small mark, a sixth of the crop tall, is one.
+        let mark = [(8, 6, 14, 17)];
+        assert_eq!(
+            cell_kind(&prepare_entry(&crop(&mark, 60)), false),
+            CellKind::Marks
+        );
+    }
+
+    #[test]
     fn blank_cells_and_erased_traces_are_empty() {
         assert_eq!(cell_kind(&prepare(&crop(&[], 0)), false), CellKind::Empty);
         // An erased digit: the same strokes, a few grey levels darker than
@@ -361,7 +386,8 @@ mod tests {
         let mut rects = vec![((20, 8, 46, 11), 120)];
         rects.extend(written_seven()[1..].iter().map(|&r| (r, 170)));
         let img = under_a_line(&rects);
-        assert_eq!(print_reason(&img), Some(EmptyReason::Small));
+        // The bar alone, 3 px tall: a speck.
+        assert_eq!(print_reason(&img), Some(EmptyReason::Speck));
         assert_eq!(cell_kind(&prepare_entry(&img), false), CellKind::Entry);
         // Pale candidate marks stay marks.
         let marks = [((8, 8, 11, 20), 180), ((16, 8, 19, 20), 120)];

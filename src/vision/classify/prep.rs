@@ -23,6 +23,12 @@ pub const FEATURE_LEN: usize = PIX_SIDE * PIX_SIDE + HOG_GRID * HOG_GRID * HOG_B
 
 /// A digit shorter than this fraction of the crop is a candidate mark.
 pub const MIN_DIGIT_HEIGHT: f32 = 0.27;
+/// Ink shorter than this fraction of the crop is not even a candidate
+/// mark: a speck of dirt, the paper's grain or a photo's noise, which a
+/// blank cell's threshold picks up. A mark is a digit about a quarter of
+/// the cell tall (0.28-0.38 of the crop in an app's 3 x 3 notes, a little
+/// less by hand); this is 6 pixels of a 48-pixel crop.
+pub const MIN_MARK_HEIGHT: f32 = 0.12;
 /// A digit whose centre is further than this fraction of the crop from the
 /// crop's centre is off-centre: a candidate mark in a corner.
 pub const MAX_CENTRE_OFFSET: f32 = 0.2;
@@ -109,6 +115,9 @@ pub enum EmptyReason {
     OnlyBorder,
     /// The ink is too small: candidate marks.
     Small,
+    /// The ink is too small even for a candidate mark ([`MIN_MARK_HEIGHT`]):
+    /// a speck.
+    Speck,
     /// The ink lies away from the centre: a mark in a corner.
     OffCentre,
     /// The ink is wider than tall: several candidate digits side by side.
@@ -166,7 +175,7 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
 pub fn prepare_entry(crop: &GrayImage) -> Prepared {
     let first = prepare_pass(crop, Pass::Entry, 1.0);
     if let Prepared::Empty {
-        reason: EmptyReason::Small,
+        reason: EmptyReason::Small | EmptyReason::Speck,
         ..
     } = first
     {
@@ -353,7 +362,11 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let width = (x1 - x0 + 1) as f32 / n as f32;
     if height < MIN_DIGIT_HEIGHT {
         return Prepared::Empty {
-            reason: EmptyReason::Small,
+            reason: if height < MIN_MARK_HEIGHT {
+                EmptyReason::Speck
+            } else {
+                EmptyReason::Small
+            },
             margin: ((MIN_DIGIT_HEIGHT - height) / MIN_DIGIT_HEIGHT * 3.0).clamp(0.0, 1.0),
             near: None,
         };
