@@ -358,16 +358,17 @@ pub fn clear_outlines(crops: &mut [GrayImage]) {
     if band == 0 || along.1 <= along.0 {
         return;
     }
-    let mut found = Vec::new();
-    let ends: Vec<[u32; 4]> = crops
+    // Each crop's paper (its median grey) and how deep each side is
+    // painted: left, right, top, bottom.
+    let ends: Vec<Option<(u8, [u32; 4])>> = crops
         .iter()
         .map(|crop| {
             if crop.width().min(crop.height()) != n {
-                return [0; 4];
+                return None;
             }
-            let paper = median(crop) as i16;
+            let paper = median(crop);
             let last = n - 1;
-            let pixel = |x: u32, y: u32| (crop.get_pixel(x, y)[0] as i16 - paper).abs();
+            let pixel = |x: u32, y: u32| (crop.get_pixel(x, y)[0] as i16 - paper as i16).abs();
             let mut out = [0u32; 4];
             for (side, end) in out.iter_mut().enumerate() {
                 let line_row = |d: u32| {
@@ -384,14 +385,17 @@ pub fn clear_outlines(crops: &mut [GrayImage]) {
                         .count();
                     inked as f32 >= OUTLINE_ROW_INK * (along.1 - along.0) as f32
                 };
-                *end = deepest_thin_run(band, thickest, line_row).map_or(0, |e| e + margin);
+                *end = deepest_thin_run(band, thickest, line_row)
+                    .map_or(0, |e| (e + margin).min(n / 2));
             }
-            out
+            Some((paper, out))
         })
         .collect();
-    for e in &ends {
-        found.extend(e.iter().copied().filter(|&v| v > 0));
-    }
+    let mut found: Vec<u32> = ends
+        .iter()
+        .flatten()
+        .flat_map(|(_, e)| e.iter().copied().filter(|&v| v > 0))
+        .collect();
     let corner = if found.is_empty() {
         0
     } else {
@@ -399,20 +403,17 @@ pub fn clear_outlines(crops: &mut [GrayImage]) {
         *found.select_nth_unstable(mid).1
     };
     for (crop, e) in crops.iter_mut().zip(&ends) {
-        let (w, h) = crop.dimensions();
-        if w.min(h) != n {
+        let Some((paper, [left, right, top, bottom])) = *e else {
             continue;
-        }
-        let paper = Luma([median(crop)]);
-        let [left, right, top, bottom] = e.map(|v| v.min(n / 2));
-        let corner = corner.min(n / 2);
+        };
+        let (w, h) = crop.dimensions();
         for y in 0..h {
             for x in 0..w {
                 let side = x < left || x >= w - right || y < top || y >= h - bottom;
                 let near_x = x < corner || x >= w - corner;
                 let near_y = y < corner || y >= h - corner;
                 if side || (near_x && near_y) {
-                    crop.put_pixel(x, y, paper);
+                    crop.put_pixel(x, y, Luma([paper]));
                 }
             }
         }
