@@ -145,6 +145,50 @@ fn check_screenshot(name: &str, layout: &str) {
     );
 }
 
+/// An app's notes, small digits (a quarter of the cell tall) each in its
+/// place of a 3 x 3 pattern in the cell, are read as the candidate marks they are, with their digits;
+/// the givens are read as before.
+#[test]
+fn notes_in_a_screenshot_are_marks_with_their_digits() {
+    let puzzle = sample("classic.txt");
+    let (cell, margin) = (60u32, 30u32);
+    let mut img = render(&puzzle, cell, margin);
+    let font_data = std::fs::read(root().join("assets/fonts/DejaVuSans.ttf")).unwrap();
+    let font = FontRef::try_from_slice(&font_data).unwrap();
+    let scaled = font.as_scaled(PxScale::from(cell as f32 * 0.33));
+    let empty: Vec<usize> = (0..81).filter(|&c| puzzle.values()[c] == 0).collect();
+    let notes: Vec<(usize, Vec<u8>)> = vec![
+        (empty[0], vec![1, 5, 9]),
+        (empty[7], vec![2, 4, 6, 8]),
+        (empty[20], vec![3, 7]),
+    ];
+    for (c, digits) in &notes {
+        let (r, k) = (c / 9, c % 9);
+        for &d in digits {
+            // The pattern's places 0.22, 0.5 and 0.78 of the cell across
+            // and down: apps keep the notes clear of the cell's lines.
+            let slot = |i: u8| 0.22 + 0.28 * i as f32;
+            let cx = (margin + k as u32 * cell) as f32 + slot((d - 1) % 3) * cell as f32;
+            let cy = (margin + r as u32 * cell) as f32 + slot((d - 1) / 3) * cell as f32;
+            let glyph = scaled.scaled_glyph(char::from(b'0' + d));
+            let outline = scaled.outline_glyph(glyph).unwrap();
+            let b = outline.px_bounds();
+            let (gx, gy) = (cx - b.width() / 2.0, cy - b.height() / 2.0);
+            outline.draw(|x, y, cov| {
+                let p = img.get_pixel_mut(gx as u32 + x, gy as u32 + y);
+                p.0[0] = p.0[0].min((90.0 + 165.0 * (1.0 - cov)).round() as u8);
+            });
+        }
+    }
+    let reading = read_grey(&img, None).0.expect("the grid is found");
+    assert_eq!(reading.puzzle.values(), puzzle.values());
+    for (c, digits) in &notes {
+        let m = reading.marks.iter().find(|m| m.cell == *c);
+        assert_eq!(m.map(|m| &m.digits), Some(digits), "cell {c}");
+    }
+    assert_eq!(reading.marks.len(), notes.len(), "{:?}", reading.marks);
+}
+
 #[test]
 fn a_classic_screenshot_reads_exactly() {
     check_screenshot("classic.txt", "classic");

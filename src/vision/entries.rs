@@ -19,8 +19,12 @@
 //! digit, it only tells how sure to be before telling the player a digit is
 //! wrong.
 
-use super::classify::prep::{EmptyReason, Ink, Prepared};
+use image::{GrayImage, Luma};
+use imageproc::region_labelling::{Connectivity, connected_components};
+
+use super::classify::prep::{EmptyReason, Ink, MIN_MARK_HEIGHT, Prepared};
 use super::classify::{Model, rank};
+use super::locate::CELL_CROP_SIZE;
 use crate::grid::Alphabet;
 
 /// What a cell holds once the givens are decided.
@@ -54,6 +58,30 @@ pub const ENTRY_SURE: f32 = 0.5;
 /// rival is. Set on kubiesa-val (see docs/reader.md): its wrong-entry figure
 /// is not held out from this choice.
 pub const AGAINST_SOLUTION: f32 = 0.999;
+
+/// A candidate mark's ink differs from its crop's paper by at least this
+/// share of the crop's strongest ink (the anti-aliased rim is left out)...
+const MARK_INK_SHARE: f32 = 0.5;
+/// ... and by at least this many grey levels: a blank cell's grain holds
+/// no mark.
+const MARK_MIN_CONTRAST: f32 = 40.0;
+/// The strongest ink of a crop: this quantile of its pixels' differences
+/// from the paper (one stray dark pixel does not set it).
+const MARK_STRONGEST: f32 = 0.98;
+/// A mark's digit is at most this share of the crop tall: taller ink is a
+/// digit of its own, or a line, not one of several small ones (an app's
+/// notes are 0.28-0.38 of the crop).
+const MAX_MARK_HEIGHT: f32 = 0.45;
+/// A mark's digit is read in a square patch this many times its height,
+/// centred on it: a printed digit fills about 0.6 of its cell's height,
+/// as the digit model learnt it.
+const MARK_PATCH: f32 = 1.0 / 0.6;
+/// A mark's digit is reported when the digit model reads it at least this
+/// sure; others are left out (the cell still lists as marks). Small print
+/// scaled up reads a little less sure than a given (0.7-0.95 for an app's
+/// notes in a font the model was not built from, the runner-up being no
+/// digit at all), so the line is below that, above even odds.
+const MARK_SURE: f32 = 0.6;
 
 /// Softness of the distance-to-probability mapping for handwriting (the
 /// squared feature distance by which a rival digit's odds fall by e).
@@ -191,6 +219,101 @@ pub fn read_written(
         }
     }
     (kinds, written, marks)
+}
+
+/// The digits of the candidate marks in `crop` (a cell's crop, as the
+/// reader cuts it) that the digit model `print` reads sure ([`MARK_SURE`]),
+/// ascending, each once, and at most `size`: the crop's ink
+/// ([`MARK_INK_SHARE`], [`MARK_MIN_CONTRAST`]) is split into connected
+/// pieces; each of a mark's height ([`MIN_MARK_HEIGHT`] to
+/// [`MAX_MARK_HEIGHT`]) and clear of the crop's edges (a line's remnant
+/// reaches them) is copied alone into a patch ([`MARK_PATCH`]) scaled to a
+/// cell's crop and read like a printed digit. An app's notes are printed
+/// small in the givens' font and read so; handwritten marks mostly are not
+/// sure, and the cell is listed with the digits that are.
+pub fn read_marks(print: &Model, crop: &GrayImage, size: usize) -> Vec<u8> {
+    let (w, h) = crop.dimensions();
+    let n = w.min(h) as f32;
+    if n == 0.0 {
+        return Vec::new();
+    }
+    let mut levels = crop.as_raw().clone();
+    let mid = levels.len() / 2;
+    let paper = *levels.select_nth_unstable(mid).1 as f32;
+    let mut diffs: Vec<f32> = crop.pixels().map(|p| (p[0] as f32 - paper).abs()).collect();
+    let k = ((diffs.len() - 1) as f32 * MARK_STRONGEST) as usize;
+    let strongest = *diffs.select_nth_unstable_by(k, f32::total_cmp).1;
+    if strongest < MARK_MIN_CONTRAST {
+        return Vec::new();
+    }
+    let cut = (MARK_INK_SHARE * strongest).max(MARK_MIN_CONTRAST);
+    let mask = GrayImage::from_fn(w, h, |x, y| {
+        let inked = (crop.get_pixel(x, y)[0] as f32 - paper).abs() >= cut;
+        Luma([if inked { 255 } else { 0 }])
+    });
+    let labels = connected_components(&mask, Connectivity::Eight, Luma([0u8]));
+    // Each piece's box: x0, y0, x1, y1 (inclusive).
+    let mut boxes: Vec<[u32; 4]> = Vec::new();
+    for (x, y, l) in labels.enumerate_pixels() {
+        let l = l[0] as usize;
+        if l == 0 {
+            continue;
+        }
+        if boxes.len() < l {
+            boxes.resize(l, [u32::MAX, u32::MAX, 0, 0]);
+        }
+        let b = &mut boxes[l - 1];
+        *b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+    }
+    let mut digits = Vec::new();
+    for (i, b) in boxes.iter().enumerate() {
+        let label = i as u32 + 1;
+        let tall = (b[3] - b[1] + 1) as f32 / n;
+        let at_edge = b[0] == 0 || b[1] == 0 || b[2] + 1 >= w || b[3] + 1 >= h;
+        if !(MIN_MARK_HEIGHT..=MAX_MARK_HEIGHT).contains(&tall) || at_edge {
+            continue;
+        }
+        let side = ((b[3] - b[1] + 1) as f32 * MARK_PATCH).ceil() as u32;
+        let (cx, cy) = ((b[0] + b[2]) as f32 / 2.0, (b[1] + b[3]) as f32 / 2.0);
+        let (ox, oy) = (cx - side as f32 / 2.0, cy - side as f32 / 2.0);
+        // The piece alone, with the paler rim around it (pixels under the
+        // cut within a pixel of its box), on the crop's paper.
+        let patch = GrayImage::from_fn(side, side, |px, py| {
+            let (x, y) = ((ox + px as f32).round(), (oy + py as f32).round());
+            let (x, y) = (x as i64, y as i64);
+            let inside = x >= b[0] as i64 - 1
+                && y >= b[1] as i64 - 1
+                && x <= b[2] as i64 + 1
+                && y <= b[3] as i64 + 1
+                && x >= 0
+                && y >= 0
+                && x < w as i64
+                && y < h as i64;
+            if !inside {
+                return Luma([paper as u8]);
+            }
+            let (x, y) = (x as u32, y as u32);
+            let l = labels.get_pixel(x, y)[0];
+            if l == label || l == 0 {
+                *crop.get_pixel(x, y)
+            } else {
+                Luma([paper as u8])
+            }
+        });
+        let patch = image::imageops::resize(
+            &patch,
+            CELL_CROP_SIZE,
+            CELL_CROP_SIZE,
+            image::imageops::FilterType::Triangle,
+        );
+        let r = print.classify(&patch);
+        if r.value != 0 && (r.value as usize) <= size && r.confidence >= MARK_SURE {
+            digits.push(r.value);
+        }
+    }
+    digits.sort_unstable();
+    digits.dedup();
+    digits
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use super::check::{CheckOutcome, check_solved};
 use super::classify::prep::{Prepared, prepare, prepare_entry};
 use super::classify::{CellReading, Classes, Model};
 use super::colour::{ColourSplit, InkColour, ink_colour, split_by_colour};
-use super::entries::{Marks, Written, read_written, solution_digits};
+use super::entries::{Marks, Written, read_marks, read_written, solution_digits};
 use super::homography::Homography;
 use super::jigsaw::{JigsawReading, read_jigsaw, read_regions};
 use super::load::{LoadError, load_bytes, load_path_page, to_grey};
@@ -436,19 +436,26 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
         .zip(&occupied)
         .filter(|(_, g)| **g == 0)
         .for_each(|((p, crop), _)| *p = prepare_entry(crop));
-    drop(crops);
     // Handwriting is read as the digits 1-9 (the handwriting model's, and
     // the digit model's where it has none), checked against the solution
     // in those digits, then written in the page's alphabet: a hexadecimal
     // page's 5 is its sixth symbol.
     let digit_solution = solution.as_deref().map(|s| solution_digits(s, alphabet));
-    let (_, mut written, marks) = read_written(
+    let (_, mut written, mut marks) = read_written(
         Model::load_bundled(),
         Model::load_handwriting(),
         &prepared,
         &occupied,
         digit_solution.as_deref(),
     );
+    // The marks' digits, where the digit model reads them sure: on a page
+    // written in the digits 1-9 or fewer.
+    if alphabet == Alphabet::Digits && size <= 9 {
+        marks
+            .par_iter_mut()
+            .for_each(|m| m.digits = read_marks(Model::load_bundled(), &crops[m.cell], size));
+    }
+    drop(crops);
     let digit_symbol = |d: u8| char::from_digit(d as u32, 10).and_then(|g| alphabet.value(g, size));
     written.retain_mut(|w| {
         let Some(v) = digit_symbol(w.value) else {
