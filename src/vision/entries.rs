@@ -12,7 +12,8 @@
 //!   [`EmptyReason::OffCentre`], [`EmptyReason::Wide`]);
 //! - **empty**: no ink, grid-line remnants only, ink smaller than any mark
 //!   ([`EmptyReason::Speck`]: dirt, grain, a photo's noise), or faint ink
-//!   (erased pencil).
+//!   of any shape (erased pencil, a blank cell's shading;
+//!   [`EmptyReason::Faint`]).
 //!
 //! A read digit that disagrees with the puzzle's unique solution needs
 //! [`AGAINST_SOLUTION`] to be reported: the solution never replaces a read
@@ -125,7 +126,10 @@ pub fn cell_kind(prepared: &Prepared, given: bool) -> CellKind {
         Prepared::Ink(_) => CellKind::Empty,
         Prepared::Empty { reason, .. } => match reason {
             EmptyReason::Small | EmptyReason::OffCentre | EmptyReason::Wide => CellKind::Marks,
-            EmptyReason::NoInk | EmptyReason::OnlyBorder | EmptyReason::Speck => CellKind::Empty,
+            EmptyReason::NoInk
+            | EmptyReason::OnlyBorder
+            | EmptyReason::Speck
+            | EmptyReason::Faint => CellKind::Empty,
         },
     }
 }
@@ -396,6 +400,31 @@ mod tests {
         let mark = [(8, 6, 14, 17)];
         assert_eq!(
             cell_kind(&prepare_entry(&crop(&mark, 60)), false),
+            CellKind::Marks
+        );
+    }
+
+    #[test]
+    fn faint_marks_are_no_candidate_marks() {
+        // The small marks of the test above, 20 grey levels darker than
+        // the paper (ink, but under the clear ink's 28): erased, or a
+        // blank cell's shading.
+        let marks = [(8, 6, 14, 16), (46, 6, 52, 16), (8, 46, 14, 56)];
+        let p = prepare_entry(&crop(&marks, 215));
+        assert!(
+            matches!(
+                p,
+                Prepared::Empty {
+                    reason: EmptyReason::Faint,
+                    ..
+                }
+            ),
+            "{p:?}"
+        );
+        assert_eq!(cell_kind(&p, false), CellKind::Empty);
+        // Clear, they are marks.
+        assert_eq!(
+            cell_kind(&prepare_entry(&crop(&marks, 60)), false),
             CellKind::Marks
         );
     }

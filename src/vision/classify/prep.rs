@@ -118,6 +118,10 @@ pub enum EmptyReason {
     /// The ink is too small even for a candidate mark ([`MIN_MARK_HEIGHT`]):
     /// a speck.
     Speck,
+    /// In the entries pass ([`prepare_entry`]): the ink is too faint to be
+    /// clear, and too small, off the centre or too wide for a digit: an
+    /// erased mark or a blank cell's shading, no candidate mark.
+    Faint,
     /// The ink lies away from the centre: a mark in a corner.
     OffCentre,
     /// The ink is wider than tall: several candidate digits side by side.
@@ -175,7 +179,7 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
 pub fn prepare_entry(crop: &GrayImage) -> Prepared {
     let first = prepare_pass(crop, Pass::Entry, 1.0);
     if let Prepared::Empty {
-        reason: EmptyReason::Small | EmptyReason::Speck,
+        reason: EmptyReason::Small | EmptyReason::Speck | EmptyReason::Faint,
         ..
     } = first
     {
@@ -256,6 +260,15 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         return no_ink;
     }
     let faint = contrast < min_contrast;
+    // In the entries pass, ink too faint to be clear (erased pencil, a
+    // blank cell's shading) is no candidate mark, whatever its shape.
+    let mark = |reason: EmptyReason| {
+        if entry && faint {
+            EmptyReason::Faint
+        } else {
+            reason
+        }
+    };
     // Components that reach the crop's edge are grid-line remnants, unless
     // one reaches a single edge from across the centre, at least half the
     // crop tall: a large digit that the crop clips.
@@ -362,11 +375,11 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let width = (x1 - x0 + 1) as f32 / n as f32;
     if height < MIN_DIGIT_HEIGHT {
         return Prepared::Empty {
-            reason: if height < MIN_MARK_HEIGHT {
+            reason: mark(if height < MIN_MARK_HEIGHT {
                 EmptyReason::Speck
             } else {
                 EmptyReason::Small
-            },
+            }),
             margin: ((MIN_DIGIT_HEIGHT - height) / MIN_DIGIT_HEIGHT * 3.0).clamp(0.0, 1.0),
             near: None,
         };
@@ -397,7 +410,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     };
     if width > height * wide {
         return Prepared::Empty {
-            reason: EmptyReason::Wide,
+            reason: mark(EmptyReason::Wide),
             margin: ((width / height - WIDE) * 2.0).clamp(0.0, 1.0),
             near: None,
         };
@@ -438,7 +451,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         && (margin >= NEAR_MISS || height < TALL_DIGIT)
     {
         return Prepared::Empty {
-            reason: EmptyReason::OffCentre,
+            reason: mark(EmptyReason::OffCentre),
             margin,
             near: None,
         };
@@ -501,7 +514,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     };
     match off_centre {
         Some(margin) => Prepared::Empty {
-            reason: EmptyReason::OffCentre,
+            reason: mark(EmptyReason::OffCentre),
             margin,
             near: Some(Box::new(ink)),
         },
