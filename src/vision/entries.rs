@@ -385,16 +385,7 @@ mod tests {
         // A smudge of dirt, 5 px of a 64 px crop tall, in a blank cell.
         let speck = [(28, 40, 34, 45)];
         let p = prepare_entry(&crop(&speck, 60));
-        assert!(
-            matches!(
-                p,
-                Prepared::Empty {
-                    reason: EmptyReason::Speck,
-                    ..
-                }
-            ),
-            "{p:?}"
-        );
+        assert_eq!(reason(&p), Some(EmptyReason::Speck), "{p:?}");
         assert_eq!(cell_kind(&p, false), CellKind::Empty);
         // A small mark, a sixth of the crop tall, is one.
         let mark = [(8, 6, 14, 17)];
@@ -411,16 +402,7 @@ mod tests {
         // blank cell's shading.
         let marks = [(8, 6, 14, 16), (46, 6, 52, 16), (8, 46, 14, 56)];
         let p = prepare_entry(&crop(&marks, 215));
-        assert!(
-            matches!(
-                p,
-                Prepared::Empty {
-                    reason: EmptyReason::Faint,
-                    ..
-                }
-            ),
-            "{p:?}"
-        );
+        assert_eq!(reason(&p), Some(EmptyReason::Faint), "{p:?}");
         assert_eq!(cell_kind(&p, false), CellKind::Empty);
         // Clear, they are marks.
         assert_eq!(
@@ -445,8 +427,13 @@ mod tests {
 
     /// What the givens' preparation judged a crop empty for, if it did.
     fn print_reason(img: &GrayImage) -> Option<EmptyReason> {
-        match prepare(img) {
-            Prepared::Empty { reason, .. } => Some(reason),
+        reason(&prepare(img))
+    }
+
+    /// Why preparation found `p` empty; `None` for ink.
+    fn reason(p: &Prepared) -> Option<EmptyReason> {
+        match p {
+            Prepared::Empty { reason, .. } => Some(*reason),
             Prepared::Ink(_) => None,
         }
     }
