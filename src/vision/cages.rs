@@ -23,7 +23,7 @@ use super::classify::Model;
 use super::classify::prep::{WORK, features};
 use super::locate::CROP_INSET;
 use super::locate::Located;
-use super::num::bilinear;
+use super::num::{bilinear, median};
 use crate::grid::{Cage, Layout};
 use crate::grid::{layout_total, sum_range};
 use crate::solve::SudokuSolver;
@@ -441,13 +441,6 @@ fn deepest_thin_run(band: u32, thickest: u32, line_row: impl Fn(u32) -> bool) ->
         }
     }
     best
-}
-
-/// The median grey level of an image.
-fn median(img: &GrayImage) -> u8 {
-    let mut levels = img.as_raw().clone();
-    let mid = levels.len() / 2;
-    *levels.select_nth_unstable(mid).1
 }
 
 /// Cages whose reading is unsure: a sum changed or with a close

@@ -26,6 +26,7 @@ use imageproc::region_labelling::{Connectivity, connected_components};
 use super::classify::prep::{EmptyReason, Ink, MIN_MARK_HEIGHT, Prepared};
 use super::classify::{Model, rank};
 use super::locate::CELL_CROP_SIZE;
+use super::num::median;
 use crate::grid::Alphabet;
 
 /// What a cell holds once the givens are decided.
@@ -241,9 +242,7 @@ pub fn read_marks(print: &Model, crop: &GrayImage, size: usize) -> Vec<u8> {
     if n == 0.0 {
         return Vec::new();
     }
-    let mut levels = crop.as_raw().clone();
-    let mid = levels.len() / 2;
-    let paper = *levels.select_nth_unstable(mid).1 as f32;
+    let paper = median(crop) as f32;
     let mut diffs: Vec<f32> = crop.pixels().map(|p| (p[0] as f32 - paper).abs()).collect();
     let k = ((diffs.len() - 1) as f32 * MARK_STRONGEST) as usize;
     let strongest = *diffs.select_nth_unstable_by(k, f32::total_cmp).1;

@@ -18,6 +18,16 @@ pub(crate) fn floor_i32(v: f32) -> i32 {
     }
 }
 
+/// The median grey level of an image (0 for an empty one).
+pub(crate) fn median(img: &GrayImage) -> u8 {
+    let mut levels = img.as_raw().clone();
+    if levels.is_empty() {
+        return 0;
+    }
+    let mid = levels.len() / 2;
+    *levels.select_nth_unstable(mid).1
+}
+
 /// Bilinear grey level at an image point, which must lie within the
 /// image's pixel centres (`0 <= x <= width - 1`, the same for y): the
 /// callers clamp or reject points outside first.
@@ -37,6 +47,15 @@ pub(crate) fn bilinear(grey: &GrayImage, x: f32, y: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn median_is_the_middle_level() {
+        let grey = GrayImage::from_raw(2, 2, vec![0, 100, 200, 40]).unwrap();
+        assert_eq!(median(&grey), 100);
+        let grey = GrayImage::from_raw(3, 1, vec![9, 3, 250]).unwrap();
+        assert_eq!(median(&grey), 9);
+        assert_eq!(median(&GrayImage::new(0, 0)), 0);
+    }
 
     #[test]
     fn bilinear_is_exact_on_pixels_and_mixes_between_them() {
