@@ -1552,69 +1552,47 @@ mod tests {
     fn a_zero_has_one_round_hole_and_a_four_does_not_pass() {
         // A ring: a 0.
         let (w, h) = (20, 30);
-        let ring = ink_map(
-            w,
-            h,
-            &[
-                (2, 2, 15, 4),
-                (2, 23, 15, 25),
-                (2, 2, 4, 25),
-                (13, 2, 15, 25),
-            ],
-        );
-        let (labels, comps) = components(&ring, w, h);
+        let parts = |rects: &[(u32, u32, u32, u32)]| components(&ink_map(w, h, rects), w, h);
+        let (labels, comps) = parts(&[
+            (2, 2, 15, 4),
+            (2, 23, 15, 25),
+            (2, 2, 4, 25),
+            (13, 2, 15, 25),
+        ]);
         assert_eq!(comps.len(), 1);
         assert!(is_zero(&labels, w, &comps[0], false));
         // The same ring with its top arc cleared with the line above, left
         // open by a pixel: a 0 when the digit is known to be cut there.
-        let open = ink_map(
-            w,
-            h,
-            &[
-                (2, 2, 7, 4),
-                (9, 2, 15, 4),
-                (2, 23, 15, 25),
-                (2, 2, 4, 25),
-                (13, 2, 15, 25),
-            ],
-        );
-        let (labels, comps) = components(&open, w, h);
+        let (labels, comps) = parts(&[
+            (2, 2, 7, 4),
+            (9, 2, 15, 4),
+            (2, 23, 15, 25),
+            (2, 2, 4, 25),
+            (13, 2, 15, 25),
+        ]);
         assert_eq!(comps.len(), 1);
         assert!(!is_zero(&labels, w, &comps[0], false));
         assert!(is_zero(&labels, w, &comps[0], true));
         // An 8 cut so (an open top loop over a closed one) has two holes.
-        let eight = ink_map(
-            w,
-            h,
-            &[
-                (2, 2, 7, 3),
-                (9, 2, 15, 3),
-                (2, 12, 15, 14),
-                (2, 23, 15, 25),
-                (2, 2, 4, 25),
-                (13, 2, 15, 25),
-            ],
-        );
-        let (labels, comps) = components(&eight, w, h);
+        let (labels, comps) = parts(&[
+            (2, 2, 7, 3),
+            (9, 2, 15, 3),
+            (2, 12, 15, 14),
+            (2, 23, 15, 25),
+            (2, 2, 4, 25),
+            (13, 2, 15, 25),
+        ]);
         assert!(!is_zero(&labels, w, &comps[0], true));
         // A solid bar has no hole.
-        let bar = ink_map(w, h, &[(2, 2, 6, 25)]);
-        let (labels, comps) = components(&bar, w, h);
+        let (labels, comps) = parts(&[(2, 2, 6, 25)]);
         assert!(!is_zero(&labels, w, &comps[0], false));
         // A triangular hole (a 4's) fills half its box.
-        let mut four = vec![false; (w * h) as usize];
+        let mut four = ink_map(w, h, &[(2, 18, 17, 20), (14, 2, 16, 27)]);
         for y in 2..=20u32 {
             // The diagonal from the top right down to the bottom left.
             let x = 15 - (y - 2) * 13 / 18;
             for dx in 0..3 {
                 four[(y * w + x + dx) as usize] = true;
-            }
-        }
-        for (x0, y0, x1, y1) in [(2, 18, 17, 20), (14, 2, 16, 27)] {
-            for y in y0..=y1 {
-                for x in x0..=x1 {
-                    four[(y * w + x) as usize] = true;
-                }
             }
         }
         let (labels, comps) = components(&four, w, h);
