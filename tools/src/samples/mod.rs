@@ -6,3 +6,4 @@ pub mod dark_page;
 pub mod entries;
 pub mod killer;
 pub mod pdf;
+pub mod photo;
