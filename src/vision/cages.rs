@@ -69,6 +69,13 @@ const SUM_HEIGHT: (f32, f32) = (0.07, 0.3);
 /// Components at least this share of the tallest one's height are digits;
 /// shorter ones are dashes or dots of the cage outline.
 const DIGIT_OF_TALLEST: f32 = 0.72;
+/// The digits of a sum are set on one baseline: their bottoms lie within
+/// this share of the heaviest digit's height of its bottom (a pixel or two
+/// on a screenshot, a little more through a photo's blur). A grid line's or
+/// outline's remnant beside the sum (a hairline where a photo's blur and
+/// perspective leave the line a pixel off the place it was cleared from)
+/// runs past the sum's baseline, or stops short of it.
+const BASELINE_TOLERANCE: f32 = 0.2;
 /// A piece of ink at most this far (in cells) above a taller one, over
 /// it, is that digit's own top stroke parted from it by the binarisation
 /// (a small 5's bar, thinner than its stem, often is): about a pixel on a
@@ -769,6 +776,18 @@ impl Component {
     fn width(&self) -> u32 {
         self.x1 - self.x0 + 1
     }
+    /// Its pixels of ink, in the label map `labels` (`w` wide).
+    fn ink(&self, labels: &[u32], w: u32) -> usize {
+        (self.y0..=self.y1)
+            .map(|y| {
+                let row = (y * w) as usize;
+                labels[row + self.x0 as usize..=row + self.x1 as usize]
+                    .iter()
+                    .filter(|&&l| l == self.label)
+                    .count()
+            })
+            .sum()
+    }
 }
 
 /// Labels 8-connected components of `ink` (w x h), returning the label map
@@ -824,7 +843,17 @@ fn components(ink: &[bool], w: u32, h: u32) -> (Vec<u32>, Vec<Component>) {
 fn corner_ink(corner: &Corner) -> Option<(Vec<bool>, f32, f32)> {
     let img = &corner.img;
     let (w, h) = img.dimensions();
-    let mut sorted: Vec<u8> = img.as_raw().clone();
+    // The levels are the sum's: the grid lines' rows and columns, darker
+    // than a thin sum through a photo's blur, are left out.
+    let (line_rows, line_cols) = (corner.top.levels.len(), corner.left.levels.len());
+    let mut sorted: Vec<u8> = img
+        .rows()
+        .skip(line_rows)
+        .flat_map(|row| row.skip(line_cols).map(|p| p.0[0]))
+        .collect();
+    if sorted.is_empty() {
+        return None;
+    }
     sorted.sort_unstable();
     let paper = sorted[(sorted.len() - 1) * 85 / 100] as f32;
     let ink_level = sorted[(sorted.len() - 1) / 100] as f32;
@@ -929,13 +958,9 @@ fn read_sum_boxed(
         return (Vec::new(), None);
     };
     digits.retain(|c| c.height() as f32 >= DIGIT_OF_TALLEST * tallest as f32);
+    // The sum is the leftmost digits on one baseline, at most two.
+    on_heaviest_baseline(&mut digits, &labels, w);
     digits.sort_by_key(|c| c.x0);
-    // The sum is the leftmost digits on one line, at most two.
-    let first = digits[0];
-    digits.retain(|c| {
-        let mid = (c.y0 + c.y1) as f32 / 2.0;
-        (mid - (first.y0 + first.y1) as f32 / 2.0).abs() < first.height() as f32 * 0.5
-    });
     digits.truncate(2);
     // Two digits printed touching make one component: split it where the
     // ink is thinnest.
@@ -996,6 +1021,18 @@ fn read_sum_boxed(
     out.truncate(SUM_ALTERNATIVES);
     let found = !out.is_empty();
     (out, found.then_some([bx0, by0, bx1, by1]))
+}
+
+/// Keeps the `digits` whose bottoms lie on the heaviest one's baseline
+/// (within [`BASELINE_TOLERANCE`] of its height): the heaviest is a digit
+/// of the sum (a line's remnant is a hairline), and the sum's digits are
+/// set on one line.
+fn on_heaviest_baseline(digits: &mut Vec<Component>, labels: &[u32], w: u32) {
+    let Some(&heaviest) = digits.iter().max_by_key(|c| c.ink(labels, w)) else {
+        return;
+    };
+    let baseline = BASELINE_TOLERANCE * heaviest.height() as f32;
+    digits.retain(|c| (c.y1 as f32 - heaviest.y1 as f32).abs() <= baseline);
 }
 
 /// Joins pieces of one digit parted by the binarisation (a small 5's bar
@@ -1098,7 +1135,7 @@ fn clear_outline_rows(ink: &mut [bool], w: u32, h: u32) {
 /// Splits a component too wide for one digit in two at the column with
 /// least of its ink (within [`SPLIT_SPAN`] of its width): the right part is
 /// relabelled `new_label`, the cut column cleared. `None` when a part would
-/// be empty.
+/// be empty, or when that column crosses the ink more than once (one digit).
 fn split_wide(
     labels: &mut [u32],
     w: u32,
@@ -1114,6 +1151,19 @@ fn split_wide(
             .count()
     };
     let cut = (from..=to).min_by_key(|&x| (ink_in(x), (2 * x).abs_diff(from + to)))?;
+    // Where two digits touch, the ink across the cut is the one place they
+    // meet; a column through one wide digit crosses two of its strokes (a
+    // 0's or 6's arcs top and bottom, a 4's bar and stem): such ink is one
+    // digit, wide because a photo's blur widened it.
+    let runs = (comp.y0..=comp.y1)
+        .filter(|&y| {
+            let here = |y: u32| labels[(y * w + cut) as usize] == comp.label;
+            here(y) && (y == comp.y0 || !here(y - 1))
+        })
+        .count();
+    if runs > 1 {
+        return None;
+    }
     for y in comp.y0..=comp.y1 {
         let row = (y * w) as usize;
         for x in cut..=comp.x1 {
@@ -1478,6 +1528,82 @@ mod tests {
         assert!(a.x0 == 5 && b.x1 == 18);
         assert_eq!(a.height(), 20);
         assert_eq!(b.height(), 20);
+    }
+
+    #[test]
+    fn a_hairline_beside_a_sum_is_not_one_of_its_digits() {
+        // A grid line's remnant a pixel wide left of a 5 (a photo's), as
+        // tall as the 5 but starting higher and ending short of its
+        // baseline; and a 1 on the 5's baseline.
+        let (w, h) = (60, 40);
+        let ink = ink_map(
+            w,
+            h,
+            &[
+                (2, 6, 2, 25),
+                (12, 8, 20, 10),
+                (12, 8, 14, 18),
+                (12, 17, 20, 19),
+                (18, 17, 20, 30),
+                (12, 28, 20, 30),
+                (30, 9, 33, 30),
+            ],
+        );
+        let (labels, mut comps) = components(&ink, w, h);
+        assert_eq!(comps.len(), 3);
+        on_heaviest_baseline(&mut comps, &labels, w);
+        let mut left: Vec<u32> = comps.iter().map(|c| c.x0).collect();
+        left.sort();
+        assert_eq!(left, [12, 30], "{comps:?}");
+    }
+
+    #[test]
+    fn a_sum_fainter_than_the_grid_lines_is_still_ink() {
+        // Black grid lines along the corner's top and left (4 pixels each)
+        // and a digit's stroke in mid grey, as a thin sum through a
+        // photo's blur is: its contrast, not the lines', sets the cut.
+        let (w, h) = (60, 50);
+        let img = GrayImage::from_fn(w, h, |x, y| {
+            Luma([if x < 4 || y < 4 {
+                0
+            } else if (20..24).contains(&x) && (10..34).contains(&y) {
+                150
+            } else {
+                230
+            }])
+        });
+        let line = || Line {
+            levels: vec![0.0; 4],
+        };
+        let corner = Corner {
+            img,
+            at: (0.0, 0.0),
+            top: line(),
+            left: line(),
+        };
+        let (ink, _, _) = corner_ink(&corner).expect("a corner with ink");
+        assert!(ink[(20 * w + 21) as usize], "the stroke is ink");
+        assert!(!ink[(2 * w + 30) as usize], "the line is cleared");
+    }
+
+    #[test]
+    fn a_wide_ring_is_one_digit_not_two() {
+        // A 0 blurred wider than tall: 21 wide, 20 tall, strokes 3 thick.
+        let (w, h) = (30, 30);
+        let ink = ink_map(
+            w,
+            h,
+            &[
+                (4, 5, 24, 7),
+                (4, 22, 24, 24),
+                (4, 5, 6, 24),
+                (22, 5, 24, 24),
+            ],
+        );
+        let (mut labels, comps) = components(&ink, w, h);
+        let c = comps[0];
+        assert!(c.width() as f32 > MAX_DIGIT_ASPECT * c.height() as f32);
+        assert!(split_wide(&mut labels, w, &c, 2).is_none());
     }
 
     #[test]
