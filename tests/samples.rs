@@ -194,6 +194,7 @@ fn killer_outlines_and_sums_are_not_read_as_candidate_marks() {
     for name in [
         "killer-screen-dashed.png",
         "killer-screen-dotted-givens.png",
+        "killer-photo-page.jpg",
     ] {
         let reading = read_path(&samples_dir().join(name), None).expect(name);
         assert!(reading.killer.is_some(), "{name}: no cages read");

@@ -3,7 +3,8 @@
 //! app screenshots (light and dark mode, shaded boxes,
 //! a player's digits in another ink than the givens',
 //! highlighted cells, candidate marks, a number pad), killer screenshots
-//! (dashed and dotted cage outlines), and as simulated phone
+//! (dashed and dotted cage outlines) and a printed killer photographed,
+//! and as simulated phone
 //! photos of a printed page (perspective, small and quarter-turn rotations,
 //! uneven light and shadow, a curved page, blur, noise, JPEG compression,
 //! print around the grid; one with handwritten entries composed from

@@ -3,7 +3,9 @@
 //! corner of its top-left cell, on a patch of paper that breaks the
 //! outline's corner. Two outline styles: dashes (as most apps draw them) and
 //! dots; one puzzle with no givens (`samples/puzzles/killer.txt`), one
-//! generated with a few givens.
+//! generated with a few givens. And a killer printed black on a newspaper's
+//! paper, photographed ([`super::photo`]): a generated puzzle with no
+//! givens.
 //!
 //! The library's own renderer writes sums in the overlay's typeface, which
 //! is one the digit model is built from; the samples are drawn here instead,
@@ -11,9 +13,9 @@
 //! check is the reader, not its memory of a font. The cage outlines are the
 //! overlay's geometry ([`cage_outline`], [`dashes`]).
 //!
-//! Both are read exactly only when the located grid's outer corners lie on
-//! the frame's centre: the cage outlines run a pixel or two inside the
-//! frame (`CAGE_INSET`, 0.09 of a cell), and the locator takes the
+//! The screenshots are read exactly only when the located grid's outer
+//! corners lie on the frame's centre: the cage outlines run a pixel or two
+//! inside the frame (`CAGE_INSET`, 0.09 of a cell), and the locator takes the
 //! outermost of such lines (`vision::locate::refine`).
 
 use std::path::Path;
@@ -26,6 +28,7 @@ use sudoku_lens::overlay::cages::{CAGE_INSET, Segment, cage_outline, dashes, sum
 use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::generate::killer;
 
+use super::photo::{Camera, photograph, save_jpeg};
 use crate::build::HELDOUT_FONTS;
 use crate::font_bytes;
 
@@ -60,7 +63,11 @@ struct Look {
 }
 
 /// Samples' names: `NAME.png`, and `NAME.txt` its expected reading.
-pub const NAMES: [&str; 2] = ["killer-screen-dashed", "killer-screen-dotted-givens"];
+pub const NAMES: [&str; 3] = [
+    "killer-screen-dashed",
+    "killer-screen-dotted-givens",
+    "killer-photo-page",
+];
 
 /// Seed of the generated killer with givens.
 const SEED: u64 = 31;
@@ -70,28 +77,63 @@ const MAX_CAGE: usize = 5;
 /// Givens of the generated killer, taken from its solution: "a few", as
 /// easy killers give them.
 const GIVENS: usize = 7;
+/// Seed of the generated killer of the photo, and of its camera.
+const PHOTO_SEED: u64 = 37;
 
 /// Writes the killer samples into `dir` (the image samples' folder);
 /// `no_givens` is the killer text sample, drawn as it is.
 pub fn write(dir: &Path, no_givens: &Puzzle) {
-    for f in [LOOKS[0].sum_font, LOOKS[0].digit_font, LOOKS[1].sum_font] {
-        assert!(
-            HELDOUT_FONTS.contains(&f),
-            "{f} is not a held-out font of the digit model"
-        );
+    for look in &LOOKS {
+        for f in [look.sum_font, look.digit_font] {
+            assert!(
+                HELDOUT_FONTS.contains(&f),
+                "{f} is not a held-out font of the digit model"
+            );
+        }
     }
-    let with_givens = generated(SEED);
-    for (look, puzzle) in LOOKS.iter().zip([no_givens, &with_givens]) {
+    let with_givens = generated(SEED, GIVENS);
+    let photographed = generated(PHOTO_SEED, 0);
+    for (look, puzzle) in LOOKS.iter().zip([no_givens, &with_givens, &photographed]) {
         let img = draw(puzzle, look);
-        img.save(dir.join(format!("{}.png", look.name)))
-            .expect("screenshot written");
+        let file = if look.name == NAMES[2] {
+            let margin = look.cell as f32 * MARGIN;
+            let side = 9.0 * look.cell as f32;
+            let grid = [margin, margin, margin + side, margin + side];
+            let cam = camera();
+            let photo = photograph(&img, grid, &cam, &mut Rng::new(PHOTO_SEED));
+            let file = format!("{}.jpg", look.name);
+            save_jpeg(&photo, &dir.join(&file), cam.quality, None);
+            file
+        } else {
+            let file = format!("{}.png", look.name);
+            img.save(dir.join(&file)).expect("screenshot written");
+            file
+        };
         std::fs::write(dir.join(format!("{}.txt", look.name)), puzzle.to_text())
             .expect("expected reading written");
-        println!("{}.png", look.name);
+        println!("{file}");
     }
 }
 
-const LOOKS: [Look; 2] = [
+/// The page's margin around the grid, in cells.
+const MARGIN: f32 = 0.75;
+
+/// The phone photographing the printed killer: a little turned and in
+/// perspective, lit from one side, slightly blurred.
+fn camera() -> Camera {
+    let mut c = Camera::new((1600, 1200));
+    c.angle = -2.5;
+    c.perspective = 0.04;
+    c.fill = 0.8;
+    c.gradient = 0.25;
+    c.tint = [1.0, 0.97, 0.92];
+    c.blur = 0.7;
+    c.noise = 3.0;
+    c.quality = 85;
+    c
+}
+
+const LOOKS: [Look; 3] = [
     Look {
         name: NAMES[0],
         cell: 96,
@@ -128,17 +170,35 @@ const LOOKS: [Look; 2] = [
         sum_font: "DejaVuSans.ttf",
         digit_font: "DejaVuSans.ttf",
     },
+    Look {
+        name: NAMES[2],
+        cell: 96,
+        paper: [246, 244, 238],
+        line: [25, 25, 25],
+        outline: [40, 40, 40],
+        sum: [20, 20, 20],
+        digit: [20, 20, 20],
+        thin: 0.02,
+        thick: 0.06,
+        outline_width: 0.025,
+        dash: 0.07,
+        gap: 0.05,
+        sum_height: 0.17,
+        digit_height: 0.5,
+        sum_font: "DejaVuSans.ttf",
+        digit_font: "DejaVuSans.ttf",
+    },
 ];
 
-/// A generated classic killer with [`GIVENS`] of its solution's digits
+/// A generated classic killer with `givens` of its solution's digits
 /// given (the cages alone already leave one solution).
-fn generated(seed: u64) -> Puzzle {
+fn generated(seed: u64, givens: usize) -> Puzzle {
     let layout = Arc::new(Layout::classic());
     let (full, cages) = killer(&layout, MAX_CAGE, seed);
     let mut rng = Rng::new(seed);
     let mut values = vec![0u8; full.len()];
     let mut placed = 0;
-    while placed < GIVENS {
+    while placed < givens {
         let c = rng.below(full.len() as u32) as usize;
         if values[c] == 0 {
             values[c] = full[c];
@@ -158,7 +218,7 @@ fn font(name: &str) -> FontVec {
 fn draw(puzzle: &Puzzle, look: &Look) -> RgbImage {
     let l = puzzle.layout();
     let cell = look.cell as f32;
-    let margin = cell * 0.75;
+    let margin = cell * MARGIN;
     let (w, h) = (
         (l.width() as f32 * cell + 2.0 * margin) as u32,
         (l.height() as f32 * cell + 2.0 * margin) as u32,
