@@ -371,14 +371,25 @@ impl Model {
 
     /// Reads one cell crop.
     pub fn classify(&self, crop: &GrayImage) -> CellReading {
-        self.read_prepared(&prep::prepare(crop))
+        self.read_prepared(&self.prepare(crop))
     }
 
     /// [`Model::classify_batch`] among some classes only: a cell's reading
     /// and runner-up are of those classes.
     pub fn classify_batch_among(&self, crops: &[GrayImage], among: Classes) -> Vec<CellReading> {
-        let prepared: Vec<Prepared> = crops.par_iter().map(prep::prepare).collect();
+        let prepared: Vec<Prepared> = crops.par_iter().map(|c| self.prepare(c)).collect();
         self.read_page_among(&prepared, among)
+    }
+
+    /// Prepares a crop for this model: with [`prep::prepare_letters`] when
+    /// its glyphs include letters (wide capitals are symbols), else
+    /// [`prep::prepare`].
+    fn prepare(&self, crop: &GrayImage) -> Prepared {
+        if self.glyphs.iter().any(|g| g.is_ascii_alphabetic()) {
+            prep::prepare_letters(crop)
+        } else {
+            prep::prepare(crop)
+        }
     }
 
     /// Reads the cells of one grid, in parallel; the result is in the
@@ -393,7 +404,7 @@ impl Model {
     /// for an empty cell, while handwriting beside sharp print stays empty.
     /// Such readings keep their low confidence, so they count as uncertain.
     pub fn classify_batch(&self, crops: &[GrayImage]) -> Vec<CellReading> {
-        let prepared: Vec<Prepared> = crops.par_iter().map(prep::prepare).collect();
+        let prepared: Vec<Prepared> = crops.par_iter().map(|c| self.prepare(c)).collect();
         self.read_page(&prepared)
     }
 

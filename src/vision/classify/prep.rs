@@ -47,6 +47,11 @@ const MAX_RISE: f32 = 0.1;
 /// Ink wider than this times its height is a row of candidate marks: no
 /// printed digit is that wide.
 const WIDE: f32 = 1.0;
+/// The same for a page read with letters ([`prepare_letters`]): a serif
+/// capital A, D or G is 1.04-1.11 of its height wide on a TeX Gyre Bonum
+/// 16x16 page (judged marks at 1.0), while two candidate digits side by
+/// side with their gap are wider still.
+const LETTER_WIDE: f32 = 1.25;
 /// Ink of a digit's height (TALL_DIGIT) off the centre by less than this
 /// margin (see [`Prepared::Empty`]) keeps its description, for the
 /// runner-up; a shorter sliver is a digit the crop cuts, or a mark.
@@ -104,6 +109,9 @@ enum Pass {
     Print,
     /// A player's entry, in a cell already known to hold no given.
     Entry,
+    /// Printed givens on a page read with letters as well as digits (the
+    /// symbols model): wide capitals are no row of marks.
+    Letters,
 }
 
 /// Why a crop was judged empty.
@@ -169,6 +177,12 @@ pub struct Ink {
 /// Runs the whole preprocessing on one crop.
 pub fn prepare(crop: &GrayImage) -> Prepared {
     prepare_pass(crop, Pass::Print, 1.0)
+}
+
+/// [`prepare`] for a page whose symbols include letters: ink up to
+/// [`LETTER_WIDE`] times as wide as tall is a symbol, not a row of marks.
+pub fn prepare_letters(crop: &GrayImage) -> Prepared {
+    prepare_pass(crop, Pass::Letters, 1.0)
 }
 
 /// [`prepare`] for a cell the reader holds no given in, where a player's
@@ -405,6 +419,8 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let width = (x1 - x0 + 1) as f32 / n as f32;
     let wide = if entry && height >= ENTRY_TALL {
         ENTRY_WIDE
+    } else if pass == Pass::Letters {
+        LETTER_WIDE
     } else {
         WIDE
     };
@@ -919,6 +935,28 @@ mod tests {
             (18, 12, 24, 38),
         ]));
         assert!(matches!(p, Prepared::Ink(_)), "{:?}", reason(&p));
+    }
+
+    #[test]
+    fn a_wide_capital_is_a_symbol_on_a_page_of_letters_only() {
+        // An "A" 1.15 times as wide as tall (a serif capital's), centred:
+        // two legs, a bar and serifs along the foot.
+        let a = crop(&[
+            (15, 18, 21, 46),
+            (42, 18, 48, 46),
+            (15, 18, 48, 24),
+            (15, 32, 48, 37),
+            (15, 43, 48, 47),
+        ]);
+        assert_eq!(reason(&prepare(&a)), Some(EmptyReason::Wide));
+        let p = prepare_letters(&a);
+        assert!(matches!(p, Prepared::Ink(_)), "{:?}", reason(&p));
+        // Two marks side by side with their gap stay marks there too.
+        let marks = crop(&[(10, 26, 27, 40), (37, 26, 54, 40)]);
+        assert!(matches!(
+            reason(&prepare_letters(&marks)),
+            Some(EmptyReason::Wide | EmptyReason::Small)
+        ));
     }
 
     #[test]
