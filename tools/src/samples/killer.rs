@@ -37,6 +37,9 @@ type Colour = [u8; 3];
 /// How a killer screenshot is drawn.
 struct Look {
     name: &'static str,
+    /// The phone that photographs the page (a JPEG); `None`: the page is
+    /// the screenshot (a PNG).
+    camera: Option<fn() -> Camera>,
     /// Pixels per cell.
     cell: u32,
     paper: Colour,
@@ -95,7 +98,7 @@ pub fn write(dir: &Path, no_givens: &Puzzle) {
     let photographed = generated(PHOTO_SEED, 0);
     for (look, puzzle) in LOOKS.iter().zip([no_givens, &with_givens, &photographed]) {
         let img = draw(puzzle, look);
-        let file = if look.name == NAMES[2] {
+        let file = if let Some(camera) = look.camera {
             let margin = look.cell as f32 * MARGIN;
             let side = 9.0 * look.cell as f32;
             let grid = [margin, margin, margin + side, margin + side];
@@ -136,6 +139,7 @@ fn camera() -> Camera {
 const LOOKS: [Look; 3] = [
     Look {
         name: NAMES[0],
+        camera: None,
         cell: 96,
         paper: [255, 255, 255],
         line: [52, 72, 97],
@@ -154,6 +158,7 @@ const LOOKS: [Look; 3] = [
     },
     Look {
         name: NAMES[1],
+        camera: None,
         cell: 96,
         paper: [252, 252, 250],
         line: [30, 30, 30],
@@ -172,6 +177,7 @@ const LOOKS: [Look; 3] = [
     },
     Look {
         name: NAMES[2],
+        camera: Some(camera),
         cell: 96,
         paper: [246, 244, 238],
         line: [25, 25, 25],
