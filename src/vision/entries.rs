@@ -486,6 +486,30 @@ mod tests {
     }
 
     #[test]
+    fn a_digit_broken_where_it_runs_off_the_edge_is_one_entry() {
+        // A "5" whose flag and stem stand clear, and whose bowl, parted
+        // from the stem by a thin gap, runs off the bottom edge.
+        let flag = [(20, 8, 46, 14), (20, 8, 26, 34)];
+        let bowl = [(20, 36, 46, 41), (40, 36, 46, 64), (16, 58, 46, 64)];
+        let five: Vec<_> = flag.iter().chain(&bowl).copied().collect();
+        match prepare_entry(&crop(&five, 40)) {
+            Prepared::Ink(ink) => assert!(ink.height > 0.8, "{}", ink.height),
+            p => panic!("{:?}", reason(&p)),
+        }
+        assert_eq!(
+            cell_kind(&prepare_entry(&crop(&five, 40)), false),
+            CellKind::Entry
+        );
+        // Two marks stacked with such a gap, clear of the edges, stay
+        // marks: only a piece cut off at the edge is joined.
+        let stacked = [(20, 8, 30, 22), (20, 25, 30, 39)];
+        assert_eq!(
+            cell_kind(&prepare_entry(&crop(&stacked, 40)), false),
+            CellKind::Marks
+        );
+    }
+
+    #[test]
     fn line_remnants_and_straight_strokes_at_the_edge_stay_empty() {
         // A stub along the left edge; a straight slanting stroke across the
         // crop from edge to edge (a fold, a shadow's edge).

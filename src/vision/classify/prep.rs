@@ -94,6 +94,21 @@ const ENTRY_MIN_SPREAD: f32 = 0.2;
 /// are read from 0.65 of the crop (`entries::ENTRY_MIN_HEIGHT`).
 const ENTRY_TALL: f32 = 0.6;
 const ENTRY_WIDE: f32 = 1.5;
+/// In the entries pass, a piece of ink that reaches the crop's edge but
+/// is too short to stand as a digit of its own (see ENTRY_INNER_SHARE) is
+/// part of the digit when it lies within ENTRY_JOIN_GAP pixels (of the
+/// WORK x WORK image, about one pen stroke's width) of the digit's main
+/// piece: a player's digit running over the crop's edge is often broken
+/// in two, by the ink cut at a thin or pale stretch of the stroke or where
+/// a grid line's rows were cleared, and only its part away from the edge
+/// stood clear (the upper half of a 5, 6 or 8 whose bowl touches the
+/// bottom). Such a piece still has ENTRY_JOIN_INNER of its pixels (a
+/// fifth) away from the edges and is not a straight stroke
+/// (ENTRY_MIN_SPREAD): a line remnant lying along the edge has neither.
+/// Only pieces that reach the edge are joined so: pieces that stand clear
+/// keep the rules above, so candidate marks stacked in a cell stay apart.
+const ENTRY_JOIN_GAP: i32 = 2;
+const ENTRY_JOIN_INNER: f32 = 0.2;
 /// In the entries pass, ink found too small for a digit is looked at
 /// again with the ink threshold lowered to ENTRY_PALE of its level: the
 /// level follows the crop's darkest ink (a grid line's remnant), and a
@@ -291,7 +306,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     // In the entries pass: a large digit reaching the edge (see
     // ENTRY_INNER_SHARE).
     let band = (ENTRY_EDGE_BAND * n as f32).round() as i32;
-    let border_digit = |c: &Comp| {
+    let inner_share = |c: &Comp| {
         let inner = c
             .pixels
             .iter()
@@ -300,13 +315,18 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
                 x >= band && y >= band && x <= last - band && y <= last - band
             })
             .count();
+        inner as f32 / c.area as f32
+    };
+    let border_digit = |c: &Comp| {
         (c.y1 - c.y0 + 1) * 2 >= n as i32
-            && inner as f32 >= ENTRY_INNER_SHARE * c.area as f32
+            && inner_share(c) >= ENTRY_INNER_SHARE
             && c.spread() >= ENTRY_MIN_SPREAD
     };
+    let edges = |c: &Comp| {
+        (c.x0 == 0) as u8 + (c.y0 == 0) as u8 + (c.x1 == last) as u8 + (c.y1 == last) as u8
+    };
     let stands_clear = |c: &Comp| {
-        let edges =
-            (c.x0 == 0) as u8 + (c.y0 == 0) as u8 + (c.x1 == last) as u8 + (c.y1 == last) as u8;
+        let edges = edges(c);
         let clipped_digit = edges == 1
             && c.x0 < mid
             && c.x1 > mid
@@ -346,8 +366,8 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
             break;
         }
     }
-    let inner: Vec<&Comp> = comps.iter().filter(|c| stands_clear(c)).collect();
-    if inner.is_empty() {
+    let clear: Vec<&Comp> = comps.iter().filter(|c| stands_clear(c)).collect();
+    if clear.is_empty() {
         return Prepared::Empty {
             reason: EmptyReason::OnlyBorder,
             margin: 1.0,
@@ -361,11 +381,28 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         let d = ((cx - centre).powi(2) + (cy - centre).powi(2)).sqrt() / n as f32;
         c.area as f32 * (1.0 - 1.5 * d).max(0.05)
     };
-    let main = inner
+    let main = clear
         .iter()
         .copied()
         .max_by(|a, b| score(a).total_cmp(&score(b)))
         .expect("not empty");
+    // In the entries pass, the pieces of the digit broken off at the edge
+    // (see ENTRY_JOIN_GAP) join the pieces that stand clear.
+    let joined = if entry {
+        join_near(&comps, main, ENTRY_JOIN_GAP, |c| {
+            !stands_clear(c)
+                && c.area >= 3
+                && edges(c) <= 2
+                && c.spread() >= ENTRY_MIN_SPREAD
+                && inner_share(c) >= ENTRY_JOIN_INNER
+        })
+    } else {
+        vec![false; comps.len()]
+    };
+    let inner: Vec<&Comp> = comps
+        .iter()
+        .filter(|c| stands_clear(c) || joined[c.id])
+        .collect();
     // Merge pieces lying within or next to the main component's box.
     let pad = (n / 10) as i32;
     let (mut x0, mut y0, mut x1, mut y1) = (main.x0, main.y0, main.x1, main.y1);
@@ -377,7 +414,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         }
         let overlaps = c.x0 <= x1 + pad && c.x1 >= x0 - pad && c.y0 <= y1 + pad && c.y1 >= y0 - pad;
         let small_enough = c.area * 2 <= main.area.max(8) || (c.x0 >= x0 && c.x1 <= x1);
-        if overlaps && small_enough {
+        if joined[c.id] || (overlaps && small_enough) {
             keep[c.id] = true;
             x0 = x0.min(c.x0);
             y0 = y0.min(c.y0);
@@ -723,6 +760,44 @@ impl Comp {
             self.sx as f32 / self.area as f32,
             self.sy as f32 / self.area as f32,
         )
+    }
+}
+
+/// Which of `comps` are joined to `main`: those `joinable` with a pixel
+/// within `gap` pixels (each way) of `main` or of a piece joined before.
+/// `main` itself is not marked.
+fn join_near(comps: &[Comp], main: &Comp, gap: i32, joinable: impl Fn(&Comp) -> bool) -> Vec<bool> {
+    let n = WORK as i32;
+    let mut joined = vec![false; comps.len()];
+    let mut near = vec![false; WORK * WORK];
+    let reach = |c: &Comp, near: &mut [bool]| {
+        for &p in &c.pixels {
+            let (x, y) = (p as i32 % n, p as i32 / n);
+            for yy in (y - gap).max(0)..=(y + gap).min(n - 1) {
+                let row = (yy * n) as usize;
+                near[row + (x - gap).max(0) as usize..=row + (x + gap).min(n - 1) as usize]
+                    .fill(true);
+            }
+        }
+    };
+    reach(main, &mut near);
+    loop {
+        let mut grew = false;
+        for c in comps {
+            if c.id == main.id
+                || joined[c.id]
+                || !c.pixels.iter().any(|&p| near[p as usize])
+                || !joinable(c)
+            {
+                continue;
+            }
+            joined[c.id] = true;
+            reach(c, &mut near);
+            grew = true;
+        }
+        if !grew {
+            return joined;
+        }
     }
 }
 
