@@ -121,6 +121,53 @@ impl EntryCheck {
     }
 }
 
+/// A cell where the reader saw a player's digit but could not read it for
+/// sure: not an entry, so it counts among the cells to go, and a check says
+/// so rather than pass over it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unsure {
+    /// The cell, an index of the layout.
+    pub cell: usize,
+    /// The likeliest digit, and the next likeliest.
+    pub looks_like: u8,
+    pub runner_up: u8,
+    /// How sure the reading is, 0..=1.
+    pub confidence: f32,
+}
+
+impl Unsure {
+    /// One line for the player, `name` being the cell's name:
+    /// `r3c4: a digit is written here that could not be read for sure (a 5, or a 3?)`.
+    pub fn text(&self, name: &str) -> String {
+        let a = |d: u8| {
+            if d == 8 {
+                "an 8".into()
+            } else {
+                format!("a {d}")
+            }
+        };
+        format!(
+            "{name}: a digit is written here that could not be read for sure ({}, or {}?)",
+            a(self.looks_like),
+            a(self.runner_up)
+        )
+    }
+}
+
+impl EntryCheck {
+    /// [`EntryCheck::summary`], and how many of the cells to go hold a
+    /// digit the reader could not read for sure (`unsure`): "all correct
+    /// so far, 12 to go (8 of them written but not read for sure)".
+    pub fn summary_with_unsure(&self, unsure: usize) -> String {
+        let summary = self.summary();
+        match unsure {
+            0 => summary,
+            1 => format!("{summary} (1 of them written but not read for sure)"),
+            n => format!("{summary} ({n} of them written but not read for sure)"),
+        }
+    }
+}
+
 /// The most solutions counted: two tell one from several.
 const SOLUTION_LIMIT: u64 = 2;
 
@@ -303,6 +350,35 @@ mod tests {
 
     use super::*;
     use crate::grid::{Cage, Entries, Layout, parse_progress};
+
+    #[test]
+    fn the_summary_counts_the_cells_written_but_not_read_for_sure() {
+        let check = EntryCheck {
+            wrong: Vec::new(),
+            remaining: 12,
+            solved: false,
+            givens: Givens::Unique,
+        };
+        assert_eq!(check.summary_with_unsure(0), "all correct so far, 12 to go");
+        assert_eq!(
+            check.summary_with_unsure(8),
+            "all correct so far, 12 to go (8 of them written but not read for sure)"
+        );
+        assert_eq!(
+            check.summary_with_unsure(1),
+            "all correct so far, 12 to go (1 of them written but not read for sure)"
+        );
+        let u = Unsure {
+            cell: 4,
+            looks_like: 8,
+            runner_up: 3,
+            confidence: 0.5,
+        };
+        assert_eq!(
+            u.text("r1c5"),
+            "r1c5: a digit is written here that could not be read for sure (an 8, or a 3?)"
+        );
+    }
 
     const GIVENS: &str = "\
 53..7....

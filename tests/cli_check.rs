@@ -267,6 +267,24 @@ fn an_image_of_givens_is_all_correct_so_far() {
 }
 
 #[test]
+fn a_photo_with_handwriting_lists_the_digits_not_read_for_sure() {
+    // The sample's handwriting reads for sure: the list is there, empty,
+    // and the text ends with the plain summary.
+    let image = images().join("classic-photo-entries.jpg");
+    let o = run(&["check", "--json", image.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["unsure"], serde_json::json!([]), "{v}");
+    let o = run(&["check", image.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert!(!out.contains("not read for sure"), "{out}");
+    assert!(out.trim_end().ends_with(" to go"), "{out}");
+    let o = run(&["read", "--json", image.to_str().unwrap()]);
+    let v: Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["unsure"], serde_json::json!([]), "{v}");
+}
+
+#[test]
 fn hint_starts_from_the_correct_entries() {
     let path = samples().join("entries/classic.txt");
     let o = run(&["hint", "--json", path.to_str().unwrap()]);

@@ -7,9 +7,11 @@ use std::path::Path;
 
 use image::DynamicImage;
 use serde_json::{Value, json};
-use sudoku_lens::check::{EntryCheck, Givens, check_entries, resume};
+use sudoku_lens::check::{EntryCheck, Givens, Unsure, check_entries, resume};
 use sudoku_lens::grid::{Layout, Progress, Puzzle, has_entries, parse_progress};
+use sudoku_lens::logic::Shape;
 use sudoku_lens::overlay::{Canvas, Options, Paintable, into_rgba, mark_wrong, render_grid};
+use sudoku_lens::vision::entries::unsure_cells;
 use sudoku_lens::vision::locate::Located;
 use sudoku_lens::vision::read::{Colour, ImageReading, located_at_corners, read_image_page};
 
@@ -20,6 +22,9 @@ struct Judged {
     progress: Progress,
     /// The image and its located grid, for an image input.
     picture: Option<(DynamicImage, Located)>,
+    /// Cells of an image where a player's digit was seen but not read for
+    /// sure, in cell order.
+    unsure: Vec<Unsure>,
 }
 
 /// `check`: one input, its findings on standard output, the marked picture
@@ -40,6 +45,7 @@ pub fn run(
         Judged {
             progress,
             picture: None,
+            unsure: Vec::new(),
         }
     };
     let check = check_entries(&judged.progress);
@@ -56,13 +62,24 @@ pub fn run(
     }
     let mut out = BufWriter::new(io::stdout().lock());
     let written = if json {
-        writeln!(out, "{}", check_json(&judged.progress, &check))
+        writeln!(
+            out,
+            "{}",
+            check_json(&judged.progress, &check, &judged.unsure)
+        )
     } else {
+        let shape = Shape::new(judged.progress.puzzle().layout().clone());
         check
             .wrong
             .iter()
             .try_for_each(|w| writeln!(out, "{}", w.text()))
-            .and_then(|()| writeln!(out, "{}", check.summary()))
+            .and_then(|()| {
+                judged
+                    .unsure
+                    .iter()
+                    .try_for_each(|u| writeln!(out, "{}", u.text(&shape.cell_name(u.cell))))
+            })
+            .and_then(|()| writeln!(out, "{}", check.summary_with_unsure(judged.unsure.len())))
     };
     written
         .and_then(|()| out.flush())
@@ -85,9 +102,12 @@ fn status(check: &EntryCheck) -> Status {
     }
 }
 
-/// `{"wrong": [{"cell": [r, c], "wrote": 7, "reason": "..."}], "remaining":
-/// 23, "solved": false, "givens": "unique"}`, rows and columns from 0.
-fn check_json(progress: &Progress, check: &EntryCheck) -> Value {
+/// `{"wrong": [{"cell": [r, c], "wrote": 7, "reason": "..."}], "unsure":
+/// [{"cell": [r, c], "looks_like": 5, "runner_up": 3, "confidence": 0.62}],
+/// "remaining": 23, "solved": false, "givens": "unique"}`, rows and columns
+/// from 0; `unsure` lists the cells to go where a digit is written that
+/// could not be read for sure.
+fn check_json(progress: &Progress, check: &EntryCheck, unsure: &[Unsure]) -> Value {
     let layout = progress.puzzle().layout();
     let wrong: Vec<Value> = check
         .wrong
@@ -105,6 +125,7 @@ fn check_json(progress: &Progress, check: &EntryCheck) -> Value {
     };
     json!({
         "wrong": wrong,
+        "unsure": super::read::unsure_json(layout, unsure),
         "remaining": check.remaining,
         "solved": check.solved,
         "givens": givens,
@@ -137,9 +158,11 @@ fn load_image(
     };
     let progress = Progress::new(puzzle, reading.entries.clone())
         .map_err(|e| format!("{}: {e}", path.display()))?;
+    let unsure = unsure_cells(&reading.written, &progress.current());
     Ok(Judged {
         progress,
         picture: image.map(|i| (i, reading.located)),
+        unsure,
     })
 }
 

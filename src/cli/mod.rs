@@ -108,7 +108,9 @@ pub enum Command {
         /// none), marks (cells with candidate marks: {"cell": [row, col],
         /// "digits": [...]}, digits where read), corners (image pixels,
         /// clockwise from the puzzle's top-left even when the photo shows it
-        /// turned), uncertain cells ([row, col]).
+        /// turned), uncertain cells ([row, col]), unsure (cells where a digit
+        /// is written that could not be read for sure: {"cell": [row, col],
+        /// "looks_like": 5, "runner_up": 3, "confidence": 0.62}).
         #[arg(long)]
         json: bool,
         /// Print the givens, then `entries:` and the player's handwritten
@@ -231,8 +233,9 @@ pub enum Command {
     /// (every house holds every symbol once, every cage its sum). An entry
     /// is wrong when it repeats a symbol of its row, column, box or cage, or
     /// differs from the puzzle's unique solution. Prints each wrong entry on
-    /// a line (rows and columns from 1), then "all correct so far, N to go"
-    /// or "solved correctly".
+    /// a line (rows and columns from 1), on an image each cell where a
+    /// digit is written that could not be read for sure, then "all correct
+    /// so far, N to go" or "solved correctly".
     ///
     /// Exit status: 0 nothing wrong; 5 mistakes found; 1 unreadable or
     /// malformed input, or no grid found in an image; 3 the givens have no

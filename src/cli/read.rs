@@ -5,9 +5,11 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde_json::json;
+use sudoku_lens::check::Unsure;
 use sudoku_lens::grid::{Layout, Progress};
 use sudoku_lens::vision::check::CheckOutcome;
 use sudoku_lens::vision::debug::write_debug;
+use sudoku_lens::vision::entries::unsure_cells;
 use sudoku_lens::vision::locate::CELL_CROP_SIZE;
 use sudoku_lens::vision::read::{Colour, ImageReading, Reading, read_image_page};
 
@@ -146,6 +148,22 @@ pub(super) fn report_check(path: &Path, r: &Reading) {
     }
 }
 
+/// Cells where a digit is written that could not be read for sure, as
+/// `read --json` and `check --json` list them: `[{"cell": [r, c],
+/// "looks_like": 5, "runner_up": 3, "confidence": 0.62}]`, rows and columns
+/// from 0, the confidence to two decimals (a guide, not a measurement).
+pub(super) fn unsure_json(layout: &Layout, unsure: &[Unsure]) -> serde_json::Value {
+    let list: Vec<serde_json::Value> = unsure
+        .iter()
+        .map(|u| {
+            let (row, col) = layout.position(u.cell);
+            json!({"cell": [row, col], "looks_like": u.looks_like, "runner_up": u.runner_up,
+                   "confidence": (u.confidence as f64 * 100.0).round() / 100.0})
+        })
+        .collect();
+    json!(list)
+}
+
 pub(super) fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
     let layout = r.puzzle.layout();
     let uncertain: Vec<[usize; 2]> = r
@@ -190,6 +208,15 @@ pub(super) fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
         })
         .collect();
     obj["marks"] = json!(marks);
+    // Handwriting seen but not read for sure, as `check --json` lists it.
+    let current: Vec<u8> = r
+        .puzzle
+        .values()
+        .iter()
+        .zip(r.entries.values())
+        .map(|(&g, &e)| g.max(e))
+        .collect();
+    obj["unsure"] = unsure_json(layout, &unsure_cells(&r.written, &current));
     obj["corners"] = json!(r.located.corners);
     obj["uncertain"] = json!(uncertain);
     obj["changed"] = json!(changed);

@@ -27,6 +27,7 @@ use super::classify::prep::{EmptyReason, Ink, MIN_MARK_HEIGHT, Prepared};
 use super::classify::{Model, rank};
 use super::locate::CELL_CROP_SIZE;
 use super::num::median;
+use crate::check::Unsure;
 use crate::grid::Alphabet;
 
 /// What a cell holds once the givens are decided.
@@ -224,6 +225,22 @@ pub fn read_written(
         }
     }
     (kinds, written, marks)
+}
+
+/// The cells of `written` not read for sure that are still empty in
+/// `current` (the givens and entries a check judges), as a check reports
+/// them: a digit the player wrote that is neither an entry nor passed over.
+pub fn unsure_cells(written: &[Written], current: &[u8]) -> Vec<Unsure> {
+    written
+        .iter()
+        .filter(|w| !w.sure && current[w.cell] == 0)
+        .map(|w| Unsure {
+            cell: w.cell,
+            looks_like: w.value,
+            runner_up: w.runner_up,
+            confidence: w.confidence,
+        })
+        .collect()
 }
 
 /// The digits of the candidate marks in `crop` (a cell's crop, as the
@@ -483,6 +500,29 @@ mod tests {
         let img = crop(&[(36, 12, 43, 64), (0, 34, 50, 40), (18, 12, 24, 38)], 40);
         assert_eq!(print_reason(&img), Some(EmptyReason::OnlyBorder));
         assert_eq!(cell_kind(&prepare_entry(&img), false), CellKind::Entry);
+    }
+
+    #[test]
+    fn a_digit_not_read_for_sure_in_an_empty_cell_is_reported_unsure() {
+        let w = |cell, value, sure| Written {
+            cell,
+            value,
+            confidence: if sure { 0.97 } else { 0.6 },
+            runner_up: 3,
+            sure,
+        };
+        let written = [w(0, 5, false), w(1, 7, true), w(2, 2, false)];
+        // Cell 1 holds its sure entry; cell 2 was taken as read (a page
+        // judged as printed), so only cell 0 is still to go.
+        let current = [0, 7, 2];
+        let unsure = unsure_cells(&written, &current);
+        assert_eq!(unsure.len(), 1);
+        assert_eq!((unsure[0].cell, unsure[0].looks_like), (0, 5));
+        assert_eq!(unsure[0].runner_up, 3);
+        assert_eq!(
+            unsure[0].text("r1c1"),
+            "r1c1: a digit is written here that could not be read for sure (a 5, or a 3?)"
+        );
     }
 
     #[test]
