@@ -11,6 +11,7 @@ use crate::grid::{Cage, Entries, Layout, Progress, Puzzle};
 use crate::logic::{Candidate, Step};
 use crate::overlay;
 use crate::solve::{SolveError, solve};
+use crate::vision::entries::{Written, unsure_cells};
 use crate::vision::locate::Located;
 use crate::vision::read::{Reading, located_at_corners};
 
@@ -153,6 +154,10 @@ pub struct Snapshot {
     /// The player's own digits, apart from the givens in `puzzle`: none in
     /// a given's cell.
     pub entries: Entries,
+    /// Cells where the reader saw a player's digit but could not read it
+    /// for sure (photo only): they are among `uncertain`, and count as
+    /// such in the status line until the person fills or clears them.
+    pub unsure: Vec<usize>,
 }
 
 impl Snapshot {
@@ -165,7 +170,29 @@ impl Snapshot {
             uncertain,
             eliminated: vec![0; cells],
             entries: Entries::none(cells),
+            unsure: Vec::new(),
         }
+    }
+
+    /// The state with the cells of `written` not read for sure (see
+    /// [`Snapshot::unsure`]); call it once the entries are in.
+    pub fn with_written(mut self, written: &[Written]) -> Snapshot {
+        let current = self.current_values();
+        self.unsure = unsure_cells(written, &current)
+            .iter()
+            .map(|u| u.cell)
+            .collect();
+        self
+    }
+
+    /// How many of [`Snapshot::unsure`]'s cells are still empty and still
+    /// uncertain: not yet filled, cleared or looked at by the person.
+    pub fn unsure_left(&self) -> usize {
+        let current = self.current_values();
+        self.unsure
+            .iter()
+            .filter(|&&c| current[c] == 0 && self.uncertain.contains(&c))
+            .count()
     }
 
     /// The state with the player's `entries`: those in a given's cell or
@@ -359,7 +386,9 @@ impl Doc {
     ) -> Doc {
         let (current, notice) = match reading {
             Ok(r) => (
-                Snapshot::new(r.puzzle, Arc::new(r.located), r.uncertain).with_entries(r.entries),
+                Snapshot::new(r.puzzle, Arc::new(r.located), r.uncertain)
+                    .with_entries(r.entries)
+                    .with_written(&r.written),
                 None,
             ),
             Err(message) => {
@@ -716,7 +745,8 @@ impl Doc {
         }
         self.edit(|s| {
             *s = Snapshot::new(reading.puzzle, Arc::new(reading.located), reading.uncertain)
-                .with_entries(reading.entries);
+                .with_entries(reading.entries)
+                .with_written(&reading.written);
         });
         true
     }
@@ -739,7 +769,8 @@ impl Doc {
         }
         // Marks struck from the values read before do not hold for these.
         self.current = Snapshot::new(puzzle, Arc::new(reading.located), reading.uncertain)
-            .with_entries(reading.entries);
+            .with_entries(reading.entries)
+            .with_written(&reading.written);
         self.revision += 1;
         true
     }
@@ -905,6 +936,46 @@ mod tests {
         bad.placements[1] = Candidate::new(b, 10);
         assert!(!doc.apply_step(&bad));
         assert_eq!(doc.values()[a], 5);
+    }
+
+    #[test]
+    fn a_digit_not_read_for_sure_counts_until_the_person_fills_it() {
+        let text = include_str!("../../samples/puzzles/classic.txt");
+        let Ok(Document::Single(p)) = parse(text, "classic.txt", None) else {
+            panic!("the classic sample is one puzzle");
+        };
+        let empty: Vec<usize> = (0..81).filter(|&c| p.values()[c] == 0).collect();
+        let (a, b) = (empty[0], empty[1]);
+        let mut doc = Doc::from_text("classic.txt".into(), None, p);
+        let written = |cell, sure| Written {
+            cell,
+            value: 5,
+            confidence: 0.6,
+            runner_up: 3,
+            sure,
+        };
+        // As a reading gives it: two cells uncertain, one with a digit read
+        // for sure, the other not.
+        doc.current.uncertain = vec![a, b];
+        doc.current = doc
+            .current
+            .clone()
+            .with_written(&[written(a, false), written(b, true)]);
+        assert_eq!(
+            doc.current.unsure,
+            vec![a],
+            "one read for sure is no unsure cell"
+        );
+        assert_eq!(doc.current.unsure_left(), 1);
+        // The person writes the digit: no longer unsure; undo brings it back.
+        assert!(doc.set_entry(a, 5));
+        assert_eq!(doc.current.unsure_left(), 0);
+        assert!(doc.undo());
+        assert_eq!(doc.current.unsure_left(), 1);
+        // Set as a given, it leaves the uncertain cells for good.
+        assert!(doc.set_cell(a, 5));
+        assert!(doc.set_cell(a, 0));
+        assert_eq!(doc.current.unsure_left(), 0);
     }
 
     #[test]

@@ -216,9 +216,10 @@ enum Message {
 }
 
 /// The status of a player's entries: "2 mistakes, 23 to go", "All
-/// correct so far, 23 to go", "Solved correctly".
-fn entries_status(check: &EntryCheck) -> String {
-    capitalise(&check.summary())
+/// correct so far, 23 to go", "Solved correctly"; `unsure` of the cells to
+/// go hold a digit the reader could not read for sure.
+fn entries_status(check: &EntryCheck, unsure: usize) -> String {
+    capitalise(&check.summary_with_unsure(unsure))
 }
 
 /// `s` with its first letter in upper case.
@@ -586,7 +587,7 @@ impl SudokuApp {
             // Entries are judged against the one solution; without it, say
             // first what the givens allow.
             Some(check) if matches!(check.givens, Givens::Unique | Givens::SolutionPage) => {
-                entries_status(check)
+                entries_status(check, doc.current.unsure_left())
             }
             Some(check) => format!("{}; {}", solutions.describe(givens), check.summary()),
             None => solutions.describe(givens),
