@@ -433,6 +433,9 @@ fn no_grid_is_reported() {
     );
     assert!(locate(&frame, None).is_err());
     assert!(locate(&GrayImage::new(10, 10), None).is_err());
+    // Strips far longer than wide: refused or not found, never a panic.
+    assert!(locate(&GrayImage::new(10, 20_000), None).is_err());
+    assert!(locate(&GrayImage::from_pixel(40, 40_000, Luma([240])), None).is_err());
 }
 
 #[test]

@@ -54,10 +54,12 @@ impl Polarity {
 }
 
 /// Box-averages `grey` by an integer factor so that its long side is at most
-/// `side`; returns the copy and the factor.
+/// `side`; returns the copy and the factor. The factor is never more than
+/// the short side, so that the copy keeps at least one pixel across: a
+/// strip far longer than wide keeps a long side above `side`.
 pub fn downscale(grey: &GrayImage, side: u32) -> (GrayImage, f32) {
     let (w, h) = grey.dimensions();
-    let f = w.max(h).div_ceil(side).max(1);
+    let f = w.max(h).div_ceil(side.max(1)).min(w.min(h)).max(1);
     if f == 1 {
         return (grey.clone(), 1.0);
     }
@@ -171,6 +173,18 @@ mod tests {
         assert_eq!(small.dimensions(), (666, 333));
         let v = small.get_pixel(10, 10)[0];
         assert!((60..=140).contains(&v), "{v}");
+    }
+
+    #[test]
+    fn a_strip_far_longer_than_wide_keeps_a_pixel_across() {
+        for (w, h) in [(10, 20_000), (20_000, 10), (36, 60_000), (1, 1), (0, 5)] {
+            let img = GrayImage::from_pixel(w, h, Luma([120]));
+            let (small, f) = downscale(&img, 900);
+            assert!(f >= 1.0 && f <= w.min(h).max(1) as f32, "{w}x{h}: {f}");
+            let (sw, sh) = small.dimensions();
+            assert_eq!((sw, sh), (w / f as u32, h / f as u32), "{w}x{h}");
+            assert!(sw.min(sh) >= w.min(h).min(1), "{w}x{h}: {sw}x{sh}");
+        }
     }
 
     #[test]
