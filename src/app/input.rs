@@ -330,3 +330,33 @@ pub fn default_corners(width: u32, height: u32) -> [[f32; 2]; 4] {
         [x0, y0 + side],
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_jigsaw_switch_reads_regions_told_by_colour() {
+        let path =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/images/jigsaw-screen-colour.png");
+        let Ok(Loaded::Photo { photo, .. }) = load(Input::Path(path.clone())) else {
+            panic!("the sample loads as a photo");
+        };
+        // Every line alike: the lines draw no regions, the fills do.
+        let reading = read_as(&photo, &Layout::classic(), Regions::Lines, None, "sample")
+            .expect("regions read");
+        let got = reading.puzzle.layout();
+        let text = std::fs::read_to_string(path.with_extension("txt")).unwrap();
+        let expected = crate::grid::parse_progress(&text, "sample", None)
+            .unwrap()
+            .puzzle()
+            .layout()
+            .clone();
+        assert_eq!(got.name(), "jigsaw");
+        for a in 0..81 {
+            for b in 0..81 {
+                assert_eq!(got.same_box(a, b), expected.same_box(a, b), "{a} {b}");
+            }
+        }
+    }
+}

@@ -86,7 +86,7 @@ pub struct JigsawReading {
 
 /// Whether a located grid can carry regions: a single square grid with one
 /// symbol per row (classic 9x9, 6x6, ...).
-fn square(layout: &Layout) -> bool {
+pub(super) fn square(layout: &Layout) -> bool {
     layout.is_full() && layout.width() == layout.size() && layout.height() == layout.size()
 }
 
@@ -158,7 +158,7 @@ fn line_weight(
 /// Every inner edge of `layout`, in cell order of `a`, the vertical edge
 /// first, as `(a, b, vertical, line, start)`: the cells on either side, and
 /// where the edge lies on the canvas.
-fn inner_edges(layout: &Layout) -> Vec<(usize, usize, bool, f32, f32)> {
+pub(super) fn inner_edges(layout: &Layout) -> Vec<(usize, usize, bool, f32, f32)> {
     let mut out = Vec::new();
     for a in 0..layout.cell_count() {
         let (r, c) = layout.position(a);
@@ -275,7 +275,7 @@ fn regions(layout: &Layout, edges: &[Edge], thick: &[bool]) -> Option<Vec<usize>
 }
 
 /// Whether regions (as [`regions`] numbers them) are the layout's own boxes.
-fn are_boxes(layout: &Layout, ids: &[usize]) -> bool {
+pub(super) fn are_boxes(layout: &Layout, ids: &[usize]) -> bool {
     let n = layout.cell_count();
     (0..n).all(|a| (a + 1..n).all(|b| (ids[a] == ids[b]) == layout.same_box(a, b)))
 }
@@ -328,11 +328,23 @@ pub fn read_regions(grey: &GrayImage, located: &Located, values: &[u8]) -> Optio
 /// The full measure and repair of [`read_jigsaw`]: `None` when the thick
 /// and thin lines are not distinct.
 fn weigh_regions(grey: &GrayImage, located: &Located, values: &[u8]) -> Option<JigsawReading> {
-    let layout = &located.layout;
     let (edges, threshold, frame) = measure(grey, located);
     if !distinct(&edges, frame) {
         return None;
     }
+    Some(repaired(&located.layout, edges, threshold, frame, values))
+}
+
+/// The regions of `layout`'s cells that `edges` (classified, `boundary`
+/// on the borders) draw, repaired as [`read_jigsaw`] says when they are not
+/// `size` regions of `size` cells.
+pub(super) fn repaired(
+    layout: &Layout,
+    edges: Vec<Edge>,
+    threshold: f32,
+    frame: f32,
+    values: &[u8],
+) -> JigsawReading {
     let mut found: Option<(Layout, Vec<usize>)> = None;
     for flip in edge_flips(&edges, EDGE_CANDIDATES, MAX_FLIPS) {
         let thick: Vec<bool> = edges
@@ -364,13 +376,13 @@ fn weigh_regions(grey: &GrayImage, located: &Located, values: &[u8]) -> Option<J
         Some((l, f)) => (Some(l), f),
         None => (None, Vec::new()),
     };
-    Some(JigsawReading {
+    JigsawReading {
         edges,
         threshold,
         frame,
         layout,
         flipped,
-    })
+    }
 }
 
 #[cfg(test)]

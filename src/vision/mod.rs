@@ -67,6 +67,7 @@ pub mod classify;
 pub mod colour;
 pub mod debug;
 pub mod entries;
+pub mod fills;
 pub mod homography;
 pub mod jigsaw;
 pub mod load;

@@ -13,6 +13,7 @@ use super::classify::prep::{Prepared, prepare, prepare_entry};
 use super::classify::{CellReading, Classes, Model};
 use super::colour::{ColourSplit, InkColour, ink_colour, split_by_colour};
 use super::entries::{Marks, Written, read_marks, read_written, solution_digits};
+use super::fills::fill_regions;
 use super::homography::Homography;
 use super::jigsaw::{JigsawReading, read_jigsaw, read_regions};
 use super::load::{LoadError, load_bytes, load_path_page, to_grey};
@@ -364,9 +365,20 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
     let killer = read_killer(grey, &located, &values);
     // A square grid whose thick lines are not its boxes' is a jigsaw: its
     // regions become the layout's boxes, for the check and the puzzle.
+    // Regions told by colour (fills, every line alike) where the lines
+    // tell none; fills that draw no regions of the right size (a selected
+    // cell's highlighted row, column and box) leave the grid as it was.
+    let fills = || {
+        colour
+            .and_then(|image| fill_regions(image, &located, &values))
+            .filter(|f| f.layout.is_some())
+    };
     let jigsaw = match (&killer, regions) {
-        (None, Regions::Detect) => read_jigsaw(grey, &located, &values),
-        (None, Regions::Lines) => read_regions(grey, &located, &values),
+        (None, Regions::Detect) => read_jigsaw(grey, &located, &values).or_else(fills),
+        (None, Regions::Lines) => match read_regions(grey, &located, &values) {
+            Some(j) if j.layout.is_none() => fills().or(Some(j)),
+            other => other,
+        },
         (None, Regions::Boxes) | (Some(_), _) => None,
     };
     let mut located = located;

@@ -1262,6 +1262,22 @@ fn main() {
             exif: None,
             hand: None,
         },
+        // A jigsaw app that tells its regions by colour alone: every line
+        // between cells alike, the outline too.
+        Sample {
+            name: "jigsaw-screen-colour",
+            puzzle: jigsaw.clone(),
+            style: Style {
+                region_fills: Some(pastels),
+                thick: light.thin,
+                ..light.clone()
+            },
+            extras: app.clone(),
+            cell: 60.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
     ];
     for (i, s) in samples.iter().enumerate() {
         let mut rng = Rng::new(0x5a3d_1e00 + i as u64);
