@@ -14,7 +14,7 @@
 use image::{DynamicImage, GenericImageView};
 
 use super::borders::{Edge, classify};
-use super::jigsaw::{JigsawReading, are_boxes, inner_edges, repaired, square};
+use super::jigsaw::{JigsawReading, are_boxes, group_means, inner_edges, repaired, square};
 use super::locate::Located;
 
 /// The ring a cell's fill is sampled on lies this share of the cell in
@@ -111,18 +111,7 @@ pub fn fill_regions(
         })
         .collect();
     let split = classify(edges);
-    let mean = |border: bool| {
-        let s: Vec<f32> = split
-            .edges
-            .iter()
-            .filter(|e| e.boundary == border)
-            .map(|e| e.score)
-            .collect();
-        (!s.is_empty()).then(|| s.iter().sum::<f32>() / s.len() as f32)
-    };
-    let (Some(border), Some(within)) = (mean(true), mean(false)) else {
-        return None;
-    };
+    let (border, within) = group_means(&split.edges)?;
     if border < MIN_FILL_STEP || border < FILL_SEPARATION * within.max(FILL_NOISE_FLOOR) {
         return None;
     }

@@ -243,18 +243,24 @@ pub fn measure(grey: &GrayImage, located: &Located) -> (Vec<Edge>, f32, f32) {
 /// Whether the thick edges stand apart from the thin ones
 /// ([`MIN_SEPARATION`]) and weigh like a border ([`MIN_OF_FRAME`]).
 fn distinct(edges: &[Edge], frame: f32) -> bool {
-    let mean = |thick: bool| {
-        let w: Vec<f32> = edges
-            .iter()
-            .filter(|e| e.boundary == thick)
-            .map(|e| e.score)
-            .collect();
-        (!w.is_empty()).then(|| w.iter().sum::<f32>() / w.len() as f32)
-    };
-    let (Some(thick), Some(thin)) = (mean(true), mean(false)) else {
+    let Some((thick, thin)) = group_means(edges) else {
         return false;
     };
     thick >= MIN_SEPARATION * thin && thick >= MIN_OF_FRAME * frame
+}
+
+/// The mean score of the edges classified as borders, and of the others;
+/// `None` when either group is empty.
+pub(super) fn group_means(edges: &[Edge]) -> Option<(f32, f32)> {
+    let mean = |border: bool| {
+        let s: Vec<f32> = edges
+            .iter()
+            .filter(|e| e.boundary == border)
+            .map(|e| e.score)
+            .collect();
+        (!s.is_empty()).then(|| s.iter().sum::<f32>() / s.len() as f32)
+    };
+    Some((mean(true)?, mean(false)?))
 }
 
 /// The regions of a map of thick edges: `size` groups of `size` cells, each
