@@ -193,3 +193,58 @@ fn every_shared_killer_solves_from_its_cages() {
         }
     }
 }
+
+#[test]
+#[ignore = "needs ../shared/data/photos/kubiesa-val; run by .ci/run"]
+fn a_hand_solved_photo_names_the_digits_not_read_for_sure() {
+    // A finished grid where some handwritten digits do not read for sure:
+    // they are named, counted, listed in JSON, and not passed over as
+    // blank cells.
+    let photo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/photos/kubiesa-val/01_06_honor_view_10_1.jpg");
+    assert!(photo.is_file(), "{} is missing", photo.display());
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_sudoku-lens"))
+            .args(args)
+            .arg(&photo)
+            .output()
+            .unwrap()
+    };
+    let o = run(&["check"]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let named = out
+        .lines()
+        .filter(|l| l.contains(": a digit is written here that could not be read for sure ("))
+        .count();
+    assert!(named >= 1, "{out}");
+    let summary = out.lines().last().unwrap();
+    assert!(
+        summary.ends_with(&format!(" ({named} of them written but not read for sure)")),
+        "{out}"
+    );
+    let o = run(&["check", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let unsure = v["unsure"].as_array().unwrap();
+    assert_eq!(unsure.len(), named, "{v}");
+    assert!(v["remaining"].as_u64().unwrap() >= named as u64, "{v}");
+    // `read --entries` prints them empty, and says so on standard error.
+    let o = run(&["read", "--entries"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("left empty, but a digit is written there that could not be read for sure"),
+        "{err}"
+    );
+    let text = String::from_utf8_lossy(&o.stdout);
+    let rows: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "entries:")
+        .skip(1)
+        .collect();
+    for u in unsure {
+        let (r, c) = (
+            u["cell"][0].as_u64().unwrap(),
+            u["cell"][1].as_u64().unwrap(),
+        );
+        assert_eq!(rows[r as usize].as_bytes()[c as usize], b'.', "{text}");
+    }
+}

@@ -42,7 +42,10 @@ pub fn run(
                     writeln!(out, "{}", reading_json(path, &r))
                 } else if entries {
                     match Progress::new(r.puzzle.clone(), r.entries.clone()) {
-                        Ok(p) => write!(out, "{}", p.to_text()),
+                        Ok(p) => {
+                            report_unsure(path, &p, &r);
+                            write!(out, "{}", p.to_text())
+                        }
                         Err(e) => {
                             eprintln!("sudoku-lens: {}: {e}", path.display());
                             status = Status::Malformed;
@@ -146,6 +149,27 @@ pub(super) fn report_check(path: &Path, r: &Reading) {
              check the uncertain cells"
         ),
     }
+}
+
+/// On standard error, the cells left out of `progress`'s entries that hold
+/// a digit written but not read for sure: `read --entries` prints them as
+/// empty, and they are not.
+fn report_unsure(path: &Path, progress: &Progress, r: &Reading) {
+    let unsure = unsure_cells(&r.written, &progress.current());
+    if unsure.is_empty() {
+        return;
+    }
+    let layout = r.puzzle.layout();
+    let cells: Vec<String> = unsure
+        .iter()
+        .map(|u| format!("{} ({}?)", layout.cell_name(u.cell), u.looks_like))
+        .collect();
+    eprintln!(
+        "sudoku-lens: {}: left empty, but a digit is written there that could not be read for \
+         sure: {}",
+        path.display(),
+        cells.join(", ")
+    );
 }
 
 /// Cells where a digit is written that could not be read for sure, as
