@@ -1278,6 +1278,82 @@ fn main() {
             exif: None,
             hand: None,
         },
+        // The shapes so far only drawn as screenshots, printed and
+        // photographed as the other photo samples are.
+        Sample {
+            name: "butterfly-photo-page",
+            puzzle: shape("butterfly.txt"),
+            style: print.clone(),
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: phone((1100, 1100), &|c| {
+                c.angle = -2.0;
+                c.perspective = 0.04;
+                c.fill = 0.85;
+                c.gradient = 0.3;
+                c.blur = 0.7;
+                c.noise = 3.0;
+                c.quality = 82;
+            }),
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "flower-photo-page",
+            puzzle: shape("flower.txt"),
+            style: print.clone(),
+            extras: Extras::default(),
+            cell: 44.0,
+            camera: phone((1200, 1200), &|c| {
+                c.angle = 2.0;
+                c.perspective = 0.04;
+                c.fill = 0.85;
+                c.gradient = 0.3;
+                c.tint = [1.0, 0.96, 0.9];
+                c.blur = 0.7;
+                c.noise = 3.0;
+                c.quality = 82;
+            }),
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "sohei-photo-page",
+            puzzle: shape("sohei.txt"),
+            style: print.clone(),
+            extras: Extras::default(),
+            cell: 40.0,
+            camera: phone((1400, 1400), &|c| {
+                c.angle = -1.5;
+                c.perspective = 0.04;
+                c.fill = 0.8;
+                c.gradient = 0.3;
+                c.blur = 0.7;
+                c.noise = 3.0;
+                c.quality = 82;
+            }),
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "16x16-photo-page",
+            puzzle: shape("16by16.txt"),
+            // In the sans, as the 16x16 screenshot: see there.
+            style: Style::print(sans),
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: phone((1200, 1200), &|c| {
+                c.angle = 2.5;
+                c.perspective = 0.04;
+                c.fill = 0.85;
+                c.gradient = 0.3;
+                c.blur = 0.7;
+                c.noise = 3.0;
+                c.quality = 82;
+            }),
+            exif: None,
+            hand: None,
+        },
     ];
     for (i, s) in samples.iter().enumerate() {
         let mut rng = Rng::new(0x5a3d_1e00 + i as u64);
