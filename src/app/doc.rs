@@ -188,10 +188,11 @@ impl Snapshot {
     /// How many of [`Snapshot::unsure`]'s cells are still empty and still
     /// uncertain: not yet filled, cleared or looked at by the person.
     pub fn unsure_left(&self) -> usize {
-        let current = self.current_values();
+        // Asked every frame (the status line): no copy of the grid.
+        let (givens, entries) = (self.puzzle.values(), self.entries.values());
         self.unsure
             .iter()
-            .filter(|&&c| current[c] == 0 && self.uncertain.contains(&c))
+            .filter(|&&c| givens[c] == 0 && entries[c] == 0 && self.uncertain.contains(&c))
             .count()
     }
 
