@@ -452,4 +452,15 @@ fn eval_counts_grids_cells_and_readings_that_solve_right() {
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("of 0 killers"), "{err}");
+    // Labels beside the images as text count a digit where the reading
+    // holds no given as the player's entry: c.png's missed given, read as
+    // nothing, is below an entries floor.
+    let o = eval(&["--min-entries", "10"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("0.0% of 1 entries read right, below the floor of 10%"),
+        "{err}"
+    );
+    assert_eq!(eval(&["--min-entries", "0"]).status.code(), Some(0));
 }

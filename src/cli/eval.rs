@@ -30,6 +30,8 @@ pub struct Floors {
     pub grids: Option<f64>,
     /// Killers read with every cage and digit right.
     pub killers: Option<f64>,
+    /// The player's handwritten entries read right.
+    pub entries: Option<f64>,
 }
 
 pub fn run(dir: &Path, floors: Floors) -> Result<Status, String> {
@@ -263,6 +265,23 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
             dir.display(),
             cages.images
         )));
+    }
+    if let Some(floor) = floors.entries {
+        if !entries.handwriting {
+            return Err(Failure::Error(format!(
+                "{}: the labels hold no player's entries, so the entries floor of {floor}% \
+                 cannot be met: --min-entries is for photos with handwriting",
+                dir.display()
+            )));
+        }
+        let entries_pct = pct(entries.right, entries.total);
+        if entries_pct < floor {
+            return Err(Failure::Error(format!(
+                "{}: {entries_pct:.1}% of {} entries read right, below the floor of {floor}%",
+                dir.display(),
+                entries.total
+            )));
+        }
     }
     Ok(Status::Solved)
 }

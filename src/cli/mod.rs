@@ -144,6 +144,11 @@ pub enum Command {
         /// read with every cage and digit right.
         #[arg(long, value_name = "PERCENT")]
         min_killers: Option<f64>,
+        /// Fail (exit 1) when fewer than this percentage of the player's
+        /// handwritten entries are read right (on photos whose labels hold
+        /// handwriting).
+        #[arg(long, value_name = "PERCENT")]
+        min_entries: Option<f64>,
     },
     /// Time the solver on a file of puzzles (one thread) and print puzzles per second.
     Bench {
@@ -364,11 +369,13 @@ pub fn run(command: Command) -> Result<Status, String> {
             dir,
             min_grids,
             min_killers,
+            min_entries,
         } => eval::run(
             &dir,
             eval::Floors {
                 grids: min_grids,
                 killers: min_killers,
+                entries: min_entries,
             },
         ),
         Command::Bench {
