@@ -753,6 +753,20 @@ fn main() {
         f(&mut c);
         Some(c)
     };
+    // A book's page photographed (a little turned and in perspective, lit
+    // from one side, blurred, noisy): the multi-grid shapes' photo samples.
+    let book_page = |size, angle: f32, fill: f32, tint: [f32; 3]| {
+        phone(size, &|c| {
+            c.angle = angle;
+            c.perspective = 0.04;
+            c.fill = fill;
+            c.gradient = 0.3;
+            c.tint = tint;
+            c.blur = 0.7;
+            c.noise = 3.0;
+            c.quality = 82;
+        })
+    };
     let samples = vec![
         Sample {
             name: "classic-screen-light",
@@ -1104,15 +1118,7 @@ fn main() {
             style: print.clone(),
             extras: Extras::default(),
             cell: 44.0,
-            camera: phone((1100, 1100), &|c| {
-                c.angle = 2.5;
-                c.perspective = 0.04;
-                c.fill = 0.85;
-                c.gradient = 0.3;
-                c.blur = 0.7;
-                c.noise = 3.0;
-                c.quality = 82;
-            }),
+            camera: book_page((1100, 1100), 2.5, 0.85, [1.0, 1.0, 1.0]),
             exif: None,
             hand: None,
         },
@@ -1286,15 +1292,7 @@ fn main() {
             style: print.clone(),
             extras: Extras::default(),
             cell: 48.0,
-            camera: phone((1100, 1100), &|c| {
-                c.angle = -2.0;
-                c.perspective = 0.04;
-                c.fill = 0.85;
-                c.gradient = 0.3;
-                c.blur = 0.7;
-                c.noise = 3.0;
-                c.quality = 82;
-            }),
+            camera: book_page((1100, 1100), -2.0, 0.85, [1.0, 1.0, 1.0]),
             exif: None,
             hand: None,
         },
@@ -1304,16 +1302,7 @@ fn main() {
             style: print.clone(),
             extras: Extras::default(),
             cell: 44.0,
-            camera: phone((1200, 1200), &|c| {
-                c.angle = 2.0;
-                c.perspective = 0.04;
-                c.fill = 0.85;
-                c.gradient = 0.3;
-                c.tint = [1.0, 0.96, 0.9];
-                c.blur = 0.7;
-                c.noise = 3.0;
-                c.quality = 82;
-            }),
+            camera: book_page((1200, 1200), 2.0, 0.85, [1.0, 0.96, 0.9]),
             exif: None,
             hand: None,
         },
@@ -1323,15 +1312,7 @@ fn main() {
             style: print.clone(),
             extras: Extras::default(),
             cell: 40.0,
-            camera: phone((1400, 1400), &|c| {
-                c.angle = -1.5;
-                c.perspective = 0.04;
-                c.fill = 0.8;
-                c.gradient = 0.3;
-                c.blur = 0.7;
-                c.noise = 3.0;
-                c.quality = 82;
-            }),
+            camera: book_page((1400, 1400), -1.5, 0.8, [1.0, 1.0, 1.0]),
             exif: None,
             hand: None,
         },
@@ -1342,15 +1323,7 @@ fn main() {
             style: Style::print(sans),
             extras: Extras::default(),
             cell: 48.0,
-            camera: phone((1200, 1200), &|c| {
-                c.angle = 2.5;
-                c.perspective = 0.04;
-                c.fill = 0.85;
-                c.gradient = 0.3;
-                c.blur = 0.7;
-                c.noise = 3.0;
-                c.quality = 82;
-            }),
+            camera: book_page((1200, 1200), 2.5, 0.85, [1.0, 1.0, 1.0]),
             exif: None,
             hand: None,
         },
