@@ -232,14 +232,10 @@ pub(super) fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
         })
         .collect();
     obj["marks"] = json!(marks);
-    // Handwriting seen but not read for sure, as `check --json` lists it.
-    let current: Vec<u8> = r
-        .puzzle
-        .values()
-        .iter()
-        .zip(r.entries.values())
-        .map(|(&g, &e)| g.max(e))
-        .collect();
+    // Handwriting seen but not read for sure, as `check --json` lists it,
+    // against the grid as it stands (givens and entries).
+    let current = Progress::new(r.puzzle.clone(), r.entries.clone())
+        .map_or_else(|_| r.puzzle.values().to_vec(), |p| p.current());
     obj["unsure"] = unsure_json(layout, &unsure_cells(&r.written, &current));
     obj["corners"] = json!(r.located.corners);
     obj["uncertain"] = json!(uncertain);
