@@ -299,11 +299,17 @@ pub fn build_glyph_model(
 /// Tiles a row in the handwriting atlas (`assets/handwriting/`).
 pub const ATLAS_COLUMNS: usize = 25;
 
-/// The handwriting atlas and its labels, under the repository's root.
-pub const HAND_ATLAS: (&str, &str) = (
-    "assets/handwriting/kubiesa-train.png",
-    "assets/handwriting/kubiesa-train.txt",
-);
+/// The handwriting atlases and their labels, under the repository's root.
+pub const HAND_ATLASES: [(&str, &str); 2] = [
+    (
+        "assets/handwriting/kubiesa-train.png",
+        "assets/handwriting/kubiesa-train.txt",
+    ),
+    (
+        "assets/handwriting/kubiesa-val.png",
+        "assets/handwriting/kubiesa-val.txt",
+    ),
+];
 
 /// Sizes of the handwriting model's build.
 #[derive(Debug, Clone)]
@@ -330,17 +336,31 @@ impl Default for HandConfig {
 }
 
 /// Builds the handwriting model (`models/handwriting.bin`, the format of
-/// [`encode_model`]) from the atlas of handwriting tiles (WORK x WORK
-/// working images, [`ATLAS_COLUMNS`] a row) and its labels (one digit per
-/// tile, rows of text in the atlas's order). Tiles whose ink preprocessing
-/// does not keep as a central digit are skipped; a digit without tiles has
-/// no prototype (the reader then has only the printed model's for it).
+/// [`encode_model`]) from atlases of handwriting tiles (WORK x WORK
+/// working images, [`ATLAS_COLUMNS`] a row), each with its labels (one
+/// digit per tile, rows of text in the atlas's order). Tiles whose ink
+/// preprocessing does not keep as a central digit are skipped; a digit
+/// without tiles has no prototype (the reader then has only the printed
+/// model's for it).
 pub fn build_hand_model(
-    atlas: &image::GrayImage,
-    labels: &str,
+    atlases: &[(image::GrayImage, String)],
     cfg: &HandConfig,
 ) -> Result<Vec<u8>, String> {
-    use imageproc::geometric_transformations::{Border, Interpolation, rotate_about_center};
+    let mut tiles: Vec<(image::GrayImage, u8)> = Vec::new();
+    for (n, (atlas, labels)) in atlases.iter().enumerate() {
+        tiles.extend(
+            atlas_tiles(atlas, labels).map_err(|e| format!("handwriting atlas {}: {e}", n + 1))?,
+        );
+    }
+    build_hand_model_from(&tiles, cfg)
+}
+
+/// The tiles of a handwriting atlas with their labels (see
+/// [`build_hand_model`]).
+pub fn atlas_tiles(
+    atlas: &image::GrayImage,
+    labels: &str,
+) -> Result<Vec<(image::GrayImage, u8)>, String> {
     use sudoku_lens::vision::classify::prep::WORK;
     let side = WORK as u32;
     let labels: Vec<u8> = labels
@@ -362,17 +382,53 @@ pub fn build_hand_model(
             side * rows
         ));
     }
-    let jobs: Vec<(usize, f32)> = (0..labels.len())
+    Ok(labels
+        .iter()
+        .enumerate()
+        .map(|(i, &label)| {
+            let (col, row) = ((i % ATLAS_COLUMNS) as u32, (i / ATLAS_COLUMNS) as u32);
+            let tile =
+                image::imageops::crop_imm(atlas, col * side, row * side, side, side).to_image();
+            (tile, label)
+        })
+        .collect())
+}
+
+/// The tiles side by side, [`ATLAS_COLUMNS`] a row, and their labels, one
+/// line of digits per row of tiles: the atlas [`atlas_tiles`] reads back.
+pub fn tile_atlas(tiles: &[(image::GrayImage, u8)]) -> (image::GrayImage, String) {
+    use sudoku_lens::vision::classify::prep::WORK;
+    let side = WORK as u32;
+    let rows = tiles.len().div_ceil(ATLAS_COLUMNS) as u32;
+    let mut img =
+        image::GrayImage::from_pixel(side * ATLAS_COLUMNS as u32, side * rows, image::Luma([255]));
+    let mut labels = String::new();
+    for (i, (tile, label)) in tiles.iter().enumerate() {
+        let (col, row) = ((i % ATLAS_COLUMNS) as u32, (i / ATLAS_COLUMNS) as u32);
+        image::imageops::replace(&mut img, tile, (col * side) as i64, (row * side) as i64);
+        labels.push(char::from(b'0' + label));
+        if col as usize + 1 == ATLAS_COLUMNS || i + 1 == tiles.len() {
+            labels.push('\n');
+        }
+    }
+    (img, labels)
+}
+
+/// [`build_hand_model`] from tiles and their digits.
+pub fn build_hand_model_from(
+    tiles: &[(image::GrayImage, u8)],
+    cfg: &HandConfig,
+) -> Result<Vec<u8>, String> {
+    use imageproc::geometric_transformations::{Border, Interpolation, rotate_about_center};
+    let jobs: Vec<(usize, f32)> = (0..tiles.len())
         .flat_map(|i| cfg.angles.iter().map(move |&a| (i, a)))
         .collect();
     let feats: Vec<Option<Vec<f32>>> = jobs
         .par_iter()
         .map(|&(i, angle)| {
-            let (col, row) = ((i % ATLAS_COLUMNS) as u32, (i / ATLAS_COLUMNS) as u32);
-            let tile =
-                image::imageops::crop_imm(atlas, col * side, row * side, side, side).to_image();
+            let tile = &tiles[i].0;
             let tile = if angle == 0.0 {
-                tile
+                tile.clone()
             } else {
                 // The corners turned in are the paper's grey, so that the
                 // tile keeps its polarity.
@@ -380,7 +436,7 @@ pub fn build_hand_model(
                 v.sort_unstable();
                 let paper = image::Luma([v[v.len() / 2]]);
                 rotate_about_center(
-                    &tile,
+                    tile,
                     angle.to_radians(),
                     Interpolation::Bilinear,
                     Border::Constant(paper),
@@ -395,7 +451,7 @@ pub fn build_hand_model(
     let mut per_digit: Vec<Vec<Vec<f32>>> = vec![Vec::new(); 9];
     for ((i, _), f) in jobs.iter().zip(feats) {
         if let Some(f) = f {
-            per_digit[labels[*i] as usize - 1].push(f);
+            per_digit[tiles[*i].1 as usize - 1].push(f);
         }
     }
     if per_digit.iter().all(|s| s.is_empty()) {

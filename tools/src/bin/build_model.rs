@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use sudoku_lens::vision::classify::{Model, SYMBOL_GLYPHS};
 use sudoku_lens_tools::build::{
-    BuildConfig, DIGIT_FONTS, HAND_ATLAS, HandConfig, TRAIN_FONTS, build_glyph_model,
+    BuildConfig, DIGIT_FONTS, HAND_ATLASES, HandConfig, TRAIN_FONTS, build_glyph_model,
     build_hand_model, build_model_with,
 };
 use sudoku_lens_tools::{font_bytes, repo_root};
@@ -56,9 +56,14 @@ fn symbols() -> Result<Vec<u8>, Box<dyn std::error::Error>> {
 
 fn handwriting() -> Result<Vec<u8>, Box<dyn std::error::Error>> {
     let root = repo_root();
-    let atlas = image::open(root.join(HAND_ATLAS.0))?.to_luma8();
-    let labels = std::fs::read_to_string(root.join(HAND_ATLAS.1))?;
-    Ok(build_hand_model(&atlas, &labels, &HandConfig::default())?)
+    let mut atlases = Vec::new();
+    for (atlas, labels) in HAND_ATLASES {
+        atlases.push((
+            image::open(root.join(atlas))?.to_luma8(),
+            std::fs::read_to_string(root.join(labels))?,
+        ));
+    }
+    Ok(build_hand_model(&atlases, &HandConfig::default())?)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -2,18 +2,26 @@
 //! by cell: one tab-separated line per cell the reader holds no given in,
 //! on every photo of a folder with `.txt` labels (the kubiesa sets).
 //!
-//! `cargo run --release -p sudoku-lens-tools --bin entries_eval -- DIR [--cut | --dump OUT.png]`
+//! `cargo run --release -p sudoku-lens-tools --bin entries_eval -- DIR [--cut | --cross [--min PERCENT] | --dump OUT.png]`
 //!
 //! With `--dump`, the working images of the cells labelled with a digit
 //! that are not taken for an entry go into one image, in the order of
 //! their lines, ten to a row: to look at what preparation missed.
 //!
-//! With `--cut` (on `kubiesa-train` only: the validation photos are the
-//! measure and stay out of any build), the working image of every cell
+//! With `--cut` (on the kubiesa sets), the working image of every cell
 //! read as an entry whose label is a digit is written into
-//! `assets/handwriting/` (`kubiesa-train.png`, tiles in reading order, and
-//! `kubiesa-train.txt`, their labels), which `build_model` makes the
-//! handwriting model from.
+//! `assets/handwriting/` (`NAME.png`, tiles in reading order, and
+//! `NAME.txt`, their labels, NAME the folder's), which `build_model` makes
+//! the handwriting model from.
+//!
+//! With `--cross`, the handwriting model is measured on photos it was not
+//! built from: for each puzzle of the folder (the photos whose names share
+//! their first two `_` fields, one page taken several times), a model is
+//! built from `assets/handwriting/kubiesa-train` and the tiles of the
+//! folder's other puzzles, and reads that puzzle's entries as the reader
+//! does. Prints the entries read right, wrong and not read sure, summed
+//! over the puzzles; with `--min`, fails when fewer than PERCENT of the
+//! entries are read right.
 //!
 //! Columns: image, cell, label (0 blank, 1-9 a digit, 10 candidate marks),
 //! the cell's kind, then for ink read as a digit: the digit, its
@@ -24,16 +32,18 @@
 
 use std::path::PathBuf;
 
-use image::{GrayImage, Luma};
+use image::GrayImage;
 use sudoku_lens::solve::solve;
 use sudoku_lens::vision::classify::Model;
-use sudoku_lens::vision::classify::prep::{Prepared, WORK, prepare_entry, work_image};
-use sudoku_lens::vision::entries::{CellKind, cell_kind, read_digit};
+use sudoku_lens::vision::classify::prep::{EmptyReason, Prepared, prepare_entry, work_image};
+use sudoku_lens::vision::entries::{CellKind, cell_kind, read_digit, read_written};
 use sudoku_lens::vision::load::has_image_extension;
 use sudoku_lens::vision::locate::{CELL_CROP_SIZE, cell_crops};
 use sudoku_lens::vision::read::{Colour, read_image};
 use sudoku_lens::vision::truth::truth_beside;
-use sudoku_lens_tools::build::ATLAS_COLUMNS;
+use sudoku_lens_tools::build::{
+    HAND_ATLASES, HandConfig, atlas_tiles, build_hand_model_from, tile_atlas,
+};
 use sudoku_lens_tools::repo_root;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -43,10 +53,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .then(|| std::env::args().nth(3).map(PathBuf::from))
         .flatten();
     let mut missed: Vec<(GrayImage, u8)> = Vec::new();
-    if cut && !dir.ends_with("kubiesa-train") {
-        return Err("--cut takes kubiesa-train only: the other sets are for measuring".into());
-    }
-    let mut tiles: Vec<(GrayImage, u8)> = Vec::new();
+    let cross = std::env::args().nth(2).as_deref() == Some("--cross");
+    let min = match (std::env::args().nth(3).as_deref(), std::env::args().nth(4)) {
+        (Some("--min"), Some(p)) => Some(
+            p.parse::<f64>()
+                .map_err(|_| format!("--min takes a percentage, not `{p}`"))?,
+        ),
+        (Some(other), _) => return Err(format!("unexpected argument `{other}`").into()),
+        (None, _) => None,
+    };
+    let mut photos: Vec<Photo> = Vec::new();
     let mut images: Vec<PathBuf> = std::fs::read_dir(&dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| has_image_extension(p))
@@ -86,16 +102,30 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         let solution = solution.unwrap();
         let crops = cell_crops(&read.grey, &reading.located, CELL_CROP_SIZE);
+        let mut photo = Photo {
+            group: name.split('_').take(2).collect::<Vec<_>>().join("_"),
+            prepared: Vec::new(),
+            givens: values.to_vec(),
+            solution: solution.clone(),
+            labels: truth.labels.clone(),
+            tiles: Vec::new(),
+        };
         for (cell, crop) in crops.iter().enumerate() {
             if values[cell] != 0 {
+                photo.prepared.push(Prepared::Empty {
+                    reason: EmptyReason::NoInk,
+                    margin: 1.0,
+                    near: None,
+                });
                 continue;
             }
             let p = prepare_entry(crop);
             let kind = cell_kind(&p, false);
             let label = truth.labels[cell];
-            if cut && kind == CellKind::Entry && (1..=9).contains(&label) {
-                tiles.push((work_image(crop), label));
+            if kind == CellKind::Entry && (1..=9).contains(&label) {
+                photo.tiles.push((work_image(crop), label));
             }
+            photo.prepared.push(p.clone());
             if dump.is_some() && kind != CellKind::Entry && (1..=9).contains(&label) {
                 missed.push((work_image(crop), label));
             }
@@ -129,9 +159,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
             }
         }
+        photos.push(photo);
+    }
+    if cross {
+        cross_measure(model, &photos, min)?;
     }
     if let Some(path) = dump {
-        atlas(&missed).0.save(&path)?;
+        tile_atlas(&missed).0.save(&path)?;
         eprintln!(
             "{} missed entries written to {}",
             missed.len(),
@@ -139,11 +173,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     if cut {
+        let tiles: Vec<(GrayImage, u8)> = photos.into_iter().flat_map(|p| p.tiles).collect();
         let out = repo_root().join("assets/handwriting");
         std::fs::create_dir_all(&out)?;
-        let (atlas, labels) = atlas(&tiles);
-        atlas.save(out.join("kubiesa-train.png"))?;
-        std::fs::write(out.join("kubiesa-train.txt"), labels)?;
+        let set = dir
+            .file_name()
+            .ok_or("a folder with a name")?
+            .to_string_lossy();
+        let (atlas, labels) = tile_atlas(&tiles);
+        atlas.save(out.join(format!("{set}.png")))?;
+        std::fs::write(out.join(format!("{set}.txt")), labels)?;
         eprintln!(
             "{} handwriting tiles written to {}",
             tiles.len(),
@@ -153,20 +192,87 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// The tiles side by side, [`ATLAS_COLUMNS`] a row, and their labels, one
-/// line of digits per row of tiles.
-fn atlas(tiles: &[(GrayImage, u8)]) -> (GrayImage, String) {
-    let side = WORK as u32;
-    let rows = tiles.len().div_ceil(ATLAS_COLUMNS) as u32;
-    let mut img = GrayImage::from_pixel(side * ATLAS_COLUMNS as u32, side * rows, Luma([255]));
-    let mut labels = String::new();
-    for (i, (tile, label)) in tiles.iter().enumerate() {
-        let (col, row) = ((i % ATLAS_COLUMNS) as u32, (i / ATLAS_COLUMNS) as u32);
-        image::imageops::replace(&mut img, tile, (col * side) as i64, (row * side) as i64);
-        labels.push(char::from(b'0' + label));
-        if col as usize + 1 == ATLAS_COLUMNS || i + 1 == tiles.len() {
-            labels.push('\n');
+/// One photo's cells, as the reader prepares them for entries.
+struct Photo {
+    /// The puzzle the photo shows (photos of one page share it).
+    group: String,
+    /// Each cell's preparation for entries (a given's: blank).
+    prepared: Vec<Prepared>,
+    givens: Vec<u8>,
+    solution: Vec<u8>,
+    labels: Vec<u8>,
+    /// The working images of the cells taken for entries, with their labels.
+    tiles: Vec<(GrayImage, u8)>,
+}
+
+/// Reads each puzzle's entries with a handwriting model built without its
+/// photos (see the module's documentation), and prints the totals.
+fn cross_measure(
+    print: &Model,
+    photos: &[Photo],
+    min: Option<f64>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let root = repo_root();
+    let train = atlas_tiles(
+        &image::open(root.join(HAND_ATLASES[0].0))?.to_luma8(),
+        &std::fs::read_to_string(root.join(HAND_ATLASES[0].1))?,
+    )?;
+    let mut groups: Vec<&str> = photos.iter().map(|p| p.group.as_str()).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let (mut entries, mut right, mut wrong, mut marks_taken) = (0, 0, 0, 0);
+    for group in &groups {
+        let mut tiles = train.clone();
+        tiles.extend(
+            photos
+                .iter()
+                .filter(|p| p.group != *group)
+                .flat_map(|p| p.tiles.iter().cloned()),
+        );
+        let hand = Model::from_bytes(&build_hand_model_from(&tiles, &HandConfig::default())?)?;
+        let (mut e, mut r, mut w) = (0, 0, 0);
+        for p in photos.iter().filter(|p| p.group == *group) {
+            let (_, written, _) =
+                read_written(print, &hand, &p.prepared, &p.givens, Some(&p.solution));
+            let mut sure = vec![0u8; p.labels.len()];
+            for x in written.iter().filter(|x| x.sure) {
+                sure[x.cell] = x.value;
+            }
+            for (cell, &label) in p.labels.iter().enumerate() {
+                if p.givens[cell] != 0 {
+                    continue;
+                }
+                if label == 10 && sure[cell] != 0 {
+                    marks_taken += 1;
+                }
+                if !(1..=9).contains(&label) {
+                    continue;
+                }
+                e += 1;
+                if sure[cell] == label {
+                    r += 1;
+                } else if sure[cell] != 0 {
+                    w += 1;
+                }
+            }
         }
+        eprintln!(
+            "{group}: {r} of {e} right, {w} wrong ({} tiles)",
+            tiles.len()
+        );
+        entries += e;
+        right += r;
+        wrong += w;
     }
-    (img, labels)
+    let share = 100.0 * right as f64 / entries.max(1) as f64;
+    println!(
+        "cross-measured over {} puzzles: entries {entries}, read right {right} ({share:.1}%), wrong {wrong} ({:.2}%), not read sure {}, candidate marks read as an entry {marks_taken}",
+        groups.len(),
+        100.0 * wrong as f64 / entries.max(1) as f64,
+        entries - right - wrong
+    );
+    if let Some(min) = min.filter(|&m| share < m) {
+        return Err(format!("entries read right {share:.1}% is below the floor of {min}%").into());
+    }
+    Ok(())
 }
