@@ -156,20 +156,24 @@ pub fn read_digit(print: &Model, hand: &Model, ink: &Ink) -> (u8, f32, u8) {
 /// `handwritten` tells whether the digit was matched to handwriting
 /// prototypes: a digit only the printed model knows (see [`read_digit`])
 /// is measured on another scale than handwriting, where its confidence
-/// says little, so it is never reported against the solution.
+/// says little, so it is never reported against the solution. Where the
+/// solution's symbol is no digit 1-9 (`solution` is `Some(0)`, see
+/// [`solution_digits`]), nothing is sure: handwriting is read as the digits
+/// 1-9 only, so whatever is written there, a right letter too (or a printed
+/// one, drawn faintly), would read as some digit and be told as a mistake.
 pub fn is_sure(value: u8, confidence: f32, solution: Option<u8>, handwritten: bool) -> bool {
-    if solution.is_some_and(|s| s != value) {
-        handwritten && confidence >= AGAINST_SOLUTION
-    } else {
-        confidence >= ENTRY_SURE
+    match solution {
+        Some(0) => false,
+        Some(s) if s != value => handwritten && confidence >= AGAINST_SOLUTION,
+        _ => confidence >= ENTRY_SURE,
     }
 }
 
 /// `solution` (one value per cell, symbols of `alphabet`) in the numbers
 /// handwriting is read as ([`read_written`] reads the digits 1-9): each
 /// cell's symbol as the digit it is written with, or 0 for a symbol that
-/// is no digit 1-9 (a letter, a hexadecimal page's `0`), which every digit
-/// read disagrees with. A hexadecimal page's sixth symbol is written `5`:
+/// is no digit 1-9 (a letter, a hexadecimal page's `0`), where no digit is
+/// read for sure ([`is_sure`]). A hexadecimal page's sixth symbol is written `5`:
 /// compared as its value, 6, a right `5` would be taken for a mistake.
 pub fn solution_digits(solution: &[u8], alphabet: Alphabet) -> Vec<u8> {
     solution
@@ -649,10 +653,11 @@ mod tests {
         // hexadecimal 6 (`5`): it agrees, and is reported.
         let fair = (ENTRY_SURE + AGAINST_SOLUTION) / 2.0;
         assert!(is_sure(5, fair, Some(hex[2]), true));
-        // Any digit disagrees with a letter or a `0`.
+        // No digit is sure where the answer is a letter or a `0`, however
+        // sure its reading.
         for d in 1..=9 {
-            assert!(!is_sure(d, fair, Some(hex[0]), true));
-            assert!(!is_sure(d, fair, Some(hex[4]), true));
+            assert!(!is_sure(d, 1.0, Some(hex[0]), true));
+            assert!(!is_sure(d, 1.0, Some(hex[4]), true));
         }
     }
 }
