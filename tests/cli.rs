@@ -437,6 +437,26 @@ fn export_link_in_a_batch_and_in_json() {
 }
 
 #[test]
+fn a_photos_link_carries_the_players_entries_and_checks_the_same() {
+    // A screenshot with the player's digits (one of them a mistake): its
+    // link holds them as the solver's own values, so checking the link
+    // finds what checking the picture finds.
+    let image = images().join("classic-screen-entries-mistake.png");
+    let image = image.to_str().unwrap();
+    let o = run(&["solve", "--export-link", image]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let link = out.lines().last().unwrap();
+    assert!(link.starts_with("https://f-puzzles.com/?load="), "{link}");
+    let from_image = run(&["check", image]);
+    let from_link = run(&["check", link]);
+    // Exit 5: mistakes found.
+    assert_eq!(from_image.status.code(), Some(5), "{}", stdout(&from_image));
+    assert_eq!(from_link.status.code(), from_image.status.code());
+    assert_eq!(stdout(&from_link), stdout(&from_image));
+}
+
+#[test]
 fn a_shape_without_an_f_puzzles_form_says_so() {
     let samurai = samples().join("samurai.txt");
     let o = run(&["solve", "--export-link", samurai.to_str().unwrap()]);

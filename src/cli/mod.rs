@@ -76,7 +76,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
         /// Print an f-puzzles link to each puzzle (with its solution when
-        /// it has one), after its solution (one-line batches: after a
+        /// it has one, and a photo's handwritten entries as the solver's
+        /// own digits), after its solution (one-line batches: after a
         /// space on the same line; --json: as "link"). Opens in f-puzzles,
         /// and in SudokuPad as https://sudokupad.app/fpuzzles<data after load=>.
         #[arg(long)]

@@ -432,7 +432,8 @@ fn report_image(
         eprintln!("sudoku-lens: {e}");
         status = status.max(Status::Malformed);
     }
-    let link = link.then(|| puzzle_link(&name, puzzle, count, first.as_ref()));
+    let entries = Some(reading.entries.values()).filter(|e| e.iter().any(|&v| v != 0));
+    let link = link.then(|| puzzle_link(&name, puzzle, entries, count, first.as_ref()));
     if let Some(Err(_)) = &link {
         status = status.max(Status::Malformed);
     }
@@ -461,16 +462,19 @@ fn report_image(
     Ok(status)
 }
 
-/// The f-puzzles link of `puzzle`, carrying its solution when it has exactly
-/// one; a puzzle without an f-puzzles form is reported on stderr.
+/// The f-puzzles link of `puzzle`, carrying the player's `entries` read
+/// from a photo (so they go on from where they were) and its solution when
+/// it has exactly one; a puzzle without an f-puzzles form is reported on
+/// stderr.
 fn puzzle_link(
     place: &dyn std::fmt::Display,
     puzzle: &Puzzle,
+    entries: Option<&[u8]>,
     count: u64,
     first: Option<&Puzzle>,
 ) -> Result<String, String> {
     let solution = first.filter(|_| count == 1).map(Puzzle::values);
-    fpuzzles::to_link(puzzle, solution)
+    fpuzzles::to_link_with(puzzle, entries, solution)
         .inspect_err(|e| eprintln!("sudoku-lens: {place}: no link: {e}"))
 }
 
@@ -686,7 +690,7 @@ fn report(
         Attempt::Solved(p, r) => (*p, *r),
     };
     let (count, first, mut status) = assess(&place, puzzle, result, limit, "", "");
-    let link = link.then(|| puzzle_link(&place, puzzle, count, first.as_ref()));
+    let link = link.then(|| puzzle_link(&place, puzzle, None, count, first.as_ref()));
     if let Some(Err(_)) = &link {
         status = status.max(Status::Malformed);
     }

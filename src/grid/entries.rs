@@ -19,14 +19,15 @@
 //! ```
 //!
 //! The JSON form adds `"entries"` rows beside `"grid"` (same shape, `.` where
-//! nothing is written).
+//! nothing is written). An f-puzzles puzzle (its JSON, or a link) holds the
+//! player's digits as the values of cells that are not givens.
 
 use serde_json::Value;
 
-use super::json;
 use super::layout::Layout;
 use super::puzzle::{Format, Puzzle};
 use super::text::{Document, ParseError, parse};
+use super::{fpuzzles, json};
 
 /// The line that starts the entries grid in the text form (compared without
 /// surrounding whitespace, in any case).
@@ -237,9 +238,15 @@ impl Progress {
 /// [`parse_progress`]; it is one puzzle, never a batch.
 pub fn has_entries(text: &str) -> bool {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let fpuzzles_entries =
+        |v: &Value| fpuzzles::player_values(v, "").is_ok_and(|e| e.iter().any(|&x| x != 0));
     if text.trim_start().starts_with('{') {
-        return serde_json::from_str::<Value>(text.trim())
-            .is_ok_and(|v| v.get("entries").is_some());
+        return serde_json::from_str::<Value>(text.trim()).is_ok_and(|v| {
+            v.get("entries").is_some() || (fpuzzles::looks_like(&v) && fpuzzles_entries(&v))
+        });
+    }
+    if fpuzzles::is_link(text) {
+        return fpuzzles::link_value(text, "").is_ok_and(|v| fpuzzles_entries(&v));
     }
     text.lines()
         .any(|l| l.trim().eq_ignore_ascii_case(ENTRIES_MARKER))
@@ -261,11 +268,22 @@ pub fn parse_progress(
         column,
         message,
     };
+    // An f-puzzles puzzle holds the solver's digits beside the givens.
+    let fpuzzles_progress = |value: &Value, puzzle: Puzzle| {
+        let values = fpuzzles::player_values(value, file)?;
+        Progress::new(puzzle, Entries::from_values(values))
+            .map_err(|e| err(0, 0, format!("the player's values: {e}")))
+    };
+    if fpuzzles::is_link(text) {
+        let puzzle = single(parse(text, file, layout)?, file)?;
+        return fpuzzles_progress(&fpuzzles::link_value(text, file)?, puzzle);
+    }
     if text.trim_start().starts_with('{') {
         let puzzle = single(parse(text, file, layout)?, file)?;
         let value: Value = serde_json::from_str(text.trim())
             .map_err(|e| err(e.line(), e.column(), format!("not valid JSON: {e}")))?;
         return match value.as_object().filter(|o| o.contains_key("entries")) {
+            None if fpuzzles::looks_like(&value) => fpuzzles_progress(&value, puzzle),
             None => Ok(Progress::givens_only(puzzle)),
             Some(obj) => {
                 let l = puzzle.layout().clone();
@@ -552,5 +570,46 @@ mod tests {
         assert!(has_entries(r#"{"grid": [], "entries": []}"#));
         assert!(!has_entries(r#"{"grid": [], "note": "entries:"}"#));
         assert!(!has_entries("{ not json entries:"));
+    }
+
+    /// An f-puzzles grid (JSON or link) keeps the solver's own digits as
+    /// values without `given`: they are the entries, the givens the puzzle.
+    #[test]
+    fn an_fpuzzles_grid_gives_the_solvers_values_as_entries() {
+        let puzzle = single(parse(GIVENS, "t", None).unwrap(), "t").unwrap();
+        let mut json = fpuzzles::to_fpuzzles(&puzzle, None).unwrap();
+        // r1c3: the solver wrote a 4.
+        json["grid"][0][2] = serde_json::json!({"value": 4});
+        let text = json.to_string();
+        assert!(has_entries(&text));
+        let p = progress(&text);
+        assert_eq!(p.entries().count(), 1);
+        assert_eq!(p.entries().values()[2], 4);
+        assert_eq!(p.puzzle().values(), puzzle.values());
+
+        let link = format!(
+            "{}{}",
+            fpuzzles::LINK_PREFIX,
+            fpuzzles::compress(&json.to_string())
+        );
+        assert!(has_entries(&link));
+        let p = parse_progress(&link, "link", None).unwrap();
+        assert_eq!(p.entries().values()[2], 4);
+
+        // Without the solver's values: givens only, no entries.
+        let plain = fpuzzles::to_link(&puzzle, None).unwrap();
+        assert!(!has_entries(&plain));
+        assert_eq!(
+            parse_progress(&plain, "link", None)
+                .unwrap()
+                .entries()
+                .count(),
+            0
+        );
+
+        json["grid"][0][3] = serde_json::json!({"value": 12});
+        let e = parse_progress(&json.to_string(), "p.json", None).unwrap_err();
+        assert!(e.message.contains("grid[0][3] (R1C4)"), "{e}");
+        assert!(e.message.contains("1-9, found 12"), "{e}");
     }
 }

@@ -9,9 +9,10 @@
 //!   boxes f-puzzles gives that size (as tall as the largest divisor of
 //!   `size` up to its square root: 2x3 for 6, 3x4 for 12);
 //! - `grid`: rows of cells; a cell with `"given": true` holds its `value` as
-//!   a given (values without `given` are a solver's entries, left out); a
-//!   cell's `region` (0-based) replaces its default box, which makes a
-//!   jigsaw;
+//!   a given; a `value` without `given` is the solver's own digit, read as
+//!   a player's entry where entries are wanted ([`player_values`]: `check`,
+//!   hints from where the player is) and left out of the puzzle; a cell's
+//!   `region` (0-based) replaces its default box, which makes a jigsaw;
 //! - `killercage`: `{"cells": ["R1C1", ...], "value": "12"}`, rows and
 //!   columns from 1, the sum as a string;
 //! - `solution` (written only): the solution's symbols, row by row.
@@ -69,6 +70,11 @@ pub fn is_link(text: &str) -> bool {
 /// Reads the puzzle an f-puzzles or SudokuPad link carries; `file` names
 /// the source in errors.
 pub fn from_link(link: &str, file: &str) -> Result<Puzzle, ParseError> {
+    from_fpuzzles(&link_value(link, file)?, file)
+}
+
+/// The f-puzzles JSON object an f-puzzles or SudokuPad link carries.
+pub fn link_value(link: &str, file: &str) -> Result<Value, ParseError> {
     let err = |message: String| ParseError {
         file: file.to_string(),
         line: 1,
@@ -97,9 +103,60 @@ pub fn from_link(link: &str, file: &str) -> Result<Puzzle, ParseError> {
             data.len()
         ))
     })?;
-    let value: Value = serde_json::from_str(&json)
-        .map_err(|e| err(format!("the link's data is not an f-puzzles puzzle: {e}")))?;
-    from_fpuzzles(&value, file)
+    serde_json::from_str(&json)
+        .map_err(|e| err(format!("the link's data is not an f-puzzles puzzle: {e}")))
+}
+
+/// Whether a JSON object is an f-puzzles puzzle (a `size`, or `grid` rows of
+/// cell objects) rather than this program's JSON form (`grid` rows of
+/// text).
+pub fn looks_like(value: &Value) -> bool {
+    value.get("size").is_some()
+        || value
+            .get("grid")
+            .and_then(|g| g.get(0))
+            .is_some_and(Value::is_array)
+}
+
+/// The solver's own digits in an f-puzzles puzzle: each cell's `value`
+/// where the cell is not a given, 0 elsewhere, one per cell in reading
+/// order. Call it on an object [`from_fpuzzles`] accepted (the grid's shape
+/// is checked there); a value outside 1-`size` is an error naming its cell.
+pub fn player_values(value: &Value, file: &str) -> Result<Vec<u8>, ParseError> {
+    let err = |message: String| ParseError {
+        file: file.to_string(),
+        line: 0,
+        column: 0,
+        message,
+    };
+    let size = value.get("size").and_then(Value::as_u64).unwrap_or(9) as usize;
+    let rows = value
+        .get("grid")
+        .and_then(Value::as_array)
+        .ok_or_else(|| err("no \"grid\": expected rows of cells".into()))?;
+    let mut values = vec![0u8; size * size];
+    for (r, row) in rows.iter().enumerate().take(size) {
+        let Some(cells) = row.as_array() else {
+            continue;
+        };
+        for (c, cell) in cells.iter().enumerate().take(size) {
+            let given = cell.get("given").and_then(Value::as_bool).unwrap_or(false);
+            let Some(v) = cell.get("value").filter(|_| !given) else {
+                continue;
+            };
+            values[r * size + c] = v
+                .as_u64()
+                .filter(|&v| v >= 1 && v as usize <= size)
+                .ok_or_else(|| {
+                    err(format!(
+                        "grid[{r}][{c}] (R{}C{}): the player's value must be 1-{size}, found {v}",
+                        r + 1,
+                        c + 1
+                    ))
+                })? as u8;
+        }
+    }
+    Ok(values)
 }
 
 /// The JSON text that an lz-string `compressToBase64` string holds.
@@ -345,6 +402,17 @@ fn parse_rc(s: &str) -> Option<(usize, usize)> {
 /// Only single square grids (with boxes or jigsaw regions) have an
 /// f-puzzles form.
 pub fn to_fpuzzles(puzzle: &Puzzle, solution: Option<&[u8]>) -> Result<Value, String> {
+    to_fpuzzles_with(puzzle, None, solution)
+}
+
+/// [`to_fpuzzles`], with a player's `entries` (one value per cell, 0 where
+/// nothing is written) as values without `given`, as f-puzzles keeps a
+/// solver's own digits: the player goes on from where they were.
+pub fn to_fpuzzles_with(
+    puzzle: &Puzzle,
+    entries: Option<&[u8]>,
+    solution: Option<&[u8]>,
+) -> Result<Value, String> {
     let layout = puzzle.layout();
     let size = layout.size();
     let square = layout.is_full() && layout.height() == size && layout.width() == size;
@@ -377,9 +445,12 @@ pub fn to_fpuzzles(puzzle: &Puzzle, solution: Option<&[u8]>) -> Result<Value, St
                         obj.insert("region".into(), json!(region));
                     }
                     let v = puzzle.values()[cell];
+                    let entry = entries.and_then(|e| e.get(cell)).copied().unwrap_or(0);
                     if v != 0 {
                         obj.insert("value".into(), json!(v));
                         obj.insert("given".into(), json!(true));
+                    } else if entry != 0 {
+                        obj.insert("value".into(), json!(entry));
                     }
                     Value::Object(obj)
                 })
@@ -414,7 +485,16 @@ pub fn to_fpuzzles(puzzle: &Puzzle, solution: Option<&[u8]>) -> Result<Value, St
 /// An f-puzzles link to the puzzle (with its solution, when given, which
 /// lets f-puzzles and SudokuPad check a player's answer).
 pub fn to_link(puzzle: &Puzzle, solution: Option<&[u8]>) -> Result<String, String> {
-    let json = to_fpuzzles(puzzle, solution)?;
+    to_link_with(puzzle, None, solution)
+}
+
+/// [`to_link`], with a player's entries (see [`to_fpuzzles_with`]).
+pub fn to_link_with(
+    puzzle: &Puzzle,
+    entries: Option<&[u8]>,
+    solution: Option<&[u8]>,
+) -> Result<String, String> {
+    let json = to_fpuzzles_with(puzzle, entries, solution)?;
     Ok(format!("{LINK_PREFIX}{}", compress(&json.to_string())))
 }
 

@@ -217,12 +217,7 @@ fn parse_json(text: &str, file: &str) -> Result<Puzzle, ParseError> {
             format!("not valid JSON: {m}")
         },
     })?;
-    let fpuzzles_like = value.get("size").is_some()
-        || value
-            .get("grid")
-            .and_then(|g| g.get(0))
-            .is_some_and(serde_json::Value::is_array);
-    if fpuzzles_like {
+    if fpuzzles::looks_like(&value) {
         fpuzzles::from_fpuzzles(&value, file)
     } else {
         json::from_json(&value, file)
