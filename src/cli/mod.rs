@@ -95,7 +95,8 @@ pub enum Command {
     /// Read the puzzle in photos or screenshots and print it as text.
     ///
     /// Finds the grid and tells its shape (classic, samurai, twodoku,
-    /// butterfly, flower, sohei, 4x4, 6x6, 12x12, 16x16; killer cages too),
+    /// butterfly, flower, sohei, 4x4, 6x6, 8x8, 12x12, 16x16; killer cages
+    /// too),
     /// reads each cell, and prints the
     /// puzzle in the text format of `solve`. Several images are read in
     /// parallel. Exit status: 0 when every image was read, 1 otherwise.
@@ -119,7 +120,7 @@ pub enum Command {
         #[arg(long, conflicts_with = "json")]
         entries: bool,
         /// The puzzle's shape: auto (detect), or a shape's name (classic,
-        /// samurai, twodoku, butterfly, flower, sohei, 4x4, 6x6, 12x12,
+        /// samurai, twodoku, butterfly, flower, sohei, 4x4, 6x6, 8x8, 12x12,
         /// 16x16, 25x25).
         #[arg(long, value_name = "NAME", default_value = "auto", value_parser = parse_layout_or_auto)]
         layout: LayoutChoice,

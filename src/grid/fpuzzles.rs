@@ -5,7 +5,7 @@
 //!
 //! What is read and written:
 //!
-//! - `size`: the grid is `size` x `size` (4, 6, 9, 12, 16 or 25), with the
+//! - `size`: the grid is `size` x `size` (4, 6, 8, 9, 12, 16 or 25), with the
 //!   boxes f-puzzles gives that size (as tall as the largest divisor of
 //!   `size` up to its square root: 2x3 for 6, 3x4 for 12);
 //! - `grid`: rows of cells; a cell with `"given": true` holds its `value` as

@@ -456,7 +456,7 @@ mod tests {
         assert_eq!(
             msg(json!({"layout": "kiler", "grid": grid})),
             "p.json: layout: unknown layout \"kiler\" (known: classic, samurai, twodoku, \
-             butterfly, flower, sohei, 4x4, 6x6, 12x12, 16x16, 25x25)"
+             butterfly, flower, sohei, 4x4, 6x6, 8x8, 12x12, 16x16, 25x25)"
         );
         let mut bad = vec![".........".to_string(); 9];
         bad[4] = "....x....".into();

@@ -63,6 +63,7 @@ const MULTI_GRIDS: &[(&str, usize, Offsets)] = &[
 const SQUARES: &[(usize, usize, usize)] = &[
     (4, 2, 2),
     (6, 2, 3),
+    (8, 2, 4),
     (9, 3, 3),
     (12, 3, 4),
     (16, 4, 4),
@@ -207,11 +208,11 @@ impl Layout {
     }
 
     /// A square grid of `size` symbols with its usual rectangular boxes
-    /// (4, 6, 9, 12, 16 or 25).
+    /// (4, 6, 8, 9, 12, 16 or 25).
     pub fn square(size: usize) -> Result<Layout, LayoutError> {
         let &(n, bh, bw) = SQUARES.iter().find(|s| s.0 == size).ok_or_else(|| {
             LayoutError::Invalid(format!(
-                "no {size}x{size} layout (sizes: 4, 6, 9, 12, 16, 25)"
+                "no {size}x{size} layout (sizes: 4, 6, 8, 9, 12, 16, 25)"
             ))
         })?;
         let name = if n == 9 {
@@ -223,7 +224,7 @@ impl Layout {
     }
 
     /// A built-in layout by name: classic, samurai, twodoku, butterfly, flower,
-    /// sohei, 4x4, 6x6, 9x9, 12x12, 16x16, 25x25.
+    /// sohei, 4x4, 6x6, 8x8, 9x9, 12x12, 16x16, 25x25.
     pub fn named(name: &str) -> Result<Layout, LayoutError> {
         let lower = name.to_ascii_lowercase();
         if let Some(&(n, side, offsets)) = MULTI_GRIDS.iter().find(|m| m.0 == lower) {
@@ -242,7 +243,7 @@ impl Layout {
     /// Names accepted by [`Layout::named`].
     pub fn names() -> Vec<&'static str> {
         let mut v: Vec<&str> = MULTI_GRIDS.iter().map(|m| m.0).collect();
-        v.extend(["4x4", "6x6", "12x12", "16x16", "25x25"]);
+        v.extend(["4x4", "6x6", "8x8", "12x12", "16x16", "25x25"]);
         v
     }
 
@@ -543,6 +544,11 @@ mod tests {
         );
         assert_eq!(Layout::named("25x25").unwrap().houses().len(), 75);
         assert!(Layout::named("7x7").is_err());
+        // 8x8: boxes of 2 rows by 4 columns.
+        let eight = Layout::named("8x8").unwrap();
+        assert_eq!((eight.cell_count(), eight.houses().len()), (64, 24));
+        assert_eq!(eight.box_shape(), Some((2, 4)));
+        assert!(Layout::names().contains(&"8x8"));
     }
 
     #[test]

@@ -226,7 +226,7 @@ fn parse_json(text: &str, file: &str) -> Result<Puzzle, ParseError> {
 
 /// Sizes of square layouts by their one-line length.
 fn square_size_for_length(len: usize) -> Option<usize> {
-    [4usize, 6, 9, 12, 16, 25]
+    [4usize, 6, 8, 9, 12, 16, 25]
         .into_iter()
         .find(|n| n * n == len)
 }
@@ -292,7 +292,7 @@ fn parse_line(
                     0,
                     format!(
                         "{} characters on this line; a one-line puzzle has 81 (9x9), \
-                         or 16, 36, 144, 256 or 625 for other sizes",
+                         or 16, 36, 64, 144, 256 or 625 for other sizes",
                         chars.len()
                     ),
                 ));
@@ -971,6 +971,22 @@ mod tests {
         assert_eq!(p.layout().name(), "classic");
         assert_eq!(p.values()[2], 3);
         assert_eq!(p.to_text(), format!("{LINE}\n"));
+    }
+
+    #[test]
+    fn an_8x8_reads_from_one_line_and_from_rows() {
+        let line = "1.3.5.7.".repeat(8);
+        let p = single(&format!("{line}\n"));
+        assert_eq!(p.layout().name(), "8x8");
+        assert_eq!(p.values()[4], 5);
+        let rows: String = line
+            .as_bytes()
+            .chunks(8)
+            .map(|r| format!("{}\n", std::str::from_utf8(r).unwrap()))
+            .collect();
+        let p = single(&rows);
+        assert_eq!(p.layout().name(), "8x8");
+        assert_eq!(p.values()[4], 5);
     }
 
     #[test]

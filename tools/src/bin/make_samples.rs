@@ -42,6 +42,7 @@ fn main() -> std::io::Result<()> {
         ("6x6", 12, 8),
         ("12x12", 70, 9),
         ("16x16", 130, 10),
+        ("8x8", 24, 12),
     ]
     .into_iter()
     .map(|(name, target, seed)| (Layout::named(name).expect("built-in layout"), target, seed))
