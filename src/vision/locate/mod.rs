@@ -76,6 +76,7 @@ pub const DETECTED_LAYOUTS: &[&str] = &[
     "sohei",
     "4x4",
     "6x6",
+    "8x8",
     "12x12",
     "16x16",
 ];

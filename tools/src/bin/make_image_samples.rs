@@ -1327,6 +1327,68 @@ fn main() {
             exif: None,
             hand: None,
         },
+        // 8x8, boxes of 2 rows by 4 columns: an app's screenshot and a
+        // printed page; and the square sizes and the twodoku that had one
+        // kind of image only.
+        Sample {
+            name: "8x8-screen-light",
+            puzzle: shape("8by8.txt"),
+            style: light.clone(),
+            extras: app.clone(),
+            cell: 80.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "8x8-photo-page",
+            puzzle: shape("8by8.txt"),
+            style: print.clone(),
+            extras: Extras {
+                text: true,
+                ..Extras::default()
+            },
+            cell: 60.0,
+            camera: book_page((1000, 900), -2.0, 0.75, [1.0, 0.97, 0.92]),
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "4x4-photo-page",
+            puzzle: shape("4by4.txt"),
+            style: print.clone(),
+            extras: Extras::default(),
+            cell: 90.0,
+            camera: book_page((900, 900), 2.0, 0.7, [1.0, 1.0, 1.0]),
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "12x12-photo-page",
+            puzzle: shape("12by12.txt"),
+            // In the sans, as the 16x16 photo, and with the box borders as
+            // heavy as the 12x12 screenshot's: all that tells it from a
+            // butterfly.
+            style: Style {
+                thick: 0.08,
+                ..Style::print(sans)
+            },
+            extras: Extras::default(),
+            cell: 52.0,
+            camera: book_page((1100, 1100), -2.5, 0.85, [1.0, 1.0, 1.0]),
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "twodoku-screen-light",
+            puzzle: shape("twodoku.txt"),
+            style: light.clone(),
+            extras: Extras::default(),
+            cell: 44.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
     ];
     for (i, s) in samples.iter().enumerate() {
         let mut rng = Rng::new(0x5a3d_1e00 + i as u64);
