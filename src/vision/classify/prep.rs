@@ -115,6 +115,14 @@ const ENTRY_JOIN_INNER: f32 = 0.2;
 /// pale pencil digit breaks into pieces at it. Only ink then ENTRY_TALL
 /// tall is kept, so candidate marks stay small.
 const ENTRY_PALE: f32 = 0.6;
+/// In the entries pass, the paper is measured around each pixel rather than
+/// over the whole crop: a morphological closing (opening for light ink)
+/// with a square of this radius in working pixels, wider than any pen's
+/// stroke or a grid line's remnant (at most 8 px of 40), narrower than the
+/// shadows and shading of a photographed page. Ink is the share of that
+/// local paper's light it takes away, so a hand's shadow or a dim corner
+/// across the cell no longer joins the digit to the crop's edge.
+const ENTRY_FLATTEN_RADIUS: usize = 4;
 
 /// Which reading a crop is prepared for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -254,17 +262,37 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let dark_ink = med - pct(&hist, 0.01);
     let light_ink = pct(&hist, 0.99) - med;
     let dark_mode = light_ink > dark_ink;
-    let ink: Vec<f32> = work
-        .iter()
-        .map(|&v| {
-            let d = if dark_mode {
-                v as f32 - med
-            } else {
-                med - v as f32
-            };
-            d.max(0.0)
-        })
-        .collect();
+    // The givens' pass measures ink against the crop's median paper; the
+    // entries pass against the paper around each pixel (see
+    // ENTRY_FLATTEN_RADIUS).
+    let ink: Vec<f32> = if entry {
+        let bg = local_paper(&work, n, ENTRY_FLATTEN_RADIUS, dark_mode);
+        work.iter()
+            .zip(&bg)
+            .map(|(&v, &b)| {
+                // Dark ink: its share of the local paper's light lost, on
+                // the scale of the crop's median paper (a shadow dims ink
+                // and paper alike). Light ink on a dark page: above it.
+                let d = if dark_mode {
+                    v as f32 - b
+                } else {
+                    (b - v as f32) * med / b.max(1.0)
+                };
+                d.max(0.0)
+            })
+            .collect()
+    } else {
+        work.iter()
+            .map(|&v| {
+                let d = if dark_mode {
+                    v as f32 - med
+                } else {
+                    med - v as f32
+                };
+                d.max(0.0)
+            })
+            .collect()
+    };
     // Noise: median difference between horizontal neighbours (edges are
     // few, so they barely move it); contrast: a high percentile of the ink.
     let mut dev_hist = [0u32; 256];
@@ -640,6 +668,41 @@ fn weights(n: usize, m: usize) -> Vec<Vec<(usize, f32)>> {
 }
 
 /// Otsu's threshold over the ink values in 0..=top.
+/// The paper's grey around each pixel of an `n` x `n` image: its closing
+/// (dark ink: the largest grey within `radius`, then the smallest of those)
+/// or, for light ink on a dark page (`light_ink`), its opening. Strokes
+/// narrower than the square vanish from it; shading wider stays.
+fn local_paper(work: &[u8], n: usize, radius: usize, light_ink: bool) -> Vec<f32> {
+    // One pass of a square filter, separable: rows, then columns.
+    let filter = |src: &[u8], take_max: bool| -> Vec<u8> {
+        let pick = |a: u8, b: u8| if take_max { a.max(b) } else { a.min(b) };
+        let mut rows = vec![0u8; n * n];
+        for y in 0..n {
+            for x in 0..n {
+                let (a, b) = (x.saturating_sub(radius), (x + radius).min(n - 1));
+                rows[y * n + x] = src[y * n + a..=y * n + b]
+                    .iter()
+                    .copied()
+                    .reduce(pick)
+                    .unwrap_or(0);
+            }
+        }
+        let mut out = vec![0u8; n * n];
+        for y in 0..n {
+            let (a, b) = (y.saturating_sub(radius), (y + radius).min(n - 1));
+            for x in 0..n {
+                out[y * n + x] = (a..=b).map(|yy| rows[yy * n + x]).reduce(pick).unwrap_or(0);
+            }
+        }
+        out
+    };
+    let first = filter(work, !light_ink);
+    filter(&first, light_ink)
+        .into_iter()
+        .map(f32::from)
+        .collect()
+}
+
 fn otsu(ink: &[f32], top: f32) -> f32 {
     const BINS: usize = 64;
     let mut hist = [0u32; BINS];
@@ -1115,6 +1178,54 @@ mod tests {
         // A "1" whose top runs into a band of shading across the crop.
         let p = prepare(&shaded(&[(29, 12, 36, 52)], &[(0, 0, 64, 16)]));
         assert!(matches!(p, Prepared::Ink(_)), "{:?}", reason(&p));
+    }
+
+    /// `rects` written in pencil of grey `ink` on white paper (235), the
+    /// crop's left `width` columns in a shadow that dims the page to
+    /// `shadow` (ink and paper alike: light is multiplied).
+    fn pencil_in_a_shadow(
+        rects: &[(u32, u32, u32, u32)],
+        ink: u8,
+        shadow: u8,
+        width: u32,
+    ) -> GrayImage {
+        let mut img = crop(rects);
+        for (x, _, p) in img.enumerate_pixels_mut() {
+            let light = if x < width {
+                shadow as f32 / 235.0
+            } else {
+                1.0
+            };
+            let grey = if p.0[0] < 128 { ink } else { 235 };
+            p.0[0] = (grey as f32 * light).round() as u8;
+        }
+        img
+    }
+
+    #[test]
+    fn a_pale_digit_beside_a_shadow_is_ink() {
+        // A pale "2" whose left side lies in a hand's shadow: against the
+        // crop's median paper the shadow is as dark as the pencil and
+        // joins it to the edges; against the paper around each pixel it
+        // is paper.
+        let two = [
+            (18, 12, 46, 16),
+            (42, 12, 46, 32),
+            (18, 30, 46, 34),
+            (18, 30, 22, 52),
+            (18, 48, 46, 52),
+        ];
+        for (ink, shadow, width) in [(200, 160, 10), (180, 120, 16), (200, 90, 26), (150, 90, 26)] {
+            let p = prepare_entry(&pencil_in_a_shadow(&two, ink, shadow, width));
+            assert!(
+                matches!(p, Prepared::Ink(_)),
+                "ink {ink}, shadow {shadow}, {width} wide: {:?}",
+                reason(&p)
+            );
+        }
+        // The shadow alone is no ink.
+        let p = prepare_entry(&pencil_in_a_shadow(&[], 200, 90, 26));
+        assert!(matches!(p, Prepared::Empty { .. }));
     }
 
     #[test]
