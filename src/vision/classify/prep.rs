@@ -667,7 +667,6 @@ fn weights(n: usize, m: usize) -> Vec<Vec<(usize, f32)>> {
         .collect()
 }
 
-/// Otsu's threshold over the ink values in 0..=top.
 /// The paper's grey around each pixel of an `n` x `n` image: its closing
 /// (dark ink: the largest grey within `radius`, then the smallest of those)
 /// or, for light ink on a dark page (`light_ink`), its opening. Strokes
@@ -703,6 +702,7 @@ fn local_paper(work: &[u8], n: usize, radius: usize, light_ink: bool) -> Vec<f32
         .collect()
 }
 
+/// Otsu's threshold over the ink values in 0..=top.
 fn otsu(ink: &[f32], top: f32) -> f32 {
     const BINS: usize = 64;
     let mut hist = [0u32; BINS];

@@ -6,7 +6,7 @@
 //!
 //! With `--dump`, the working images of the cells labelled with a digit
 //! that are not taken for an entry go into one image, in the order of
-//! their lines, ten to a row: to look at what preparation missed.
+//! their lines, 25 to a row: to look at what preparation missed.
 //!
 //! With `--cut` (on the kubiesa sets), the working image of every cell
 //! read as an entry whose label is a digit is written into
@@ -55,6 +55,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut missed: Vec<(GrayImage, u8)> = Vec::new();
     let cross = std::env::args().nth(2).as_deref() == Some("--cross");
     let min = match (std::env::args().nth(3).as_deref(), std::env::args().nth(4)) {
+        _ if !cross => None,
         (Some("--min"), Some(p)) => Some(
             p.parse::<f64>()
                 .map_err(|_| format!("--min takes a percentage, not `{p}`"))?,
@@ -62,6 +63,22 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         (Some(other), _) => return Err(format!("unexpected argument `{other}`").into()),
         (None, _) => None,
     };
+    // The tiles go where `build_model` reads them: the kubiesa sets only.
+    let set = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if cut
+        && !HAND_ATLASES
+            .iter()
+            .any(|(png, _)| png.ends_with(&format!("/{set}.png")))
+    {
+        return Err(format!(
+            "--cut writes the tiles of a set the handwriting model is built from \
+             (kubiesa-train, kubiesa-val), not `{set}`"
+        )
+        .into());
+    }
     let mut photos: Vec<Photo> = Vec::new();
     let mut images: Vec<PathBuf> = std::fs::read_dir(&dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -176,10 +193,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let tiles: Vec<(GrayImage, u8)> = photos.into_iter().flat_map(|p| p.tiles).collect();
         let out = repo_root().join("assets/handwriting");
         std::fs::create_dir_all(&out)?;
-        let set = dir
-            .file_name()
-            .ok_or("a folder with a name")?
-            .to_string_lossy();
         let (atlas, labels) = tile_atlas(&tiles);
         atlas.save(out.join(format!("{set}.png")))?;
         std::fs::write(out.join(format!("{set}.txt")), labels)?;
