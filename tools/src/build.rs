@@ -335,28 +335,22 @@ impl Default for HandConfig {
     }
 }
 
-/// Builds the handwriting model (`models/handwriting.bin`, the format of
-/// [`encode_model`]) from atlases of handwriting tiles (WORK x WORK
-/// working images, [`ATLAS_COLUMNS`] a row), each with its labels (one
-/// digit per tile, rows of text in the atlas's order). Tiles whose ink
-/// preprocessing does not keep as a central digit are skipped; a digit
-/// without tiles has no prototype (the reader then has only the printed
-/// model's for it).
-pub fn build_hand_model(
-    atlases: &[(image::GrayImage, String)],
-    cfg: &HandConfig,
-) -> Result<Vec<u8>, String> {
-    let mut tiles: Vec<(image::GrayImage, u8)> = Vec::new();
-    for (n, (atlas, labels)) in atlases.iter().enumerate() {
-        tiles.extend(
-            atlas_tiles(atlas, labels).map_err(|e| format!("handwriting atlas {}: {e}", n + 1))?,
-        );
-    }
-    build_hand_model_from(&tiles, cfg)
+/// The tiles of one of [`HAND_ATLASES`] (its image and labels, paths under
+/// `root`), in the atlas's order: see [`atlas_tiles`].
+pub fn read_hand_atlas(
+    root: &std::path::Path,
+    (png, txt): (&str, &str),
+) -> Result<Vec<(image::GrayImage, u8)>, String> {
+    let atlas = image::open(root.join(png))
+        .map_err(|e| format!("{png}: {e}"))?
+        .to_luma8();
+    let labels = std::fs::read_to_string(root.join(txt)).map_err(|e| format!("{txt}: {e}"))?;
+    atlas_tiles(&atlas, &labels).map_err(|e| format!("{png}: {e}"))
 }
 
-/// The tiles of a handwriting atlas with their labels (see
-/// [`build_hand_model`]).
+/// The tiles of a handwriting atlas (WORK x WORK working images,
+/// [`ATLAS_COLUMNS`] a row) with their labels (one digit per tile, rows of
+/// text in the atlas's order).
 pub fn atlas_tiles(
     atlas: &image::GrayImage,
     labels: &str,
@@ -414,8 +408,12 @@ pub fn tile_atlas(tiles: &[(image::GrayImage, u8)]) -> (image::GrayImage, String
     (img, labels)
 }
 
-/// [`build_hand_model`] from tiles and their digits.
-pub fn build_hand_model_from(
+/// Builds the handwriting model (`models/handwriting.bin`, the format of
+/// [`encode_model`]) from handwriting tiles and their digits (see
+/// [`read_hand_atlas`]). Tiles whose ink preprocessing does not keep as a
+/// central digit are skipped; a digit without tiles has no prototype (the
+/// reader then has only the printed model's for it).
+pub fn build_hand_model(
     tiles: &[(image::GrayImage, u8)],
     cfg: &HandConfig,
 ) -> Result<Vec<u8>, String> {

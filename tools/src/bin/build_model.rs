@@ -15,7 +15,7 @@ use std::time::Instant;
 use sudoku_lens::vision::classify::{Model, SYMBOL_GLYPHS};
 use sudoku_lens_tools::build::{
     BuildConfig, DIGIT_FONTS, HAND_ATLASES, HandConfig, TRAIN_FONTS, build_glyph_model,
-    build_hand_model, build_model_with,
+    build_hand_model, build_model_with, read_hand_atlas,
 };
 use sudoku_lens_tools::{font_bytes, repo_root};
 
@@ -56,14 +56,11 @@ fn symbols() -> Result<Vec<u8>, Box<dyn std::error::Error>> {
 
 fn handwriting() -> Result<Vec<u8>, Box<dyn std::error::Error>> {
     let root = repo_root();
-    let mut atlases = Vec::new();
-    for (atlas, labels) in HAND_ATLASES {
-        atlases.push((
-            image::open(root.join(atlas))?.to_luma8(),
-            std::fs::read_to_string(root.join(labels))?,
-        ));
+    let mut tiles = Vec::new();
+    for files in HAND_ATLASES {
+        tiles.extend(read_hand_atlas(root, files)?);
     }
-    Ok(build_hand_model(&atlases, &HandConfig::default())?)
+    Ok(build_hand_model(&tiles, &HandConfig::default())?)
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

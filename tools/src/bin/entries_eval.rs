@@ -42,7 +42,7 @@ use sudoku_lens::vision::locate::{CELL_CROP_SIZE, cell_crops};
 use sudoku_lens::vision::read::{Colour, read_image};
 use sudoku_lens::vision::truth::truth_beside;
 use sudoku_lens_tools::build::{
-    HAND_ATLASES, HandConfig, atlas_tiles, build_hand_model_from, tile_atlas,
+    HAND_ATLASES, HandConfig, build_hand_model, read_hand_atlas, tile_atlas,
 };
 use sudoku_lens_tools::repo_root;
 
@@ -225,11 +225,7 @@ fn cross_measure(
     photos: &[Photo],
     min: Option<f64>,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let root = repo_root();
-    let train = atlas_tiles(
-        &image::open(root.join(HAND_ATLASES[0].0))?.to_luma8(),
-        &std::fs::read_to_string(root.join(HAND_ATLASES[0].1))?,
-    )?;
+    let train = read_hand_atlas(repo_root(), HAND_ATLASES[0])?;
     let mut groups: Vec<&str> = photos.iter().map(|p| p.group.as_str()).collect();
     groups.sort_unstable();
     groups.dedup();
@@ -242,7 +238,7 @@ fn cross_measure(
                 .filter(|p| p.group != *group)
                 .flat_map(|p| p.tiles.iter().cloned()),
         );
-        let hand = Model::from_bytes(&build_hand_model_from(&tiles, &HandConfig::default())?)?;
+        let hand = Model::from_bytes(&build_hand_model(&tiles, &HandConfig::default())?)?;
         let (mut e, mut r, mut w) = (0, 0, 0);
         for p in photos.iter().filter(|p| p.group == *group) {
             let (_, written, _) =

@@ -25,7 +25,7 @@ use sudoku_lens::grid::{Alphabet, Document, Entries, HouseKind, Layout, Progress
 use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{full_grid, thin};
-use sudoku_lens_tools::build::TRAIN_FONTS;
+use sudoku_lens_tools::build::{HAND_ATLASES, TRAIN_FONTS, read_hand_atlas};
 use sudoku_lens_tools::repo_root;
 use sudoku_lens_tools::samples::photo::{Camera, photograph, save_jpeg};
 
@@ -589,22 +589,10 @@ struct Sample {
 /// AlexKubiesa/sudoku-scanner, MIT: see the README there): each 40 x 40
 /// working image of a cell (the cell less 6% on each side) with its digit.
 fn hand_tiles(root: &Path) -> Vec<(u8, GrayImage)> {
-    const TILE: u32 = 40;
-    const PER_ROW: u32 = 25;
-    let dir = root.join("assets/handwriting");
-    let sheet = image::open(dir.join("kubiesa-train.png"))
+    read_hand_atlas(root, HAND_ATLASES[0])
         .expect("handwriting tiles")
-        .to_luma8();
-    let digits = std::fs::read_to_string(dir.join("kubiesa-train.txt")).expect("tile digits");
-    digits
-        .lines()
-        .flat_map(|l| l.trim().bytes())
-        .enumerate()
-        .map(|(i, d)| {
-            let (x, y) = (i as u32 % PER_ROW * TILE, i as u32 / PER_ROW * TILE);
-            let tile = image::imageops::crop_imm(&sheet, x, y, TILE, TILE).to_image();
-            (d - b'0', tile)
-        })
+        .into_iter()
+        .map(|(tile, d)| (d, tile))
         .collect()
 }
 
