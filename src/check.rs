@@ -162,7 +162,6 @@ impl EntryCheck {
         let summary = self.summary();
         match unsure {
             0 => summary,
-            1 => format!("{summary} (1 of them written but not read for sure)"),
             n => format!("{summary} ({n} of them written but not read for sure)"),
         }
     }
