@@ -8,8 +8,46 @@
 use std::sync::Arc;
 
 use sudoku_lens::grid::{Layout, Puzzle};
+use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{full_grid, killer, thin};
+
+/// A solved square grid of boxes `b` x `b` (`b`² symbols): the pattern
+/// where row r starts `b` symbols on from the row above within a band and
+/// one on from band to band, with its symbols, rows within each band,
+/// bands, columns within each stack and stacks shuffled by `seed`.
+fn shuffled_pattern(b: usize, seed: u64) -> Vec<u8> {
+    let n = b * b;
+    let mut rng = Rng::new(seed);
+    let mut shuffle = |v: &mut Vec<usize>| {
+        for i in (1..v.len()).rev() {
+            v.swap(i, rng.below(i as u32 + 1) as usize);
+        }
+    };
+    // Lines (rows or columns) in an order that keeps each band together.
+    let lines = |shuffle: &mut dyn FnMut(&mut Vec<usize>)| {
+        let mut bands: Vec<usize> = (0..b).collect();
+        shuffle(&mut bands);
+        let mut order = Vec::with_capacity(n);
+        for band in bands {
+            let mut within: Vec<usize> = (0..b).collect();
+            shuffle(&mut within);
+            order.extend(within.into_iter().map(|i| band * b + i));
+        }
+        order
+    };
+    let rows = lines(&mut shuffle);
+    let cols = lines(&mut shuffle);
+    let mut symbols: Vec<usize> = (1..=n).collect();
+    shuffle(&mut symbols);
+    let mut grid = vec![0u8; n * n];
+    for (r, &pr) in rows.iter().enumerate() {
+        for (c, &pc) in cols.iter().enumerate() {
+            grid[r * n + c] = symbols[(b * (pr % b) + pr / b + pc) % n] as u8;
+        }
+    }
+    grid
+}
 
 fn main() -> std::io::Result<()> {
     let dir = sudoku_lens_tools::repo_root().join("samples/puzzles");
@@ -48,11 +86,26 @@ fn main() -> std::io::Result<()> {
     .map(|(name, target, seed)| (Layout::named(name).expect("built-in layout"), target, seed))
     .chain([(jigsaw, 26, 11)])
     .collect();
-    for (layout, target, seed) in shapes {
+    // 25x25 last, from a shuffled pattern: `full_grid`'s cell-by-cell
+    // search takes minutes on 625 cells.
+    let big = Layout::named("25x25").expect("built-in layout");
+    let shapes = shapes.into_iter().map(|(l, t, s)| (l, t, s, None)).chain([(
+        big,
+        330,
+        13,
+        Some(shuffled_pattern(5, 13)),
+    )]);
+    for (layout, target, seed, full) in shapes {
         let name = layout.name().to_string();
         let layout = Arc::new(layout);
         let mut solver = SudokuSolver::new(layout.clone());
-        let full = full_grid(&mut solver, seed);
+        let full = full.unwrap_or_else(|| full_grid(&mut solver, seed));
+        let mut check = vec![0u8; full.len()];
+        assert_eq!(
+            solver.solve_into(&full, 2, &mut check),
+            Ok(1),
+            "{name}: the full grid is a solution"
+        );
         let givens = thin(&mut solver, &full, target, seed);
         let file = name.replace('x', "by");
         let puzzle = Puzzle::empty(layout.clone()).with_values(givens);
