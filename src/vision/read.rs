@@ -621,6 +621,23 @@ mod tests {
     }
 
     #[test]
+    fn each_size_reads_only_its_own_symbols() {
+        let glyphs = |size: usize| -> String {
+            let model = Model::for_size(size);
+            let among = classes_for(model, Alphabet::for_size(size), size);
+            (1..=model.class_count() as u8)
+                .filter(|&c| among.contains(c))
+                .filter_map(|c| model.glyph(c))
+                .collect()
+        };
+        assert_eq!(glyphs(9), "123456789");
+        assert_eq!(glyphs(12), "123456789ABC");
+        // Written 1-G, or in hexadecimal 0-F: never an H of the 25x25.
+        assert_eq!(glyphs(16), "123456789ABCDEFG0");
+        assert_eq!(glyphs(25), "123456789ABCDEFGHIJKLMNOP");
+    }
+
+    #[test]
     fn a_blank_image_read_at_corners_is_all_empty() {
         let grey = GrayImage::from_pixel(200, 200, image::Luma([255]));
         let corners = [[10.0, 10.0], [190.0, 10.0], [190.0, 190.0], [10.0, 190.0]];

@@ -18,9 +18,16 @@ use sudoku_lens_tools::synth::{CellKind, Strength, render_cell};
 /// points, room for a rebuild's drift.
 const SYMBOLS_RIGHT_PERCENT: usize = 84;
 /// Share of held-out symbol cells read as another symbol at most, per
-/// font, in percent. Measured: TeX Gyre Bonum 4 of 204 (2.0%), DejaVu Sans
-/// 1 of 204 (0.5%). The mark is twice the worse figure.
+/// font, in percent, among a 16x16's glyphs. Measured: TeX Gyre Bonum 4 of
+/// 204 (2.0%), DejaVu Sans 1 of 204 (0.5%). The mark is twice the worse
+/// figure.
 const SYMBOLS_WRONG_PERCENT: usize = 4;
+/// The same among a 25x25's glyphs (1-9, A-P), whose I stands beside the
+/// 1 and the L, and O beside D and C. Measured: TeX Gyre Bonum 13 of 300
+/// (4.3%: 1, D and L read as I among them), DejaVu Sans 1 of 300; read
+/// right 261 (87%) and 265 (88%), above [`SYMBOLS_RIGHT_PERCENT`]. The
+/// mark is twice the worse figure.
+const LETTERS_25_WRONG_PERCENT: usize = 9;
 
 fn font_bytes(name: &str) -> Vec<u8> {
     sudoku_lens_tools::font_bytes(name).expect("font file")
@@ -219,41 +226,64 @@ fn batch_matches_single_reads() {
     }
 }
 
+/// The glyph sets a page of more than nine symbols is read among: a 16x16
+/// (written `1`-`G`, or in hexadecimal, so its `0` too), and a 25x25
+/// (`1`-`P`). The digit 0 and the letter O are never read on one page.
+const SYMBOL_PAGES: [&str; 2] = ["123456789ABCDEFG0", "123456789ABCDEFGHIJKLMNOP"];
+
 /// The symbols model reads every glyph of the fonts it is not built from:
-/// the digits, the letters of 12x12 and 16x16 grids, and the hexadecimal
-/// 0. Prints each font's figures and misreadings (`-- --nocapture`).
+/// the digits, the letters of 12x12, 16x16 and 25x25 grids, and the
+/// hexadecimal 0, each among the glyphs of the pages that have it
+/// ([`SYMBOL_PAGES`]). Prints each font's figures and misreadings
+/// (`-- --nocapture`).
 #[test]
 fn held_out_fonts_read_their_symbols() {
     let model = Model::load_symbols();
     assert_eq!(model.class_count(), SYMBOL_GLYPHS.len());
+    let class_of = |g: char| {
+        (1u8..)
+            .zip(SYMBOL_GLYPHS.chars())
+            .find(|p| p.1 == g)
+            .unwrap()
+            .0
+    };
     let mut figures = Vec::new();
     for name in HELDOUT_FONTS {
         let data = font_bytes(name);
         let font = FontRef::try_from_slice(&data).unwrap();
-        let (mut right, mut wrong, mut total) = (0, 0, 0);
-        let mut misread = Vec::new();
-        for (class, glyph) in (1u8..).zip(SYMBOL_GLYPHS.chars()) {
-            for r in model.classify_batch(&cells(&font, &CellKind::Symbol(glyph), 90_011, 12)) {
-                total += 1;
-                if r.value == class {
-                    right += 1;
-                } else if r.value != 0 {
-                    wrong += 1;
-                    misread.push(format!("{glyph}->{}", model.glyph(r.value).unwrap_or('?')));
+        for page in SYMBOL_PAGES {
+            let among = model.classes_where(|g| page.contains(g));
+            let (mut right, mut wrong, mut total) = (0, 0, 0);
+            let mut misread = Vec::new();
+            for glyph in page.chars() {
+                let crops = cells(&font, &CellKind::Symbol(glyph), 90_011, 12);
+                for r in model.classify_batch_among(&crops, among) {
+                    total += 1;
+                    if r.value == class_of(glyph) {
+                        right += 1;
+                    } else if r.value != 0 {
+                        wrong += 1;
+                        misread.push(format!("{glyph}->{}", model.glyph(r.value).unwrap_or('?')));
+                    }
                 }
             }
+            eprintln!("{name}, {page}: {right}/{total} right, {wrong} wrong: {misread:?}");
+            figures.push((name, page, right, wrong, total, misread));
         }
-        eprintln!("{name}: {right}/{total} right, {wrong} wrong: {misread:?}");
-        figures.push((name, right, wrong, total, misread));
     }
-    for (name, right, wrong, total, misread) in figures {
+    for (name, page, right, wrong, total, misread) in figures {
         assert!(
             right * 100 >= total * SYMBOLS_RIGHT_PERCENT,
-            "{name}: {right}/{total} right"
+            "{name}, {page}: {right}/{total} right"
         );
+        let mark = if page.contains('P') {
+            LETTERS_25_WRONG_PERCENT
+        } else {
+            SYMBOLS_WRONG_PERCENT
+        };
         assert!(
-            wrong * 100 <= total * SYMBOLS_WRONG_PERCENT,
-            "{name}: {wrong}/{total} wrong symbols: {misread:?}"
+            wrong * 100 <= total * mark,
+            "{name}, {page}: {wrong}/{total} wrong symbols: {misread:?}"
         );
     }
 }

@@ -7,7 +7,7 @@
 //! fonts under `assets/fonts/` by `cargo run --release -p
 //! sudoku-lens-tools --bin build_model`. Two are bundled: the digit model
 //! (`models/digits.bin`, the classes 1-9), and the symbols model
-//! (`models/symbols.bin`, [`SYMBOL_GLYPHS`]: 1-9, A-G and the hexadecimal
+//! (`models/symbols.bin`, [`SYMBOL_GLYPHS`]: 1-9, A-P and the hexadecimal
 //! 0), for layouts with more than nine symbols ([`Model::for_size`]); the
 //! format is [`encode_model_glyphs`]'s. A reading's value is the class
 //! (1-based: the first glyph is 1), which for the digit model is the digit
@@ -41,8 +41,10 @@ pub const DIGIT_GLYPHS: &str = "123456789";
 
 /// The symbols model's glyphs, in class order: the digits (so that class d
 /// is still the digit d), the letters of a 16x16 grid written `1`-`9`,
-/// `A`-`G`, and the `0` of one written in hexadecimal.
-pub const SYMBOL_GLYPHS: &str = "123456789ABCDEFG0";
+/// `A`-`G`, the `0` of one written in hexadecimal, and the letters a 25x25
+/// grid adds (`H`-`P`). A layout reads only the classes of its own symbols
+/// (a 16x16 no `H`): see `vision::read`.
+pub const SYMBOL_GLYPHS: &str = "123456789ABCDEFG0HIJKLMNOP";
 
 /// Dot product with independent lanes, so that it vectorises.
 fn dot(a: &[f32], b: &[f32]) -> f32 {

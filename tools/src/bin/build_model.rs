@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release -p sudoku-lens-tools --bin build_model [-- OUT]`
 //! writes the digit model (to OUT, or `models/digits.bin`);
-//! `-- --symbols` writes the symbols model (1-9, A-G and 0, for grids of
+//! `-- --symbols` writes the symbols model (1-9, A-P and 0, for grids of
 //! more than nine symbols); `-- --hand` writes the handwriting model. The
 //! output is the same, byte for byte, on every run. `-- --check` builds
 //! all three in memory and fails if any differs from its committed file.
