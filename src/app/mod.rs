@@ -78,9 +78,9 @@ pub const PHOTO_SAMPLES: &[(&str, &str, &[u8])] = &[
 ];
 
 /// The layouts a photo can be read as (the side panel's layout switch):
-/// those the locator tells apart (25x25 is left out: untried), then
-/// [`JIGSAW`]. A 12x12 or 16x16 is read with the symbols model: its
-/// letters, and a 16x16's hexadecimal 0-F.
+/// those the locator tells apart, then [`JIGSAW`]. A 12x12, 16x16 or
+/// 25x25 is read with the symbols model: its letters, and a 16x16's
+/// hexadecimal 0-F.
 pub fn layouts() -> impl Iterator<Item = &'static str> {
     crate::vision::locate::DETECTED_LAYOUTS
         .iter()

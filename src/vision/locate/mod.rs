@@ -64,9 +64,7 @@ pub use score::layout_score;
 
 /// The layouts [`locate`] tells apart when none is forced. Any layout built
 /// by [`Layout::named`] can be listed: its score comes from its cell map
-/// (and, between layouts with the same cells, from its box borders). 25x25
-/// is left out: its cells, a 25th of a photographed grid, are too small to
-/// read.
+/// (and, between layouts with the same cells, from its box borders).
 pub const DETECTED_LAYOUTS: &[&str] = &[
     "classic",
     "samurai",
@@ -79,6 +77,7 @@ pub const DETECTED_LAYOUTS: &[&str] = &[
     "8x8",
     "12x12",
     "16x16",
+    "25x25",
 ];
 
 /// Each candidate is scored coarsely as every layout first

@@ -1,5 +1,5 @@
 //! Writes the image samples in `samples/images/`: classic, samurai,
-//! jigsaw and 16x16 (letters, and hexadecimal) puzzles rendered as
+//! jigsaw, 16x16 (letters, and hexadecimal) and 25x25 puzzles rendered as
 //! app screenshots (light and dark mode, shaded boxes,
 //! a player's digits in another ink than the givens',
 //! highlighted cells, candidate marks, a number pad), killer screenshots
@@ -1374,6 +1374,28 @@ fn main() {
             extras: Extras::default(),
             cell: 44.0,
             camera: None,
+            exif: None,
+            hand: None,
+        },
+        // 25x25: 1-9 and A-P, in the sans as the other lettered grids; a
+        // screenshot, and a page filling a 12 MP-like photo's width.
+        Sample {
+            name: "25x25-screen-light",
+            puzzle: shape("25by25.txt"),
+            style: light.clone(),
+            extras: app.clone(),
+            cell: 36.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "25x25-photo-page",
+            puzzle: shape("25by25.txt"),
+            style: Style::print(sans),
+            extras: Extras::default(),
+            cell: 40.0,
+            camera: book_page((1600, 1600), 1.5, 0.85, [1.0, 1.0, 1.0]),
             exif: None,
             hand: None,
         },
