@@ -247,6 +247,13 @@ impl Layout {
         v
     }
 
+    /// Whether `other` has the same cells on the same canvas, whatever its
+    /// houses: a butterfly and a 12x12 do, and a picture of the grid tells
+    /// them apart only by which lines it draws heavier, or by its symbols.
+    pub fn same_cells(&self, other: &Layout) -> bool {
+        (self.height, self.width) == (other.height, other.width) && self.cells == other.cells
+    }
+
     /// Every built-in layout whose canvas is `height` x `width`.
     pub fn builtin_with_canvas(height: usize, width: usize) -> Vec<Layout> {
         let mut out = Vec::new();
@@ -569,6 +576,15 @@ mod tests {
         assert!(!l.is_cell(21, 0) && !l.is_cell(0, 21));
         let classic = Layout::classic();
         assert!(classic.is_cell(8, 8) && !classic.is_cell(9, 8) && !classic.is_cell(8, 9));
+    }
+
+    #[test]
+    fn same_cells_looks_at_the_cells_not_the_houses() {
+        let named = |n: &str| Layout::named(n).unwrap();
+        assert!(named("butterfly").same_cells(&named("12x12")));
+        assert!(named("classic").same_cells(&named("classic")));
+        assert!(!named("samurai").same_cells(&named("sohei")));
+        assert!(!named("12x12").same_cells(&named("16x16")));
     }
 
     #[test]

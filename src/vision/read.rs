@@ -19,6 +19,7 @@ use super::jigsaw::{JigsawReading, read_jigsaw, read_regions};
 use super::load::{LoadError, load_bytes, load_path_page, to_grey};
 use super::locate::{
     CELL_CROP_SIZE, LocateError, LocateFileError, Located, Quad, Trace, cell_crops, locate_traced,
+    twins,
 };
 use super::orient::{apply, orient};
 use crate::grid::{Alphabet, Entries, Layout, Puzzle};
@@ -244,7 +245,46 @@ pub fn read_grey_with(
         Ok(l) => l,
         Err(e) => return (Err(e), trace),
     };
-    (Ok(read_located_with(grey, located, options)), trace)
+    let others = if layout.is_none() {
+        twins(&located)
+    } else {
+        Vec::new()
+    };
+    let kept = (!others.is_empty()).then(|| located.clone());
+    let mut reading = read_located_with(grey, located, options);
+    // A layout with the same cells as the one the lines chose (a butterfly
+    // beside a 12x12 drawn with no heavier box borders) is read too when
+    // the puzzle as read has no unique solution, and kept when its puzzle
+    // does better: its symbols and houses are what the page holds.
+    if let Some(located) = kept {
+        for other in others {
+            if matches!(reading.check, CheckOutcome::Unique) {
+                break;
+            }
+            let twin = read_located_with(
+                grey,
+                Located {
+                    layout: other,
+                    ..located.clone()
+                },
+                options,
+            );
+            if check_rank(&twin.check) > check_rank(&reading.check) {
+                reading = twin;
+            }
+        }
+    }
+    (Ok(reading), trace)
+}
+
+/// How well a reading's puzzle solved: a unique solution as read, one after
+/// changing some uncertain cells, or none.
+fn check_rank(outcome: &CheckOutcome) -> u8 {
+    match outcome {
+        CheckOutcome::Unique => 2,
+        CheckOutcome::Changed(_) => 1,
+        CheckOutcome::Unresolved => 0,
+    }
 }
 
 /// Reads the cells of a grid already located in `grey`: classifies each

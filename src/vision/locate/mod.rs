@@ -262,6 +262,25 @@ impl Trace {
     }
 }
 
+/// The layouts `located` might as well have been: those with the same cells
+/// as its layout (see [`Layout::same_cells`]) that scored within
+/// [`BOX_TIE`] of it. The box borders chose among them, and a page that
+/// draws its box borders no heavier than its other lines leaves that choice
+/// a guess, which the puzzle's reading can settle.
+pub fn twins(located: &Located) -> Vec<Layout> {
+    let name = located.layout.name();
+    let Some(&(_, own)) = located.layout_scores.iter().find(|(n, _)| n == name) else {
+        return Vec::new();
+    };
+    located
+        .layout_scores
+        .iter()
+        .filter(|&&(ref n, s)| n != name && s >= own - BOX_TIE)
+        .filter_map(|(n, _)| Layout::named(n).ok())
+        .filter(|l| l.same_cells(&located.layout))
+        .collect()
+}
+
 /// Finds the puzzle in `grey`. With `layout`, only that layout is tried;
 /// otherwise every layout of [`DETECTED_LAYOUTS`].
 pub fn locate(grey: &GrayImage, layout: Option<&Layout>) -> Result<Located, LocateError> {

@@ -1399,6 +1399,34 @@ fn main() {
             exif: None,
             hand: None,
         },
+        // A butterfly and a 12x12 drawn with every line alike: the same
+        // cells, and no heavier box borders to tell them apart.
+        Sample {
+            name: "butterfly-screen-even-lines",
+            puzzle: shape("butterfly.txt"),
+            style: Style {
+                thick: light.thin,
+                ..light.clone()
+            },
+            extras: Extras::default(),
+            cell: 52.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "12x12-screen-even-lines",
+            puzzle: shape("12by12.txt"),
+            style: Style {
+                thick: light.thin,
+                ..light.clone()
+            },
+            extras: Extras::default(),
+            cell: 52.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
     ];
     for (i, s) in samples.iter().enumerate() {
         let mut rng = Rng::new(0x5a3d_1e00 + i as u64);
