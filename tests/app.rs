@@ -241,6 +241,28 @@ fn a_text_puzzle_brought_back_is_drawn_with_its_givens() {
 }
 
 #[test]
+fn on_a_25x25_the_h_key_types_its_symbol() {
+    let mut h = harness();
+    open_sample(&mut h, "25by25.txt");
+    let puzzle = sample("25by25.txt");
+    let blank = puzzle.values().iter().position(|&v| v == 0).unwrap();
+    let cell = puzzle.layout().cell_name(blank);
+    h.state_mut().prefs.show_solution = false;
+    h.run();
+    h.get_by_label(&format!("Cell {cell}: empty")).click();
+    h.run();
+    // A key press as a keyboard sends it: the key, then its text.
+    h.key_press(Key::H);
+    h.event(egui::Event::Text("h".into()));
+    settle(&mut h);
+    h.get_by_label(&format!("Cell {cell}: H"));
+    assert!(
+        !h.state().prefs.show_solution,
+        "H typed a symbol, it did not show the solution"
+    );
+}
+
+#[test]
 fn edit_conflict_undo_redo_and_solve() {
     let mut h = harness();
     open_sample(&mut h, "classic.txt");

@@ -199,7 +199,11 @@ fn shortcuts(app: &mut SudokuApp, ctx: &egui::Context) {
         page_up = i.consume_key(Modifiers::NONE, Key::PageUp);
         page_down = i.consume_key(Modifiers::NONE, Key::PageDown);
         deselect = i.consume_key(Modifiers::NONE, Key::Escape);
-        toggle = i.consume_key(Modifiers::NONE, Key::H);
+        // On a grid whose symbols run to H and beyond (a 25x25), H types
+        // its symbol, and the solution is shown and hidden from the panel.
+        if alphabet.is_none_or(|a| a.value('H', size).is_none()) {
+            toggle = i.consume_key(Modifiers::NONE, Key::H);
+        }
         for e in &i.events {
             if let egui::Event::Text(t) = e {
                 for ch in t.chars() {
