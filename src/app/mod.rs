@@ -832,7 +832,7 @@ impl SudokuApp {
         // the size the grid has now when it is a single square, else 9x9.
         let current = e.doc.layout();
         let (layout, regions) = match name {
-            JIGSAW if current.is_full() && current.width() == current.size() => {
+            JIGSAW if current.is_single_square() => {
                 (Layout::square(current.size()), Regions::Lines)
             }
             JIGSAW => (Ok(Layout::classic()), Regions::Lines),

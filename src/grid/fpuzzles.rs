@@ -415,8 +415,7 @@ pub fn to_fpuzzles_with(
 ) -> Result<Value, String> {
     let layout = puzzle.layout();
     let size = layout.size();
-    let square = layout.is_full() && layout.height() == size && layout.width() == size;
-    if !square {
+    if !layout.is_single_square() {
         return Err(format!(
             "a {} puzzle has no f-puzzles form: f-puzzles holds single square grids",
             layout.name()

@@ -247,6 +247,13 @@ impl Layout {
         v
     }
 
+    /// Whether the layout is one square grid with one symbol per row and
+    /// column (a classic, a 6x6, a 16x16, a jigsaw): the shape that can
+    /// carry jigsaw regions, and the only one f-puzzles holds.
+    pub fn is_single_square(&self) -> bool {
+        self.is_full() && self.width == self.size && self.height == self.size
+    }
+
     /// Whether `other` has the same cells on the same canvas, whatever its
     /// houses: a butterfly and a 12x12 do, and a picture of the grid tells
     /// them apart only by which lines it draws heavier, or by its symbols.
@@ -576,6 +583,18 @@ mod tests {
         assert!(!l.is_cell(21, 0) && !l.is_cell(0, 21));
         let classic = Layout::classic();
         assert!(classic.is_cell(8, 8) && !classic.is_cell(9, 8) && !classic.is_cell(8, 9));
+    }
+
+    #[test]
+    fn single_squares_are_the_full_grids_of_one_symbol_a_row() {
+        let named = |n: &str| Layout::named(n).unwrap();
+        for name in ["classic", "4x4", "6x6", "12x12", "25x25"] {
+            assert!(named(name).is_single_square(), "{name}");
+        }
+        // A butterfly is full, but its rows hold twelve cells of nine symbols.
+        for name in ["butterfly", "samurai", "twodoku"] {
+            assert!(!named(name).is_single_square(), "{name}");
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use image::{DynamicImage, GenericImageView};
 
 use super::borders::{Edge, classify};
-use super::jigsaw::{JigsawReading, are_boxes, group_means, inner_edges, repaired, square};
+use super::jigsaw::{JigsawReading, are_boxes, group_means, inner_edges, repaired};
 use super::locate::Located;
 
 /// The ring a cell's fill is sampled on lies this share of the cell in
@@ -88,7 +88,7 @@ pub fn fill_regions(
     values: &[u8],
 ) -> Option<JigsawReading> {
     let layout = &located.layout;
-    if !square(layout) {
+    if !layout.is_single_square() {
         return None;
     }
     let fills: Vec<[f32; 3]> = (0..layout.cell_count())

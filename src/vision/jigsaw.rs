@@ -84,12 +84,6 @@ pub struct JigsawReading {
     pub flipped: Vec<usize>,
 }
 
-/// Whether a located grid can carry regions: a single square grid with one
-/// symbol per row (classic 9x9, 6x6, ...).
-pub(super) fn square(layout: &Layout) -> bool {
-    layout.is_full() && layout.width() == layout.size() && layout.height() == layout.size()
-}
-
 /// Bilinear grey level at an image point; `None` outside the image.
 fn sample(grey: &GrayImage, [x, y]: [f32; 2]) -> Option<f32> {
     let (w, h) = (grey.width() as f32, grey.height() as f32);
@@ -195,7 +189,7 @@ fn frame_weight(grey: &GrayImage, located: &Located, along: usize) -> f32 {
 /// measure (about a third of its samples, and no frame).
 pub fn may_be_jigsaw(grey: &GrayImage, located: &Located) -> bool {
     let layout = &located.layout;
-    if !square(layout) {
+    if !layout.is_single_square() {
         return false;
     }
     let edges = inner_edges(layout);
@@ -316,7 +310,7 @@ pub fn read_jigsaw(grey: &GrayImage, located: &Located, values: &[u8]) -> Option
 /// the repair's bounds gives regions of the right size; `None` for a grid
 /// that is not a single square.
 pub fn read_regions(grey: &GrayImage, located: &Located, values: &[u8]) -> Option<JigsawReading> {
-    if !square(&located.layout) {
+    if !located.layout.is_single_square() {
         return None;
     }
     weigh_regions(grey, located, values).or_else(|| {
