@@ -59,15 +59,16 @@ const MULTI_GRIDS: &[(&str, usize, Offsets)] = &[
     ("sohei", 21, &[(0, 6), (6, 0), (6, 12), (12, 6)]),
 ];
 
-/// Square grids with rectangular boxes: size, box height, box width.
-const SQUARES: &[(usize, usize, usize)] = &[
-    (4, 2, 2),
-    (6, 2, 3),
-    (8, 2, 4),
-    (9, 3, 3),
-    (12, 3, 4),
-    (16, 4, 4),
-    (25, 5, 5),
+/// Square grids with rectangular boxes: size, name, box height, box width.
+/// The 9x9 is named "classic" ([`MULTI_GRIDS`] lists it by that name).
+const SQUARES: &[(usize, &str, usize, usize)] = &[
+    (4, "4x4", 2, 2),
+    (6, "6x6", 2, 3),
+    (8, "8x8", 2, 4),
+    (9, "classic", 3, 3),
+    (12, "12x12", 3, 4),
+    (16, "16x16", 4, 4),
+    (25, "25x25", 5, 5),
 ];
 
 /// The largest number of symbols a layout may have.
@@ -210,17 +211,14 @@ impl Layout {
     /// A square grid of `size` symbols with its usual rectangular boxes
     /// (4, 6, 8, 9, 12, 16 or 25).
     pub fn square(size: usize) -> Result<Layout, LayoutError> {
-        let &(n, bh, bw) = SQUARES.iter().find(|s| s.0 == size).ok_or_else(|| {
+        let &(n, name, bh, bw) = SQUARES.iter().find(|s| s.0 == size).ok_or_else(|| {
+            let sizes: Vec<String> = Layout::square_sizes().map(|n| n.to_string()).collect();
             LayoutError::Invalid(format!(
-                "no {size}x{size} layout (sizes: 4, 6, 8, 9, 12, 16, 25)"
+                "no {size}x{size} layout (sizes: {})",
+                sizes.join(", ")
             ))
         })?;
-        let name = if n == 9 {
-            "classic".to_string()
-        } else {
-            format!("{n}x{n}")
-        };
-        Layout::from_grids(&name, n, n, n, (bh, bw), &[(0, 0)])
+        Layout::from_grids(name, n, n, n, (bh, bw), &[(0, 0)])
     }
 
     /// A built-in layout by name: classic, samurai, twodoku, butterfly, flower,
@@ -242,9 +240,17 @@ impl Layout {
 
     /// Names accepted by [`Layout::named`].
     pub fn names() -> Vec<&'static str> {
-        let mut v: Vec<&str> = MULTI_GRIDS.iter().map(|m| m.0).collect();
-        v.extend(["4x4", "6x6", "8x8", "12x12", "16x16", "25x25"]);
-        v
+        let multi = MULTI_GRIDS.iter().map(|m| m.0);
+        let squares = SQUARES.iter().map(|s| s.1);
+        multi
+            .clone()
+            .chain(squares.filter(|&n| !multi.clone().any(|m| m == n)))
+            .collect()
+    }
+
+    /// The sizes of the square layouts ([`Layout::square`]), ascending.
+    pub fn square_sizes() -> impl Iterator<Item = usize> {
+        SQUARES.iter().map(|s| s.0)
     }
 
     /// Whether the layout is one square grid with one symbol per row and
@@ -269,7 +275,7 @@ impl Layout {
                 out.push(Layout::named(name).expect("built-in layout"));
             }
         }
-        for &(n, _, _) in SQUARES {
+        for &(n, _, _, _) in SQUARES {
             if n == height && n == width && n != 9 {
                 out.push(Layout::square(n).expect("built-in layout"));
             }
@@ -583,6 +589,18 @@ mod tests {
         assert!(!l.is_cell(21, 0) && !l.is_cell(0, 21));
         let classic = Layout::classic();
         assert!(classic.is_cell(8, 8) && !classic.is_cell(9, 8) && !classic.is_cell(8, 9));
+    }
+
+    #[test]
+    fn a_square_size_there_is_no_layout_for_names_the_sizes() {
+        let e = Layout::square(7).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("no 7x7 layout (sizes: 4, 6, 8, 9, 12, 16, 25)"),
+            "{e}"
+        );
+        assert_eq!(Layout::square(9).unwrap().name(), "classic");
+        assert_eq!(Layout::square(8).unwrap().name(), "8x8");
     }
 
     #[test]

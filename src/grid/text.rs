@@ -226,9 +226,7 @@ fn parse_json(text: &str, file: &str) -> Result<Puzzle, ParseError> {
 
 /// Sizes of square layouts by their one-line length.
 fn square_size_for_length(len: usize) -> Option<usize> {
-    [4usize, 6, 8, 9, 12, 16, 25]
-        .into_iter()
-        .find(|n| n * n == len)
+    Layout::square_sizes().find(|n| n * n == len)
 }
 
 fn is_line_format(lines: &[&str], puzzle_lines: &[usize], layout: Option<&Layout>) -> bool {
@@ -288,12 +286,18 @@ fn parse_line(
         }
         None => {
             let Some(size) = square_size_for_length(chars.len()) else {
+                let others: Vec<String> = Layout::square_sizes()
+                    .filter(|&n| n != 9)
+                    .map(|n| (n * n).to_string())
+                    .collect();
+                let (last, rest) = others.split_last().expect("square sizes besides 9");
                 return Err((
                     0,
                     format!(
                         "{} characters on this line; a one-line puzzle has 81 (9x9), \
-                         or 16, 36, 64, 144, 256 or 625 for other sizes",
-                        chars.len()
+                         or {} or {last} for other sizes",
+                        chars.len(),
+                        rest.join(", ")
                     ),
                 ));
             };
@@ -1073,6 +1077,18 @@ mod tests {
         assert_eq!(*line, 3);
         assert_eq!(e.line, 3);
         assert!(e.message.contains("80 characters"), "{e}");
+    }
+
+    #[test]
+    fn a_line_of_no_square_length_names_the_lengths_there_are() {
+        let e = parse(&".".repeat(50), "p.txt", None).unwrap_err();
+        assert!(
+            e.to_string().ends_with(
+                "50 characters on this line; a one-line puzzle has 81 (9x9), \
+                 or 16, 36, 64, 144, 256 or 625 for other sizes"
+            ),
+            "{e}"
+        );
     }
 
     #[test]
