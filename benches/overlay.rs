@@ -57,6 +57,8 @@ fn located(layout: &Layout) -> Located {
         homography: Homography::from_points(&from, &to).unwrap(),
         col_lines: (0..=layout.width()).map(|i| i as f32).collect(),
         row_lines: (0..=layout.height()).map(|i| i as f32).collect(),
+        col_lines_at: Vec::new(),
+        row_lines_at: Vec::new(),
         layout: layout.clone(),
         score: 1.0,
         layout_scores: Vec::new(),

@@ -12,6 +12,8 @@ pub(super) fn located(layout: Layout, corners: [[f32; 2]; 4]) -> Located {
         homography: Homography::from_points(&from, &to).unwrap(),
         col_lines: (0..=layout.width()).map(|i| i as f32).collect(),
         row_lines: (0..=layout.height()).map(|i| i as f32).collect(),
+        col_lines_at: Vec::new(),
+        row_lines_at: Vec::new(),
         layout,
         score: 1.0,
         layout_scores: Vec::new(),

@@ -106,9 +106,7 @@ fn distance(a: [f32; 3], b: [f32; 3]) -> f32 {
 /// homography and the refined grid lines. `None` when the cell lies outside
 /// the image or shows no ink.
 pub fn ink_colour(image: &DynamicImage, located: &Located, cell: usize) -> Option<InkColour> {
-    let (r, c) = located.layout.position(cell);
-    let (u0, u1) = (located.col_lines[c], located.col_lines[c + 1]);
-    let (v0, v1) = (located.row_lines[r], located.row_lines[r + 1]);
+    let [u0, u1, v0, v1] = located.cell_edges(cell);
     let (du, dv) = (u1 - u0, v1 - v0);
     let (w, h) = image.dimensions();
     let n = SAMPLES as usize;

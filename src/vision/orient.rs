@@ -150,12 +150,49 @@ pub fn turn_located(located: &Located, turns: u8) -> Located {
             located.col_lines.clone(),
         ),
     };
+    // The lines beside each cell likewise: `[line][unit along]`, a line
+    // taken from the other direction, or in reverse order, or read along
+    // the other way, as the matrix above turns them.
+    let turn_at =
+        |beside: &[Vec<f32>], reverse_lines: bool, reverse_along: bool, mirror: Option<f32>| {
+            let mut out: Vec<Vec<f32>> = beside
+                .iter()
+                .map(|l| {
+                    let mut l: Vec<f32> = l.iter().map(|v| mirror.map_or(*v, |m| m - v)).collect();
+                    if reverse_along {
+                        l.reverse();
+                    }
+                    l
+                })
+                .collect();
+            if reverse_lines {
+                out.reverse();
+            }
+            out
+        };
+    let (cols_at, rows_at) = (&located.col_lines_at, &located.row_lines_at);
+    let (col_lines_at, row_lines_at) = match turns {
+        1 => (
+            turn_at(rows_at, false, true, None),
+            turn_at(cols_at, true, false, Some(wf)),
+        ),
+        2 => (
+            turn_at(cols_at, true, true, Some(wf)),
+            turn_at(rows_at, true, true, Some(hf)),
+        ),
+        _ => (
+            turn_at(rows_at, true, false, Some(hf)),
+            turn_at(cols_at, false, true, None),
+        ),
+    };
     let t = turns as usize;
     Located {
         corners: std::array::from_fn(|i| located.corners[(i + t) % 4]),
         homography: Homography::from_matrix(m).then(&located.homography),
         col_lines,
         row_lines,
+        col_lines_at,
+        row_lines_at,
         ..located.clone()
     }
 }
@@ -335,15 +372,41 @@ mod tests {
         let row_lines = (0..=layout.height())
             .map(|i| i as f32 - if i % 4 == 2 { 0.07 } else { 0.0 })
             .collect();
+        // Lines that bend: each cell's edges its own.
+        let bend = |lines: &Vec<f32>, along: usize, k: usize| -> Vec<Vec<f32>> {
+            lines
+                .iter()
+                .enumerate()
+                .map(|(i, &at)| {
+                    (0..along)
+                        .map(|b| at + 0.01 * ((i * k + b * 3) % 7) as f32)
+                        .collect()
+                })
+                .collect()
+        };
+        let col_lines_at = bend(&col_lines, layout.height(), 5);
+        let row_lines_at = bend(&row_lines, layout.width(), 2);
         Located {
             corners: corners.map(|p| p.map(|v| v as f32)),
             layout,
             homography,
             col_lines,
             row_lines,
+            col_lines_at,
+            row_lines_at,
             score: 1.0,
             layout_scores: Vec::new(),
         }
+    }
+
+    /// The image corners of a cell between its lines beside it, clockwise
+    /// from its top-left.
+    fn edge_quad(loc: &Located, cell: usize) -> [[f32; 2]; 4] {
+        let [l, r, t, b] = loc.cell_edges(cell);
+        [[l, t], [r, t], [r, b], [l, b]].map(|[u, v]| {
+            let (x, y) = loc.homography.map(u as f64, v as f64);
+            [x as f32, y as f32]
+        })
     }
 
     fn close(a: [f32; 2], b: [f32; 2]) -> bool {
@@ -366,6 +429,16 @@ mod tests {
                         assert!(
                             close(new[i], old[(i + turns as usize) % 4]),
                             "{} turn {turns} cell {cell}: {new:?} vs {old:?}",
+                            layout.name()
+                        );
+                    }
+                    // And between the lines where they lie beside it.
+                    let new = edge_quad(&t, cell);
+                    let old = edge_quad(&loc, src);
+                    for i in 0..4 {
+                        assert!(
+                            close(new[i], old[(i + turns as usize) % 4]),
+                            "{} turn {turns} cell {cell} edges: {new:?} vs {old:?}",
                             layout.name()
                         );
                     }

@@ -627,6 +627,8 @@ pub fn located_at_corners(corners: [[f32; 2]; 4], layout: &Layout) -> Option<Loc
         homography,
         col_lines: (0..=layout.width()).map(|i| i as f32).collect(),
         row_lines: (0..=layout.height()).map(|i| i as f32).collect(),
+        col_lines_at: Vec::new(),
+        row_lines_at: Vec::new(),
         score: 0.0,
         layout_scores: Vec::new(),
     })

@@ -26,7 +26,7 @@ const MAX_SAMPLES: u32 = 3;
 /// layout, in [`crate::grid::Layout`] cell order, sampled from `full_grey` (the image
 /// `located` was found in, at full resolution) through the homography and
 /// the refined grid lines. Each crop spans the cell between its grid lines
-/// less [`CROP_INSET`] of the cell on each side, so it may show slivers of
+/// where they lie beside it ([`Located::cell_edges`]), less [`CROP_INSET`] of the cell on each side, so it may show slivers of
 /// the lines at its border. Pixels are averaged over their footprint (up
 /// to `MAX_SAMPLES` x `MAX_SAMPLES` bilinear samples) so that large
 /// photos do not alias.
@@ -35,9 +35,7 @@ pub fn cell_crops(full_grey: &GrayImage, located: &Located, size: u32) -> Vec<Gr
     (0..layout.cell_count())
         .into_par_iter()
         .map(|cell| {
-            let (r, c) = layout.position(cell);
-            let (u0, u1) = (located.col_lines[c], located.col_lines[c + 1]);
-            let (v0, v1) = (located.row_lines[r], located.row_lines[r + 1]);
+            let [u0, u1, v0, v1] = located.cell_edges(cell);
             let (du, dv) = (u1 - u0, v1 - v0);
             let (u0, v0) = (u0 + CROP_INSET * du, v0 + CROP_INSET * dv);
             let (su, sv) = (

@@ -134,6 +134,14 @@ pub struct Located {
     pub col_lines: Vec<f32>,
     /// Same for the horizontal lines (0..=height).
     pub row_lines: Vec<f32>,
+    /// Where each vertical line lies beside each row of cells,
+    /// `[line][row]`, in the units of `col_lines`: a photographed page that
+    /// bends bends its lines, which one place per line cannot follow. Empty
+    /// when not measured (a location from given corners): each cell then
+    /// lies between `col_lines`. See [`Located::cell_edges`].
+    pub col_lines_at: Vec<Vec<f32>>,
+    /// Same for the horizontal lines beside each column, `[line][column]`.
+    pub row_lines_at: Vec<Vec<f32>>,
     /// How grid-like the rectified content is for `layout`, about 0..1:
     /// ink on cell borders minus ink on lines through cell centres and on
     /// canvas positions outside the shape.
@@ -150,6 +158,27 @@ impl Located {
         let v = piecewise(&self.row_lines, y);
         let (px, py) = self.homography.map(u as f64, v as f64);
         [px as f32, py as f32]
+    }
+
+    /// The canvas span of `cell` between its grid lines where they lie
+    /// beside it (`col_lines_at`, `row_lines_at`, or the lines' single
+    /// places when those are empty): `[left, right, top, bottom]`, in the
+    /// canvas units of `homography`.
+    pub fn cell_edges(&self, cell: usize) -> [f32; 4] {
+        let (r, c) = self.layout.position(cell);
+        let at = |lines: &[f32], beside: &[Vec<f32>], i: usize, along: usize| {
+            beside
+                .get(i)
+                .and_then(|l| l.get(along))
+                .copied()
+                .unwrap_or(lines[i])
+        };
+        [
+            at(&self.col_lines, &self.col_lines_at, c, r),
+            at(&self.col_lines, &self.col_lines_at, c + 1, r),
+            at(&self.row_lines, &self.row_lines_at, r, c),
+            at(&self.row_lines, &self.row_lines_at, r + 1, c),
+        ]
     }
 
     /// The four corners of a cell in image pixels, clockwise from top-left.

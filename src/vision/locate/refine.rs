@@ -58,6 +58,38 @@ const LINE_REACH: f32 = 0.3;
 /// A line is found when its peak column holds ink over this share of its
 /// length; fainter lines keep their nominal place.
 const LINE_MIN_PEAK: f32 = 0.4;
+/// A line is found beside one cell ([`local_lines`]) when its peak column
+/// holds ink over this share of the cell's stretch: more than over the
+/// whole line ([`LINE_MIN_PEAK`]), since a digit's bar beside the line can
+/// fill much of one cell's stretch, never of the line's.
+const LOCAL_MIN_PEAK: f32 = 0.6;
+/// A line's bend is fitted ([`fit_bend`]) through at least this many
+/// units found beside it: fewer fix no curve worth trusting, and the line
+/// keeps its place.
+const MIN_BEND_UNITS: usize = 4;
+/// A unit found further than this from the first fit of its line's bend
+/// (three pixels of the rectified ink) is left out of the second.
+const BEND_OUTLIER: f32 = 3.0 / REFINE_PX;
+/// A bend is taken only when at least this share (numerator, denominator)
+/// of the units found stay in the second fit ...
+const BEND_MIN_AGREE: (usize, usize) = (2, 3);
+/// ... and lie within this root-mean-square distance of it: a pixel of
+/// the rectified ink, to which a printed line is placed unit by unit (the
+/// pixel steps alone scatter it by 0.3 pixels).
+const BEND_MAX_SCATTER: f32 = 1.0 / REFINE_PX;
+/// A line beside a cell keeps the whole line's place unless it lies at
+/// least this far from it (canvas units: two pixels of the rectified ink
+/// at [`REFINE_PX`]): nearer is the measure's own noise, and blurred
+/// print reads differently when its crop moves by a pixel, so no crop
+/// moves for nothing.
+const LOCAL_MIN_SHIFT: f32 = 2.0 / REFINE_PX;
+/// An inner line whose two neighbouring gaps differ by more than this
+/// share of a cell is not where the print has it: a faint line missing
+/// from the ink, with digits' strokes beside it peaking instead, puts one
+/// cell a third of a cell short and the next as much too tall, which no
+/// bend of a page or uneven print does (those move neighbouring lines
+/// alike). It is placed midway between its neighbours ([`even_out`]).
+const MAX_GAP_IMBALANCE: f32 = 0.3;
 /// Found lines stay at least this share of a cell apart, in order.
 const MIN_LINE_GAP: f32 = 0.3;
 /// An outer line that was not found is placed by its neighbours' spacing
@@ -218,6 +250,10 @@ pub(super) fn refine(
     // Re-anchor the canvas on the centres of the outer lines: the outline
     // of the ink can be pushed out by a shadow or a darker page around the
     // grid, the lines' centres cannot.
+    even_out(&mut col_lines);
+    even_out(&mut row_lines);
+    let col_lines_at = local_lines(&rect, &layout, true, &col_lines);
+    let row_lines_at = local_lines(&rect, &layout, false, &row_lines);
     let (c0, c1) = (col_lines[0], col_lines[lw]);
     let (r0, r1) = (row_lines[0], row_lines[lh]);
     let corner = |x: f32, y: f32| {
@@ -230,20 +266,26 @@ pub(super) fn refine(
         corner(c1, r1),
         corner(c0, r1),
     ];
-    let (homography, col_lines, row_lines) =
+    let (homography, col_lines, row_lines, col_lines_at, row_lines_at) =
         match Quad::new(corners).homography_from_rect(lw as f64, lh as f64) {
-            Some(h) => (
-                h,
-                col_lines
-                    .iter()
-                    .map(|c| (c - c0) * lw as f32 / (c1 - c0))
-                    .collect(),
-                row_lines
-                    .iter()
-                    .map(|r| (r - r0) * lh as f32 / (r1 - r0))
-                    .collect(),
-            ),
-            None => (homography, col_lines, row_lines),
+            Some(h) => {
+                let col = |c: &f32| (c - c0) * lw as f32 / (c1 - c0);
+                let row = |r: &f32| (r - r0) * lh as f32 / (r1 - r0);
+                (
+                    h,
+                    col_lines.iter().map(col).collect(),
+                    row_lines.iter().map(row).collect(),
+                    col_lines_at
+                        .iter()
+                        .map(|l| l.iter().map(col).collect())
+                        .collect(),
+                    row_lines_at
+                        .iter()
+                        .map(|l| l.iter().map(row).collect())
+                        .collect(),
+                )
+            }
+            None => (homography, col_lines, row_lines, col_lines_at, row_lines_at),
         };
     let corners = if homography.map(0.0, 0.0).0.is_finite() {
         corners
@@ -256,6 +298,8 @@ pub(super) fn refine(
         homography,
         col_lines,
         row_lines,
+        col_lines_at,
+        row_lines_at,
         score,
         layout_scores,
     }
@@ -477,25 +521,8 @@ fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> (Vec<f32>, V
         if peak < LINE_MIN_PEAK * along.len() as f32 {
             continue;
         }
-        // Centre of the run of strong columns around the peak.
-        let k = profile
-            .iter()
-            .position(|&v| v == peak)
-            .expect("peak exists");
-        let strong = LINE_RUN_TENTHS as f32 / 10.0 * peak;
-        let (mut lo, mut hi) = (k, k);
-        while lo > 0 && profile[lo - 1] >= strong {
-            lo -= 1;
-        }
-        while hi + 1 < profile.len() && profile[hi + 1] >= strong {
-            hi += 1;
-        }
-        let (mut sw, mut s) = (0f32, 0f32);
-        for (j, &v) in profile.iter().enumerate().take(hi + 1).skip(lo) {
-            sw += v;
-            s += v * j as f32;
-        }
-        let pos = centre as f32 + s / sw - reach as f32 + 0.5;
+        let (mid, lo, hi) = peak_run(&profile, peak);
+        let pos = centre as f32 + mid - reach as f32 + 0.5;
         *slot = pos / p;
         let column = |j: usize| (centre + j as i32 - reach) as f32 / p;
         *run = Some((column(lo), column(hi) + 1.0 / p));
@@ -506,6 +533,266 @@ fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> (Vec<f32>, V
         }
     }
     (out, runs)
+}
+
+/// The run of strong columns (each at least [`LINE_RUN_TENTHS`] of `peak`,
+/// the profile's highest) around the first peak of `profile`: its
+/// ink-weighted centre (in columns of the profile) and its first and last
+/// column.
+fn peak_run(profile: &[f32], peak: f32) -> (f32, usize, usize) {
+    let k = profile
+        .iter()
+        .position(|&v| v == peak)
+        .expect("the peak is in the profile");
+    let strong = LINE_RUN_TENTHS as f32 / 10.0 * peak;
+    let (mut lo, mut hi) = (k, k);
+    while lo > 0 && profile[lo - 1] >= strong {
+        lo -= 1;
+    }
+    while hi + 1 < profile.len() && profile[hi + 1] >= strong {
+        hi += 1;
+    }
+    let (mut sw, mut s) = (0f32, 0f32);
+    for (j, &v) in profile.iter().enumerate().take(hi + 1).skip(lo) {
+        sw += v;
+        s += v * j as f32;
+    }
+    (s / sw, lo, hi)
+}
+
+/// Moves each inner line of `lines` whose gaps to its neighbours differ by
+/// more than [`MAX_GAP_IMBALANCE`] to midway between them, the most
+/// uneven first (a line off its place makes its neighbours' gaps uneven
+/// too, but less so), until none is.
+fn even_out(lines: &mut [f32]) {
+    // Each move evens one line for good; a bound keeps it finite whatever
+    // the input.
+    for _ in 0..lines.len() {
+        let worst = (1..lines.len().saturating_sub(1))
+            .map(|i| {
+                let imbalance = ((lines[i] - lines[i - 1]) - (lines[i + 1] - lines[i])).abs();
+                (i, imbalance)
+            })
+            .filter(|&(_, d)| d > MAX_GAP_IMBALANCE)
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        let Some((i, _)) = worst else {
+            return;
+        };
+        lines[i] = (lines[i - 1] + lines[i + 1]) / 2.0;
+    }
+}
+
+/// Where each inner line of `lines` (found by [`find_lines`] in `rect`,
+/// canvas units) lies beside each cell along it: `[line][unit along]`. A
+/// photographed page that bends bends its lines, and one place per line
+/// puts the cells of a bulge a quarter of a cell off, cutting their digits
+/// at the crop's edge. Each unit's stretch of the line ([`ALONG_FROM`] to
+/// [`ALONG_TO`]) is looked at within [`LINE_REACH`] of the line's place; a
+/// unit whose peak column holds ink over [`LOCAL_MIN_PEAK`] of the stretch
+/// is found there (the centre of its strong run, as for the whole line).
+/// A page bends smoothly and a digit's stroke beside a line is one unit's,
+/// so the offsets found are fitted as a curve along the line
+/// ([`fit_bend`]), which each unit takes where a neighbouring line bends
+/// alike and the offset is at least [`LOCAL_MIN_SHIFT`], or else the
+/// line's place. The outer lines keep
+/// their place: they were fitted as a whole (and a killer's cage outline
+/// drawn just inside the frame is no frame). Then, beside each unit, a
+/// line whose gaps to its neighbours there are uneven is placed between
+/// them ([`even_out`]).
+fn local_lines(rect: &GrayImage, layout: &Layout, vertical: bool, lines: &[f32]) -> Vec<Vec<f32>> {
+    let bends = bends(rect, layout, vertical, lines);
+    // A bent page bends neighbouring lines alike: a line's bend beside a
+    // unit is taken where an inner neighbour's bends the same way there,
+    // at least half as far; alone, it is some other print along the line
+    // (a killer's cage outline), which a flat page shows too.
+    let last = bends.len().saturating_sub(1);
+    let mut beside: Vec<Vec<f32>> = bends
+        .iter()
+        .enumerate()
+        .map(|(i, bend)| {
+            bend.iter()
+                .enumerate()
+                .map(|(b, &offset)| {
+                    let confirmed = [i.wrapping_sub(1), i + 1]
+                        .into_iter()
+                        .filter(|&j| j >= 1 && j < last)
+                        .any(|j| {
+                            let other = bends[j][b];
+                            other * offset > 0.0 && other.abs() * 2.0 >= offset.abs()
+                        });
+                    if confirmed && offset.abs() >= LOCAL_MIN_SHIFT {
+                        lines[i] + offset.clamp(-LINE_REACH, LINE_REACH)
+                    } else {
+                        lines[i]
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    // Beside each unit, the lines across it evened out as the whole
+    // lines were.
+    let n_along = beside.first().map_or(0, Vec::len);
+    let mut across = vec![0f32; beside.len()];
+    for b in 0..n_along {
+        for (a, line) in across.iter_mut().zip(&beside) {
+            *a = line[b];
+        }
+        even_out(&mut across);
+        for (a, line) in across.iter().zip(&mut beside) {
+            line[b] = *a;
+        }
+    }
+    beside
+}
+
+/// The bend of each line of `lines` beside each unit along it (offsets
+/// from the line's place; none for the outer lines), as [`local_lines`]
+/// finds and fits them.
+fn bends(rect: &GrayImage, layout: &Layout, vertical: bool, lines: &[f32]) -> Vec<Vec<f32>> {
+    let p = REFINE_PX;
+    let n_along = if vertical {
+        layout.height()
+    } else {
+        layout.width()
+    };
+    let is_cell = |a: isize, b: isize| -> bool {
+        if vertical {
+            layout.is_cell(b, a)
+        } else {
+            layout.is_cell(a, b)
+        }
+    };
+    let get = |across: i32, along: i32| -> bool {
+        let (x, y) = if vertical {
+            (across, along)
+        } else {
+            (along, across)
+        };
+        x >= 0
+            && y >= 0
+            && (x as u32) < rect.width()
+            && (y as u32) < rect.height()
+            && rect.get_pixel(x as u32, y as u32)[0] > 0
+    };
+    let reach = (LINE_REACH * p) as i32;
+    let last = lines.len() - 1;
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, &at)| {
+            if i == 0 || i == last {
+                return vec![0.0; n_along];
+            }
+            let centre = (at * p - 0.5).round() as i32;
+            let offsets: Vec<Option<f32>> = (0..n_along)
+                .map(|b| {
+                    if !(is_cell(i as isize - 1, b as isize) || is_cell(i as isize, b as isize)) {
+                        return None;
+                    }
+                    let b0 = (b as f32 * p) as i32;
+                    let along = b0 + (ALONG_FROM * p) as i32..b0 + (ALONG_TO * p) as i32;
+                    let profile: Vec<f32> = (-reach..=reach)
+                        .map(|d| along.clone().filter(|&t| get(centre + d, t)).count() as f32)
+                        .collect();
+                    let peak = profile.iter().cloned().fold(0.0, f32::max);
+                    if peak < LOCAL_MIN_PEAK * along.len() as f32 {
+                        return None;
+                    }
+                    let (mid, _, _) = peak_run(&profile, peak);
+                    Some((centre as f32 + mid - reach as f32 + 0.5) / p - at)
+                })
+                .collect();
+            fit_bend(&offsets)
+        })
+        .collect()
+}
+
+/// A page bends smoothly: the offsets found unit by unit along a line
+/// (`None` where none was) as a quadratic along it, fitted by least
+/// squares, then again without the units further than [`BEND_OUTLIER`]
+/// from the first fit (a digit's stroke beside the line, peaking in one
+/// unit). All zero when fewer than [`MIN_BEND_UNITS`] units were found,
+/// or the units do not agree on the curve ([`BEND_MIN_AGREE`],
+/// [`BEND_MAX_SCATTER`]).
+fn fit_bend(offsets: &[Option<f32>]) -> Vec<f32> {
+    let n = offsets.len();
+    // Unit b's position along the line, in -1..=1.
+    let t = |b: usize| (2.0 * b as f64 + 1.0) / n as f64 - 1.0;
+    let fit = |points: &[(f64, f64)]| -> Option<[f64; 3]> {
+        if points.len() < MIN_BEND_UNITS {
+            return None;
+        }
+        // Normal equations of y = c0 + c1 t + c2 t^2.
+        let mut m = [[0f64; 4]; 3];
+        for &(x, y) in points {
+            let row = [1.0, x, x * x];
+            for (i, r) in row.iter().enumerate() {
+                for (j, c) in row.iter().enumerate() {
+                    m[i][j] += r * c;
+                }
+                m[i][3] += r * y;
+            }
+        }
+        solve3(m)
+    };
+    let found: Vec<(f64, f64)> = offsets
+        .iter()
+        .enumerate()
+        .filter_map(|(b, o)| o.map(|o| (t(b), o as f64)))
+        .collect();
+    let at = |c: &[f64; 3], x: f64| c[0] + c[1] * x + c[2] * x * x;
+    let Some(first) = fit(&found) else {
+        return vec![0.0; n];
+    };
+    let kept: Vec<(f64, f64)> = found
+        .iter()
+        .copied()
+        .filter(|&(x, y)| (y - at(&first, x)).abs() <= BEND_OUTLIER as f64)
+        .collect();
+    let Some(c) = fit(&kept) else {
+        return vec![0.0; n];
+    };
+    // The units must agree on the bend: most of them on it, closely. Units
+    // that scatter (a killer's cage outline beside the line in some, the
+    // line in others) tell of no bend.
+    let scatter = (kept
+        .iter()
+        .map(|&(x, y)| (y - at(&c, x)).powi(2))
+        .sum::<f64>()
+        / kept.len() as f64)
+        .sqrt();
+    if kept.len() * BEND_MIN_AGREE.1 < found.len() * BEND_MIN_AGREE.0
+        || scatter > BEND_MAX_SCATTER as f64
+    {
+        return vec![0.0; n];
+    }
+    (0..n).map(|b| at(&c, t(b)) as f32).collect()
+}
+
+/// Solves a 3 x 3 linear system given as rows `[a0, a1, a2, rhs]` by
+/// Gaussian elimination with partial pivoting; `None` when it is singular
+/// (the points fix no quadratic).
+fn solve3(mut m: [[f64; 4]; 3]) -> Option<[f64; 3]> {
+    for col in 0..3 {
+        let pivot = (col..3).max_by(|&a, &b| m[a][col].abs().total_cmp(&m[b][col].abs()))?;
+        if m[pivot][col].abs() < 1e-9 {
+            return None;
+        }
+        m.swap(col, pivot);
+        let pivot_row = m[col];
+        for row in m.iter_mut().skip(col + 1) {
+            let f = row[col] / pivot_row[col];
+            for (v, p) in row.iter_mut().zip(pivot_row).skip(col) {
+                *v -= f * p;
+            }
+        }
+    }
+    let mut x = [0f64; 3];
+    for row in (0..3).rev() {
+        let rest: f64 = (row + 1..3).map(|k| m[row][k] * x[k]).sum();
+        x[row] = (m[row][3] - rest) / m[row][row];
+    }
+    Some(x)
 }
 
 /// The outer line `index` (the first or the last, vertical or not) looked
@@ -647,6 +934,127 @@ mod tests {
         assert_eq!(found[6], 6.0);
         let (rows, _) = find_lines(&rect, &Layout::classic(), false);
         assert!((rows[4] - 4.0).abs() < 0.03, "{rows:?}");
+    }
+
+    #[test]
+    fn a_line_between_uneven_gaps_is_placed_between_its_neighbours() {
+        // Line 5 found among the tall digits below a faint line: the row
+        // above it 1.14 tall, the one below 0.67.
+        let mut lines = [0.0, 1.0, 2.0, 2.94, 4.08, 5.22, 5.9, 6.91, 7.94, 9.0];
+        even_out(&mut lines);
+        assert!((lines[5] - 4.99).abs() < 1e-3, "{lines:?}");
+        // Its neighbours were uneven only through it, and stay.
+        assert_eq!(lines[4], 4.08);
+        assert_eq!(lines[6], 5.9);
+        // A page's bend changes the gaps little from one to the next.
+        let bent = [0.0, 1.1, 2.18, 3.22, 4.22, 5.18, 6.1, 7.05, 8.02, 9.0];
+        let mut same = bent;
+        even_out(&mut same);
+        assert_eq!(same, bent);
+    }
+
+    #[test]
+    fn a_bend_is_taken_only_where_the_units_agree_on_it() {
+        // A smooth bend, one unit's stroke off it and one unit not found.
+        let curve = |b: usize| 0.2 - 0.01 * (b as f32 - 4.0).powi(2);
+        let mut offsets: Vec<Option<f32>> = (0..9).map(|b| Some(curve(b))).collect();
+        offsets[2] = Some(-0.25);
+        offsets[6] = None;
+        let bend = fit_bend(&offsets);
+        for (b, got) in bend.iter().enumerate() {
+            assert!(
+                (got - curve(b)).abs() < 0.01,
+                "unit {b}: {got} vs {}",
+                curve(b)
+            );
+        }
+        // A killer's cage outline beside the line in every other unit: two
+        // places, no curve through them.
+        let split: Vec<Option<f32>> = (0..9)
+            .map(|b| Some(if b % 2 == 0 { 0.0 } else { 0.1 }))
+            .collect();
+        assert!(fit_bend(&split).iter().all(|&o| o == 0.0));
+        // Too few units found.
+        let few: Vec<Option<f32>> = (0..9).map(|b| (b < 3).then_some(0.2)).collect();
+        assert!(fit_bend(&few).iter().all(|&o| o == 0.0));
+    }
+
+    #[test]
+    fn a_bent_line_is_followed_cell_by_cell() {
+        let p = REFINE_PX;
+        let cols: Vec<Option<f32>> = (0..10).map(|i| Some(i as f32)).collect();
+        let mut rect = rectified(&cols);
+        // The page bulges: vertical lines 3, 4 and 5 curve to the right,
+        // a quarter of a cell at the middle row, little at the ends ...
+        let bulge = |row: usize| 0.25 - 0.25 * ((row as f32 - 4.0) / 4.5).powi(2);
+        for line in 3..6 {
+            let x = (line as f32 * p) as i32 - 1;
+            draw_filled_rect_mut(
+                &mut rect,
+                Rect::at(x, 0).of_size(2, (9.0 * p) as u32),
+                Luma([0]),
+            );
+            for row in 0..9 {
+                let bent = ((line as f32 + bulge(row)) * p).round() as i32 - 1;
+                let unit = Rect::at(bent, (row as f32 * p) as i32).of_size(2, p as u32);
+                draw_filled_rect_mut(&mut rect, unit, Luma([255]));
+            }
+        }
+        // ... and line 8 alone, less far (what bends alone is other print
+        // along the line, no bent page) ...
+        let x = (8.0 * p) as i32 - 1;
+        draw_filled_rect_mut(
+            &mut rect,
+            Rect::at(x, 0).of_size(2, (9.0 * p) as u32),
+            Luma([0]),
+        );
+        for row in 0..9 {
+            let bent = ((8.0 + bulge(row) / 2.0) * p).round() as i32 - 1;
+            let unit = Rect::at(bent, (row as f32 * p) as i32).of_size(2, p as u32);
+            draw_filled_rect_mut(&mut rect, unit, Luma([255]));
+        }
+        // ... and a digit's stroke stands beside line 6 in row 1 only, as
+        // long as the line there, nearer the first column of the profile.
+        let stroke = (5.8 * p).round() as i32;
+        draw_filled_rect_mut(
+            &mut rect,
+            Rect::at(stroke, (1.1 * p) as i32).of_size(2, (0.8 * p) as u32),
+            Luma([255]),
+        );
+        let layout = Layout::classic();
+        let (lines, _) = find_lines(&rect, &layout, true);
+        let beside = local_lines(&rect, &layout, true, &lines);
+        assert_eq!(beside.len(), 10);
+        // Beside each row the lines are where they lie, or, where that is
+        // under two pixels from the whole line's place, there.
+        for row in 0..9 {
+            for (line, beside) in beside.iter().enumerate().take(6).skip(3) {
+                let bent = line as f32 + bulge(row);
+                let want = if (bent - lines[line]).abs() >= LOCAL_MIN_SHIFT {
+                    bent
+                } else {
+                    lines[line]
+                };
+                let found = beside[row];
+                assert!(
+                    (found - want).abs() < 0.03,
+                    "line {line} row {row}: {found}, not {want}"
+                );
+            }
+        }
+        // The straight lines keep their places, and the line bent alone
+        // its own.
+        for row in 0..9 {
+            assert!((beside[2][row] - 2.0).abs() < 0.03, "{:?}", beside[2]);
+            assert_eq!(beside[8][row], lines[8], "{:?}", beside[8]);
+        }
+        // One cell's stroke moves no line: it is no bend.
+        for (row, at) in beside[6].iter().enumerate() {
+            assert!((at - 6.0).abs() < 0.03, "row {row}: {:?}", beside[6]);
+        }
+        // The outer lines keep their places.
+        assert!(beside[0].iter().all(|&at| at == lines[0]));
+        assert!(beside[9].iter().all(|&at| at == lines[9]));
     }
 
     #[test]

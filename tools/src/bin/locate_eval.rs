@@ -159,16 +159,28 @@ fn main() {
                 let debug = args.next().filter(|a| a == "--debug").and(args.next());
                 let r = run(&path, Rotation::FromExif, debug.as_deref().map(Path::new));
                 match r.located {
-                    Some(l) => println!(
-                        "{}: {} corners {:?} score {:.2} scores {:?} lines {:?} {:?}",
-                        path.display(),
-                        l.layout,
-                        l.corners,
-                        l.score,
-                        l.layout_scores,
-                        l.col_lines,
-                        l.row_lines
-                    ),
+                    Some(l) => {
+                        println!(
+                            "{}: {} corners {:?} score {:.2} scores {:?} lines {:?} {:?}",
+                            path.display(),
+                            l.layout,
+                            l.corners,
+                            l.score,
+                            l.layout_scores,
+                            l.col_lines,
+                            l.row_lines
+                        );
+                        // Where each line lies beside each cell along it.
+                        for (name, beside) in
+                            [("column", &l.col_lines_at), ("row", &l.row_lines_at)]
+                        {
+                            for (i, at) in beside.iter().enumerate() {
+                                let at: Vec<String> =
+                                    at.iter().map(|v| format!("{v:.2}")).collect();
+                                println!("{name} line {i} beside cells: {}", at.join(" "));
+                            }
+                        }
+                    }
                     None => println!("{}: {}", path.display(), r.error),
                 }
                 return;
