@@ -8,8 +8,9 @@
 //!   confidence; only a sure reading becomes an entry, anything else is
 //!   reported as unsure (see [`Written::sure`]);
 //! - **candidate marks**: clear ink that preprocessing judged too small, off
-//!   the centre or too wide for a digit ([`EmptyReason::Small`],
-//!   [`EmptyReason::OffCentre`], [`EmptyReason::Wide`]);
+//!   the centre or too wide for a digit, or several digits side by side
+//!   ([`EmptyReason::Small`], [`EmptyReason::OffCentre`],
+//!   [`EmptyReason::Wide`], [`EmptyReason::Several`]);
 //! - **empty**: no ink, grid-line remnants only, ink smaller than any mark
 //!   ([`EmptyReason::Speck`]: dirt, grain, a photo's noise), or faint ink
 //!   of any shape (erased pencil, a blank cell's shading;
@@ -133,7 +134,10 @@ pub fn cell_kind(prepared: &Prepared, given: bool) -> CellKind {
         Prepared::Ink(ink) if !ink.faint => CellKind::Marks,
         Prepared::Ink(_) => CellKind::Empty,
         Prepared::Empty { reason, .. } => match reason {
-            EmptyReason::Small | EmptyReason::OffCentre | EmptyReason::Wide => CellKind::Marks,
+            EmptyReason::Small
+            | EmptyReason::OffCentre
+            | EmptyReason::Wide
+            | EmptyReason::Several => CellKind::Marks,
             EmptyReason::NoInk
             | EmptyReason::OnlyBorder
             | EmptyReason::Speck

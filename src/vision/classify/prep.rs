@@ -47,6 +47,18 @@ const MAX_RISE: f32 = 0.1;
 /// Ink wider than this times its height is a row of candidate marks: no
 /// printed digit is that wide.
 const WIDE: f32 = 1.0;
+/// In the givens' pass, a second digit-like shape beside the main one (no
+/// column in common, at most SIBLING_GAP of the crop away), each at least
+/// SIBLING_HEIGHT of the other's height, level with it (sharing at least
+/// SIBLING_LEVEL of the shorter one's rows), makes a row of candidate
+/// marks, however narrow each is: a printed digit is one glyph, while a
+/// player's large "25" in a cell's top half is two, the 2 too big to be
+/// merged as a piece of the 5 and the pair not always wider than tall.
+/// (A line's remnant along the crop's side is a straight stroke, and
+/// taller than a printed digit by more than SIBLING_HEIGHT allows.)
+const SIBLING_HEIGHT: f32 = 0.75;
+const SIBLING_GAP: f32 = 0.25;
+const SIBLING_LEVEL: f32 = 0.5;
 /// The same for a page read with letters ([`prepare_letters`]): a serif
 /// capital A, D or G is 1.04-1.11 of its height wide on a TeX Gyre Bonum
 /// 16x16 page (judged marks at 1.0), while two candidate digits side by
@@ -157,6 +169,11 @@ pub enum EmptyReason {
     OffCentre,
     /// The ink is wider than tall: several candidate digits side by side.
     Wide,
+    /// In the givens' pass: digit-like shapes stand side by side, each
+    /// narrow (see [`SIBLING_HEIGHT`]): a row of candidate marks, not one
+    /// glyph. Kept apart from [`EmptyReason::Wide`], whose count tells a
+    /// page turned on its side.
+    Several,
 }
 
 /// What preprocessing found in a crop.
@@ -414,6 +431,24 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         .copied()
         .max_by(|a, b| score(a).total_cmp(&score(b)))
         .expect("not empty");
+    // A second digit of a row of marks may run into one edge of the crop:
+    // it counts when it is no straight stroke (a line's remnant; see
+    // ENTRY_MIN_SPREAD). A grid's corner, spread but at two edges, does
+    // not.
+    let marks_digit = |c: &Comp| {
+        stands_clear(c) || (c.area >= 3 && edges(c) <= 1 && c.spread() >= ENTRY_MIN_SPREAD)
+    };
+    if pass == Pass::Print
+        && comps
+            .iter()
+            .any(|c| marks_digit(c) && beside_level(c, main))
+    {
+        return Prepared::Empty {
+            reason: EmptyReason::Several,
+            margin: 1.0,
+            near: None,
+        };
+    }
     // In the entries pass, the pieces of the digit broken off at the edge
     // (see ENTRY_JOIN_GAP) join the pieces that stand clear.
     let joined = if entry {
@@ -780,6 +815,21 @@ fn clear_border_lines(bin: &mut [bool]) {
     }
 }
 
+/// Whether `c` stands beside `main` as a second digit of a row of marks
+/// would (see [`SIBLING_HEIGHT`]).
+fn beside_level(c: &Comp, main: &Comp) -> bool {
+    let n = WORK as f32;
+    let height = |c: &Comp| (c.y1 - c.y0 + 1) as f32;
+    let shared_rows = (c.y1.min(main.y1) - c.y0.max(main.y0) + 1) as f32;
+    let gap = (c.x0 - main.x1).max(main.x0 - c.x1) - 1;
+    c.id != main.id
+        && gap >= 0
+        && gap as f32 <= SIBLING_GAP * n
+        && height(c) >= SIBLING_HEIGHT * height(main)
+        && height(main) >= SIBLING_HEIGHT * height(c)
+        && shared_rows >= SIBLING_LEVEL * height(c).min(height(main))
+}
+
 #[derive(Debug, Clone)]
 struct Comp {
     id: usize,
@@ -1095,6 +1145,45 @@ mod tests {
             reason(&prepare_letters(&marks)),
             Some(EmptyReason::Wide | EmptyReason::Small)
         ));
+    }
+
+    #[test]
+    fn two_digits_side_by_side_are_marks_even_when_narrow() {
+        // A player's large "25" level with the cell's middle: two digits
+        // nearly half the crop tall, narrower together than tall, the 5
+        // central enough to pass for a given on its own.
+        let left = [
+            (14, 15, 28, 19),
+            (24, 15, 28, 31),
+            (14, 27, 28, 31),
+            (14, 27, 18, 43),
+            (14, 39, 28, 43),
+        ];
+        let right = [
+            (32, 15, 46, 19),
+            (32, 15, 36, 29),
+            (32, 25, 46, 29),
+            (42, 25, 46, 43),
+            (32, 39, 46, 43),
+        ];
+        let pair: Vec<_> = left.iter().chain(&right).copied().collect();
+        assert_eq!(reason(&prepare(&crop(&pair))), Some(EmptyReason::Several));
+        // The same with the 2 running into the crop's edge.
+        let at_edge: Vec<_> = pair
+            .iter()
+            .map(|&(x0, y0, x1, y1)| (x0 - 14, y0, x1 - 14, y1))
+            .collect();
+        assert_eq!(
+            reason(&prepare(&crop(&at_edge))),
+            Some(EmptyReason::Several)
+        );
+        // The 5 alone is ink.
+        let alone = prepare(&crop(&right));
+        assert!(matches!(alone, Prepared::Ink(_)), "{:?}", reason(&alone));
+        // A speck beside a digit is no second digit.
+        let mut speck: Vec<_> = right.to_vec();
+        speck.push((20, 22, 23, 25));
+        assert_ne!(reason(&prepare(&crop(&speck))), Some(EmptyReason::Several));
     }
 
     #[test]
