@@ -431,12 +431,12 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         .copied()
         .max_by(|a, b| score(a).total_cmp(&score(b)))
         .expect("not empty");
-    // A second digit of a row of marks may run into one edge of the crop:
-    // it counts when it is no straight stroke (a line's remnant; see
-    // ENTRY_MIN_SPREAD). A grid's corner, spread but at two edges, does
-    // not.
+    // A second digit of a row of marks is no straight stroke (a line's
+    // remnant, a dash of a killer's cage outline; see ENTRY_MIN_SPREAD),
+    // and may run into one edge of the crop. A grid's corner, spread but
+    // at two edges, does not count.
     let marks_digit = |c: &Comp| {
-        stands_clear(c) || (c.area >= 3 && edges(c) <= 1 && c.spread() >= ENTRY_MIN_SPREAD)
+        c.spread() >= ENTRY_MIN_SPREAD && (stands_clear(c) || (c.area >= 3 && edges(c) <= 1))
     };
     if pass == Pass::Print
         && comps
