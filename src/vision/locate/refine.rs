@@ -462,6 +462,40 @@ fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<Quad> {
     (worst > MIN_OUTER_MOVE && worst < MAX_OUTER_MOVE).then_some(Quad::new(out))
 }
 
+/// The rectified ink (at [`REFINE_PX`]) seen along the vertical lines or
+/// the horizontal ones: positions across them (a column for vertical
+/// lines) and along them.
+struct Across<'a> {
+    rect: &'a GrayImage,
+    layout: &'a Layout,
+    vertical: bool,
+}
+
+impl Across<'_> {
+    /// Whether the canvas holds a cell `a` across and `b` along (units).
+    fn is_cell(&self, a: isize, b: isize) -> bool {
+        if self.vertical {
+            self.layout.is_cell(b, a)
+        } else {
+            self.layout.is_cell(a, b)
+        }
+    }
+
+    /// Whether the rectified pixel `across`, `along` is ink (outside: no).
+    fn ink(&self, across: i32, along: i32) -> bool {
+        let (x, y) = if self.vertical {
+            (across, along)
+        } else {
+            (along, across)
+        };
+        x >= 0
+            && y >= 0
+            && (x as u32) < self.rect.width()
+            && (y as u32) < self.rect.height()
+            && self.rect.get_pixel(x as u32, y as u32)[0] > 0
+    }
+}
+
 /// Positions (canvas units) of the vertical (`vertical`) or horizontal grid
 /// lines: for line `i`, the ink profile across it over the stretch where the
 /// layout has a border there, searched within [`LINE_REACH`] of `i`. A line
@@ -478,32 +512,17 @@ fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> (Vec<f32>, V
     } else {
         (layout.height() + 1, layout.width())
     };
-    // a = index across (column for vertical lines), b = index along.
-    let is_cell = |a: isize, b: isize| -> bool {
-        if vertical {
-            layout.is_cell(b, a)
-        } else {
-            layout.is_cell(a, b)
-        }
-    };
-    let get = |across: i32, along: i32| -> bool {
-        let (x, y) = if vertical {
-            (across, along)
-        } else {
-            (along, across)
-        };
-        x >= 0
-            && y >= 0
-            && (x as u32) < rect.width()
-            && (y as u32) < rect.height()
-            && rect.get_pixel(x as u32, y as u32)[0] > 0
+    let lines_of = Across {
+        rect,
+        layout,
+        vertical,
     };
     let reach = (LINE_REACH * p) as i32;
     let mut out: Vec<f32> = (0..n_lines).map(|i| i as f32).collect();
     let mut runs: Vec<Option<Run>> = vec![None; n_lines];
     for (i, (slot, run)) in out.iter_mut().zip(&mut runs).enumerate() {
         let along: Vec<i32> = (0..n_along as isize)
-            .filter(|&b| is_cell(i as isize - 1, b) || is_cell(i as isize, b))
+            .filter(|&b| lines_of.is_cell(i as isize - 1, b) || lines_of.is_cell(i as isize, b))
             .flat_map(|b| {
                 let b0 = (b as f32 * p) as i32;
                 // Skip the crossings near each end of the unit.
@@ -515,7 +534,12 @@ fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> (Vec<f32>, V
         }
         let centre = (i as f32 * p) as i32;
         let profile: Vec<f32> = (-reach..=reach)
-            .map(|d| along.iter().filter(|&&b| get(centre + d, b)).count() as f32)
+            .map(|d| {
+                along
+                    .iter()
+                    .filter(|&&b| lines_of.ink(centre + d, b))
+                    .count() as f32
+            })
             .collect();
         let peak = profile.iter().cloned().fold(0.0, f32::max);
         if peak < LINE_MIN_PEAK * along.len() as f32 {
@@ -655,24 +679,10 @@ fn bends(rect: &GrayImage, layout: &Layout, vertical: bool, lines: &[f32]) -> Ve
     } else {
         layout.width()
     };
-    let is_cell = |a: isize, b: isize| -> bool {
-        if vertical {
-            layout.is_cell(b, a)
-        } else {
-            layout.is_cell(a, b)
-        }
-    };
-    let get = |across: i32, along: i32| -> bool {
-        let (x, y) = if vertical {
-            (across, along)
-        } else {
-            (along, across)
-        };
-        x >= 0
-            && y >= 0
-            && (x as u32) < rect.width()
-            && (y as u32) < rect.height()
-            && rect.get_pixel(x as u32, y as u32)[0] > 0
+    let lines_of = Across {
+        rect,
+        layout,
+        vertical,
     };
     let reach = (LINE_REACH * p) as i32;
     let last = lines.len() - 1;
@@ -686,13 +696,20 @@ fn bends(rect: &GrayImage, layout: &Layout, vertical: bool, lines: &[f32]) -> Ve
             let centre = (at * p - 0.5).round() as i32;
             let offsets: Vec<Option<f32>> = (0..n_along)
                 .map(|b| {
-                    if !(is_cell(i as isize - 1, b as isize) || is_cell(i as isize, b as isize)) {
+                    if !(lines_of.is_cell(i as isize - 1, b as isize)
+                        || lines_of.is_cell(i as isize, b as isize))
+                    {
                         return None;
                     }
                     let b0 = (b as f32 * p) as i32;
                     let along = b0 + (ALONG_FROM * p) as i32..b0 + (ALONG_TO * p) as i32;
                     let profile: Vec<f32> = (-reach..=reach)
-                        .map(|d| along.clone().filter(|&t| get(centre + d, t)).count() as f32)
+                        .map(|d| {
+                            along
+                                .clone()
+                                .filter(|&t| lines_of.ink(centre + d, t))
+                                .count() as f32
+                        })
                         .collect();
                     let peak = profile.iter().cloned().fold(0.0, f32::max);
                     if peak < LOCAL_MIN_PEAK * along.len() as f32 {
