@@ -11,7 +11,7 @@ use ab_glyph::FontRef;
 use rayon::prelude::*;
 
 use sudoku_lens::rng::Rng;
-use sudoku_lens::vision::classify::prep::{FEATURE_LEN, Prepared, prepare};
+use sudoku_lens::vision::classify::prep::{FEATURE_LEN, Prepared, prepare_glyph};
 use sudoku_lens::vision::classify::{DIGIT_GLYPHS, Model, encode_model, encode_model_glyphs};
 
 use crate::synth::{CellKind, Strength, render_cell};
@@ -138,7 +138,7 @@ fn class_features(fonts: &[Face<'_>], label: u8, glyph: char, cfg: &BuildConfig)
                 &mut rng,
                 Strength::Normal,
             );
-            match prepare(&img) {
+            match prepare_glyph(&img) {
                 // Training cells are drawn in place: one whose digit lands
                 // off to the side is a drawing gone wrong, not a digit to
                 // learn from, and the model learns from clearly inked cells.
@@ -440,7 +440,7 @@ pub fn build_hand_model(
                     Border::Constant(paper),
                 )
             };
-            match prepare(&tile) {
+            match prepare_glyph(&tile) {
                 Prepared::Ink(ink) if !ink.faint => Some(ink.features),
                 _ => None,
             }

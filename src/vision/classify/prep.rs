@@ -139,9 +139,11 @@ const ENTRY_FLATTEN_RADIUS: usize = 4;
 /// Which reading a crop is prepared for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Pass {
-    /// Printed givens (and the model's build): the one pass that decides
-    /// the givens.
+    /// Printed givens: the one pass that decides the givens.
     Print,
+    /// A model's training cell ([`prepare_glyph`]): the givens' pass
+    /// without the test for a row of marks, as the models were built.
+    Glyph,
     /// A player's entry, in a cell already known to hold no given.
     Entry,
     /// Printed givens on a page read with letters as well as digits (the
@@ -217,6 +219,14 @@ pub struct Ink {
 /// Runs the whole preprocessing on one crop.
 pub fn prepare(crop: &GrayImage) -> Prepared {
     prepare_pass(crop, Pass::Print, 1.0)
+}
+
+/// [`prepare`] for a model's training cell, one glyph drawn in place: a
+/// glyph is never taken for a row of marks ([`SIBLING_HEIGHT`]), which is
+/// a reading's test of a page, so the prototypes are learnt from every
+/// drawn cell as before it.
+pub fn prepare_glyph(crop: &GrayImage) -> Prepared {
+    prepare_pass(crop, Pass::Glyph, 1.0)
 }
 
 /// [`prepare`] for a page whose symbols include letters: ink up to
