@@ -451,7 +451,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     if pass == Pass::Print
         && comps
             .iter()
-            .any(|c| marks_digit(c) && beside_level(c, main))
+            .any(|c| beside_level(c, main) && marks_digit(c))
     {
         return Prepared::Empty {
             reason: EmptyReason::Several,

@@ -26,8 +26,9 @@ const MAX_SAMPLES: u32 = 3;
 /// layout, in [`crate::grid::Layout`] cell order, sampled from `full_grey` (the image
 /// `located` was found in, at full resolution) through the homography and
 /// the refined grid lines. Each crop spans the cell between its grid lines
-/// where they lie beside it ([`Located::cell_edges`]), less [`CROP_INSET`] of the cell on each side, so it may show slivers of
-/// the lines at its border. Pixels are averaged over their footprint (up
+/// where they lie beside it ([`Located::cell_edges`]), less [`CROP_INSET`]
+/// of the cell on each side, so it may show slivers of the lines at its
+/// border. Pixels are averaged over their footprint (up
 /// to `MAX_SAMPLES` x `MAX_SAMPLES` bilinear samples) so that large
 /// photos do not alias.
 pub fn cell_crops(full_grey: &GrayImage, located: &Located, size: u32) -> Vec<GrayImage> {

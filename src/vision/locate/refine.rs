@@ -2,7 +2,8 @@
 //! rectified; its outer lines are straightened when a corner is grossly off,
 //! then every grid line is found in the ink profile across it, so that cells
 //! follow the printed lines even when the outer border is thick or the
-//! spacing uneven.
+//! spacing uneven, and each inner line again cell by cell along it, so that
+//! they follow a bent page too.
 
 use image::GrayImage;
 use rayon::prelude::*;
@@ -247,13 +248,15 @@ pub(super) fn refine(
     };
     extrapolate_outer(&mut col_lines, &col_runs, &|at| off_image(true, at));
     extrapolate_outer(&mut row_lines, &row_runs, &|at| off_image(false, at));
-    // Re-anchor the canvas on the centres of the outer lines: the outline
-    // of the ink can be pushed out by a shadow or a darker page around the
-    // grid, the lines' centres cannot.
+    // An inner line between very uneven gaps is not where the print has
+    // it; then each line where it lies beside each cell.
     even_out(&mut col_lines);
     even_out(&mut row_lines);
     let col_lines_at = local_lines(&rect, &layout, true, &col_lines);
     let row_lines_at = local_lines(&rect, &layout, false, &row_lines);
+    // Re-anchor the canvas on the centres of the outer lines: the outline
+    // of the ink can be pushed out by a shadow or a darker page around the
+    // grid, the lines' centres cannot.
     let (c0, c1) = (col_lines[0], col_lines[lw]);
     let (r0, r1) = (row_lines[0], row_lines[lh]);
     let corner = |x: f32, y: f32| {
