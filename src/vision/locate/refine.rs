@@ -366,12 +366,7 @@ fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<Quad> {
         for b in 0..n_along {
             let bi = b as isize;
             let ii = index as isize;
-            let present = if vertical {
-                layout.is_cell(bi, ii - 1) || layout.is_cell(bi, ii)
-            } else {
-                layout.is_cell(ii - 1, bi) || layout.is_cell(ii, bi)
-            };
-            if !present {
+            if !borders_cell(layout, vertical, ii, bi) {
                 continue;
             }
             let b0 = (b as f32 * p) as i32;
@@ -465,25 +460,25 @@ fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<Quad> {
     (worst > MIN_OUTER_MOVE && worst < MAX_OUTER_MOVE).then_some(Quad::new(out))
 }
 
+/// Whether grid line `line` (vertical or not) has a cell on either side
+/// of it at unit `b` along it: where the layout draws that line.
+fn borders_cell(layout: &Layout, vertical: bool, line: isize, b: isize) -> bool {
+    if vertical {
+        layout.is_cell(b, line - 1) || layout.is_cell(b, line)
+    } else {
+        layout.is_cell(line - 1, b) || layout.is_cell(line, b)
+    }
+}
+
 /// The rectified ink (at [`REFINE_PX`]) seen along the vertical lines or
 /// the horizontal ones: positions across them (a column for vertical
 /// lines) and along them.
 struct Across<'a> {
     rect: &'a GrayImage,
-    layout: &'a Layout,
     vertical: bool,
 }
 
 impl Across<'_> {
-    /// Whether the canvas holds a cell `a` across and `b` along (units).
-    fn is_cell(&self, a: isize, b: isize) -> bool {
-        if self.vertical {
-            self.layout.is_cell(b, a)
-        } else {
-            self.layout.is_cell(a, b)
-        }
-    }
-
     /// Whether the rectified pixel `across`, `along` is ink (outside: no).
     fn ink(&self, across: i32, along: i32) -> bool {
         let (x, y) = if self.vertical {
@@ -515,17 +510,13 @@ fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> (Vec<f32>, V
     } else {
         (layout.height() + 1, layout.width())
     };
-    let lines_of = Across {
-        rect,
-        layout,
-        vertical,
-    };
+    let lines_of = Across { rect, vertical };
     let reach = (LINE_REACH * p) as i32;
     let mut out: Vec<f32> = (0..n_lines).map(|i| i as f32).collect();
     let mut runs: Vec<Option<Run>> = vec![None; n_lines];
     for (i, (slot, run)) in out.iter_mut().zip(&mut runs).enumerate() {
         let along: Vec<i32> = (0..n_along as isize)
-            .filter(|&b| lines_of.is_cell(i as isize - 1, b) || lines_of.is_cell(i as isize, b))
+            .filter(|&b| borders_cell(layout, vertical, i as isize, b))
             .flat_map(|b| {
                 let b0 = (b as f32 * p) as i32;
                 // Skip the crossings near each end of the unit.
@@ -682,11 +673,7 @@ fn bends(rect: &GrayImage, layout: &Layout, vertical: bool, lines: &[f32]) -> Ve
     } else {
         layout.width()
     };
-    let lines_of = Across {
-        rect,
-        layout,
-        vertical,
-    };
+    let lines_of = Across { rect, vertical };
     let reach = (LINE_REACH * p) as i32;
     let last = lines.len() - 1;
     lines
@@ -699,9 +686,7 @@ fn bends(rect: &GrayImage, layout: &Layout, vertical: bool, lines: &[f32]) -> Ve
             let centre = (at * p - 0.5).round() as i32;
             let offsets: Vec<Option<f32>> = (0..n_along)
                 .map(|b| {
-                    if !(lines_of.is_cell(i as isize - 1, b as isize)
-                        || lines_of.is_cell(i as isize, b as isize))
-                    {
+                    if !borders_cell(layout, vertical, i as isize, b as isize) {
                         return None;
                     }
                     let b0 = (b as f32 * p) as i32;
@@ -834,13 +819,6 @@ fn outermost_line(
     } else {
         layout.width()
     };
-    let is_cell = |a: isize, b: isize| -> bool {
-        if vertical {
-            layout.is_cell(b, a)
-        } else {
-            layout.is_cell(a, b)
-        }
-    };
     let point = |across: f32, along: f32| -> [f32; 2] {
         let (x, y) = if vertical {
             (across, along)
@@ -858,7 +836,7 @@ fn outermost_line(
     }
     let step = FINE_STEP_PX / per_unit;
     let along: Vec<f32> = (0..n_along as isize)
-        .filter(|&b| is_cell(index as isize - 1, b) || is_cell(index as isize, b))
+        .filter(|&b| borders_cell(layout, vertical, index as isize, b))
         .flat_map(|b| {
             let (from, to) = (b as f32 + ALONG_FROM, b as f32 + ALONG_TO);
             let n = ((to - from) / step) as usize;
