@@ -481,4 +481,65 @@ fn eval_counts_grids_cells_and_readings_that_solve_right() {
         "{err}"
     );
     assert_eq!(eval(&["--min-entries", "0"]).status.code(), Some(0));
+    // With the printed givens known, an entry is every digit that is not
+    // printed, on every image: a.png's first given is called a player's
+    // digit here (read as a given), b's and c's written digits are missed.
+    let rows = |values: &[u8]| {
+        values
+            .chunks(9)
+            .map(|r| {
+                r.iter()
+                    .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
+                    .collect()
+            })
+            .collect::<Vec<String>>()
+            .join("\n")
+    };
+    let first = puzzle.values().iter().position(|&v| v != 0).unwrap();
+    let mut a_print = puzzle.values().to_vec();
+    a_print[first] = 0;
+    let givens = puzzle.values().iter().filter(|&&v| v != 0).count();
+    let printed = dir.join("printed.txt");
+    let text = format!(
+        "# the givens\na\n{}\n\nb\n{}\n",
+        rows(&a_print),
+        rows(puzzle.values())
+    );
+    std::fs::write(&printed, text).unwrap();
+    let o = eval(&["--printed", printed.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err.contains("c.png: the file of printed givens names no puzzle"),
+        "{err}"
+    );
+    std::fs::write(
+        &printed,
+        format!(
+            "{}\nc\n{}\n",
+            std::fs::read_to_string(&printed).unwrap(),
+            rows(puzzle.values())
+        ),
+    )
+    .unwrap();
+    let o = eval(&["--printed", printed.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("entries read right 0.0% (0 of 3), wrong 0.00% (0), read as a given 1, unsure or missed 2;"),
+        "{out}"
+    );
+    let print_total = 3 * givens - 1;
+    assert!(
+        out.contains(&format!(
+            "printed givens read as that given 100.0% ({print_total} of {print_total})"
+        )),
+        "{out}"
+    );
+    // The givens are scored against the print: b's and c's are right.
+    assert!(out.contains("grids entirely right 66.7% (2)"), "{out}");
+    assert!(
+        out.contains("a.png: 1 cells wrong (0 a wrong digit)"),
+        "{out}"
+    );
 }

@@ -19,7 +19,7 @@ use sudoku_lens::grid::{HouseKind, Layout};
 use sudoku_lens::solve::solve;
 use sudoku_lens::vision::load::has_image_extension;
 use sudoku_lens::vision::read::read_path;
-use sudoku_lens::vision::truth::truth_beside;
+use sudoku_lens::vision::truth::{Printed, truth_beside};
 
 use super::Status;
 
@@ -34,11 +34,18 @@ pub struct Floors {
     pub entries: Option<f64>,
 }
 
-pub fn run(dir: &Path, floors: Floors) -> Result<Status, String> {
+/// `printed`: a file telling which labelled digits are printed (see
+/// [`Printed`]); with it, the entries are every labelled digit that is not
+/// printed, and one read as a given counts against them.
+pub fn run(dir: &Path, floors: Floors, printed: Option<&Path>) -> Result<Status, String> {
+    let printed = printed
+        .map(Printed::read)
+        .transpose()
+        .map_err(|e| e.to_string())?;
     // Line by line (standard output is line-buffered), so that a long run
     // shows its misses as they come.
     let mut out = io::stdout().lock();
-    match evaluate(dir, floors, &mut out) {
+    match evaluate(dir, floors, printed.as_ref(), &mut out) {
         Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Status::Solved),
         Err(Failure::Output(e)) => Err(format!("cannot write the output: {e}")),
         Err(Failure::Error(e)) => Err(e),
@@ -61,7 +68,12 @@ impl From<io::Error> for Failure {
     }
 }
 
-fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, Failure> {
+fn evaluate(
+    dir: &Path,
+    floors: Floors,
+    printed: Option<&Printed>,
+    out: &mut impl Write,
+) -> Result<Status, Failure> {
     let mut images: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| Failure::Error(format!("{}: cannot list the folder: {e}", dir.display())))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -92,6 +104,16 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
         let name = image
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        // With the printed givens known, the givens read are scored
+        // against them; else against every digit on the paper.
+        let print = match printed {
+            Some(p) if handwritten => Some(p.for_photo(&name).ok_or_else(|| {
+                Failure::Error(format!(
+                    "{name}: the file of printed givens names no puzzle this photo's name begins with"
+                ))
+            })?),
+            _ => None,
+        };
         let reading = match result {
             Ok(r) => r,
             Err(e) => {
@@ -128,7 +150,11 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
             }
         }
         let read = &shown[..];
-        let right = read.iter().zip(&truth).filter(|(a, b)| a == b).count();
+        // A cell is right as the print has it (the paper's digits, when the
+        // print is not known apart); a wrong digit is one the paper does
+        // not have there.
+        let owed = print.unwrap_or(&truth);
+        let right = read.iter().zip(owed).filter(|(a, b)| a == b).count();
         let wrong = read
             .iter()
             .zip(&truth)
@@ -149,7 +175,7 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
         });
         solved_ok += solved_right as usize;
         if handwritten {
-            entries.add(&labels, read, reading.entries.values(), solved_right);
+            entries.add(&labels, read, reading.entries.values(), solved_right, print);
         }
         let cages_right = cages.add(&truth_cages, reading.puzzle.cages(), right == 81);
         let regions_right = regions.add(&truth_regions, reading.puzzle.layout(), right == 81);
@@ -232,9 +258,14 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
     }
     if entries.handwriting {
         let e = &entries;
+        let as_given = if printed.is_some() {
+            format!(", read as a given {}", e.as_given)
+        } else {
+            String::new()
+        };
         writeln!(
             out,
-            "{}: entries read right {:.1}% ({} of {}), wrong {:.2}% ({}), unsure or missed {}; \
+            "{}: entries read right {:.1}% ({} of {}), wrong {:.2}% ({}){as_given}, unsure or missed {}; \
              entries where nothing is written {}; candidate marks read as a given or an entry {} (of {})",
             dir.display(),
             pct(e.right, e.total),
@@ -242,11 +273,21 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
             e.total,
             pct(e.wrong, e.total),
             e.wrong,
-            e.total - e.right - e.wrong,
+            e.total - e.right - e.wrong - e.as_given,
             e.on_blank,
             e.marks_read,
             e.marks,
         )?;
+        if printed.is_some() {
+            writeln!(
+                out,
+                "{}: printed givens read as that given {:.1}% ({} of {})",
+                dir.display(),
+                pct(e.print_right, e.print),
+                e.print_right,
+                e.print,
+            )?;
+        }
     }
     if let Some(floor) = floors.grids
         && grids_pct < floor
@@ -286,10 +327,13 @@ fn evaluate(dir: &Path, floors: Floors, out: &mut impl Write) -> Result<Status, 
     Ok(Status::Solved)
 }
 
-/// The player's entries, on sets whose labels hold handwriting: the truth of an entry is
-/// a label digit in a cell the reading holds no given in, counted on images
-/// whose reading solved right (the labels do not tell print from
-/// handwriting, and only then are the givens known to be the print).
+/// The player's entries, on sets whose labels hold handwriting. With the
+/// printed givens known (a [`Printed`] file), an entry is a labelled digit
+/// that is not printed, on every image. Without, the labels do not tell
+/// print from handwriting: an entry is then a labelled digit in a cell the
+/// reading holds no given in, counted on images whose reading solved right
+/// (only then are the givens taken to be the print, though a player's digit
+/// read as a given goes uncounted).
 #[derive(Default)]
 struct EntryScore {
     /// Whether any image was counted.
@@ -299,6 +343,11 @@ struct EntryScore {
     right: usize,
     /// Read as another digit.
     wrong: usize,
+    /// Read as a printed given (with the printed givens known).
+    as_given: usize,
+    /// Printed givens (when known), and of those read as that given.
+    print: usize,
+    print_right: usize,
     /// Entries read in cells whose label is blank.
     on_blank: usize,
     /// Cells labelled with candidate marks, and of those read as a given or
@@ -308,7 +357,16 @@ struct EntryScore {
 }
 
 impl EntryScore {
-    fn add(&mut self, labels: &[u8], givens: &[u8], read: &[u8], solved_right: bool) {
+    /// One image: its labels, the givens and entries read, whether it
+    /// solved right, and its printed givens when known.
+    fn add(
+        &mut self,
+        labels: &[u8],
+        givens: &[u8],
+        read: &[u8],
+        solved_right: bool,
+        printed: Option<&[u8]>,
+    ) {
         use sudoku_lens::vision::truth::CANDIDATE_MARKS;
         self.handwriting = true;
         for ((&label, &given), &entry) in labels.iter().zip(givens).zip(read) {
@@ -316,6 +374,28 @@ impl EntryScore {
                 self.marks += 1;
                 self.marks_read += (given != 0 || entry != 0) as usize;
             }
+        }
+        if let Some(printed) = printed {
+            for (((&label, &given), &entry), &print) in
+                labels.iter().zip(givens).zip(read).zip(printed)
+            {
+                if print != 0 {
+                    self.print += 1;
+                    self.print_right += (given == print) as usize;
+                    continue;
+                }
+                match label {
+                    1..=9 => {
+                        self.total += 1;
+                        self.as_given += (given != 0) as usize;
+                        self.right += (given == 0 && entry == label) as usize;
+                        self.wrong += (given == 0 && entry != 0 && entry != label) as usize;
+                    }
+                    0 => self.on_blank += (given == 0 && entry != 0) as usize,
+                    _ => {}
+                }
+            }
+            return;
         }
         if !solved_right {
             return;

@@ -151,6 +151,12 @@ pub enum Command {
         /// handwriting).
         #[arg(long, value_name = "PERCENT")]
         min_entries: Option<f64>,
+        /// A file telling which labelled digits are printed (per puzzle, a
+        /// name its photos' names begin with and 9 rows of its printed
+        /// givens, `.` elsewhere): entries are then every other labelled
+        /// digit, and one read as a given counts as not read.
+        #[arg(long, value_name = "FILE")]
+        printed: Option<PathBuf>,
     },
     /// Time the solver on a file of puzzles (one thread) and print puzzles per second.
     Bench {
@@ -372,6 +378,7 @@ pub fn run(command: Command) -> Result<Status, String> {
             min_grids,
             min_killers,
             min_entries,
+            printed,
         } => eval::run(
             &dir,
             eval::Floors {
@@ -379,6 +386,7 @@ pub fn run(command: Command) -> Result<Status, String> {
                 killers: min_killers,
                 entries: min_entries,
             },
+            printed.as_deref(),
         ),
         Command::Bench {
             file,

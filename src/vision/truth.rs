@@ -68,6 +68,114 @@ pub enum TruthError {
     Count { file: String, found: usize },
     #[error("{0}")]
     Puzzle(String),
+    #[error("{file}: line {line}: {what}")]
+    Printed {
+        file: String,
+        line: usize,
+        what: String,
+    },
+}
+
+/// Which of the labelled digits are printed, for sets whose labels do not
+/// tell print from handwriting (the kubiesa sets): per puzzle, its printed
+/// givens, as a person told them on its photos.
+///
+/// The text: blocks separated by blank lines, each a puzzle's name (the
+/// photos whose file names begin with it) and 9 rows of 9 characters, a
+/// printed digit or `.`; lines starting with `#` are comments.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Printed {
+    puzzles: Vec<(String, Vec<u8>)>,
+}
+
+impl Printed {
+    /// Reads a file of printed givens (see [`Printed`]).
+    pub fn read(path: &Path) -> Result<Printed, TruthError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| TruthError::Printed {
+            file: file.clone(),
+            line: 0,
+            what: format!("cannot be read: {e}"),
+        })?;
+        Printed::parse(&text, &file)
+    }
+
+    /// Parses the text of a file of printed givens; `file` names it in
+    /// errors.
+    pub fn parse(text: &str, file: &str) -> Result<Printed, TruthError> {
+        let fail = |line: usize, what: String| TruthError::Printed {
+            file: file.to_string(),
+            line,
+            what,
+        };
+        let mut puzzles: Vec<(String, Vec<u8>)> = Vec::new();
+        // The block being read: its name and its first line.
+        let mut block: Option<(String, usize, Vec<u8>)> = None;
+        let lines = text.lines().map(str::trim).chain([""]);
+        for (i, line) in lines.enumerate() {
+            let n = i + 1;
+            if line.starts_with('#') {
+                continue;
+            }
+            match &mut block {
+                None if line.is_empty() => {}
+                None => {
+                    if puzzles.iter().any(|(name, _)| name == line) {
+                        return Err(fail(n, format!("puzzle `{line}` a second time")));
+                    }
+                    block = Some((line.to_string(), n, Vec::with_capacity(CELLS)));
+                }
+                Some((name, start, cells)) if line.is_empty() => {
+                    if cells.len() != CELLS {
+                        return Err(fail(
+                            *start,
+                            format!("puzzle `{name}` has {} rows, expected 9", cells.len() / 9),
+                        ));
+                    }
+                    puzzles.push((std::mem::take(name), std::mem::take(cells)));
+                    block = None;
+                }
+                Some((_, _, cells)) => {
+                    let row: Vec<u8> = line
+                        .chars()
+                        .map(|ch| match ch {
+                            '.' => Some(0),
+                            '1'..='9' => Some(ch as u8 - b'0'),
+                            _ => None,
+                        })
+                        .collect::<Option<_>>()
+                        .filter(|r: &Vec<u8>| r.len() == 9)
+                        .ok_or_else(|| {
+                            fail(n, format!("`{line}` is not a row of 9 digits or `.`"))
+                        })?;
+                    if cells.len() == CELLS {
+                        return Err(fail(n, "a tenth row: a blank line ends a puzzle".into()));
+                    }
+                    cells.extend(row);
+                }
+            }
+        }
+        Ok(Printed { puzzles })
+    }
+
+    /// The printed givens (0 elsewhere) of the photo file named `name`: of
+    /// the puzzle whose name is the longest beginning of it.
+    pub fn for_photo(&self, name: &str) -> Option<&[u8]> {
+        self.puzzles
+            .iter()
+            .filter(|(puzzle, _)| name.starts_with(puzzle.as_str()))
+            .max_by_key(|(puzzle, _)| puzzle.len())
+            .map(|(_, cells)| &cells[..])
+    }
+
+    /// The number of puzzles.
+    pub fn len(&self) -> usize {
+        self.puzzles.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.puzzles.is_empty()
+    }
 }
 
 /// The ground truth beside `image` (`NAME.dat`, else `NAME.txt`); `None`
@@ -177,6 +285,43 @@ mod tests {
         assert!(e.to_string().starts_with("c.dat: line 4: `-1`"), "{e}");
         let e = parse_labels("1 2 3", 0, "d.txt").unwrap_err();
         assert_eq!(e.to_string(), "d.txt: 3 labels, expected 81");
+    }
+
+    #[test]
+    fn printed_givens_name_their_photos() {
+        let rows = ["1........", "........."].repeat(5)[..9].join("\n");
+        let text = format!(
+            "# a comment\n01_04\n{rows}\n\n01_04_b\n{}\n",
+            rows.replace('1', "2")
+        );
+        let printed = Printed::parse(&text, "p.txt").unwrap();
+        assert_eq!(printed.len(), 2);
+        assert_eq!(printed.for_photo("01_04_iphone_14_0.jpg").unwrap()[0], 1);
+        // The longest name that begins the photo's wins.
+        assert_eq!(printed.for_photo("01_04_b_1.jpg").unwrap()[0], 2);
+        assert_eq!(printed.for_photo("02_01_a.jpg"), None);
+    }
+
+    #[test]
+    fn bad_printed_givens_say_where_and_what() {
+        let err = |text: &str| Printed::parse(text, "p.txt").unwrap_err().to_string();
+        let rows = ["........."; 9].join("\n");
+        assert_eq!(
+            err(&format!("a\n{}\n12x......\n", ["........."; 3].join("\n"))),
+            "p.txt: line 5: `12x......` is not a row of 9 digits or `.`"
+        );
+        assert_eq!(
+            err("a\n.........\n\n"),
+            "p.txt: line 1: puzzle `a` has 1 rows, expected 9"
+        );
+        assert_eq!(
+            err(&format!("a\n{rows}\n.........\n")),
+            "p.txt: line 11: a tenth row: a blank line ends a puzzle"
+        );
+        assert_eq!(
+            err(&format!("a\n{rows}\n\na\n{rows}\n")),
+            "p.txt: line 12: puzzle `a` a second time"
+        );
     }
 
     #[test]
