@@ -28,6 +28,16 @@ pub(crate) fn median(img: &GrayImage) -> u8 {
     *levels.select_nth_unstable(mid).1
 }
 
+/// The upper median of some values (the middle one of an odd count), in
+/// place; `None` for none.
+pub(crate) fn median_of(values: &mut [f32]) -> Option<f32> {
+    if values.is_empty() {
+        return None;
+    }
+    let mid = values.len() / 2;
+    Some(*values.select_nth_unstable_by(mid, f32::total_cmp).1)
+}
+
 /// Bilinear grey level at an image point, which must lie within the
 /// image's pixel centres (`0 <= x <= width - 1`, the same for y): the
 /// callers clamp or reject points outside first.
@@ -47,6 +57,13 @@ pub(crate) fn bilinear(grey: &GrayImage, x: f32, y: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn median_of_values_is_the_middle_one() {
+        assert_eq!(median_of(&mut [0.3, 0.1, 0.2]), Some(0.2));
+        assert_eq!(median_of(&mut [0.4, 0.1, 0.2, 0.3]), Some(0.3));
+        assert_eq!(median_of(&mut []), None);
+    }
 
     #[test]
     fn median_is_the_middle_level() {

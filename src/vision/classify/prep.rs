@@ -202,6 +202,11 @@ pub struct Ink {
     pub features: Vec<f32>,
     /// Height of the shape over the crop's side.
     pub height: f32,
+    /// Height of the shape's main piece alone over the crop's side: without
+    /// the smaller pieces merged beside it (a killer's cage sum in the
+    /// corner, candidate marks beside a player's digit). For a glyph of one
+    /// stroke, its height.
+    pub body: f32,
     /// Width of the shape over the crop's side.
     pub width: f32,
     /// Ink contrast against the background, in grey levels.
@@ -632,6 +637,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let ink = Ink {
         features,
         height,
+        body: (main.y1 - main.y0 + 1) as f32 / n as f32,
         width,
         contrast,
         stroke,
