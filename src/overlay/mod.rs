@@ -455,11 +455,11 @@ pub fn background_luma<P: Paintable>(image: &Canvas<P>, located: &Located, given
 }
 
 /// Cell-local coordinates (0..1 both ways) to image pixels for one cell:
-/// the cell's span between its refined grid lines, then the homography.
+/// the cell's span between its refined grid lines where they lie beside it
+/// ([`Located::cell_edges`]: on a bent page, where the reader read the
+/// cell), then the homography.
 fn cell_to_image(located: &Located, cell: usize) -> Option<Homography> {
-    let (r, c) = located.layout.position(cell);
-    let (u0, u1) = (located.col_lines[c] as f64, located.col_lines[c + 1] as f64);
-    let (v0, v1) = (located.row_lines[r] as f64, located.row_lines[r + 1] as f64);
+    let [u0, u1, v0, v1] = located.cell_edges(cell).map(f64::from);
     let span = Homography::from_matrix([u1 - u0, 0.0, u0, 0.0, v1 - v0, v0, 0.0, 0.0, 1.0]);
     let map = span.then(&located.homography);
     map.inverse().map(|_| map)

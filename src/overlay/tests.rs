@@ -72,6 +72,49 @@ fn digits_land_in_their_cells_only_and_givens_are_left_alone() {
 }
 
 #[test]
+fn a_digit_follows_a_bent_line_beside_its_cell() {
+    // A square grid, 40 pixels a cell; beside row 5 the lines left and
+    // right of the centre cell bend a quarter of a cell to the right.
+    let mut loc = located(
+        Layout::classic(),
+        [[0.0, 0.0], [360.0, 0.0], [360.0, 360.0], [0.0, 360.0]],
+    );
+    loc.col_lines_at = (0..=9).map(|i| vec![i as f32; 9]).collect();
+    loc.row_lines_at = (0..=9).map(|i| vec![i as f32; 9]).collect();
+    loc.col_lines_at[4][4] = 4.25;
+    loc.col_lines_at[5][4] = 5.25;
+    let original = RgbaImage::from_pixel(360, 360, Rgba([250, 250, 250, 255]));
+    let mut solution = vec![0u8; 81];
+    solution[40] = 1;
+    let mut image = original.clone();
+    let givens = vec![0u8; 81];
+    let options = Options::default();
+    draw_solution(
+        &mut image,
+        &loc,
+        &givens,
+        &solution,
+        &[],
+        Alphabet::Digits,
+        &options,
+    )
+    .unwrap();
+    // The 1's ink is centred between the bent lines (x 170 to 210), not
+    // the straight ones (160 to 200).
+    let xs: Vec<u32> = image
+        .enumerate_pixels()
+        .filter(|(x, y, p)| *p != original.get_pixel(*x, *y))
+        .map(|(x, _, _)| x)
+        .collect();
+    assert!(!xs.is_empty());
+    let mid = (xs.iter().min().unwrap() + xs.iter().max().unwrap()) as f32 / 2.0;
+    assert!(
+        (mid - 190.0).abs() <= 3.0,
+        "the digit is centred at x {mid}"
+    );
+}
+
+#[test]
 fn changed_cells_are_framed_in_their_own_colour() {
     let loc = located(
         Layout::classic(),

@@ -181,16 +181,18 @@ impl Located {
         ]
     }
 
-    /// The four corners of a cell in image pixels, clockwise from top-left.
+    /// The four corners of a cell in image pixels, clockwise from top-left,
+    /// between its lines where they lie beside it ([`Located::cell_edges`]):
+    /// on a bent page, where the cell was read. Neighbouring cells share
+    /// the line between them, though not always its ends exactly (a
+    /// horizontal line may lie a little differently beside the next column).
     pub fn cell_quad(&self, cell: usize) -> [[f32; 2]; 4] {
-        let (r, c) = self.layout.position(cell);
-        let (r, c) = (r as f32, c as f32);
-        [
-            self.canvas_to_image(c, r),
-            self.canvas_to_image(c + 1.0, r),
-            self.canvas_to_image(c + 1.0, r + 1.0),
-            self.canvas_to_image(c, r + 1.0),
-        ]
+        let [l, r, t, b] = self.cell_edges(cell);
+        let map = |u: f32, v: f32| {
+            let (x, y) = self.homography.map(u as f64, v as f64);
+            [x as f32, y as f32]
+        };
+        [map(l, t), map(r, t), map(r, b), map(l, b)]
     }
 
     /// The same location for an image scaled by `factor` (e.g. from the
@@ -469,5 +471,45 @@ mod tests {
         assert!((piecewise(&lines, 0.0) - 0.1).abs() < 1e-6);
         assert!((piecewise(&lines, 1.5) - 1.6).abs() < 1e-6);
         assert!((piecewise(&lines, 3.0) - 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_cell_quad_lies_between_the_lines_beside_it() {
+        // Ten pixels a cell, no perspective; the line between columns 1
+        // and 2 bends right by a fifth of a cell beside row 4.
+        let layout = Layout::classic();
+        let h = Homography::from_matrix([10.0, 0.0, 0.0, 0.0, 10.0, 0.0, 0.0, 0.0, 1.0]);
+        let lines: Vec<f32> = (0..=9).map(|i| i as f32).collect();
+        let mut col_lines_at: Vec<Vec<f32>> = lines.iter().map(|&x| vec![x; 9]).collect();
+        col_lines_at[2][4] = 2.2;
+        let located = Located {
+            corners: [[0.0, 0.0], [90.0, 0.0], [90.0, 90.0], [0.0, 90.0]],
+            layout: layout.clone(),
+            homography: h,
+            col_lines: lines.clone(),
+            row_lines: lines.clone(),
+            col_lines_at,
+            row_lines_at: lines.iter().map(|&y| vec![y; 9]).collect(),
+            score: 1.0,
+            layout_scores: Vec::new(),
+        };
+        let near =
+            |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).abs() < 1e-3 && (a[1] - b[1]).abs() < 1e-3;
+        // r5c2 and r5c3 (row 4, columns 1 and 2) share the bent line.
+        let (left, right) = (located.cell_quad(4 * 9 + 1), located.cell_quad(4 * 9 + 2));
+        assert!(
+            near(left[1], [22.0, 40.0]) && near(left[2], [22.0, 50.0]),
+            "{left:?}"
+        );
+        assert!(
+            near(right[0], [22.0, 40.0]) && near(right[3], [22.0, 50.0]),
+            "{right:?}"
+        );
+        // The row above keeps the line where it lies beside it.
+        let above = located.cell_quad(3 * 9 + 1);
+        assert!(
+            near(above[1], [20.0, 30.0]) && near(above[2], [20.0, 40.0]),
+            "{above:?}"
+        );
     }
 }
