@@ -441,3 +441,43 @@ fn solution_rows(v: &serde_json::Value) -> String {
         .map(|r| r.as_str().unwrap())
         .collect()
 }
+
+#[test]
+fn a_players_right_entries_are_left_as_written() {
+    // A photo with handwritten entries (all right): the export draws the
+    // solution into the empty cells only, and leaves the player's digits.
+    let input = images().join("classic-photo-entries.jpg");
+    let dir = temp_dir("export-entries");
+    let out = dir.join("out.png");
+    let o = run(&["solve", s(&input), "--export", s(&out)]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let reading = sudoku_lens::vision::read::read_path(&input, None).unwrap();
+    let entries = reading.entries.values();
+    let givens = reading.puzzle.values();
+    assert!(entries.iter().filter(|&&e| e != 0).count() >= 10);
+    let before = image::open(&input).unwrap().to_rgb8();
+    let after = image::open(&out).unwrap().to_rgb8();
+    // Pixels changed in the middle half of a cell.
+    let changed = |cell: usize| {
+        let q = reading.located.cell_quad(cell);
+        let (cx, cy) = (
+            q.iter().map(|p| p[0]).sum::<f32>() / 4.0,
+            q.iter().map(|p| p[1]).sum::<f32>() / 4.0,
+        );
+        let half = (q[1][0] - q[0][0]).abs() / 4.0;
+        let mut n = 0;
+        for y in (cy - half) as u32..(cy + half) as u32 {
+            for x in (cx - half) as u32..(cx + half) as u32 {
+                n += (before.get_pixel(x, y) != after.get_pixel(x, y)) as usize;
+            }
+        }
+        n
+    };
+    for cell in 0..81 {
+        if entries[cell] != 0 {
+            assert_eq!(changed(cell), 0, "entry cell {cell} was drawn over");
+        } else if givens[cell] == 0 {
+            assert!(changed(cell) > 20, "empty cell {cell} got no digit");
+        }
+    }
+}

@@ -63,7 +63,8 @@ pub enum Command {
         inputs: Vec<PathBuf>,
         /// Write the solution drawn onto the image (a text puzzle: a clean
         /// rendered grid) to FILE: PNG, or JPEG if FILE ends in .jpg/.jpeg.
-        /// One input only.
+        /// A player's digits that agree with it are left as written. One
+        /// input only.
         #[arg(long, value_name = "FILE", conflicts_with = "export_dir")]
         export: Option<PathBuf>,
         /// Write each input's solution to DIR/<name>.solved.png.

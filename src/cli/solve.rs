@@ -358,10 +358,18 @@ fn paint<P: Paintable>(
 ) -> Result<(), String> {
     // A killer's outlines and sums are printed in the cells.
     let options = options.for_cages(!reading.puzzle.cages().is_empty());
+    // The player's entries that agree with the solution are left as they
+    // wrote them; the other cells get the solution.
+    let mut kept = reading.puzzle.values().to_vec();
+    for ((k, &e), &s) in kept.iter_mut().zip(reading.entries.values()).zip(solution) {
+        if e != 0 && e == s {
+            *k = e;
+        }
+    }
     draw_solution(
         image,
         &reading.located,
-        reading.puzzle.values(),
+        &kept,
         solution,
         changed,
         reading.puzzle.alphabet(),
