@@ -20,6 +20,25 @@ pub(super) fn located(layout: Layout, corners: [[f32; 2]; 4]) -> Located {
     }
 }
 
+/// [`draw_solution`] of digits with no cell changed by the check.
+fn draw_digits<P: Paintable>(
+    image: &mut Canvas<P>,
+    located: &Located,
+    givens: &[u8],
+    solution: &[u8],
+    options: &Options,
+) -> Result<Vec<PixelRect>, OverlayError> {
+    draw_solution(
+        image,
+        located,
+        givens,
+        solution,
+        &[],
+        Alphabet::Digits,
+        options,
+    )
+}
+
 #[test]
 fn the_palette_follows_the_paper() {
     let loc = located(
@@ -48,16 +67,7 @@ fn digits_land_in_their_cells_only_and_givens_are_left_alone() {
     solution[0] = 5;
     solution[40] = 8; // the centre cell
     let mut image = original.clone();
-    let rects = draw_solution(
-        &mut image,
-        &loc,
-        &givens,
-        &solution,
-        &[],
-        Alphabet::Digits,
-        &Options::default(),
-    )
-    .unwrap();
+    let rects = draw_digits(&mut image, &loc, &givens, &solution, &Options::default()).unwrap();
     assert_eq!(rects.len(), 1, "one digit drawn");
     let quad = loc.cell_quad(40);
     let mut inked = 0;
@@ -89,16 +99,7 @@ fn a_digit_follows_a_bent_line_beside_its_cell() {
     let mut image = original.clone();
     let givens = vec![0u8; 81];
     let options = Options::default();
-    draw_solution(
-        &mut image,
-        &loc,
-        &givens,
-        &solution,
-        &[],
-        Alphabet::Digits,
-        &options,
-    )
-    .unwrap();
+    draw_digits(&mut image, &loc, &givens, &solution, &options).unwrap();
     // The 1's ink is centred between the bent lines (x 170 to 210), not
     // the straight ones (160 to 200).
     let xs: Vec<u32> = image
@@ -161,16 +162,7 @@ fn the_outline_follows_the_shape() {
         outline: true,
         ..Options::default()
     };
-    draw_solution(
-        &mut image,
-        &loc,
-        &none,
-        &none,
-        &[],
-        Alphabet::Digits,
-        &options,
-    )
-    .unwrap();
+    draw_digits(&mut image, &loc, &none, &none, &options).unwrap();
     let blue = |x: u32, y: u32| *image.get_pixel(x, y) == Palette::LIGHT.outline;
     // 20 px per canvas cell: the top-left grid's top edge, and the top of
     // the blank gap between the two upper grids (canvas row 6, column 10).
@@ -188,30 +180,14 @@ fn wrong_lengths_and_values_are_errors() {
     );
     let mut image = RgbaImage::new(100, 100);
     let ok = vec![0u8; 81];
-    let e = draw_solution(
-        &mut image,
-        &loc,
-        &ok[..80],
-        &ok,
-        &[],
-        Alphabet::Digits,
-        &Options::default(),
-    );
+    let e = draw_digits(&mut image, &loc, &ok[..80], &ok, &Options::default());
     assert_eq!(
         e.unwrap_err().to_string(),
         "givens has 80 values; the classic layout has 81 cells"
     );
     let mut bad = ok.clone();
     bad[3] = 10;
-    let e = draw_solution(
-        &mut image,
-        &loc,
-        &ok,
-        &bad,
-        &[],
-        Alphabet::Digits,
-        &Options::default(),
-    );
+    let e = draw_digits(&mut image, &loc, &ok, &bad, &Options::default());
     assert!(e.unwrap_err().to_string().contains("holds 10 at cell 3"));
     let e = draw_solution(
         &mut image,
@@ -347,16 +323,7 @@ fn pencil_marks_under_a_solved_digit_are_covered_with_paper() {
     let mut solution = vec![0u8; 81];
     solution[10] = 1;
     solution[11] = 1;
-    draw_solution(
-        &mut image,
-        &loc,
-        &givens,
-        &solution,
-        &[],
-        Alphabet::Digits,
-        &Options::default(),
-    )
-    .unwrap();
+    draw_digits(&mut image, &loc, &givens, &solution, &Options::default()).unwrap();
     assert_eq!(*image.get_pixel(59, 60), paper, "the mark is covered");
     // The clean cell beside it only gets the digit's ink.
     let changed_in = |x0: u32| {
@@ -374,16 +341,7 @@ fn pencil_marks_under_a_solved_digit_are_covered_with_paper() {
         cover_marks: false,
         ..Options::default()
     };
-    draw_solution(
-        &mut image,
-        &loc,
-        &givens,
-        &solution,
-        &[],
-        Alphabet::Digits,
-        &options,
-    )
-    .unwrap();
+    draw_digits(&mut image, &loc, &givens, &solution, &options).unwrap();
     assert_eq!(*image.get_pixel(59, 60), Rgba([90, 90, 90, 255]), "kept");
     assert!(changed_in(50) < 600, "{}", changed_in(50));
 }
