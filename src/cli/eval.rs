@@ -119,6 +119,7 @@ fn evaluate(
             Err(e) => {
                 writeln!(out, "{name}: {e}")?;
                 cells += 81;
+                entries.add_unread(&labels, print);
                 continue;
             }
         };
@@ -134,6 +135,7 @@ fn evaluate(
         if read_as != expected && !(read_as == "classic" && expected == "jigsaw") {
             writeln!(out, "{name}: read as {read_as}")?;
             cells += 81;
+            entries.add_unread(&labels, print);
             continue;
         }
         if read_as == expected {
@@ -357,6 +359,15 @@ struct EntryScore {
 }
 
 impl EntryScore {
+    /// An image whose reading failed: with its printed givens known, its
+    /// entries count as not read (without, they are not known).
+    fn add_unread(&mut self, labels: &[u8], printed: Option<&[u8]>) {
+        if printed.is_some() {
+            let none = vec![0u8; labels.len()];
+            self.add(labels, &none, &none, false, printed);
+        }
+    }
+
     /// One image: its labels, the givens and entries read, whether it
     /// solved right, and its printed givens when known.
     fn add(

@@ -675,13 +675,15 @@ fn page_limit(scored: &[Scored]) -> f32 {
 /// A digit read at least this sure is the page's print, the reference a
 /// player's digits are told from (below, on a page a player has mostly
 /// filled, their large digits read as print half-sure would set it: at
-/// [`ACCEPT`] they do on kubiesa-val, and a third fewer of them are told).
+/// [`ACCEPT`] they do on kubiesa-val, and a fifth fewer of them are told).
 pub const PRINT_SURE: f32 = 0.8;
 /// Ink at least this many times as tall as the page's print, and far from
 /// the prototypes (see [`PRINT_FAR`]), is a player's. A font's digits are
-/// all about one height (on the 12 MP photos, 99% of the givens are within
-/// 1.08 of their page's median, the tallest 1.16); a player writes larger
-/// than the type, mostly 1.15-1.3 of it.
+/// all about one height (main pieces, [`prep::Ink::body`]: on the 12 MP
+/// photos 99% of the givens are within 1.08 of their page's median, the
+/// tallest 1.16; on the newspaper photos 1.12 and 1.18, but those fit their
+/// prototypes); half the player's digits that passed for print are
+/// 1.23-1.35 times as tall.
 pub const PRINT_TALLER: f32 = 1.15;
 /// Ink this far from its nearest prototype or nearer fits the type whatever
 /// the page (a screenshot in the model's own font has a print median near
