@@ -699,8 +699,8 @@ pub const PRINT_TALLER_PER_DOUBLING: f32 = 0.088;
 pub const PRINT_TALLER_LEAST: f32 = 1.05;
 /// Ink this far from its nearest prototype or nearer fits the type whatever
 /// the page (a screenshot in the model's own font has a print median near
-/// 0, so [`PAGE_FIT`] times it alone would take any trace of noise for
-/// another hand): on the 12 MP photos 99% of the givens are within 0.081.
+/// 0, against which any trace of noise is many doublings farther): on the
+/// 12 MP photos 99% of the givens are within 0.081.
 pub const PRINT_FAR: f32 = 0.08;
 
 /// The page's print: the median nearest-prototype distance and height of
