@@ -408,7 +408,7 @@ impl Model {
     /// for an empty cell, while handwriting beside sharp print stays empty.
     /// Such readings keep their low confidence, so they count as uncertain.
     /// And ink taller than the page's print and farther from the
-    /// prototypes is no given, however sure its digit (see [`PagePrint`]):
+    /// prototypes is no given, however sure its digit (see [`PRINT_TALLER_AT_PAR`]):
     /// a player's large digit that happens to look like type.
     pub fn classify_batch(&self, crops: &[GrayImage]) -> Vec<CellReading> {
         let prepared: Vec<Prepared> = crops.par_iter().map(|c| self.prepare(c)).collect();
