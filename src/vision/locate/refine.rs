@@ -492,6 +492,34 @@ impl Across<'_> {
             && (y as u32) < self.rect.height()
             && self.rect.get_pixel(x as u32, y as u32)[0] > 0
     }
+
+    /// A line near position `centre` across, seen at the positions `along`
+    /// it: the ink at each offset up to `reach` either side, summed along;
+    /// when its peak holds ink over `min_share` of `along`, the line's
+    /// place (the ink-weighted centre of the strong run around the peak,
+    /// see [`peak_run`]) and the run's first and last position across.
+    fn line_near(
+        &self,
+        centre: i32,
+        reach: i32,
+        along: &[i32],
+        min_share: f32,
+    ) -> Option<(f32, i32, i32)> {
+        let profile: Vec<f32> = (-reach..=reach)
+            .map(|d| along.iter().filter(|&&b| self.ink(centre + d, b)).count() as f32)
+            .collect();
+        let peak = profile.iter().cloned().fold(0.0, f32::max);
+        if peak < min_share * along.len() as f32 {
+            return None;
+        }
+        let (mid, lo, hi) = peak_run(&profile, peak);
+        let first = |j: usize| centre + j as i32 - reach;
+        Some((
+            centre as f32 + mid - reach as f32 + 0.5,
+            first(lo),
+            first(hi),
+        ))
+    }
 }
 
 /// Positions (canvas units) of the vertical (`vertical`) or horizontal grid
@@ -527,23 +555,11 @@ fn find_lines(rect: &GrayImage, layout: &Layout, vertical: bool) -> (Vec<f32>, V
             continue;
         }
         let centre = (i as f32 * p) as i32;
-        let profile: Vec<f32> = (-reach..=reach)
-            .map(|d| {
-                along
-                    .iter()
-                    .filter(|&&b| lines_of.ink(centre + d, b))
-                    .count() as f32
-            })
-            .collect();
-        let peak = profile.iter().cloned().fold(0.0, f32::max);
-        if peak < LINE_MIN_PEAK * along.len() as f32 {
+        let Some((pos, lo, hi)) = lines_of.line_near(centre, reach, &along, LINE_MIN_PEAK) else {
             continue;
-        }
-        let (mid, lo, hi) = peak_run(&profile, peak);
-        let pos = centre as f32 + mid - reach as f32 + 0.5;
+        };
         *slot = pos / p;
-        let column = |j: usize| (centre + j as i32 - reach) as f32 / p;
-        *run = Some((column(lo), column(hi) + 1.0 / p));
+        *run = Some((lo as f32 / p, hi as f32 / p + 1.0 / p));
     }
     for i in 1..out.len() {
         if out[i] <= out[i - 1] + MIN_LINE_GAP {
@@ -690,21 +706,10 @@ fn bends(rect: &GrayImage, layout: &Layout, vertical: bool, lines: &[f32]) -> Ve
                         return None;
                     }
                     let b0 = (b as f32 * p) as i32;
-                    let along = b0 + (ALONG_FROM * p) as i32..b0 + (ALONG_TO * p) as i32;
-                    let profile: Vec<f32> = (-reach..=reach)
-                        .map(|d| {
-                            along
-                                .clone()
-                                .filter(|&t| lines_of.ink(centre + d, t))
-                                .count() as f32
-                        })
-                        .collect();
-                    let peak = profile.iter().cloned().fold(0.0, f32::max);
-                    if peak < LOCAL_MIN_PEAK * along.len() as f32 {
-                        return None;
-                    }
-                    let (mid, _, _) = peak_run(&profile, peak);
-                    Some((centre as f32 + mid - reach as f32 + 0.5) / p - at)
+                    let along: Vec<i32> =
+                        (b0 + (ALONG_FROM * p) as i32..b0 + (ALONG_TO * p) as i32).collect();
+                    let (pos, _, _) = lines_of.line_near(centre, reach, &along, LOCAL_MIN_PEAK)?;
+                    Some(pos / p - at)
                 })
                 .collect();
             fit_bend(&offsets)
