@@ -409,7 +409,9 @@ impl Model {
     /// Such readings keep their low confidence, so they count as uncertain.
     /// And ink taller than the page's print and farther from the
     /// prototypes is no given, however sure its digit (see [`PRINT_TALLER_AT_PAR`]):
-    /// a player's large digit that happens to look like type.
+    /// a player's large digit that happens to look like type. Nor is ink
+    /// fainter than the print and unlike the page's own print of its digit
+    /// (see [`PRINT_FAINTER`]): a player's pencil digit of the type's height.
     pub fn classify_batch(&self, crops: &[GrayImage]) -> Vec<CellReading> {
         let prepared: Vec<Prepared> = crops.par_iter().map(|c| self.prepare(c)).collect();
         self.read_page(&prepared)
@@ -433,10 +435,22 @@ impl Model {
             .collect();
         let limit = page_limit(&scored);
         let print = PagePrint::of(&scored);
+        // The page's print of each digit is gathered only for a page with
+        // faint ink to compare with it.
+        let mates = print
+            .filter(|p| scored.iter().any(|s| p.fainter(s) && !p.foreign(s)))
+            .and_then(|p| PageMates::of(&p, &scored, prepared));
         scored
             .iter()
-            .map(|s| {
-                if print.is_some_and(|p| p.foreign(s)) {
+            .enumerate()
+            .map(|(i, s)| {
+                let unlike = || {
+                    print.is_some_and(|p| p.fainter(s))
+                        && mates
+                            .as_ref()
+                            .is_some_and(|m| m.unlike(i, &scored, prepared))
+                };
+                if print.is_some_and(|p| p.foreign(s)) || unlike() {
                     s.reading_as_foreign()
                 } else {
                     s.reading(s.ink && s.dmin <= limit)
@@ -480,6 +494,7 @@ impl Model {
         Scored {
             ink: true,
             height: ink.body,
+            darkness: ink.darkness,
             first: ranked.first,
             second: ranked.second,
             dmin,
@@ -702,6 +717,35 @@ pub const PRINT_TALLER_LEAST: f32 = 1.05;
 /// 0, against which any trace of noise is many doublings farther): on the
 /// 12 MP photos 99% of the givens are within 0.081.
 pub const PRINT_FAR: f32 = 0.08;
+/// Ink farther from the prototypes than [`PRINT_FAR`] whose core is at most
+/// this share of the print's darkness ([`prep::Ink::darkness`], the page's
+/// median over the digits read at least [`PRINT_SURE`]) and whose shape is
+/// unlike the page's print of its digit ([`PRINT_UNLIKE`]) is another
+/// hand's, whatever its height: a player's pencil 7 of the type's height,
+/// near enough to the type's 7 for the height's test. Print lies above it:
+/// of the givens on the newspaper photos (wichtounet-v2-train) and
+/// kubiesa-train, 1 in 1000 is fainter than 0.59-0.72 of its page's print,
+/// 1 in 100 than 0.69-0.76; the player's digits on kubiesa-val have a
+/// median of 0.48.
+pub const PRINT_FAINTER: f32 = 0.6;
+/// The page's print of a digit, to compare a faint digit with: its digits
+/// read at least [`PRINT_SURE`] and within this many times the print's
+/// median distance of their prototype (typical type, not a player's digit
+/// read as print).
+pub const PRINT_MATE_NEAR: f32 = 1.25;
+/// Faint ink is unlike the page's print when its distance to the nearest
+/// print of its digit is at least this many times the print's spread (the
+/// median distance from a printed digit to the nearest other print of the
+/// same digit). Shape alone does not tell: printed givens far from the
+/// prototypes lie up to 4.4 spreads away on the newspaper photos. With
+/// faintness it does: kubiesa-train's player's digits fainter than
+/// [`PRINT_FAINTER`] lie 4.3-8.0 away and no given there or on the
+/// newspapers is as faint; on kubiesa-val two givens are, at 2.7 and 3.0.
+pub const PRINT_UNLIKE: f32 = 3.5;
+/// The spread is taken as at least this: a screenshot draws each digit
+/// the same every time, and a spread near 0 would call any other rendering
+/// unlike it. On the phone photos it is 0.07-0.28.
+pub const PRINT_SPREAD_LEAST: f32 = 0.08;
 
 /// The page's print: the median nearest-prototype distance and height of
 /// the digits read at least [`PRINT_SURE`], when there are
@@ -710,6 +754,7 @@ pub const PRINT_FAR: f32 = 0.08;
 struct PagePrint {
     dmin: f32,
     height: f32,
+    darkness: f32,
 }
 
 impl PagePrint {
@@ -723,7 +768,12 @@ impl PagePrint {
         }
         let dmin = median_of(&mut sure.iter().map(|s| s.dmin).collect::<Vec<_>>())?;
         let height = median_of(&mut sure.iter().map(|s| s.height).collect::<Vec<_>>())?;
-        Some(PagePrint { dmin, height })
+        let darkness = median_of(&mut sure.iter().map(|s| s.darkness).collect::<Vec<_>>())?;
+        Some(PagePrint {
+            dmin,
+            height,
+            darkness,
+        })
     }
 
     /// Whether ink is another hand's than the page's print: farther from
@@ -740,6 +790,81 @@ impl PagePrint {
             (PRINT_TALLER_AT_PAR - PRINT_TALLER_PER_DOUBLING * doublings).max(PRINT_TALLER_LEAST);
         s.height >= self.height * taller
     }
+
+    /// Whether ink may be another hand's by its ink alone: farther from the
+    /// prototypes than [`PRINT_FAR`] and fainter than [`PRINT_FAINTER`]
+    /// times the print. [`PageMates::unlike`] then compares its shape.
+    fn fainter(&self, s: &Scored) -> bool {
+        s.ink && s.dmin > PRINT_FAR && s.darkness < PRINT_FAINTER * self.darkness
+    }
+}
+
+/// The page's own print of each digit, the reference a faint digit's shape
+/// is compared with ([`PRINT_UNLIKE`]).
+struct PageMates {
+    /// The cells whose ink is the page's typical print: read at least
+    /// [`PRINT_SURE`], within [`PRINT_MATE_NEAR`] times the print's median
+    /// distance of their prototype.
+    cells: Vec<usize>,
+    /// How far a printed digit lies from the nearest other print of the
+    /// same digit on the page, the median over `cells` (never under
+    /// [`PRINT_SPREAD_LEAST`]).
+    spread: f32,
+}
+
+impl PageMates {
+    fn of(print: &PagePrint, scored: &[Scored], prepared: &[Prepared]) -> Option<PageMates> {
+        let cells: Vec<usize> = (0..scored.len())
+            .filter(|&i| {
+                let s = &scored[i];
+                s.ink
+                    && s.confidence() >= PRINT_SURE
+                    && s.dmin <= PRINT_MATE_NEAR * print.dmin
+                    && features(&prepared[i]).is_some()
+            })
+            .collect();
+        let mut nearest: Vec<f32> = cells
+            .iter()
+            .filter_map(|&i| nearest_of(i, scored[i].first, &cells, scored, prepared))
+            .collect();
+        let spread = median_of(&mut nearest)?.max(PRINT_SPREAD_LEAST);
+        Some(PageMates { cells, spread })
+    }
+
+    /// Whether the ink of cell `i` lies farther from the page's print of
+    /// its digit than [`PRINT_UNLIKE`] times the print's spread; false when
+    /// the page has no print of that digit.
+    fn unlike(&self, i: usize, scored: &[Scored], prepared: &[Prepared]) -> bool {
+        nearest_of(i, scored[i].first, &self.cells, scored, prepared)
+            .is_some_and(|d| d >= PRINT_UNLIKE * self.spread)
+    }
+}
+
+/// The features of prepared ink; `None` for an empty cell.
+fn features(p: &Prepared) -> Option<&[f32]> {
+    match p {
+        Prepared::Ink(ink) => Some(&ink.features),
+        Prepared::Empty { .. } => None,
+    }
+}
+
+/// The distance (Euclidean, between unit feature vectors) from the ink of
+/// cell `i` to the nearest ink among `cells` read as `digit`, `i` itself
+/// left out; `None` when there is none.
+fn nearest_of(
+    i: usize,
+    digit: u8,
+    cells: &[usize],
+    scored: &[Scored],
+    prepared: &[Prepared],
+) -> Option<f32> {
+    let a = features(&prepared[i])?;
+    cells
+        .iter()
+        .filter(|&&j| j != i && scored[j].first == digit)
+        .filter_map(|&j| features(&prepared[j]))
+        .map(|b| (2.0 - 2.0 * dot(a, b)).max(0.0).sqrt())
+        .min_by(f32::total_cmp)
 }
 
 /// A cell's nearest digits before the decision between digit and empty.
@@ -751,6 +876,8 @@ struct Scored {
     /// The height of the ink's main piece over the crop's side
     /// ([`prep::Ink::body`]; 0 without ink).
     height: f32,
+    /// [`prep::Ink::darkness`] (0 without ink).
+    darkness: f32,
     first: u8,
     second: u8,
     dmin: f32,
@@ -764,6 +891,7 @@ impl Scored {
         Scored {
             ink: false,
             height: 0.0,
+            darkness: 0.0,
             first: 0,
             second: 0,
             dmin: f32::INFINITY,
@@ -958,6 +1086,7 @@ mod tests {
         Scored {
             ink: true,
             height: 0.6,
+            darkness: 1.2,
             first: 6,
             second: 5,
             dmin,
@@ -1020,7 +1149,8 @@ mod tests {
             print,
             PagePrint {
                 dmin: 0.03,
-                height: 0.6
+                height: 0.6,
+                darkness: 1.2,
             }
         );
         // A player's digit: larger than the type and far from it, read
@@ -1042,10 +1172,118 @@ mod tests {
         let crisp = PagePrint {
             dmin: 0.001,
             height: 0.6,
+            darkness: 1.2,
         };
         assert!(!crisp.foreign(&tall(PRINT_FAR, 0.8)));
         // Too few sure digits set no print.
         assert_eq!(PagePrint::of(&cells[2..]), None);
+    }
+
+    /// Prepared ink whose features are the unit vector at `angle` (radians)
+    /// in the plane of the first two features: two such lie
+    /// `2 sin(|a - b| / 2)` apart.
+    fn ink_at(angle: f32) -> Prepared {
+        let mut features = vec![0.0; FEATURE_LEN];
+        features[0] = angle.cos();
+        features[1] = angle.sin();
+        Prepared::Ink(prep::Ink {
+            features,
+            height: 0.6,
+            body: 0.6,
+            width: 0.4,
+            contrast: 150.0,
+            stroke: 0.1,
+            shifted: false,
+            faint: false,
+            darkness: 1.2,
+        })
+    }
+
+    #[test]
+    fn faint_ink_unlike_the_page_print_of_its_digit_is_another_hand() {
+        // Six printed 6s, sure and near their prototype, each 0.1 from the
+        // next (the print's spread).
+        let sure = ink(0.03, 0.9);
+        let mut scored = vec![sure; 6];
+        let mut prepared: Vec<Prepared> = (0..6).map(|k| ink_at(0.1 * k as f32)).collect();
+        let print = PagePrint::of(&scored).expect("six sure digits set the print");
+        // A player's 6 of the type's height: far from the prototypes, at
+        // 0.4 of the print's darkness, 0.5 from the nearest printed 6.
+        let hand = Scored {
+            darkness: 0.48,
+            dmin: 0.1,
+            fit: 0.85,
+            ..sure
+        };
+        assert!(!print.foreign(&hand), "not by its height");
+        assert!(print.fainter(&hand));
+        scored.push(hand);
+        prepared.push(ink_at(1.0));
+        let mates = PageMates::of(&print, &scored, &prepared).expect("print of 6");
+        assert!(
+            (mates.spread - 2.0 * 0.05f32.sin()).abs() < 1e-3,
+            "{}",
+            mates.spread
+        );
+        assert!(mates.unlike(6, &scored, &prepared));
+        // Faint ink shaped like the page's 6s (print in a shadow's edge) is
+        // print; so is ink unlike them but as dark as the print.
+        prepared[6] = ink_at(0.65);
+        assert!(!mates.unlike(6, &scored, &prepared));
+        assert!(!print.fainter(&Scored {
+            darkness: 1.0,
+            ..hand
+        }));
+        // Without print of its digit on the page, nothing to compare with.
+        prepared[6] = ink_at(1.0);
+        scored[6].first = 7;
+        assert!(!mates.unlike(6, &scored, &prepared));
+        // A screenshot draws its 6s alike: the spread is at least
+        // PRINT_SPREAD_LEAST, and a second rendering 0.1 away is alike.
+        let drawn: Vec<Prepared> = (0..6).map(|_| ink_at(0.0)).chain([ink_at(0.1)]).collect();
+        scored[6].first = 6;
+        let mates = PageMates::of(&print, &scored, &drawn).expect("print of 6");
+        assert_eq!(mates.spread, PRINT_SPREAD_LEAST);
+        assert!(!mates.unlike(6, &scored, &drawn));
+    }
+
+    #[test]
+    fn a_page_reads_faint_ink_unlike_its_print_as_no_given() {
+        // A model whose 6 is the first feature and every other digit a
+        // feature of its own, far from it.
+        let prototypes: Vec<(u8, Vec<f32>)> = (1..=9u8)
+            .map(|d| {
+                let mut p = vec![0.0; FEATURE_LEN];
+                p[d as usize - 1] = 1.0;
+                (d, p)
+            })
+            .collect();
+        let model = Model::from_bytes(&encode_model(&prototypes, 0.05, 1.0)).expect("model");
+        // Ink of the 6's plane (the 6's feature and the last one) at `angle`
+        // from the prototype, at `darkness`.
+        let six = |angle: f32, darkness: f32| {
+            let Prepared::Ink(mut ink) = ink_at(0.0) else {
+                unreachable!()
+            };
+            ink.features[0] = 0.0;
+            ink.features[5] = angle.cos();
+            ink.features[FEATURE_LEN - 1] = angle.sin();
+            ink.darkness = darkness;
+            Prepared::Ink(ink)
+        };
+        // Six printed 6s near the prototype, and a player's 6 of their
+        // height, 0.5 radians off (read 0.75 sure), at 0.4 of their darkness.
+        let mut page: Vec<Prepared> = [0.0, 0.05, -0.05, 0.1, -0.1, 0.15]
+            .iter()
+            .map(|&a| six(a, 1.2))
+            .collect();
+        page.push(six(0.5, 0.48));
+        let read = model.read_page(&page);
+        assert!(read[..6].iter().all(|r| r.value == 6), "{read:?}");
+        assert_eq!((read[6].value, read[6].runner_up), (0, 6), "{:?}", read[6]);
+        // As dark as the print, it is print.
+        page[6] = six(0.5, 1.1);
+        assert_eq!(model.read_page(&page)[6].value, 6);
     }
 
     #[test]
@@ -1053,6 +1291,7 @@ mod tests {
         let unsure = Scored {
             ink: true,
             height: 0.6,
+            darkness: 1.2,
             first: 5,
             second: 6,
             dmin: 0.12,

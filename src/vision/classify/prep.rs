@@ -81,6 +81,13 @@ pub(crate) const MIN_CONTRAST: f32 = 28.0;
 const FAINT_CONTRAST: f32 = 15.0;
 const FAINT_MIN_STROKE: f32 = 0.15;
 const FAINT_MAX_HEIGHT: f32 = 0.75;
+/// A digit's darkness ([`Ink::darkness`]) is that of its core: the pixels
+/// of its shape whose ink is at least DARK_CORE of its strongest, the
+/// strongest being the DARK_STRONGEST quantile of the shape's ink (one
+/// stray pixel does not set it). The anti-aliased edges, half ink and half
+/// paper, are left out, so a thin stroke is as dark as its middle.
+const DARK_CORE: f32 = 0.6;
+const DARK_STRONGEST: f32 = 0.98;
 
 /// In the entries pass ([`prepare_entry`]), ink that reaches the crop's
 /// edge is a handwritten digit rather than a grid line's remnant when at
@@ -219,6 +226,13 @@ pub struct Ink {
     /// Fainter than clearly inked (see FAINT_CONTRAST), kept for its printed
     /// stroke and height.
     pub faint: bool,
+    /// How dark the strokes' core is against the paper (see DARK_CORE):
+    /// `ln(paper / (paper - ink))`, the light the ink takes away on a log
+    /// scale, so that it does not change with the light on the page (a
+    /// shadow dims ink and paper alike). Print's is about 1.2 on a phone
+    /// photo, pencil's half of it. For light ink on a dark page, the same of
+    /// the inverted grey levels.
+    pub darkness: f32,
 }
 
 /// Runs the whole preprocessing on one crop.
@@ -599,6 +613,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         }
     }
     let mut digit = vec![0f32; n * n];
+    let mut shape_hist = [0u32; 256];
     let mut area = 0usize;
     let mut boundary = 0usize;
     let (ylo, yhi) = (
@@ -618,6 +633,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
                 digit[y * n + x] = (ink[y * n + x] / contrast).min(1.0);
             }
             if mask[my * m + mx] {
+                shape_hist[ink[y * n + x] as usize] += 1;
                 area += 1;
                 let inside = mask[(my - 1) * m + mx]
                     && mask[(my + 1) * m + mx]
@@ -634,6 +650,8 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         return no_ink;
     }
     let features = features(&digit, x0, y0, x1, y1);
+    let paper = if dark_mode { 255.0 - med } else { med };
+    let darkness = core_darkness(&shape_hist, paper);
     let ink = Ink {
         features,
         height,
@@ -643,6 +661,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         stroke,
         shifted,
         faint,
+        darkness,
     };
     match off_centre {
         Some(margin) => Prepared::Empty {
@@ -652,6 +671,33 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         },
         None => Prepared::Ink(ink),
     }
+}
+
+/// [`Ink::darkness`] of a shape whose pixels' ink (grey levels taken from
+/// the `paper`'s level) is counted in `hist`; 0 for no shape.
+fn core_darkness(hist: &[u32; 256], paper: f32) -> f32 {
+    let total: u32 = hist.iter().sum();
+    if total == 0 || paper < 1.0 {
+        return 0.0;
+    }
+    let target = ((total - 1) as f32 * DARK_STRONGEST) as u32;
+    let mut acc = 0u32;
+    let strongest = hist
+        .iter()
+        .position(|&c| {
+            acc += c;
+            acc > target
+        })
+        .unwrap_or(255) as f32;
+    let (mut sum, mut count) = (0f32, 0u32);
+    for (level, &c) in hist.iter().enumerate() {
+        if level as f32 >= DARK_CORE * strongest {
+            sum += level as f32 * c as f32;
+            count += c;
+        }
+    }
+    let core = sum / count.max(1) as f32;
+    (paper / (paper - core).max(1.0)).ln().max(0.0)
 }
 
 /// The WORK x WORK working image that [`prepare`] looks at: `prepare` of
@@ -1253,6 +1299,41 @@ mod tests {
         // Far past it, or a short sliver just past it: not kept.
         assert!(near(&prepare(&one_moved(16, 12))).is_none());
         assert!(near(&prepare(&crop(&[(30, 35, 34, 56)]))).is_none());
+    }
+
+    /// The "4" of `a_centred_digit_is_ink` in ink of grey level `ink` on
+    /// paper of level `paper`.
+    fn four_in(ink: u8, paper: u8) -> GrayImage {
+        let mut img = crop(&[(36, 12, 43, 52), (16, 34, 50, 40), (18, 12, 24, 38)]);
+        for p in img.pixels_mut() {
+            p.0[0] = if p.0[0] < 128 { ink } else { paper };
+        }
+        img
+    }
+
+    fn darkness(crop: &GrayImage) -> f32 {
+        match prepare(crop) {
+            Prepared::Ink(ink) => ink.darkness,
+            p => panic!("{:?}", reason(&p)),
+        }
+    }
+
+    #[test]
+    fn darkness_is_the_light_the_ink_takes_and_ignores_the_light_on_the_page() {
+        // Black print lets a sixth of the paper's light through: about
+        // ln 6 (the resampled edges more than half ink pull the core's mean
+        // a little towards the paper).
+        let print = darkness(&four_in(40, 240));
+        assert!((print - 6f32.ln()).abs() < 0.25, "{print}");
+        // The same print in a shadow, ink and paper dimmed alike.
+        let shadowed = darkness(&four_in(20, 120));
+        assert!((shadowed - print).abs() < 0.05, "{shadowed} vs {print}");
+        // Pencil takes less than half as much.
+        let pencil = darkness(&four_in(140, 240));
+        assert!(pencil < 0.45 * print, "{pencil} vs {print}");
+        // A dark page's light digits: the same of the inverted levels.
+        let light = darkness(&four_in(215, 15));
+        assert!((light - print).abs() < 0.05, "{light} vs {print}");
     }
 
     /// `rects` drawn 22 grey levels darker than the paper: faded print.
