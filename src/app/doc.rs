@@ -21,6 +21,14 @@ use super::input::{Pages, Photo, default_corners};
 /// black, the solution's blue and the marks' red.
 pub const ENTRY_INK: image::Rgba<u8> = image::Rgba([0, 128, 128, 255]);
 
+/// A click this far (cell widths, on the grid's canvas) outside every
+/// cell's quad still selects the nearest cell: on a bent page each cell
+/// lies between its lines where they pass beside it, and a line that lies
+/// a little differently beside two neighbours leaves a sliver of a pixel
+/// or two (a hundredth of a cell) between their quads. Beyond it, outside
+/// the grid, a click selects nothing.
+pub const CLICK_GAP: f32 = 0.05;
+
 /// How the overlay renderer draws: the same for the window and for export.
 pub fn overlay_options() -> overlay::Options {
     overlay::Options::default()
@@ -794,10 +802,29 @@ impl Doc {
         true
     }
 
-    /// The cell whose quad contains the point (pixels of the canvas).
+    /// The cell whose quad contains the point (pixels of the canvas); in a
+    /// sliver between quads (see [`CLICK_GAP`]), the nearest cell.
     pub fn cell_at(&self, p: [f32; 2]) -> Option<usize> {
         let located = &self.current.located;
-        (0..self.layout().cell_count()).find(|&c| point_in_quad(p, &located.cell_quad(c)))
+        let cells = 0..self.layout().cell_count();
+        if let Some(cell) = cells
+            .clone()
+            .find(|&c| point_in_quad(p, &located.cell_quad(c)))
+        {
+            return Some(cell);
+        }
+        let (u, v) = located.homography.inverse()?.map(p[0] as f64, p[1] as f64);
+        let (u, v) = (u as f32, v as f32);
+        cells
+            .map(|c| {
+                let [l, r, t, b] = located.cell_edges(c);
+                let du = (l - u).max(u - r).max(0.0);
+                let dv = (t - v).max(v - b).max(0.0);
+                (c, du.max(dv))
+            })
+            .filter(|&(_, d)| d <= CLICK_GAP)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(c, _)| c)
     }
 
     /// The neighbour of `cell` one step in a direction (rows and columns of
@@ -875,6 +902,45 @@ mod tests {
         assert!(doc.set_cage_sum(cell, 2));
         assert_eq!(doc.current.puzzle.cages()[k].sum, 2);
         assert!(doc.undo() && !doc.can_undo());
+    }
+
+    #[test]
+    fn a_click_between_the_quads_of_a_bent_page_selects_the_nearest_cell() {
+        let layout = Arc::new(Layout::classic());
+        let mut doc = Doc::from_text("classic".into(), None, Puzzle::empty(layout));
+        let mut located = (*doc.current.located).clone();
+        // Where r1c1, r1c2, r2c1 and r2c2 meet, the vertical line lies
+        // further left beside row 2 than beside row 1 and the horizontal
+        // line lower beside column 2 than beside column 1: the four quads
+        // leave a sliver between them.
+        located.col_lines_at = (0..=9)
+            .map(|i| {
+                (0..9)
+                    .map(|r| i as f32 - if i == 1 && r == 1 { 0.02 } else { 0.0 })
+                    .collect()
+            })
+            .collect();
+        located.row_lines_at = (0..=9)
+            .map(|i| {
+                (0..9)
+                    .map(|c| i as f32 + if i == 1 && c == 1 { 0.02 } else { 0.0 })
+                    .collect()
+            })
+            .collect();
+        doc.current.located = Arc::new(located.clone());
+        let (x, y) = located.homography.map(0.99, 1.01);
+        let gap = [x as f32, y as f32];
+        assert!(
+            !(0..81).any(|c| point_in_quad(gap, &located.cell_quad(c))),
+            "the point lies between the quads"
+        );
+        let cell = doc.cell_at(gap).expect("a cell beside the sliver");
+        assert!([0, 1, 9, 10].contains(&cell), "{cell}");
+        // A click inside a quad is that cell; outside the grid, none.
+        let (x, y) = located.homography.map(4.5, 4.5);
+        assert_eq!(doc.cell_at([x as f32, y as f32]), Some(40));
+        let (x, y) = located.homography.map(-0.5, 4.5);
+        assert_eq!(doc.cell_at([x as f32, y as f32]), None);
     }
 
     #[test]
