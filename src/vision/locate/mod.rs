@@ -152,10 +152,20 @@ pub struct Located {
 
 impl Located {
     /// The image point of a canvas point, through the refined grid lines:
-    /// canvas `(x, y)` in cell units (integers are grid lines).
+    /// canvas `(x, y)` in cell units (integers are grid lines). The point is
+    /// placed between the lines where they lie beside the canvas cell it
+    /// falls in ([`Located::cell_edges`]), so that on a bent page a cage's
+    /// outline, a border sampled along a line or a candidate drawn in a
+    /// cell lies where the cell was read. Across a line the next cell's
+    /// places take over: a line that lies a little differently beside two
+    /// neighbours moves by that much there.
     pub fn canvas_to_image(&self, x: f32, y: f32) -> [f32; 2] {
-        let u = piecewise(&self.col_lines, x);
-        let v = piecewise(&self.row_lines, y);
+        let last = |lines: &[f32]| lines.len().max(2) - 2;
+        let c = (x.floor().max(0.0) as usize).min(last(&self.col_lines));
+        let r = (y.floor().max(0.0) as usize).min(last(&self.row_lines));
+        let [l, right, t, b] = self.edges_at(r, c);
+        let u = l + (x - c as f32) * (right - l);
+        let v = t + (y - r as f32) * (b - t);
         let (px, py) = self.homography.map(u as f64, v as f64);
         [px as f32, py as f32]
     }
@@ -166,6 +176,12 @@ impl Located {
     /// canvas units of `homography`.
     pub fn cell_edges(&self, cell: usize) -> [f32; 4] {
         let (r, c) = self.layout.position(cell);
+        self.edges_at(r, c)
+    }
+
+    /// [`Located::cell_edges`] of the canvas position at row `r`, column
+    /// `c`, a cell of the layout or not.
+    fn edges_at(&self, r: usize, c: usize) -> [f32; 4] {
         let at = |lines: &[f32], beside: &[Vec<f32>], i: usize, along: usize| {
             beside
                 .get(i)
@@ -214,15 +230,6 @@ impl Located {
             ..self.clone()
         }
     }
-}
-
-/// Maps a canvas coordinate through the refined line positions: integer `i`
-/// goes to `lines[i]`, linear in between and beyond.
-fn piecewise(lines: &[f32], t: f32) -> f32 {
-    let n = lines.len() - 1;
-    let i = (t.floor().max(0.0) as usize).min(n - 1);
-    let f = t - i as f32;
-    lines[i] + f * (lines[i + 1] - lines[i])
 }
 
 /// Why no grid was located in an image. [`locate`] sees pixels, not a
@@ -466,14 +473,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn piecewise_follows_the_lines() {
-        let lines = [0.1, 1.0, 2.2, 3.0];
-        assert!((piecewise(&lines, 0.0) - 0.1).abs() < 1e-6);
-        assert!((piecewise(&lines, 1.5) - 1.6).abs() < 1e-6);
-        assert!((piecewise(&lines, 3.0) - 3.0).abs() < 1e-6);
-    }
-
-    #[test]
     fn a_cell_quad_lies_between_the_lines_beside_it() {
         // Ten pixels a cell, no perspective; the line between columns 1
         // and 2 bends right by a fifth of a cell beside row 4.
@@ -511,5 +510,14 @@ mod tests {
             near(above[1], [20.0, 30.0]) && near(above[2], [20.0, 40.0]),
             "{above:?}"
         );
+        // Canvas points follow the same lines: on the bent line beside row
+        // 4, halfway to it from the line before, and on it beside row 3.
+        let at = |x: f32, y: f32| located.canvas_to_image(x, y);
+        assert!(near(at(2.0, 4.5), [22.0, 45.0]), "{:?}", at(2.0, 4.5));
+        assert!(near(at(1.5, 4.5), [16.0, 45.0]), "{:?}", at(1.5, 4.5));
+        assert!(near(at(2.0, 3.5), [20.0, 35.0]), "{:?}", at(2.0, 3.5));
+        // The outer lines and beyond, as before.
+        assert!(near(at(9.0, 9.0), [90.0, 90.0]), "{:?}", at(9.0, 9.0));
+        assert!(near(at(-0.5, 10.0), [-5.0, 100.0]), "{:?}", at(-0.5, 10.0));
     }
 }
