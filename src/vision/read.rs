@@ -335,20 +335,17 @@ fn page_alphabet(
 }
 
 /// A second look at the cells with ink read as no digit (its shape taken
-/// for no digit, or for no shape at all: joined to the crop's edge by a
-/// shadow's dim side), on paper a shadow's edge crosses: prepared against the paper around each pixel
-/// ([`prepare_flat`]) and read again with the page, a cell keeps its new
-/// reading when that is a digit read at least [`PRINT_SURE`]: print seen
-/// whole once the shadow is gone fits its prototype as well as the page's
-/// sure print (the shadowed 3 and 6 of kubiesa-val's `01_13_iphone_14_0`,
-/// 0.94 and 0.91), while a player's digit looked at so is a scrawl read
-/// half-sure (0.37, 0.40 there) that the solver check could then make a
-/// given. The
-/// edge of a shadow across a printed digit dims one side of the crop below
-/// the crop's median paper, and the first look took that side for ink
-/// joined to the digit; measured against its own paper, it is paper. The
-/// page's tests of print apply as in the first look (a player's digit is
-/// no more print for being measured so).
+/// for no digit, or for no shape at all) on paper a shadow's edge crosses.
+/// The edge dims one side of the crop below the crop's median paper, and
+/// the first look took that side for ink joined to the digit. Prepared
+/// against the paper around each pixel instead ([`prepare_flat`]) and read
+/// again with the page, a cell keeps its new reading when that is a digit
+/// read at least [`PRINT_SURE`]: print seen whole once the shadow is gone
+/// fits its prototype as well as the page's sure print does (the shadowed
+/// 3 and 6 of kubiesa-val's `01_13_iphone_14_0`, 0.94 and 0.91), while a
+/// player's digit looked at so is a scrawl read half-sure (0.37 and 0.40
+/// there), of which the solver check could make a given. The page's tests
+/// of print apply as in the first look.
 fn second_look(
     model: &Model,
     crops: &[GrayImage],
