@@ -173,8 +173,9 @@ enum Pass {
     /// symbols model): wide capitals are no row of marks.
     Letters,
     /// Printed givens measured against the paper around each pixel
-    /// ([`prepare_flat`]).
-    Flat,
+    /// ([`prepare_flat`]), with the polarity judged on that paper
+    /// ([`flat_light_ink`]): whether the ink is lighter than it.
+    Flat { light_ink: bool },
 }
 
 /// Why a crop was judged empty.
@@ -277,10 +278,11 @@ pub fn prepare_flat(crop: &GrayImage) -> Option<Prepared> {
     if block_paper_step(&work) <= SHADOW_STEP * med.max(1.0) {
         return None;
     }
-    let mut bg = local_paper(&work, WORK, ENTRY_FLATTEN_RADIUS, flat_light_ink(&work));
+    let light_ink = flat_light_ink(&work);
+    let mut bg = local_paper(&work, WORK, ENTRY_FLATTEN_RADIUS, light_ink);
     bg.sort_unstable_by(f32::total_cmp);
     let step = bg[bg.len() * 9 / 10] - bg[bg.len() / 10];
-    (step > SHADOW_STEP * med.max(1.0)).then(|| prepare_pass(crop, Pass::Flat, 1.0))
+    (step > SHADOW_STEP * med.max(1.0)).then(|| prepare_pass(crop, Pass::Flat { light_ink }, 1.0))
 }
 
 /// The grey level at quantile `p` of the histogram `h` of `total` pixels.
@@ -397,7 +399,7 @@ pub fn prepare_entry(crop: &GrayImage) -> Prepared {
 
 fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let entry = pass == Pass::Entry;
-    let flat = entry || pass == Pass::Flat;
+    let flat = entry || matches!(pass, Pass::Flat { .. });
     let n = WORK;
     if crop.width() == 0 || crop.height() == 0 {
         return Prepared::Empty {
@@ -411,8 +413,8 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let total = work.len() as u32;
     let pct = |h: &[u32], p: f32| quantile(h, total, p);
     let (med, mut dark_mode) = paper_of(&work);
-    if pass == Pass::Flat {
-        dark_mode = flat_light_ink(&work);
+    if let Pass::Flat { light_ink } = pass {
+        dark_mode = light_ink;
     }
     // The givens' pass measures ink against the crop's median paper; the
     // entries pass and the givens' second look against the paper around
@@ -573,7 +575,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let marks_digit = |c: &Comp| {
         c.spread() >= ENTRY_MIN_SPREAD && (stands_clear(c) || (c.area >= 3 && edges(c) <= 1))
     };
-    if matches!(pass, Pass::Print | Pass::Flat)
+    if matches!(pass, Pass::Print | Pass::Flat { .. })
         && comps
             .iter()
             .any(|c| beside_level(c, main) && marks_digit(c))
