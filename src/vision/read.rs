@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::cages::{KillerReading, clear_outlines, clear_sums, read_killer};
 use super::check::{CheckOutcome, check_solved};
-use super::classify::prep::{EmptyReason, Prepared, prepare, prepare_entry, prepare_flat};
+use super::classify::prep::{EmptyReason, Prepared, prepare, prepare_entry, prepare_shadowed};
 use super::classify::{CellReading, Classes, Model, PRINT_SURE};
 use super::colour::{ColourSplit, InkColour, ink_colour, split_by_colour};
 use super::entries::{Marks, Written, read_marks, read_written, solution_digits};
@@ -336,16 +336,19 @@ fn page_alphabet(
 
 /// A second look at the cells with ink read as no digit (its shape taken
 /// for no digit, or for no shape at all) on paper a shadow's edge crosses.
-/// The edge dims one side of the crop below the crop's median paper, and
-/// the first look took that side for ink joined to the digit. Prepared
-/// against the paper around each pixel instead ([`prepare_flat`]) and read
-/// again with the page, a cell keeps its new reading when that is a digit
-/// read at least [`PRINT_SURE`]: print seen whole once the shadow is gone
-/// fits its prototype as well as the page's sure print does (the shadowed
-/// 3 and 6 of kubiesa-val's `01_13_iphone_14_0`, 0.94 and 0.91), while a
-/// player's digit looked at so is a scrawl read half-sure (0.37 and 0.40
-/// there), of which the solver check could make a given. The page's tests
-/// of print apply as in the first look.
+/// Where the shadow covers less of the crop than the lit paper, its dim
+/// side is below the crop's median paper, and the first look took it for
+/// ink joined to the digit; where it covers more, the median is the
+/// shadow's paper and the lit side may have passed for light ink on a dark
+/// page. Prepared every way that looks past the shadow
+/// ([`prepare_shadowed`]) and read again with the page, a cell keeps the
+/// surest of the new readings when that is a digit read about as sure as
+/// the page's print of that digit ([`SECOND_LOOK_SURE`]): print seen whole
+/// once the shadow is gone fits its prototype as the page's print does
+/// (the shadowed 3 and 6 of kubiesa-val's `01_13_iphone_14_0`, 0.94 and
+/// 0.91), while a player's digit looked at so is a scrawl read half-sure
+/// (0.37 and 0.40 there), of which the solver check could make a given.
+/// The page's tests of print apply as in the first look.
 fn second_look(
     model: &Model,
     crops: &[GrayImage],
@@ -368,24 +371,78 @@ fn second_look(
     if again.is_empty() {
         return;
     }
-    let looked: Vec<(usize, Prepared)> = again
+    let looked: Vec<(usize, Vec<Prepared>)> = again
         .par_iter()
-        .filter_map(|&i| prepare_flat(&crops[i]).map(|p| (i, p)))
+        .filter_map(|&i| prepare_shadowed(&crops[i]).map(|p| (i, p)))
         .collect();
     if looked.is_empty() {
         return;
     }
-    let mut flat = prepared.to_vec();
-    for (i, p) in &looked {
-        flat[*i] = p.clone();
-    }
-    let read = model.read_page_among(&flat, among);
+    let bar = second_look_bars(cells);
+    // Each way of looking read with the page: the page's print and its
+    // tests of print are those of the first look. A way that finds no ink
+    // shape in any of the cells reads no digit in them.
+    let ways: Vec<(Vec<Prepared>, Vec<CellReading>)> = (0..looked[0].1.len())
+        .filter(|&way| {
+            looked
+                .iter()
+                .any(|(_, p)| matches!(p[way], Prepared::Ink(_)))
+        })
+        .map(|way| {
+            let mut page = prepared.to_vec();
+            for (i, p) in &looked {
+                page[*i] = p[way].clone();
+            }
+            let read = model.read_page_among(&page, among);
+            (page, read)
+        })
+        .collect();
     for &(i, _) in &looked {
-        if read[i].value != 0 && read[i].confidence >= PRINT_SURE {
+        let best = ways
+            .iter()
+            .filter(|(_, read)| {
+                let r = read[i];
+                r.value != 0
+                    && r.confidence >= bar.get(r.value as usize).copied().unwrap_or(PRINT_SURE)
+            })
+            .max_by(|a, b| a.1[i].confidence.total_cmp(&b.1[i].confidence));
+        if let Some((page, read)) = best {
             cells[i] = read[i];
-            prepared[i] = flat[i].clone();
+            prepared[i] = page[i].clone();
         }
     }
+}
+
+/// A second look's reading of a given is kept when read at least this
+/// share of the median confidence of the page's first-look print of its
+/// digit, and never needs more than [`PRINT_SURE`]. Print seen whole reads
+/// as its page's print does, whose type the model may fit less well than
+/// phone photos' usual type (a rendered page's 3s read 0.70 and 0.72, and a
+/// shadowed 3 on it 0.67), while the half-sure scrawls a second look can
+/// make of a player's digit stay under [`PRINT_SURE`] where the print reads
+/// surer than it.
+const SECOND_LOOK_SURE: f32 = 0.8;
+
+/// For each class, the confidence a second look's reading of it needs (see
+/// [`SECOND_LOOK_SURE`]): [`PRINT_SURE`] for a digit not read on the page.
+fn second_look_bars(cells: &[CellReading]) -> Vec<f32> {
+    let top = cells.iter().map(|c| c.value as usize).max().unwrap_or(0);
+    (0..=top)
+        .map(|d| {
+            let mut sure: Vec<f32> = cells
+                .iter()
+                .filter(|c| c.value as usize == d && d != 0)
+                .map(|c| c.confidence)
+                .collect();
+            match sure.len() {
+                0 => PRINT_SURE,
+                n => {
+                    let mid = *sure.select_nth_unstable_by(n / 2, f32::total_cmp).1;
+                    PRINT_SURE.min(SECOND_LOOK_SURE * mid)
+                }
+            }
+        })
+        .collect()
 }
 
 /// [`read_located`] with the colour image and the boxes' rule of `options`.

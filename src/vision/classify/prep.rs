@@ -81,7 +81,7 @@ pub(crate) const MIN_CONTRAST: f32 = 28.0;
 const FAINT_CONTRAST: f32 = 15.0;
 const FAINT_MIN_STROKE: f32 = 0.15;
 const FAINT_MAX_HEIGHT: f32 = 0.75;
-/// The givens' second look ([`prepare_flat`]) is taken only where the
+/// The givens' second look ([`prepare_shadowed`]) is taken only where the
 /// crop's paper changes across it, the local paper's 90th percentile less
 /// its 10th, by more than SHADOW_STEP of its median: a shadow's edge. On
 /// even paper there is nothing to look past, and a player's digit measured
@@ -173,9 +173,13 @@ enum Pass {
     /// symbols model): wide capitals are no row of marks.
     Letters,
     /// Printed givens measured against the paper around each pixel
-    /// ([`prepare_flat`]), with the polarity judged on that paper
-    /// ([`flat_light_ink`]): whether the ink is lighter than it.
+    /// ([`prepare_shadowed`]), with the ink lighter than it or darker.
     Flat { light_ink: bool },
+    /// Printed givens measured against the crop's median paper as in
+    /// [`Pass::Print`], with the polarity turned: the ink lighter than the
+    /// paper where the grey levels' spread says darker, and the other way
+    /// (one of [`prepare_shadowed`]'s looks).
+    Turned,
 }
 
 /// Why a crop was judged empty.
@@ -260,14 +264,24 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
     prepare_pass(crop, Pass::Print, 1.0)
 }
 
-/// [`prepare`] with the ink measured against the paper around each pixel,
-/// as [`prepare_entry`] measures it (see ENTRY_FLATTEN_RADIUS), instead of
-/// the crop's median paper: a second look at a cell whose print was not
-/// read, for the edge of a shadow across it, whose dim side the first
-/// look took for ink joined to the digit.
+/// Second looks at a cell whose print was not read, on paper a shadow's
+/// edge crosses, in [`SHADOW_LOOKS`]' order. Measured against the paper
+/// around each pixel, as [`prepare_entry`] measures it (see
+/// ENTRY_FLATTEN_RADIUS), with the ink darker than that paper and lighter:
+/// for an edge whose dim side the first look took for ink joined to the
+/// digit (the crop's median paper is the lit paper). And measured against
+/// the crop's median paper with the polarity the first look took turned:
+/// for a shadow over most of the crop, whose median is then the shadow's
+/// paper, and whose lit side, or the lit paper in a digit's loop, stands
+/// above it as far as the digit below, so that the first look may have
+/// taken it for light ink on a dark page (measured against the paper
+/// around each pixel, the dim side along the edge is ink again; against
+/// the shadow's paper, the digit in the shadow stands alone). No measure
+/// of a crop across a shadow's edge tells the polarity for sure; the wrong
+/// one finds no digit.
 /// `None` where the crop's paper is even (see SHADOW_STEP): no shadow to
 /// look past.
-pub fn prepare_flat(crop: &GrayImage) -> Option<Prepared> {
+pub fn prepare_shadowed(crop: &GrayImage) -> Option<Vec<Prepared>> {
     if crop.width() == 0 || crop.height() == 0 {
         return None;
     }
@@ -282,8 +296,20 @@ pub fn prepare_flat(crop: &GrayImage) -> Option<Prepared> {
     let mut bg = local_paper(&work, WORK, ENTRY_FLATTEN_RADIUS, light_ink);
     bg.sort_unstable_by(f32::total_cmp);
     let step = bg[bg.len() * 9 / 10] - bg[bg.len() / 10];
-    (step > SHADOW_STEP * med.max(1.0)).then(|| prepare_pass(crop, Pass::Flat { light_ink }, 1.0))
+    (step > SHADOW_STEP * med.max(1.0)).then(|| {
+        SHADOW_LOOKS
+            .iter()
+            .map(|&pass| prepare_pass(crop, pass, 1.0))
+            .collect()
+    })
 }
+
+/// The passes of [`prepare_shadowed`]'s second looks.
+const SHADOW_LOOKS: [Pass; 3] = [
+    Pass::Flat { light_ink: false },
+    Pass::Turned,
+    Pass::Flat { light_ink: true },
+];
 
 /// The grey level at quantile `p` of the histogram `h` of `total` pixels.
 fn quantile(h: &[u32], total: u32, p: f32) -> f32 {
@@ -303,7 +329,7 @@ fn quantile(h: &[u32], total: u32, p: f32) -> f32 {
 /// SHADOW_BLOCKS x SHADOW_BLOCKS blocks (a block is wider than a stroke, so
 /// it holds paper), the 90th percentile of those less their 10th. Dark ink
 /// leaves it as the paper's own change; a shadow's edge raises it as the
-/// paper around each pixel does ([`prepare_flat`]'s full measure), and
+/// paper around each pixel does ([`prepare_shadowed`]'s full measure), and
 /// light ink on a dark page raises it too (the full measure then decides).
 fn block_paper_step(work: &[u8]) -> f32 {
     let side = WORK / SHADOW_BLOCKS;
@@ -325,7 +351,8 @@ fn block_paper_step(work: &[u8]) -> f32 {
 /// both ways: the strokes stand out of it further one way than the other.
 /// A shadow's edge, which the crop's median (see [`paper_of`]) can take
 /// for light ink on a dark page when it covers half the crop, stands out
-/// of it neither way.
+/// of it neither way. The local paper that [`prepare_shadowed`] measures
+/// the paper's change on is closed (or opened) this way.
 fn flat_light_ink(work: &[u8]) -> bool {
     let strongest = |light_ink: bool| {
         let paper = local_paper(work, WORK, ENTRY_FLATTEN_RADIUS, light_ink);
@@ -413,8 +440,10 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let total = work.len() as u32;
     let pct = |h: &[u32], p: f32| quantile(h, total, p);
     let (med, mut dark_mode) = paper_of(&work);
-    if let Pass::Flat { light_ink } = pass {
-        dark_mode = light_ink;
+    match pass {
+        Pass::Flat { light_ink } => dark_mode = light_ink,
+        Pass::Turned => dark_mode = !dark_mode,
+        _ => {}
     }
     // The givens' pass measures ink against the crop's median paper; the
     // entries pass and the givens' second look against the paper around
@@ -575,7 +604,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let marks_digit = |c: &Comp| {
         c.spread() >= ENTRY_MIN_SPREAD && (stands_clear(c) || (c.area >= 3 && edges(c) <= 1))
     };
-    if matches!(pass, Pass::Print | Pass::Flat { .. })
+    if matches!(pass, Pass::Print | Pass::Flat { .. } | Pass::Turned)
         && comps
             .iter()
             .any(|c| beside_level(c, main) && marks_digit(c))
@@ -1457,11 +1486,34 @@ mod tests {
         };
         assert!(first_off > 0.5, "{first_off}");
         // The second look finds the digit as it is without the shadow.
-        let flat = features(prepare_flat(&shadowed).expect("the shadow's edge"));
-        let flat_off = distance(&flat, &reference);
+        let flat = prepare_shadowed(&shadowed)
+            .expect("the shadow's edge")
+            .swap_remove(0);
+        let flat_off = distance(&features(flat), &reference);
         assert!(flat_off < 0.25, "{flat_off}");
         // On even paper there is no second look.
-        assert!(prepare_flat(&clean).is_none());
+        assert!(prepare_shadowed(&clean).is_none());
+        // The shadow over most of the crop, the edge across the digit's
+        // lower right: the crop's median is the shadow's paper, and the
+        // lit corner stands above it as far as the digit below. Against
+        // that paper with the polarity the paper around each pixel tells,
+        // the digit stands alone.
+        let mostly = GrayImage::from_fn(64, 64, |x, y| {
+            let v = clean.get_pixel(x, y).0[0] as f32;
+            let light = (0.5 + (x as f32 + y as f32 - 88.0) / 24.0).clamp(0.5, 1.0);
+            Luma([(v * light).round() as u8])
+        });
+        let first = prepare(&mostly);
+        let first_off = match &first {
+            Prepared::Ink(ink) => distance(&ink.features, &reference),
+            Prepared::Empty { .. } => f32::INFINITY,
+        };
+        assert!(first_off > 0.5, "{first_off}");
+        let turned = prepare_shadowed(&mostly)
+            .expect("the shadow's edge")
+            .swap_remove(1);
+        let turned_off = distance(&features(turned), &reference);
+        assert!(turned_off < 0.25, "{turned_off}");
     }
 
     #[test]
