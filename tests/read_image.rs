@@ -558,8 +558,9 @@ fn givens_crossed_by_a_shadows_edge_are_read() {
     // The edge runs down and to the left, this many cells above the
     // grid's anti-diagonal: half a cell, across the digits of r1c8 and
     // r4c5 with their cells mostly lit; a quarter of a cell below, across
-    // those of r1c9, r3c7 and r9c1 with theirs mostly in the shadow.
-    for above in [0.5f32, -0.25] {
+    // those of r1c9, r3c7 and r9c1 with theirs mostly in the shadow; half
+    // a cell below, with only a corner of r9c1's cell lit.
+    for above in [0.5f32, -0.25, -0.5] {
         let shadowed = GrayImage::from_fn(img.width(), img.height(), |x, y| {
             let v = img.get_pixel(x, y).0[0] as f32;
             let across = x as f32 + y as f32 - size + above * cell as f32;

@@ -9,7 +9,9 @@ use rayon::prelude::*;
 
 use super::cages::{KillerReading, clear_outlines, clear_sums, read_killer};
 use super::check::{CheckOutcome, check_solved};
-use super::classify::prep::{EmptyReason, Prepared, prepare, prepare_entry, prepare_shadowed};
+use super::classify::prep::{
+    EmptyReason, Prepared, light_ink, prepare, prepare_entry, prepare_shadowed,
+};
 use super::classify::{CellReading, Classes, Model, PRINT_SURE};
 use super::colour::{ColourSplit, InkColour, ink_colour, split_by_colour};
 use super::entries::{Marks, Written, read_marks, read_written, solution_digits};
@@ -340,10 +342,12 @@ fn page_alphabet(
 /// side is below the crop's median paper, and the first look took it for
 /// ink joined to the digit; where it covers more, the median is the
 /// shadow's paper and the lit side may have passed for light ink on a dark
-/// page. Prepared every way that looks past the shadow
-/// ([`prepare_shadowed`]) and read again with the page, a cell keeps the
-/// surest of the new readings when that is a digit read about as sure as
-/// the page's print of that digit ([`SECOND_LOOK_SURE`]): print seen whole
+/// page (where only a corner is lit, the paper changes too little to tell
+/// a shadow, but the ink's polarity differs from the page's print's).
+/// Prepared every way that looks past the shadow ([`prepare_shadowed`])
+/// and read again with the page, a cell keeps the surest of the new
+/// readings when that is a digit read about as sure as the page's print
+/// of that digit ([`SECOND_LOOK_SURE`]): print seen whole
 /// once the shadow is gone fits its prototype as the page's print does
 /// (the shadowed 3 and 6 of kubiesa-val's `01_13_iphone_14_0`, 0.94 and
 /// 0.91), while a player's digit looked at so is a scrawl read half-sure
@@ -371,27 +375,33 @@ fn second_look(
     if again.is_empty() {
         return;
     }
+    let page_light_ink = page_light_ink(crops, cells);
     let looked: Vec<(usize, Vec<Prepared>)> = again
         .par_iter()
-        .filter_map(|&i| prepare_shadowed(&crops[i]).map(|p| (i, p)))
+        .map(|&i| (i, prepare_shadowed(&crops[i], page_light_ink)))
+        .filter(|(_, looks)| !looks.is_empty())
         .collect();
     if looked.is_empty() {
         return;
     }
     let bar = second_look_bars(cells);
-    // Each way of looking read with the page: the page's print and its
-    // tests of print are those of the first look. A way that finds no ink
-    // shape in any of the cells reads no digit in them.
-    let ways: Vec<(Vec<Prepared>, Vec<CellReading>)> = (0..looked[0].1.len())
+    // Each way of looking read with the page (a cell with fewer looks
+    // keeps its first look in the others): the page's print and its tests
+    // of print are those of the first look. A way that finds no ink shape
+    // in any of the cells reads no digit in them.
+    let ways = looked.iter().map(|(_, p)| p.len()).max().unwrap_or(0);
+    let ways: Vec<(Vec<Prepared>, Vec<CellReading>)> = (0..ways)
         .filter(|&way| {
             looked
                 .iter()
-                .any(|(_, p)| matches!(p[way], Prepared::Ink(_)))
+                .any(|(_, p)| matches!(p.get(way), Some(Prepared::Ink(_))))
         })
         .map(|way| {
             let mut page = prepared.to_vec();
             for (i, p) in &looked {
-                page[*i] = p[way].clone();
+                if let Some(look) = p.get(way) {
+                    page[*i] = look.clone();
+                }
             }
             let read = model.read_page_among(&page, among);
             (page, read)
@@ -411,6 +421,20 @@ fn second_look(
             prepared[i] = page[i].clone();
         }
     }
+}
+
+/// Whether the page's print is lighter than its paper: what the first look
+/// took most of the cells it read a digit in for (see [`light_ink`]);
+/// `None` on a page with no digit read.
+fn page_light_ink(crops: &[GrayImage], cells: &[CellReading]) -> Option<bool> {
+    let (light, read) = crops
+        .iter()
+        .zip(cells)
+        .filter(|(_, c)| c.value != 0)
+        .fold((0usize, 0usize), |(light, read), (crop, _)| {
+            (light + usize::from(light_ink(crop)), read + 1)
+        });
+    (read > 0).then_some(2 * light > read)
 }
 
 /// A second look's reading of a given is kept when read at least this

@@ -279,29 +279,49 @@ pub fn prepare(crop: &GrayImage) -> Prepared {
 /// the shadow's paper, the digit in the shadow stands alone). No measure
 /// of a crop across a shadow's edge tells the polarity for sure; the wrong
 /// one finds no digit.
-/// `None` where the crop's paper is even (see SHADOW_STEP): no shadow to
-/// look past.
-pub fn prepare_shadowed(crop: &GrayImage) -> Option<Vec<Prepared>> {
+/// Where the crop's paper is even (see SHADOW_STEP) there is no shadow to
+/// look past, and no second look but one: where the first look took the
+/// ink for lighter than the paper and the page's print is darker
+/// (`page_light_ink`, whether the page's print is lighter than its paper,
+/// see [`light_ink`]), or the other way, the look with the polarity turned.
+/// A shadow that leaves lit only a corner of the crop changes too little of
+/// its paper to pass SHADOW_STEP, and turns the polarity all the same.
+pub fn prepare_shadowed(crop: &GrayImage, page_light_ink: Option<bool>) -> Vec<Prepared> {
     if crop.width() == 0 || crop.height() == 0 {
-        return None;
+        return Vec::new();
     }
     let work = to_work(crop);
-    let (med, _) = paper_of(&work);
+    let (med, light) = paper_of(&work);
+    let turned = || {
+        if page_light_ink.is_some_and(|page| page != light) {
+            vec![prepare_pass(crop, Pass::Turned, 1.0)]
+        } else {
+            Vec::new()
+        }
+    };
     // A quick look first, on the paper of SHADOW_BLOCKS x SHADOW_BLOCKS
     // blocks (each one's lightest pixel): most cells have even paper.
     if block_paper_step(&work) <= SHADOW_STEP * med.max(1.0) {
-        return None;
+        return turned();
     }
     let light_ink = flat_light_ink(&work);
     let mut bg = local_paper(&work, WORK, ENTRY_FLATTEN_RADIUS, light_ink);
     bg.sort_unstable_by(f32::total_cmp);
     let step = bg[bg.len() * 9 / 10] - bg[bg.len() / 10];
-    (step > SHADOW_STEP * med.max(1.0)).then(|| {
-        SHADOW_LOOKS
-            .iter()
-            .map(|&pass| prepare_pass(crop, pass, 1.0))
-            .collect()
-    })
+    if step <= SHADOW_STEP * med.max(1.0) {
+        return turned();
+    }
+    SHADOW_LOOKS
+        .iter()
+        .map(|&pass| prepare_pass(crop, pass, 1.0))
+        .collect()
+}
+
+/// Whether [`prepare`] takes the ink of a crop for lighter than its paper
+/// (a dark page), from the spread of its grey levels either side of their
+/// median.
+pub fn light_ink(crop: &GrayImage) -> bool {
+    crop.width() > 0 && crop.height() > 0 && paper_of(&to_work(crop)).1
 }
 
 /// The passes of [`prepare_shadowed`]'s second looks.
@@ -1486,13 +1506,11 @@ mod tests {
         };
         assert!(first_off > 0.5, "{first_off}");
         // The second look finds the digit as it is without the shadow.
-        let flat = prepare_shadowed(&shadowed)
-            .expect("the shadow's edge")
-            .swap_remove(0);
+        let flat = prepare_shadowed(&shadowed, Some(false)).swap_remove(0);
         let flat_off = distance(&features(flat), &reference);
         assert!(flat_off < 0.25, "{flat_off}");
         // On even paper there is no second look.
-        assert!(prepare_shadowed(&clean).is_none());
+        assert!(prepare_shadowed(&clean, Some(false)).is_empty());
         // The shadow over most of the crop, the edge across the digit's
         // lower right: the crop's median is the shadow's paper, and the
         // lit corner stands above it as far as the digit below. Against
@@ -1509,11 +1527,27 @@ mod tests {
             Prepared::Empty { .. } => f32::INFINITY,
         };
         assert!(first_off > 0.5, "{first_off}");
-        let turned = prepare_shadowed(&mostly)
-            .expect("the shadow's edge")
-            .swap_remove(1);
+        let turned = prepare_shadowed(&mostly, Some(false)).swap_remove(1);
         let turned_off = distance(&features(turned), &reference);
         assert!(turned_off < 0.25, "{turned_off}");
+        // A sharp shadow over all the crop but its lower right corner: too
+        // little of the paper changes for the shadow's looks, and the lit
+        // corner has the first look take the ink for light. On a page of
+        // dark print, the look with the polarity turned finds the digit; on
+        // a dark page, or a page of unknown print, there is none.
+        let corner = GrayImage::from_fn(64, 64, |x, y| {
+            let v = clean.get_pixel(x, y).0[0] as f32;
+            let light = if x + y > 114 { 1.0 } else { 0.5 };
+            Luma([(v * light).round() as u8])
+        });
+        assert!(light_ink(&corner));
+        assert!(!matches!(prepare(&corner), Prepared::Ink(_)));
+        let looks = prepare_shadowed(&corner, Some(false));
+        assert_eq!(looks.len(), 1);
+        let turned_off = distance(&features(looks[0].clone()), &reference);
+        assert!(turned_off < 0.25, "{turned_off}");
+        assert!(prepare_shadowed(&corner, Some(true)).is_empty());
+        assert!(prepare_shadowed(&corner, None).is_empty());
     }
 
     #[test]
