@@ -436,9 +436,13 @@ impl Model {
         let limit = page_limit(&scored);
         let print = PagePrint::of(&scored);
         // The page's print of each digit is gathered only for a page with
-        // faint ink to compare with it.
+        // faint ink, or tall ink near the type, to compare with it.
         let mates = print
-            .filter(|p| scored.iter().any(|s| p.fainter(s) && !p.foreign(s)))
+            .filter(|p| {
+                scored
+                    .iter()
+                    .any(|s| (p.fainter(s) || p.tall_near_type(s)) && !p.foreign(s))
+            })
             .and_then(|p| PageMates::of(&p, &scored, prepared));
         scored
             .iter()
@@ -450,7 +454,11 @@ impl Model {
                             .as_ref()
                             .is_some_and(|m| m.unlike(i, &scored, prepared))
                 };
-                if print.is_some_and(|p| p.foreign(s)) || unlike() {
+                let taller = || {
+                    print.is_some_and(|p| p.tall_near_type(s))
+                        && mates.as_ref().is_some_and(|m| m.taller(i, &scored))
+                };
+                if print.is_some_and(|p| p.foreign(s)) || unlike() || taller() {
                     s.reading_as_foreign()
                 } else {
                     s.reading(s.ink && s.dmin <= limit)
@@ -715,7 +723,10 @@ pub const PRINT_TALLER_LEAST: f32 = 1.05;
 /// Ink this far from its nearest prototype or nearer fits the type whatever
 /// the page (a screenshot in the model's own font has a print median near
 /// 0, against which any trace of noise is many doublings farther): on the
-/// 12 MP photos 99% of the givens are within 0.081.
+/// 12 MP photos 99% of the givens are within 0.081. Its height is then
+/// compared with the page's print of its own digit only
+/// ([`PageMates::taller`]): a player's plain pen 7 fits the type's 7 as
+/// closely, at up to 1.5 times its height.
 pub const PRINT_FAR: f32 = 0.08;
 /// Ink farther from the prototypes than [`PRINT_FAR`] whose core is at most
 /// this share of the print's darkness ([`prep::Ink::darkness`], the page's
@@ -797,6 +808,18 @@ impl PagePrint {
     fn fainter(&self, s: &Scored) -> bool {
         s.ink && s.dmin > PRINT_FAR && s.darkness < PRINT_FAINTER * self.darkness
     }
+
+    /// Whether ink near the type (see [`PRINT_FAR`]), which [`foreign`]
+    /// takes for type whatever its height, is taller than the print by
+    /// [`PRINT_TALLER_AT_PAR`]: a player's digit shaped like the type (a
+    /// plain pen 7), or type whose digit stands taller than the others (a
+    /// J among capitals, an old-style 7). [`PageMates::taller`] then
+    /// compares it with the page's print of its own digit.
+    ///
+    /// [`foreign`]: PagePrint::foreign
+    fn tall_near_type(&self, s: &Scored) -> bool {
+        s.ink && s.dmin <= PRINT_FAR && s.height >= PRINT_TALLER_AT_PAR * self.height
+    }
 }
 
 /// The page's own print of each digit, the reference a faint digit's shape
@@ -837,6 +860,21 @@ impl PageMates {
     fn unlike(&self, i: usize, scored: &[Scored], prepared: &[Prepared]) -> bool {
         nearest_of(i, scored[i].first, &self.cells, scored, prepared)
             .is_some_and(|d| d >= PRINT_UNLIKE * self.spread)
+    }
+
+    /// Whether the ink of cell `i` stands taller than the page's print of
+    /// its digit (the median height of the others) by
+    /// [`PRINT_TALLER_AT_PAR`], the height's test of ink as near the
+    /// prototypes as the print; false when the page has no print of that
+    /// digit.
+    fn taller(&self, i: usize, scored: &[Scored]) -> bool {
+        let mut heights: Vec<f32> = self
+            .cells
+            .iter()
+            .filter(|&&j| j != i && scored[j].first == scored[i].first)
+            .map(|&j| scored[j].height)
+            .collect();
+        median_of(&mut heights).is_some_and(|h| scored[i].height >= PRINT_TALLER_AT_PAR * h)
     }
 }
 
@@ -1284,6 +1322,54 @@ mod tests {
         // As dark as the print, it is print.
         page[6] = six(0.5, 1.1);
         assert_eq!(model.read_page(&page)[6].value, 6);
+    }
+
+    #[test]
+    fn a_tall_digit_near_the_type_is_another_hand_beside_the_print_of_its_digit() {
+        // A model whose digits are each a feature of their own.
+        let prototypes: Vec<(u8, Vec<f32>)> = (1..=9u8)
+            .map(|d| {
+                let mut p = vec![0.0; FEATURE_LEN];
+                p[d as usize - 1] = 1.0;
+                (d, p)
+            })
+            .collect();
+        let model = Model::from_bytes(&encode_model(&prototypes, 0.05, 1.0)).expect("model");
+        // Ink of digit `d`'s plane (its feature and the last one) at
+        // `angle` from its prototype, of main-piece height `body`.
+        let digit = |d: usize, angle: f32, body: f32| {
+            let Prepared::Ink(mut ink) = ink_at(0.0) else {
+                unreachable!()
+            };
+            ink.features[0] = 0.0;
+            ink.features[d - 1] = angle.cos();
+            ink.features[FEATURE_LEN - 1] = angle.sin();
+            ink.body = body;
+            Prepared::Ink(ink)
+        };
+        // Six printed 6s of height 0.6 and a player's 6 as near the
+        // prototype (0.02 off, within PRINT_FAR) at 1.4 times their height.
+        let mut page: Vec<Prepared> = [0.0, 0.01, -0.01, 0.02, -0.02, 0.03]
+            .iter()
+            .map(|&a| digit(6, a, 0.6))
+            .collect();
+        page.push(digit(6, 0.02, 0.84));
+        let read = model.read_page(&page);
+        assert!(read[..6].iter().all(|r| r.value == 6), "{read:?}");
+        assert_eq!((read[6].value, read[6].runner_up), (0, 6), "{:?}", read[6]);
+        // Of the print's height, or a little taller, it is print.
+        page[6] = digit(6, 0.02, 0.75);
+        assert_eq!(model.read_page(&page)[6].value, 6);
+        // A digit the type draws taller than the others (an old-style 7, a
+        // J among capitals) is as tall as the page's print of that digit.
+        page[6] = digit(7, 0.0, 0.84);
+        page.push(digit(7, 0.01, 0.84));
+        page.push(digit(7, -0.01, 0.84));
+        let read = model.read_page(&page);
+        assert!(read[6..].iter().all(|r| r.value == 7), "{read:?}");
+        // Without print of its digit on the page, nothing to compare with.
+        let read = model.read_page(&page[..7]);
+        assert_eq!(read[6].value, 7, "{:?}", read[6]);
     }
 
     #[test]
