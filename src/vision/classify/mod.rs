@@ -1285,10 +1285,9 @@ mod tests {
         assert!(!mates.unlike(6, &scored, &drawn));
     }
 
-    #[test]
-    fn a_page_reads_faint_ink_unlike_its_print_as_no_given() {
-        // A model whose 6 is the first feature and every other digit a
-        // feature of its own, far from it.
+    /// A model whose digits are each a feature of their own (the 6 the
+    /// sixth), far from each other.
+    fn feature_per_digit_model() -> Model {
         let prototypes: Vec<(u8, Vec<f32>)> = (1..=9u8)
             .map(|d| {
                 let mut p = vec![0.0; FEATURE_LEN];
@@ -1296,7 +1295,12 @@ mod tests {
                 (d, p)
             })
             .collect();
-        let model = Model::from_bytes(&encode_model(&prototypes, 0.05, 1.0)).expect("model");
+        Model::from_bytes(&encode_model(&prototypes, 0.05, 1.0)).expect("model")
+    }
+
+    #[test]
+    fn a_page_reads_faint_ink_unlike_its_print_as_no_given() {
+        let model = feature_per_digit_model();
         // Ink of the 6's plane (the 6's feature and the last one) at `angle`
         // from the prototype, at `darkness`.
         let six = |angle: f32, darkness: f32| {
@@ -1326,15 +1330,7 @@ mod tests {
 
     #[test]
     fn a_tall_digit_near_the_type_is_another_hand_beside_the_print_of_its_digit() {
-        // A model whose digits are each a feature of their own.
-        let prototypes: Vec<(u8, Vec<f32>)> = (1..=9u8)
-            .map(|d| {
-                let mut p = vec![0.0; FEATURE_LEN];
-                p[d as usize - 1] = 1.0;
-                (d, p)
-            })
-            .collect();
-        let model = Model::from_bytes(&encode_model(&prototypes, 0.05, 1.0)).expect("model");
+        let model = feature_per_digit_model();
         // Ink of digit `d`'s plane (its feature and the last one) at
         // `angle` from its prototype, of main-piece height `body`.
         let digit = |d: usize, angle: f32, body: f32| {

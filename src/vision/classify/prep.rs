@@ -1477,59 +1477,53 @@ mod tests {
 
     #[test]
     fn a_second_look_measures_print_against_the_paper_beside_it() {
-        // The "4" with a shadow's edge across the crop: above the diagonal
-        // through its middle, paper and ink at half the light, with a
-        // penumbra a tenth of the crop wide, as a photo's shadow has.
         let clean = four_in(20, 235);
-        let shadowed = GrayImage::from_fn(64, 64, |x, y| {
-            let v = clean.get_pixel(x, y).0[0] as f32;
-            let light = (0.5 + (x as f32 + y as f32 - 64.0) / 24.0).clamp(0.5, 1.0);
-            Luma([(v * light).round() as u8])
-        });
+        // The "4" at half the light where x + y is under `edge`, with a
+        // penumbra a tenth of the crop wide beyond it, as a photo's shadow
+        // has.
+        let shade = |edge: f32| {
+            GrayImage::from_fn(64, 64, |x, y| {
+                let v = clean.get_pixel(x, y).0[0] as f32;
+                let light = (0.5 + (x as f32 + y as f32 - edge) / 24.0).clamp(0.5, 1.0);
+                Luma([(v * light).round() as u8])
+            })
+        };
         let features = |p: Prepared| match p {
             Prepared::Ink(ink) => ink.features,
             p => panic!("{:?}", reason(&p)),
         };
-        let distance = |a: &[f32], b: &[f32]| {
-            a.iter()
-                .zip(b)
+        let reference = features(prepare(&clean));
+        // How far a preparation's shape lies from the clean digit's.
+        let off = |p: &Prepared| match p {
+            Prepared::Ink(ink) => ink
+                .features
+                .iter()
+                .zip(&reference)
                 .map(|(x, y)| (x - y).powi(2))
                 .sum::<f32>()
-                .sqrt()
-        };
-        let reference = features(prepare(&clean));
-        // The first look takes the dim paper for ink joined to the digit.
-        let first = prepare(&shadowed);
-        let first_off = match &first {
-            Prepared::Ink(ink) => distance(&ink.features, &reference),
+                .sqrt(),
             Prepared::Empty { .. } => f32::INFINITY,
         };
+        // The shadow's edge along the diagonal through the digit's middle:
+        // the first look takes the dim paper for ink joined to the digit.
+        let shadowed = shade(64.0);
+        let first_off = off(&prepare(&shadowed));
         assert!(first_off > 0.5, "{first_off}");
         // The second look finds the digit as it is without the shadow.
         let flat = prepare_shadowed(&shadowed, Some(false)).swap_remove(0);
-        let flat_off = distance(&features(flat), &reference);
-        assert!(flat_off < 0.25, "{flat_off}");
+        assert!(off(&flat) < 0.25, "{}", off(&flat));
         // On even paper there is no second look.
         assert!(prepare_shadowed(&clean, Some(false)).is_empty());
         // The shadow over most of the crop, the edge across the digit's
         // lower right: the crop's median is the shadow's paper, and the
-        // lit corner stands above it as far as the digit below. Against
-        // that paper with the polarity the paper around each pixel tells,
-        // the digit stands alone.
-        let mostly = GrayImage::from_fn(64, 64, |x, y| {
-            let v = clean.get_pixel(x, y).0[0] as f32;
-            let light = (0.5 + (x as f32 + y as f32 - 88.0) / 24.0).clamp(0.5, 1.0);
-            Luma([(v * light).round() as u8])
-        });
-        let first = prepare(&mostly);
-        let first_off = match &first {
-            Prepared::Ink(ink) => distance(&ink.features, &reference),
-            Prepared::Empty { .. } => f32::INFINITY,
-        };
+        // lit corner stands above it as far as the digit below, so the
+        // first look takes the ink for light. Against that paper with the
+        // polarity turned, the digit stands alone.
+        let mostly = shade(88.0);
+        let first_off = off(&prepare(&mostly));
         assert!(first_off > 0.5, "{first_off}");
         let turned = prepare_shadowed(&mostly, Some(false)).swap_remove(1);
-        let turned_off = distance(&features(turned), &reference);
-        assert!(turned_off < 0.25, "{turned_off}");
+        assert!(off(&turned) < 0.25, "{}", off(&turned));
         // A sharp shadow over all the crop but its lower right corner: too
         // little of the paper changes for the shadow's looks, and the lit
         // corner has the first look take the ink for light. On a page of
@@ -1544,8 +1538,7 @@ mod tests {
         assert!(!matches!(prepare(&corner), Prepared::Ink(_)));
         let looks = prepare_shadowed(&corner, Some(false));
         assert_eq!(looks.len(), 1);
-        let turned_off = distance(&features(looks[0].clone()), &reference);
-        assert!(turned_off < 0.25, "{turned_off}");
+        assert!(off(&looks[0]) < 0.25, "{}", off(&looks[0]));
         assert!(prepare_shadowed(&corner, Some(true)).is_empty());
         assert!(prepare_shadowed(&corner, None).is_empty());
     }
