@@ -347,12 +347,12 @@ fn page_alphabet(
 /// Prepared every way that looks past the shadow ([`prepare_shadowed`])
 /// and read again with the page, a cell keeps the surest of the new
 /// readings when that is a digit read about as sure as the page's print
-/// of that digit ([`SECOND_LOOK_SURE`]): print seen whole
-/// once the shadow is gone fits its prototype as the page's print does
-/// (the shadowed 3 and 6 of kubiesa-val's `01_13_iphone_14_0`, 0.94 and
-/// 0.91), while a player's digit looked at so is a scrawl read half-sure
-/// (0.37 and 0.40 there), of which the solver check could make a given.
-/// The page's tests of print apply as in the first look.
+/// of that digit ([`SECOND_LOOK_SURE`]): print seen whole once the shadow
+/// is gone fits its prototype as the page's print does (the shadowed 3
+/// and 6 of kubiesa-val's `01_13_iphone_14_0`, 0.94 and 0.91), while a
+/// player's digit looked at so is a scrawl read half-sure (0.37 and 0.40
+/// there), of which the solver check could make a given. The page's tests
+/// of print apply as in the first look.
 fn second_look(
     model: &Model,
     crops: &[GrayImage],
@@ -453,15 +453,15 @@ fn second_look_bars(cells: &[CellReading]) -> Vec<f32> {
     let top = cells.iter().map(|c| c.value as usize).max().unwrap_or(0);
     (0..=top)
         .map(|d| {
-            let mut sure: Vec<f32> = cells
+            let mut read: Vec<f32> = cells
                 .iter()
                 .filter(|c| c.value as usize == d && d != 0)
                 .map(|c| c.confidence)
                 .collect();
-            match sure.len() {
+            match read.len() {
                 0 => PRINT_SURE,
                 n => {
-                    let mid = *sure.select_nth_unstable_by(n / 2, f32::total_cmp).1;
+                    let mid = *read.select_nth_unstable_by(n / 2, f32::total_cmp).1;
                     PRINT_SURE.min(SECOND_LOOK_SURE * mid)
                 }
             }
