@@ -23,6 +23,7 @@ use super::locate::{
     CELL_CROP_SIZE, LocateError, LocateFileError, Located, Quad, Trace, cell_crops, locate_traced,
     twins,
 };
+use super::num::median_of;
 use super::orient::{apply, orient};
 use crate::grid::{Alphabet, Entries, Layout, Puzzle};
 use crate::solve::solve;
@@ -458,13 +459,7 @@ fn second_look_bars(cells: &[CellReading]) -> Vec<f32> {
                 .filter(|c| c.value as usize == d && d != 0)
                 .map(|c| c.confidence)
                 .collect();
-            match read.len() {
-                0 => PRINT_SURE,
-                n => {
-                    let mid = *read.select_nth_unstable_by(n / 2, f32::total_cmp).1;
-                    PRINT_SURE.min(SECOND_LOOK_SURE * mid)
-                }
-            }
+            median_of(&mut read).map_or(PRINT_SURE, |mid| PRINT_SURE.min(SECOND_LOOK_SURE * mid))
         })
         .collect()
 }

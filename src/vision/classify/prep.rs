@@ -304,8 +304,7 @@ pub fn prepare_shadowed(crop: &GrayImage, page_light_ink: Option<bool>) -> Vec<P
     if block_paper_step(&work) <= SHADOW_STEP * med.max(1.0) {
         return turned();
     }
-    let light_ink = flat_light_ink(&work);
-    let mut bg = local_paper(&work, WORK, ENTRY_FLATTEN_RADIUS, light_ink);
+    let (_, mut bg) = flat_light_ink(&work);
     bg.sort_unstable_by(f32::total_cmp);
     let step = bg[bg.len() * 9 / 10] - bg[bg.len() / 10];
     if step <= SHADOW_STEP * med.max(1.0) {
@@ -371,9 +370,9 @@ fn block_paper_step(work: &[u8]) -> f32 {
 /// both ways: the strokes stand out of it further one way than the other.
 /// A shadow's edge, which the crop's median (see [`paper_of`]) can take
 /// for light ink on a dark page when it covers half the crop, stands out
-/// of it neither way. The local paper that [`prepare_shadowed`] measures
-/// the paper's change on is closed (or opened) this way.
-fn flat_light_ink(work: &[u8]) -> bool {
+/// of it neither way. With the local paper taken that way, on which
+/// [`prepare_shadowed`] measures the paper's change.
+fn flat_light_ink(work: &[u8]) -> (bool, Vec<f32>) {
     let strongest = |light_ink: bool| {
         let paper = local_paper(work, WORK, ENTRY_FLATTEN_RADIUS, light_ink);
         let mut ink: Vec<f32> = paper
@@ -388,9 +387,15 @@ fn flat_light_ink(work: &[u8]) -> bool {
             })
             .collect();
         let at = (ink.len() - 1) * 99 / 100;
-        *ink.select_nth_unstable_by(at, f32::total_cmp).1
+        (*ink.select_nth_unstable_by(at, f32::total_cmp).1, paper)
     };
-    strongest(true) > strongest(false)
+    let (light, light_paper) = strongest(true);
+    let (dark, dark_paper) = strongest(false);
+    if light > dark {
+        (true, light_paper)
+    } else {
+        (false, dark_paper)
+    }
 }
 
 /// The paper's grey level (the median) of a working image, and whether its
