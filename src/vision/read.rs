@@ -9,9 +9,7 @@ use rayon::prelude::*;
 
 use super::cages::{KillerReading, clear_outlines, clear_sums, read_killer};
 use super::check::{CheckOutcome, check_solved};
-use super::classify::prep::{
-    EmptyReason, Prepared, light_ink, prepare, prepare_entry, prepare_shadowed,
-};
+use super::classify::prep::{EmptyReason, Prepared, light_ink, prepare_entry, prepare_shadowed};
 use super::classify::{CellReading, Classes, Model, PRINT_SURE};
 use super::colour::{ColourSplit, InkColour, ink_colour, split_by_colour};
 use super::entries::{Marks, Written, read_marks, read_written, solution_digits};
@@ -476,7 +474,7 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
     let alphabets = Alphabet::for_size(size);
     let among = classes_for(model, alphabets, size);
     let crops = cell_crops(grey, &located, CELL_CROP_SIZE);
-    let mut prepared: Vec<Prepared> = crops.par_iter().map(prepare).collect();
+    let mut prepared: Vec<Prepared> = crops.par_iter().map(|c| model.prepare(c)).collect();
     let mut cells = model.read_page_among(&prepared, among);
     second_look(model, &crops, &mut prepared, &mut cells, among);
     let turns = orient(model, &located.layout, &crops, &prepared, &cells).turns;
@@ -485,7 +483,7 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
     let prepared: Vec<Prepared> = if turns.is_multiple_of(4) {
         prepared
     } else {
-        crops.par_iter().map(prepare).collect()
+        crops.par_iter().map(|c| model.prepare(c)).collect()
     };
     let alphabet = page_alphabet(model, alphabets, size, &cells);
     let chosen = classes_for(model, &[alphabet], size);

@@ -388,7 +388,7 @@ impl Model {
     /// Prepares a crop for this model: with [`prep::prepare_letters`] when
     /// its glyphs include letters (wide capitals are symbols), else
     /// [`prep::prepare`].
-    fn prepare(&self, crop: &GrayImage) -> Prepared {
+    pub fn prepare(&self, crop: &GrayImage) -> Prepared {
         if self.glyphs.iter().any(|g| g.is_ascii_alphabetic()) {
             prep::prepare_letters(crop)
         } else {

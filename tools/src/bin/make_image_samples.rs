@@ -1202,7 +1202,8 @@ fn main() {
         Sample {
             name: "16x16-screen-light",
             puzzle: shape("16by16.txt"),
-            // In the sans: the serif's wide A, D and G read as empty.
+            // In the sans; the serif's pages (wide capitals A, D and G)
+            // are the last samples, so that these keep their seeds.
             style: Style {
                 pencil: None,
                 ..shaded.clone()
@@ -1424,6 +1425,55 @@ fn main() {
             extras: Extras::default(),
             cell: 52.0,
             camera: None,
+            exif: None,
+            hand: None,
+        },
+        // 16x16 and 25x25 in the serif, whose capitals A, D and G are
+        // wider than tall and whose 1, I and L differ by their serifs: app
+        // screenshots and photographed book pages.
+        Sample {
+            name: "16x16-screen-serif",
+            puzzle: shape("16by16.txt"),
+            style: Style {
+                font: serif,
+                ..light.clone()
+            },
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "16x16-photo-serif",
+            puzzle: shape("16by16.txt"),
+            style: Style::print(serif),
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: book_page((1200, 1200), 2.5, 0.85, [1.0, 1.0, 1.0]),
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "25x25-screen-serif",
+            puzzle: shape("25by25.txt"),
+            style: Style {
+                font: serif,
+                ..light.clone()
+            },
+            extras: Extras::default(),
+            cell: 36.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
+        Sample {
+            name: "25x25-photo-serif",
+            puzzle: shape("25by25.txt"),
+            style: Style::print(serif),
+            extras: Extras::default(),
+            cell: 36.0,
+            camera: book_page((1600, 1600), 1.5, 0.85, [1.0, 1.0, 1.0]),
             exif: None,
             hand: None,
         },
