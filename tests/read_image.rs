@@ -547,7 +547,8 @@ fn eval_counts_grids_cells_and_readings_that_solve_right() {
 /// A shadow's edge (half the light, with a soft penumbra) running across
 /// the printed givens of a classic: those it crosses read as the givens
 /// they are, not as ink joined to the shadow, whether the shadow covers
-/// less of their cells than the lit paper or more.
+/// less of their cells than the lit paper or more, and on a page
+/// photographed sideways (read again once turned upright).
 #[test]
 fn givens_crossed_by_a_shadows_edge_are_read() {
     let p = sample("classic.txt");
@@ -567,22 +568,27 @@ fn givens_crossed_by_a_shadows_edge_are_read() {
             let light = (0.75 + across / (4.0 * penumbra)).clamp(0.5, 1.0);
             Luma([(v * light).round() as u8])
         });
-        let (reading, _) = read_grey(&shadowed, None);
-        let reading = reading.expect("the grid is found under the shadow");
-        let read = reading.puzzle.values();
-        let missed: Vec<usize> = (0..81)
-            .filter(|&c| p.values()[c] != 0 && read[c] != p.values()[c])
-            .collect();
-        assert!(
-            missed.is_empty(),
-            "edge {above}: givens not read: {missed:?}"
-        );
-        let extra: Vec<usize> = (0..81)
-            .filter(|&c| p.values()[c] == 0 && read[c] != 0)
-            .collect();
-        assert!(
-            extra.is_empty(),
-            "edge {above}: givens read in empty cells: {extra:?}"
-        );
+        for (turn, page) in [
+            ("upright", shadowed.clone()),
+            ("sideways", image::imageops::rotate90(&shadowed)),
+        ] {
+            let (reading, _) = read_grey(&page, None);
+            let reading = reading.expect("the grid is found under the shadow");
+            let read = reading.puzzle.values();
+            let missed: Vec<usize> = (0..81)
+                .filter(|&c| p.values()[c] != 0 && read[c] != p.values()[c])
+                .collect();
+            assert!(
+                missed.is_empty(),
+                "edge {above}, {turn}: givens not read: {missed:?}"
+            );
+            let extra: Vec<usize> = (0..81)
+                .filter(|&c| p.values()[c] == 0 && read[c] != 0)
+                .collect();
+            assert!(
+                extra.is_empty(),
+                "edge {above}, {turn}: givens read in empty cells: {extra:?}"
+            );
+        }
     }
 }

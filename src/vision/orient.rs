@@ -13,7 +13,7 @@ use image::imageops::{rotate90, rotate180, rotate270};
 use rayon::prelude::*;
 
 use super::classify::prep::{EmptyReason, Prepared};
-use super::classify::{CellReading, Classes, Model};
+use super::classify::{CellReading, Model};
 use super::homography::Homography;
 use super::locate::Located;
 use crate::grid::Layout;
@@ -335,24 +335,14 @@ pub fn orient(
     out
 }
 
-/// The located grid, crops and readings turned by `turns` (as decided by
-/// [`orient`]): crops and readings in the puzzle's cell order, crops upright.
-/// The readings are redone from the turned crops, among the model's classes
-/// `among`.
-pub fn apply(
-    model: &Model,
-    located: Located,
-    crops: Vec<GrayImage>,
-    readings: Vec<CellReading>,
-    turns: u8,
-    among: Classes,
-) -> (Located, Vec<GrayImage>, Vec<CellReading>) {
+/// The located grid and crops turned by `turns` (as decided by
+/// [`orient`]): crops in the puzzle's cell order, upright, to be read again.
+pub fn apply(located: Located, crops: Vec<GrayImage>, turns: u8) -> (Located, Vec<GrayImage>) {
     let Some(map) = cell_map(&located.layout, turns).filter(|_| !turns.is_multiple_of(4)) else {
-        return (located, crops, readings);
+        return (located, crops);
     };
     let crops: Vec<GrayImage> = map.iter().map(|&c| turn_crop(&crops[c], turns)).collect();
-    let readings = model.classify_batch_among(&crops, among);
-    (turn_located(&located, turns), crops, readings)
+    (turn_located(&located, turns), crops)
 }
 
 #[cfg(test)]

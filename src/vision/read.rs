@@ -462,6 +462,20 @@ fn second_look_bars(cells: &[CellReading]) -> Vec<f32> {
         .collect()
 }
 
+/// The cells of a page read among `among`: each crop prepared as `model`
+/// prepares it (a page read with letters keeps wide capitals), the page
+/// read together, and a [`second_look`] at those a shadow's edge may hide.
+fn read_cells(
+    model: &Model,
+    crops: &[GrayImage],
+    among: Classes,
+) -> (Vec<Prepared>, Vec<CellReading>) {
+    let mut prepared: Vec<Prepared> = crops.par_iter().map(|c| model.prepare(c)).collect();
+    let mut cells = model.read_page_among(&prepared, among);
+    second_look(model, crops, &mut prepared, &mut cells, among);
+    (prepared, cells)
+}
+
 /// [`read_located`] with the colour image and the boxes' rule of `options`.
 pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOptions<'_>) -> Reading {
     let ReadOptions { colour, regions } = options;
@@ -474,16 +488,14 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
     let alphabets = Alphabet::for_size(size);
     let among = classes_for(model, alphabets, size);
     let crops = cell_crops(grey, &located, CELL_CROP_SIZE);
-    let mut prepared: Vec<Prepared> = crops.par_iter().map(|c| model.prepare(c)).collect();
-    let mut cells = model.read_page_among(&prepared, among);
-    second_look(model, &crops, &mut prepared, &mut cells, among);
+    let (prepared, cells) = read_cells(model, &crops, among);
     let turns = orient(model, &located.layout, &crops, &prepared, &cells).turns;
-    let (located, crops, cells) = apply(model, located, crops, cells, turns, among);
-    // The entries are read upright: a turned grid's crops are prepared again.
-    let prepared: Vec<Prepared> = if turns.is_multiple_of(4) {
-        prepared
+    let (located, crops) = apply(located, crops, turns);
+    // A turned grid's crops are read again upright, second look and all.
+    let (prepared, cells) = if turns.is_multiple_of(4) {
+        (prepared, cells)
     } else {
-        crops.par_iter().map(|c| model.prepare(c)).collect()
+        read_cells(model, &crops, among)
     };
     let alphabet = page_alphabet(model, alphabets, size, &cells);
     let chosen = classes_for(model, &[alphabet], size);

@@ -92,15 +92,13 @@ fn stage_apply(
     crops: &[GrayImage],
     cells: &[CellReading],
     turns: u8,
-) -> (Located, Vec<GrayImage>, Vec<CellReading>) {
-    apply(
-        model,
-        located.clone(),
-        crops.to_vec(),
-        cells.to_vec(),
-        turns,
-        model.all_classes(),
-    )
+) -> (Located, Vec<CellReading>) {
+    let (located, turned) = apply(located.clone(), crops.to_vec(), turns);
+    if turns.is_multiple_of(4) {
+        return (located, cells.to_vec());
+    }
+    let prepared: Vec<Prepared> = turned.par_iter().map(|c| model.prepare(c)).collect();
+    (located, model.read_page(&prepared))
 }
 
 #[inline(never)]
@@ -153,7 +151,7 @@ fn main() {
         let turns = best(runs, &mut t[6], || {
             stage_orient(model, &located, &crops, &prepared, &cells)
         });
-        let (located, _, cells) = best(runs, &mut t[7], || {
+        let (located, cells) = best(runs, &mut t[7], || {
             stage_apply(model, &located, &crops, &cells, turns)
         });
         let layout = Arc::new(located.layout.clone());
