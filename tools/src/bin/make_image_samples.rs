@@ -1477,6 +1477,18 @@ fn main() {
             exif: None,
             hand: None,
         },
+        // A flower in an app's dark theme, the selected cell's row, column
+        // and box highlighted right across the canvas.
+        Sample {
+            name: "flower-screen-dark",
+            puzzle: shape("flower.txt"),
+            style: dark.clone(),
+            extras: Extras::default(),
+            cell: 48.0,
+            camera: None,
+            exif: None,
+            hand: None,
+        },
     ];
     for (i, s) in samples.iter().enumerate() {
         let mut rng = Rng::new(0x5a3d_1e00 + i as u64);
