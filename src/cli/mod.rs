@@ -96,10 +96,9 @@ pub enum Command {
     /// Read the puzzle in photos or screenshots and print it as text.
     ///
     /// Finds the grid and tells its shape (classic, samurai, twodoku,
-    /// butterfly, flower, sohei, 4x4, 6x6, 8x8, 12x12, 16x16; killer cages
-    /// too),
-    /// reads each cell, and prints the
-    /// puzzle in the text format of `solve`. Several images are read in
+    /// butterfly, flower, sohei, 4x4, 6x6, 8x8, 12x12, 16x16, 25x25; a
+    /// jigsaw's regions and a killer's cages too), reads each cell, and
+    /// prints the puzzle in the text format of `solve`. Several images are read in
     /// parallel. Exit status: 0 when every image was read, 1 otherwise.
     Read {
         /// Image files: PNG, JPEG, WebP, BMP, GIF, TIFF; or PDF files (one
