@@ -412,6 +412,9 @@ impl Model {
     /// a player's large digit that happens to look like type. Nor is ink
     /// fainter than the print and unlike the page's own print of its digit
     /// (see [`PRINT_FAINTER`]): a player's pencil digit of the type's height.
+    /// Nor, on a page a player has written on, is ink wider and fainter
+    /// than the page's print of its digit (see [`PRINT_WIDER`]): a player's
+    /// plain 7, as near the type's and as tall.
     pub fn classify_batch(&self, crops: &[GrayImage]) -> Vec<CellReading> {
         let prepared: Vec<Prepared> = crops.par_iter().map(|c| self.prepare(c)).collect();
         self.read_page(&prepared)
@@ -435,16 +438,18 @@ impl Model {
             .collect();
         let limit = page_limit(&scored);
         let print = PagePrint::of(&scored);
-        // The page's print of each digit is gathered only for a page with
-        // faint ink, or tall ink near the type, to compare with it.
+        let typical = print.map_or_else(Vec::new, |p| typical_print(&p, &scored, prepared));
+        // The spread of the page's print of each digit is measured only for
+        // a page with faint ink, or tall ink near the type, to compare with
+        // it.
         let mates = print
             .filter(|p| {
                 scored
                     .iter()
                     .any(|s| (p.fainter(s) || p.tall_near_type(s)) && !p.foreign(s))
             })
-            .and_then(|p| PageMates::of(&p, &scored, prepared));
-        scored
+            .and_then(|_| PageMates::of(typical.clone(), &scored, prepared));
+        let told: Vec<bool> = scored
             .iter()
             .enumerate()
             .map(|(i, s)| {
@@ -458,7 +463,17 @@ impl Model {
                     print.is_some_and(|p| p.tall_near_type(s))
                         && mates.as_ref().is_some_and(|m| m.taller(i, &scored))
                 };
-                if print.is_some_and(|p| p.foreign(s)) || unlike() || taller() {
+                print.is_some_and(|p| p.foreign(s)) || unlike() || taller()
+            })
+            .collect();
+        // On a page a player has written on, ink wider and fainter than
+        // the print of its digit is theirs too.
+        let written_on = told.iter().filter(|&&t| t).count() >= PRINT_HAND_LEAST;
+        scored
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                if told[i] || (written_on && wider_and_fainter(i, &typical, &scored)) {
                     s.reading_as_foreign()
                 } else {
                     s.reading(s.ink && s.dmin <= limit)
@@ -503,6 +518,7 @@ impl Model {
             ink: true,
             height: ink.body,
             darkness: ink.darkness,
+            width: ink.width,
             first: ranked.first,
             second: ranked.second,
             dmin,
@@ -753,6 +769,29 @@ pub const PRINT_MATE_NEAR: f32 = 1.25;
 /// [`PRINT_FAINTER`] lie 4.3-8.0 away and no given there or on the
 /// newspapers is as faint; on kubiesa-val two givens are, at 2.7 and 3.0.
 pub const PRINT_UNLIKE: f32 = 3.5;
+/// Ink wider than the page's print of its digit by at least this share of
+/// that print's height (the medians of the others' main pieces,
+/// [`prep::Ink::body`]: the print's size)...
+pub const PRINT_WIDER: f32 = 0.12;
+/// ... and at most this share of that print's darkness is another hand's,
+/// however near the type and of whatever height: one digit's print on a
+/// page is one glyph in one ink, and a player's plain 7 in pen or pencil
+/// is as near the type's 7 and as tall, but its bar is longer and its
+/// stroke lighter. Of the givens of kubiesa-train, kubiesa-val and
+/// wichtounet-v2-train (6316 with two or more others read as their digit
+/// on their page, measured against those), 99% are wider than them by at
+/// most 0.08 of their height, and one in 1000 is wider by 0.12 and fainter
+/// than 0.9 (a newspaper's 1 slanted on a curled page); a fifth are
+/// fainter than 0.9 alone. Only on a page a player has written on
+/// ([`PRINT_HAND_LEAST`]).
+pub const PRINT_MATE_FAINTER: f32 = 0.9;
+/// A page a player has written on has at least this many cells told
+/// another hand's by the other tests (of height, faintness and shape): 14
+/// to 55 on the hand-solved photos whose ink [`PRINT_WIDER`] tells, none
+/// on 159 of the 160 newspaper photos of wichtounet-v2-train and 2 on the
+/// other. Print that varies as a player's digit does (the slanted 1) is
+/// then left alone on a page nobody has written on.
+pub const PRINT_HAND_LEAST: usize = 3;
 /// The spread is taken as at least this: a screenshot draws each digit
 /// the same every time, and a spread near 0 would call any other rendering
 /// unlike it. On the phone photos it is 0.07-0.28.
@@ -822,12 +861,60 @@ impl PagePrint {
     }
 }
 
+/// The cells whose ink is the page's typical print: read at least
+/// [`PRINT_SURE`], within [`PRINT_MATE_NEAR`] times the print's median
+/// distance of their prototype.
+fn typical_print(print: &PagePrint, scored: &[Scored], prepared: &[Prepared]) -> Vec<usize> {
+    (0..scored.len())
+        .filter(|&i| {
+            let s = &scored[i];
+            s.ink
+                && s.confidence() >= PRINT_SURE
+                && s.dmin <= PRINT_MATE_NEAR * print.dmin
+                && features(&prepared[i]).is_some()
+        })
+        .collect()
+}
+
+/// The median of `measure` over the page's typical print (`cells`) of the
+/// digit cell `i` is read as, `i` itself left out; `None` when the page has
+/// no other print of that digit.
+fn mates_median(
+    i: usize,
+    cells: &[usize],
+    scored: &[Scored],
+    measure: impl Fn(&Scored) -> f32,
+) -> Option<f32> {
+    let mut of: Vec<f32> = cells
+        .iter()
+        .filter(|&&j| j != i && scored[j].first == scored[i].first)
+        .map(|&j| measure(&scored[j]))
+        .collect();
+    median_of(&mut of)
+}
+
+/// Whether the ink of cell `i` is wider than the page's typical print of
+/// its digit (`cells`) by [`PRINT_WIDER`] of its height, and at most
+/// [`PRINT_MATE_FAINTER`] of its darkness; false when the page has no
+/// other print of that digit.
+fn wider_and_fainter(i: usize, cells: &[usize], scored: &[Scored]) -> bool {
+    let s = &scored[i];
+    if !s.ink {
+        return false;
+    }
+    let mate = |measure: fn(&Scored) -> f32| mates_median(i, cells, scored, measure);
+    match (mate(|m| m.width), mate(|m| m.height), mate(|m| m.darkness)) {
+        (Some(width), Some(height), Some(darkness)) => {
+            s.width - width >= PRINT_WIDER * height && s.darkness <= PRINT_MATE_FAINTER * darkness
+        }
+        _ => false,
+    }
+}
+
 /// The page's own print of each digit, the reference a faint digit's shape
 /// is compared with ([`PRINT_UNLIKE`]).
 struct PageMates {
-    /// The cells whose ink is the page's typical print: read at least
-    /// [`PRINT_SURE`], within [`PRINT_MATE_NEAR`] times the print's median
-    /// distance of their prototype.
+    /// The page's typical print ([`typical_print`]).
     cells: Vec<usize>,
     /// How far a printed digit lies from the nearest other print of the
     /// same digit on the page, the median over `cells` (never under
@@ -836,16 +923,7 @@ struct PageMates {
 }
 
 impl PageMates {
-    fn of(print: &PagePrint, scored: &[Scored], prepared: &[Prepared]) -> Option<PageMates> {
-        let cells: Vec<usize> = (0..scored.len())
-            .filter(|&i| {
-                let s = &scored[i];
-                s.ink
-                    && s.confidence() >= PRINT_SURE
-                    && s.dmin <= PRINT_MATE_NEAR * print.dmin
-                    && features(&prepared[i]).is_some()
-            })
-            .collect();
+    fn of(cells: Vec<usize>, scored: &[Scored], prepared: &[Prepared]) -> Option<PageMates> {
         let mut nearest: Vec<f32> = cells
             .iter()
             .filter_map(|&i| nearest_of(i, scored[i].first, &cells, scored, prepared))
@@ -868,13 +946,8 @@ impl PageMates {
     /// prototypes as the print; false when the page has no print of that
     /// digit.
     fn taller(&self, i: usize, scored: &[Scored]) -> bool {
-        let mut heights: Vec<f32> = self
-            .cells
-            .iter()
-            .filter(|&&j| j != i && scored[j].first == scored[i].first)
-            .map(|&j| scored[j].height)
-            .collect();
-        median_of(&mut heights).is_some_and(|h| scored[i].height >= PRINT_TALLER_AT_PAR * h)
+        mates_median(i, &self.cells, scored, |m| m.height)
+            .is_some_and(|h| scored[i].height >= PRINT_TALLER_AT_PAR * h)
     }
 }
 
@@ -916,6 +989,9 @@ struct Scored {
     height: f32,
     /// [`prep::Ink::darkness`] (0 without ink).
     darkness: f32,
+    /// The ink's width over the crop's side ([`prep::Ink::width`]; 0
+    /// without ink).
+    width: f32,
     first: u8,
     second: u8,
     dmin: f32,
@@ -930,6 +1006,7 @@ impl Scored {
             ink: false,
             height: 0.0,
             darkness: 0.0,
+            width: 0.0,
             first: 0,
             second: 0,
             dmin: f32::INFINITY,
@@ -1125,6 +1202,7 @@ mod tests {
             ink: true,
             height: 0.6,
             darkness: 1.2,
+            width: 0.4,
             first: 6,
             second: 5,
             dmin,
@@ -1257,7 +1335,8 @@ mod tests {
         assert!(print.fainter(&hand));
         scored.push(hand);
         prepared.push(ink_at(1.0));
-        let mates = PageMates::of(&print, &scored, &prepared).expect("print of 6");
+        let typical = typical_print(&print, &scored, &prepared);
+        let mates = PageMates::of(typical, &scored, &prepared).expect("print of 6");
         assert!(
             (mates.spread - 2.0 * 0.05f32.sin()).abs() < 1e-3,
             "{}",
@@ -1280,7 +1359,8 @@ mod tests {
         // PRINT_SPREAD_LEAST, and a second rendering 0.1 away is alike.
         let drawn: Vec<Prepared> = (0..6).map(|_| ink_at(0.0)).chain([ink_at(0.1)]).collect();
         scored[6].first = 6;
-        let mates = PageMates::of(&print, &scored, &drawn).expect("print of 6");
+        let mates = PageMates::of(typical_print(&print, &scored, &drawn), &scored, &drawn)
+            .expect("print of 6");
         assert_eq!(mates.spread, PRINT_SPREAD_LEAST);
         assert!(!mates.unlike(6, &scored, &drawn));
     }
@@ -1369,11 +1449,63 @@ mod tests {
     }
 
     #[test]
+    fn a_wider_fainter_digit_beside_the_print_of_its_digit_is_another_hand() {
+        let model = feature_per_digit_model();
+        // Ink of digit `d`'s plane at `angle` from its prototype, `width`
+        // wide and `body` tall, at `darkness`.
+        let digit = |d: usize, angle: f32, width: f32, body: f32, darkness: f32| {
+            let Prepared::Ink(mut ink) = ink_at(0.0) else {
+                unreachable!()
+            };
+            ink.features[0] = 0.0;
+            ink.features[d - 1] = angle.cos();
+            ink.features[FEATURE_LEN - 1] = angle.sin();
+            ink.width = width;
+            ink.body = body;
+            ink.darkness = darkness;
+            Prepared::Ink(ink)
+        };
+        // Six printed 7s 0.4 wide and 0.6 tall; three large scrawls the
+        // height's test tells another hand's (a player wrote on the page);
+        // and a 7 as near the prototype and as tall as the print, 0.5 wide
+        // (a sixth of the height wider) at 0.8 of its darkness.
+        let mut page: Vec<Prepared> = [0.0, 0.01, -0.01, 0.02, -0.02, 0.03]
+            .iter()
+            .map(|&a| digit(7, a, 0.4, 0.6, 1.2))
+            .collect();
+        page.extend((0..3).map(|_| digit(5, 0.6, 0.5, 0.9, 1.0)));
+        page.push(digit(7, 0.02, 0.5, 0.6, 0.96));
+        let read = model.read_page(&page);
+        assert!(read[..6].iter().all(|r| r.value == 7), "{read:?}");
+        assert!(read[6..9].iter().all(|r| r.value == 0), "{read:?}");
+        assert_eq!((read[9].value, read[9].runner_up), (0, 7), "{:?}", read[9]);
+        // As wide but as dark as the print, or as faint but hardly wider,
+        // it is print.
+        page[9] = digit(7, 0.02, 0.5, 0.6, 1.15);
+        assert_eq!(model.read_page(&page)[9].value, 7);
+        page[9] = digit(7, 0.02, 0.45, 0.6, 0.96);
+        assert_eq!(model.read_page(&page)[9].value, 7);
+        // On a page nobody has written on, it is print too: print varies
+        // so where a page curls.
+        page[9] = digit(7, 0.02, 0.5, 0.6, 0.96);
+        let unwritten: Vec<Prepared> = page[..6].iter().chain(&page[9..]).cloned().collect();
+        assert_eq!(model.read_page(&unwritten)[6].value, 7);
+        // Without other print of its digit on the page, nothing to compare
+        // with: the page's 6s are narrower, and say nothing of a 7.
+        for p in &mut page[..6] {
+            *p = digit(6, 0.0, 0.3, 0.6, 1.2);
+        }
+        let read = model.read_page(&page);
+        assert_eq!(read[9].value, 7, "{:?}", read[9]);
+    }
+
+    #[test]
     fn an_unsure_digit_names_the_next_digit() {
         let unsure = Scored {
             ink: true,
             height: 0.6,
             darkness: 1.2,
+            width: 0.4,
             first: 5,
             second: 6,
             dmin: 0.12,
