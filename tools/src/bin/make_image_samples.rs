@@ -1430,7 +1430,7 @@ fn main() {
         },
         // 16x16 and 25x25 in the serif, whose capitals A, D and G are
         // wider than tall and whose 1, I and L differ by their serifs: app
-        // screenshots and photographed book pages.
+        // screenshots, and a photographed book page of the 16x16.
         Sample {
             name: "16x16-screen-serif",
             puzzle: shape("16by16.txt"),
@@ -1464,16 +1464,6 @@ fn main() {
             extras: Extras::default(),
             cell: 36.0,
             camera: None,
-            exif: None,
-            hand: None,
-        },
-        Sample {
-            name: "25x25-photo-serif",
-            puzzle: shape("25by25.txt"),
-            style: Style::print(serif),
-            extras: Extras::default(),
-            cell: 36.0,
-            camera: book_page((1600, 1600), 1.5, 0.85, [1.0, 1.0, 1.0]),
             exif: None,
             hand: None,
         },
