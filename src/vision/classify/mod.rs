@@ -1378,20 +1378,28 @@ mod tests {
         Model::from_bytes(&encode_model(&prototypes, 0.05, 1.0)).expect("model")
     }
 
+    /// Ink of digit `d`'s plane in [`feature_per_digit_model`] (its feature
+    /// and the last one) at `angle` from its prototype, otherwise as
+    /// [`ink_at`]'s.
+    fn digit_ink(d: usize, angle: f32) -> prep::Ink {
+        let Prepared::Ink(mut ink) = ink_at(0.0) else {
+            unreachable!()
+        };
+        ink.features[0] = 0.0;
+        ink.features[d - 1] = angle.cos();
+        ink.features[FEATURE_LEN - 1] = angle.sin();
+        ink
+    }
+
     #[test]
     fn a_page_reads_faint_ink_unlike_its_print_as_no_given() {
         let model = feature_per_digit_model();
-        // Ink of the 6's plane (the 6's feature and the last one) at `angle`
-        // from the prototype, at `darkness`.
+        // A 6 at `angle` from the prototype, at `darkness`.
         let six = |angle: f32, darkness: f32| {
-            let Prepared::Ink(mut ink) = ink_at(0.0) else {
-                unreachable!()
-            };
-            ink.features[0] = 0.0;
-            ink.features[5] = angle.cos();
-            ink.features[FEATURE_LEN - 1] = angle.sin();
-            ink.darkness = darkness;
-            Prepared::Ink(ink)
+            Prepared::Ink(prep::Ink {
+                darkness,
+                ..digit_ink(6, angle)
+            })
         };
         // Six printed 6s near the prototype, and a player's 6 of their
         // height, 0.5 radians off (read 0.75 sure), at 0.4 of their darkness.
@@ -1411,17 +1419,13 @@ mod tests {
     #[test]
     fn a_tall_digit_near_the_type_is_another_hand_beside_the_print_of_its_digit() {
         let model = feature_per_digit_model();
-        // Ink of digit `d`'s plane (its feature and the last one) at
-        // `angle` from its prototype, of main-piece height `body`.
+        // Digit `d` at `angle` from its prototype, of main-piece height
+        // `body`.
         let digit = |d: usize, angle: f32, body: f32| {
-            let Prepared::Ink(mut ink) = ink_at(0.0) else {
-                unreachable!()
-            };
-            ink.features[0] = 0.0;
-            ink.features[d - 1] = angle.cos();
-            ink.features[FEATURE_LEN - 1] = angle.sin();
-            ink.body = body;
-            Prepared::Ink(ink)
+            Prepared::Ink(prep::Ink {
+                body,
+                ..digit_ink(d, angle)
+            })
         };
         // Six printed 6s of height 0.6 and a player's 6 as near the
         // prototype (0.02 off, within PRINT_FAR) at 1.4 times their height.
@@ -1451,19 +1455,15 @@ mod tests {
     #[test]
     fn a_wider_fainter_digit_beside_the_print_of_its_digit_is_another_hand() {
         let model = feature_per_digit_model();
-        // Ink of digit `d`'s plane at `angle` from its prototype, `width`
-        // wide and `body` tall, at `darkness`.
+        // Digit `d` at `angle` from its prototype, `width` wide and `body`
+        // tall, at `darkness`.
         let digit = |d: usize, angle: f32, width: f32, body: f32, darkness: f32| {
-            let Prepared::Ink(mut ink) = ink_at(0.0) else {
-                unreachable!()
-            };
-            ink.features[0] = 0.0;
-            ink.features[d - 1] = angle.cos();
-            ink.features[FEATURE_LEN - 1] = angle.sin();
-            ink.width = width;
-            ink.body = body;
-            ink.darkness = darkness;
-            Prepared::Ink(ink)
+            Prepared::Ink(prep::Ink {
+                width,
+                body,
+                darkness,
+                ..digit_ink(d, angle)
+            })
         };
         // Six printed 7s 0.4 wide and 0.6 tall; three large scrawls the
         // height's test tells another hand's (a player wrote on the page);
