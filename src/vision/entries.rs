@@ -24,10 +24,10 @@
 use image::{GrayImage, Luma};
 use imageproc::region_labelling::{Connectivity, connected_components};
 
-use super::classify::prep::{EmptyReason, Ink, MIN_MARK_HEIGHT, Prepared};
+use super::classify::prep::{EmptyReason, Ink, MIN_MARK_HEIGHT, Prepared, work_image};
 use super::classify::{Model, rank};
 use super::locate::CELL_CROP_SIZE;
-use super::num::median;
+use super::num::{median, median_of};
 use crate::check::Unsure;
 use crate::grid::Alphabet;
 
@@ -92,6 +92,78 @@ const MARK_SURE: f32 = 0.6;
 /// reading. An app's small 8s read 0.57-0.7 sure (the 3 next), and
 /// small 3s about as sure.
 const MARK_SURE_IN_PLACE: f32 = 0.5;
+
+/// Candidate marks are written in pencil or pen: their ink is at least this
+/// share as strong as the page's print's ([`ink_strength`], its median over
+/// the givens' cells). Grain, the paper's texture and a blank cell's
+/// shading, which the entries' pass finds measuring ink against the paper
+/// around each pixel, are far fainter: the 58 cells of 44 newspaper photos
+/// of wichtounet-v2-train it listed as marks (none holds any) lie at
+/// 0.03-0.54 of their print, 9 in 10 under 0.16; the marked cells found on
+/// the hand-solved photos at 0.44-0.95 (kubiesa-train and kubiesa-val, 159
+/// cells), 9 in 10 above 0.66. An app's grey notes beside black givens are
+/// about 0.6.
+pub const MARK_MIN_STRENGTH: f32 = 0.3;
+/// [`ink_strength`] looks inside the cell's crop, this share of its side in
+/// from each edge, where the grid lines' remnants are not.
+const STRENGTH_INSET: f32 = 0.125;
+/// [`ink_strength`]'s paper is this quantile of the grey levels (most of a
+/// cell is paper, its ink a few strokes)...
+const STRENGTH_PAPER: f32 = 0.75;
+/// ... and its ink this quantile (the darkest hundredth: a stroke, not one
+/// stray pixel).
+const STRENGTH_INK: f32 = 0.01;
+
+/// How strong a crop's darkest ink is: the share of its paper's light it
+/// takes away, `(paper - ink) / paper`, over the working image's pixels
+/// [`STRENGTH_INSET`] in from the edges (paper and ink at the
+/// [`STRENGTH_PAPER`] and [`STRENGTH_INK`] quantiles), so that it does not
+/// change with the light on the page; of the inverted grey levels for
+/// `light_ink` on a dark page. 0 for an empty crop.
+pub fn ink_strength(crop: &GrayImage, light_ink: bool) -> f32 {
+    if crop.width() == 0 || crop.height() == 0 {
+        return 0.0;
+    }
+    let work = work_image(crop);
+    let n = work.width() as usize;
+    let inset = (n as f32 * STRENGTH_INSET) as usize;
+    let mut levels: Vec<u8> = (inset..n - inset)
+        .flat_map(|y| (inset..n - inset).map(move |x| (x, y)))
+        .map(|(x, y)| {
+            let v = work.as_raw()[y * n + x];
+            if light_ink { 255 - v } else { v }
+        })
+        .collect();
+    if levels.is_empty() {
+        return 0.0;
+    }
+    levels.sort_unstable();
+    let at = |q: f32| f32::from(levels[((levels.len() - 1) as f32 * q) as usize]);
+    let paper = at(STRENGTH_PAPER).max(1.0);
+    ((paper - at(STRENGTH_INK)) / paper).max(0.0)
+}
+
+/// Leaves out of `marks` the cells whose ink is weaker than
+/// [`MARK_MIN_STRENGTH`] of the page's print, measured on the crops of the
+/// `givens`' cells; with no given, nothing is left out.
+pub fn drop_faint_marks(
+    marks: &mut Vec<Marks>,
+    crops: &[GrayImage],
+    givens: &[usize],
+    light_ink: bool,
+) {
+    if marks.is_empty() {
+        return;
+    }
+    let mut print: Vec<f32> = givens
+        .iter()
+        .map(|&c| ink_strength(&crops[c], light_ink))
+        .collect();
+    let Some(print) = median_of(&mut print) else {
+        return;
+    };
+    marks.retain(|m| ink_strength(&crops[m.cell], light_ink) >= MARK_MIN_STRENGTH * print);
+}
 
 /// Softness of the distance-to-probability mapping for handwriting (the
 /// squared feature distance by which a rival digit's odds fall by e).
@@ -366,6 +438,42 @@ mod tests {
     use super::*;
     use crate::vision::classify::prep::prepare;
     use image::{GrayImage, Luma};
+
+    #[test]
+    fn marks_fainter_than_a_share_of_the_print_are_grain() {
+        // Three printed givens (near black), a cell of pencil marks (grey
+        // 120: half as strong as the print) and one of grain (grey 215).
+        let digit = [(26, 16, 34, 48)];
+        let marks_at = [(14, 14, 20, 22), (40, 14, 46, 22)];
+        let mut crops = vec![crop(&digit, 20); 3];
+        crops.push(crop(&marks_at, 120));
+        crops.push(crop(&marks_at, 215));
+        let print = ink_strength(&crops[0], false);
+        assert!((print - 215.0 / 235.0).abs() < 0.02, "{print}");
+        let listed = || {
+            (3..5)
+                .map(|cell| Marks {
+                    cell,
+                    digits: Vec::new(),
+                })
+                .collect::<Vec<_>>()
+        };
+        let mut marks = listed();
+        drop_faint_marks(&mut marks, &crops, &[0, 1, 2], false);
+        assert_eq!(marks.iter().map(|m| m.cell).collect::<Vec<_>>(), [3]);
+        // On a page with no given there is no print to compare with.
+        let mut marks = listed();
+        drop_faint_marks(&mut marks, &crops, &[], false);
+        assert_eq!(marks.len(), 2);
+        // On a dark page (light ink), the same measured on inverted levels.
+        let dark: Vec<GrayImage> = crops
+            .iter()
+            .map(|c| GrayImage::from_fn(64, 64, |x, y| Luma([255 - c.get_pixel(x, y).0[0]])))
+            .collect();
+        let mut marks = listed();
+        drop_faint_marks(&mut marks, &dark, &[0, 1, 2], true);
+        assert_eq!(marks.iter().map(|m| m.cell).collect::<Vec<_>>(), [3]);
+    }
 
     /// A 64 x 64 crop of paper (grey 235) with rectangles `(x0, y0, x1,
     /// y1)` (ends excluded) of ink of grey `ink`.

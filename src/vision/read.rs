@@ -12,7 +12,7 @@ use super::check::{CheckOutcome, check_solved};
 use super::classify::prep::{EmptyReason, Prepared, light_ink, prepare_entry, prepare_shadowed};
 use super::classify::{CellReading, Classes, Model, PRINT_SURE};
 use super::colour::{ColourSplit, InkColour, ink_colour, split_by_colour};
-use super::entries::{Marks, Written, read_marks, read_written, solution_digits};
+use super::entries::{Marks, Written, drop_faint_marks, read_marks, read_written, solution_digits};
 use super::fills::fill_regions;
 use super::homography::Homography;
 use super::jigsaw::{JigsawReading, read_jigsaw, read_regions};
@@ -641,6 +641,13 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
         &occupied,
         digit_solution.as_deref(),
     );
+    // Marks are pencil or pen, not the paper's grain: as dark as a share
+    // of the page's print.
+    let givens: Vec<usize> = (0..occupied.len())
+        .filter(|&c| puzzle.values()[c] != 0)
+        .collect();
+    let light = page_light_ink(&crops, &cells).unwrap_or(false);
+    drop_faint_marks(&mut marks, &crops, &givens, light);
     // The marks' digits, where the digit model reads them sure: on a page
     // written in the digits 1-9 or fewer.
     if alphabet == Alphabet::Digits && size <= 9 {
