@@ -24,7 +24,7 @@
 use image::{GrayImage, Luma};
 use imageproc::region_labelling::{Connectivity, connected_components};
 
-use super::classify::prep::{EmptyReason, Ink, MIN_MARK_HEIGHT, Prepared, work_image};
+use super::classify::prep::{EmptyReason, Ink, MIN_MARK_HEIGHT, Prepared, quantile, work_image};
 use super::classify::{Model, rank};
 use super::locate::CELL_CROP_SIZE;
 use super::num::{median, median_of};
@@ -127,20 +127,18 @@ pub fn ink_strength(crop: &GrayImage, light_ink: bool) -> f32 {
     let work = work_image(crop);
     let n = work.width() as usize;
     let inset = (n as f32 * STRENGTH_INSET) as usize;
-    let mut levels: Vec<u8> = (inset..n - inset)
-        .flat_map(|y| (inset..n - inset).map(move |x| (x, y)))
-        .map(|(x, y)| {
-            let v = work.as_raw()[y * n + x];
-            if light_ink { 255 - v } else { v }
-        })
-        .collect();
-    if levels.is_empty() {
+    let mut hist = [0u32; 256];
+    for y in inset..n - inset {
+        for &v in &work.as_raw()[y * n + inset..y * n + n - inset] {
+            hist[usize::from(if light_ink { 255 - v } else { v })] += 1;
+        }
+    }
+    let total: u32 = hist.iter().sum();
+    if total == 0 {
         return 0.0;
     }
-    levels.sort_unstable();
-    let at = |q: f32| f32::from(levels[((levels.len() - 1) as f32 * q) as usize]);
-    let paper = at(STRENGTH_PAPER).max(1.0);
-    ((paper - at(STRENGTH_INK)) / paper).max(0.0)
+    let paper = quantile(&hist, total, STRENGTH_PAPER).max(1.0);
+    ((paper - quantile(&hist, total, STRENGTH_INK)) / paper).max(0.0)
 }
 
 /// Leaves out of `marks` the cells whose ink is weaker than

@@ -331,7 +331,7 @@ const SHADOW_LOOKS: [Pass; 3] = [
 ];
 
 /// The grey level at quantile `p` of the histogram `h` of `total` pixels.
-fn quantile(h: &[u32], total: u32, p: f32) -> f32 {
+pub(crate) fn quantile(h: &[u32], total: u32, p: f32) -> f32 {
     let target = ((total - 1) as f32 * p) as u32;
     let mut acc = 0u32;
     for (i, &c) in h.iter().enumerate() {
