@@ -642,12 +642,14 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
         digit_solution.as_deref(),
     );
     // Marks are pencil or pen, not the paper's grain: as dark as a share
-    // of the page's print.
-    let givens: Vec<usize> = (0..occupied.len())
-        .filter(|&c| puzzle.values()[c] != 0)
-        .collect();
-    let light = page_light_ink(&crops, &cells).unwrap_or(false);
-    drop_faint_marks(&mut marks, &crops, &givens, light);
+    // of the page's print (judged only on a page with marks).
+    if !marks.is_empty() {
+        let givens: Vec<usize> = (0..occupied.len())
+            .filter(|&c| puzzle.values()[c] != 0)
+            .collect();
+        let light = page_light_ink(&crops, &cells).unwrap_or(false);
+        drop_faint_marks(&mut marks, &crops, &givens, light);
+    }
     // The marks' digits, where the digit model reads them sure: on a page
     // written in the digits 1-9 or fewer.
     if alphabet == Alphabet::Digits && size <= 9 {
