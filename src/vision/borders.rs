@@ -50,6 +50,23 @@ const QUICK_ALONG: usize = 8;
 /// screenshots), while a classic's show paper or the odd digit (medians
 /// 0.001-0.066 on the classic photos); about halfway between, in ratio.
 pub const QUICK_MIN_OUTLINE: f32 = 0.14;
+/// Samples along each outer side for its dashes ([`outer_alternations`]):
+/// several to each dash and gap of the outlines of the killer screenshots
+/// (a dash and its gap take 0.05-0.1 of a cell; the stretch is 0.46).
+const QUICK_DASH_ALONG: usize = 32;
+/// Every this many outer sides is sampled for dashes: every outer side of
+/// a killer shows its outline, so half of them stand for all, at half the
+/// cost of sampling four times as densely along them as [`QUICK_ALONG`].
+const QUICK_DASH_SIDE_STEP: usize = 2;
+/// Least median alternation of the outer sides for the page to be measured
+/// in full when their [`rise`] falls short: a dashed or dotted outline
+/// alternates ink and paper along the side even where it runs too close to
+/// a thick frame to stand apart from it. The killer screenshots give
+/// medians 0.137-0.27 as they are and 0.081 and up scaled to three quarters
+/// (where one app's outlines merge with its frame), the classic and jigsaw
+/// photos 0.002-0.052 (noise, grain, the odd digit); about halfway between,
+/// in ratio.
+pub const QUICK_MIN_ALTERNATION: f32 = 0.065;
 
 /// One inner edge between two neighbouring cells.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -170,15 +187,31 @@ fn rise(patch: &[f32], along: usize, paper: f32) -> f32 {
     rise
 }
 
+/// How much the grey level alternates along the side, at the offset where
+/// it alternates most: the mean step between neighbouring samples of a row,
+/// as a share of the paper's grey. Dashes and dots of an outline alternate
+/// ink and paper; a solid line, blank paper and the odd stroke of a digit
+/// hardly do.
+fn alternation(patch: &[f32], along: usize, paper: f32) -> f32 {
+    let mut most = 0f32;
+    for row in patch.chunks_exact(along) {
+        let steps: f32 = row.windows(2).map(|w| (w[1] - w[0]).abs()).sum();
+        most = most.max(steps / ((along - 1) as f32 * paper));
+    }
+    most
+}
+
 /// The score of one edge: for each side, the mean darkness along the
 /// stretch at each offset from the grid line out, and the most it rises
-/// above the lightest offset nearer the grid line ([`rise`]); the lesser of
-/// the two sides. `line` is the canvas coordinate of the grid line, `start`
+/// above the lightest offset nearer the grid line ([`rise`]), or the most
+/// it alternates along the stretch ([`alternation`]), as `cue` says; the
+/// lesser of the two sides. `line` is the canvas coordinate of the grid line, `start`
 /// that of the edge's first corner along it.
 fn edge_score(
     grey: &GrayImage,
     located: &Located,
     even: bool,
+    cue: Cue,
     vertical: bool,
     line: f32,
     start: f32,
@@ -207,77 +240,135 @@ fn edge_score(
     let mut values = patch;
     let paper = paper_level(&mut values);
     let (before, after) = patch.split_at(SIDE);
-    rise(before, ALONG_SAMPLES, paper).min(rise(after, ALONG_SAMPLES, paper))
+    let side = |patch: &[f32]| cue.score()(patch, ALONG_SAMPLES, paper);
+    side(before).min(side(after))
 }
 
-/// The inward score of every outer side of the grid's cells (a side with
-/// no neighbouring cell): the [`rise`] of darkness inside the cell along
-/// it, through the refined grid lines.
-pub fn outer_scores(grey: &GrayImage, located: &Located) -> Vec<f32> {
+/// The outer sides of the grid's cells (sides with no neighbouring cell),
+/// as `(vertical, line, start, dir)` for [`sample_side`], `dir` pointing
+/// into the cell.
+fn outer_sides(located: &Located) -> impl Iterator<Item = (bool, f32, f32, f32)> + '_ {
     let layout = &located.layout;
-    let at = |u: f32, v: f32| located.canvas_to_image(u, v);
-    let mut patch = [0f32; OFFSETS * QUICK_ALONG];
-    let mut out = Vec::new();
-    for cell in 0..layout.cell_count() {
+    (0..layout.cell_count()).flat_map(move |cell| {
         let (r, c) = layout.position(cell);
         let (rf, cf) = (r as f32, c as f32);
-        let sides = [
+        [
             (
                 c == 0 || layout.cell_at(r, c - 1).is_none(),
-                true,
-                cf,
-                rf,
-                1.0,
+                (true, cf, rf, 1.0),
             ),
-            (layout.cell_at(r, c + 1).is_none(), true, cf + 1.0, rf, -1.0),
+            (
+                layout.cell_at(r, c + 1).is_none(),
+                (true, cf + 1.0, rf, -1.0),
+            ),
             (
                 r == 0 || layout.cell_at(r - 1, c).is_none(),
-                false,
-                rf,
-                cf,
-                1.0,
+                (false, rf, cf, 1.0),
             ),
             (
                 layout.cell_at(r + 1, c).is_none(),
-                false,
-                rf + 1.0,
-                cf,
-                -1.0,
+                (false, rf + 1.0, cf, -1.0),
             ),
-        ];
-        for (outer, vertical, line, start, dir) in sides {
-            if !outer {
-                continue;
-            }
-            sample_side(
-                grey,
-                &at,
-                vertical,
-                line,
-                start,
-                dir,
-                QUICK_ALONG,
-                &mut patch,
-            );
-            let mut values = patch;
-            let paper = paper_level(&mut values);
-            out.push(rise(&patch, QUICK_ALONG, paper));
-        }
-    }
-    out
+        ]
+        .into_iter()
+        .filter_map(|(outer, side)| outer.then_some(side))
+    })
 }
 
-/// Whether the page may show cage outlines, from the outer sides alone
-/// ([`outer_scores`], [`QUICK_MIN_OUTLINE`]): a few percent of the work of
-/// [`measure`], so that a classic pays little for the killer reader.
-pub fn may_have_outlines(grey: &GrayImage, located: &Located) -> bool {
-    let mut scores = outer_scores(grey, located);
-    if scores.is_empty() {
-        return false;
-    }
+/// Every `step`th outer side of the grid's cells sampled inwards through
+/// the refined grid lines (`along` samples at each offset), scored by
+/// `score` from the patch, its samples per row and its paper's grey.
+fn outer_side_scores<const N: usize>(
+    grey: &GrayImage,
+    located: &Located,
+    along: usize,
+    step: usize,
+    score: fn(&[f32], usize, f32) -> f32,
+) -> Vec<f32> {
+    let at = |u: f32, v: f32| located.canvas_to_image(u, v);
+    let mut patch = [0f32; N];
+    outer_sides(located)
+        .step_by(step)
+        .map(|(vertical, line, start, dir)| {
+            sample_side(grey, &at, vertical, line, start, dir, along, &mut patch);
+            let mut values = patch;
+            let paper = paper_level(&mut values);
+            score(&patch, along, paper)
+        })
+        .collect()
+}
+
+/// The inward score of every outer side of the grid's cells: the [`rise`]
+/// of darkness inside the cell along it, through the refined grid lines.
+pub fn outer_scores(grey: &GrayImage, located: &Located) -> Vec<f32> {
+    outer_side_scores::<{ OFFSETS * QUICK_ALONG }>(grey, located, QUICK_ALONG, 1, rise)
+}
+
+/// The [`alternation`] along every second outer side of the grid's cells
+/// ([`QUICK_DASH_SIDE_STEP`]), inside the cell, through the refined grid
+/// lines.
+pub fn outer_alternations(grey: &GrayImage, located: &Located) -> Vec<f32> {
+    outer_side_scores::<{ OFFSETS * QUICK_DASH_ALONG }>(
+        grey,
+        located,
+        QUICK_DASH_ALONG,
+        QUICK_DASH_SIDE_STEP,
+        alternation,
+    )
+}
+
+/// The median of `scores`, `None` when there are none; reorders them.
+fn median(scores: &mut [f32]) -> Option<f32> {
     let mid = scores.len() / 2;
-    let (_, median, _) = scores.select_nth_unstable_by(mid, f32::total_cmp);
-    *median >= QUICK_MIN_OUTLINE
+    (!scores.is_empty()).then(|| *scores.select_nth_unstable_by(mid, f32::total_cmp).1)
+}
+
+/// What shows a page's cage outlines beside its grid lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cue {
+    /// A line standing apart from the grid line, paper between them
+    /// ([`rise`]).
+    Apart,
+    /// Dashes or dots alternating along the grid line ([`alternation`]):
+    /// outlines so close to the grid lines that no paper shows between
+    /// them (a small screenshot). Only a dashed or dotted outline shows
+    /// this way; a page whose outlines stand apart is measured by
+    /// [`Cue::Apart`], as a solid outline would be.
+    Dashes,
+}
+
+impl Cue {
+    /// The side's score this cue takes from a sampled patch.
+    fn score(self) -> fn(&[f32], usize, f32) -> f32 {
+        match self {
+            Cue::Apart => rise,
+            Cue::Dashes => alternation,
+        }
+    }
+}
+
+/// Which cue shows the page's cage outlines, if it may have any, from the
+/// outer sides alone (see [`may_have_outlines`]): outlines standing apart
+/// from the frame first, else dashes along it.
+pub fn outline_cue(grey: &GrayImage, located: &Located) -> Option<Cue> {
+    if median(&mut outer_scores(grey, located)).is_some_and(|m| m >= QUICK_MIN_OUTLINE) {
+        return Some(Cue::Apart);
+    }
+    median(&mut outer_alternations(grey, located))
+        .is_some_and(|m| m >= QUICK_MIN_ALTERNATION)
+        .then_some(Cue::Dashes)
+}
+
+/// Whether the page may show cage outlines, from the outer sides alone: a
+/// few percent of the work of [`measure`], so that a classic pays little
+/// for the killer reader. Every cage outline runs along the grid's outer
+/// line, so the outer sides show a line standing apart from it
+/// ([`outer_scores`], [`QUICK_MIN_OUTLINE`]) or, where the outline runs too
+/// close to a thick frame for paper to show between them (a small
+/// screenshot), dashes alternating along them ([`outer_alternations`],
+/// [`QUICK_MIN_ALTERNATION`]).
+pub fn may_have_outlines(grey: &GrayImage, located: &Located) -> bool {
+    outline_cue(grey, located).is_some()
 }
 
 /// Measures and classifies every inner edge of the located grid in `grey`
@@ -286,10 +377,10 @@ pub fn may_have_outlines(grey: &GrayImage, located: &Located) -> bool {
 /// refined lines follow an unevenly drawn grid, but can lie on a cage
 /// outline darker than the grid line beside it; an edge inside a cage has
 /// no line parallel to it either way.
-pub fn measure(grey: &GrayImage, located: &Located) -> Borders {
+pub fn measure(grey: &GrayImage, located: &Located, cue: Cue) -> Borders {
     let (refined, even) = rayon::join(
-        || measure_with(grey, located, false),
-        || measure_with(grey, located, true),
+        || measure_with(grey, located, false, cue),
+        || measure_with(grey, located, true, cue),
     );
     let mut edges = refined.edges;
     for (e, f) in edges.iter_mut().zip(&even.edges) {
@@ -299,13 +390,13 @@ pub fn measure(grey: &GrayImage, located: &Located) -> Borders {
 }
 
 /// [`measure`] through one choice of grid lines.
-pub fn measure_with(grey: &GrayImage, located: &Located, even: bool) -> Borders {
+pub fn measure_with(grey: &GrayImage, located: &Located, even: bool, cue: Cue) -> Borders {
     let layout = &located.layout;
     let mut edges = Vec::new();
     for a in 0..layout.cell_count() {
         let (r, c) = layout.position(a);
         if let Some(b) = layout.cell_at(r, c + 1) {
-            let score = edge_score(grey, located, even, true, (c + 1) as f32, r as f32);
+            let score = edge_score(grey, located, even, cue, true, (c + 1) as f32, r as f32);
             edges.push(Edge {
                 a,
                 b,
@@ -316,7 +407,7 @@ pub fn measure_with(grey: &GrayImage, located: &Located, even: bool) -> Borders 
             });
         }
         if let Some(b) = layout.cell_at(r + 1, c) {
-            let score = edge_score(grey, located, even, false, (r + 1) as f32, c as f32);
+            let score = edge_score(grey, located, even, cue, false, (r + 1) as f32, c as f32);
             edges.push(Edge {
                 a,
                 b,
@@ -441,12 +532,74 @@ mod tests {
         let cage_of: Vec<usize> = (0..81).map(|i| (i / 9) * 5 + (i % 9) / 2).collect();
         let grey = draw(40, &cage_of);
         assert!(may_have_outlines(&grey, &located(40)));
-        let borders = measure(&grey, &located(40));
+        let borders = measure(&grey, &located(40), Cue::Apart);
         assert!(borders.outlined);
         assert_eq!(borders.edges.len(), 144);
         for e in &borders.edges {
             assert_eq!(e.boundary, cage_of[e.a] != cage_of[e.b], "{e:?}");
         }
+    }
+
+    /// [`draw`], with every grid line drawn thick enough to touch the
+    /// outlines beside it (no paper between them), as in a small
+    /// screenshot.
+    fn draw_touching(cell: u32, cage_of: &[usize]) -> GrayImage {
+        let mut img = draw(cell, cage_of);
+        let (side, reach) = (img.width(), cell / 10 - 1);
+        for t in 0..side {
+            for i in 0..=9 {
+                for d in 0..=2 * reach {
+                    let Some(at) = (i * cell + d).checked_sub(reach).filter(|&a| a < side) else {
+                        continue;
+                    };
+                    for (x, y) in [(at, t), (t, at)] {
+                        if img.get_pixel(x, y).0[0] == 255 {
+                            img.put_pixel(x, y, Luma([40]));
+                        }
+                    }
+                }
+            }
+        }
+        img
+    }
+
+    #[test]
+    fn dashes_against_thick_lines_still_show() {
+        // Dominoes along each row (the last column alone).
+        let cage_of: Vec<usize> = (0..81).map(|i| (i / 9) * 5 + (i % 9) / 2).collect();
+        let grey = draw_touching(40, &cage_of);
+        // No line stands apart from the frame...
+        let mut rise = outer_scores(&grey, &located(40));
+        assert!(median(&mut rise).unwrap() < QUICK_MIN_OUTLINE, "{rise:?}");
+        // ...but its dashes alternate along it, and along every boundary.
+        assert_eq!(outline_cue(&grey, &located(40)), Some(Cue::Dashes));
+        let borders = measure(&grey, &located(40), Cue::Dashes);
+        assert!(borders.outlined);
+        for e in &borders.edges {
+            assert_eq!(e.boundary, cage_of[e.a] != cage_of[e.b], "{e:?}");
+        }
+        // Measured for lines standing apart, the boundaries are lost.
+        let apart = measure(&grey, &located(40), Cue::Apart);
+        assert!(
+            apart
+                .edges
+                .iter()
+                .any(|e| e.boundary != (cage_of[e.a] != cage_of[e.b]))
+        );
+    }
+
+    #[test]
+    fn thick_lines_without_outlines_are_no_killer() {
+        let cage_of: Vec<usize> = (0..81).map(|_| 0).collect();
+        let mut grey = draw_touching(40, &cage_of);
+        for p in grey.pixels_mut() {
+            if p.0[0] == 60 {
+                p.0[0] = 255;
+            }
+        }
+        let mut dashes = outer_alternations(&grey, &located(40));
+        assert!(median(&mut dashes).unwrap() < 0.01, "{dashes:?}");
+        assert_eq!(outline_cue(&grey, &located(40)), None);
     }
 
     #[test]
@@ -459,7 +612,7 @@ mod tests {
                 p.0[0] = 255;
             }
         }
-        let borders = measure(&grey, &located(40));
+        let borders = measure(&grey, &located(40), Cue::Apart);
         assert!(!borders.outlined);
         let outer = outer_scores(&grey, &located(40));
         assert_eq!(outer.len(), 36);

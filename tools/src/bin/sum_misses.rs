@@ -10,7 +10,7 @@
 //!
 //! The screenshots are used for measuring only.
 
-use sudoku_lens::vision::borders::{may_have_outlines, measure, outer_scores};
+use sudoku_lens::vision::borders::{Cue, measure, outer_alternations, outer_scores, outline_cue};
 use sudoku_lens::vision::cages::{read_sum, sum_corner_image};
 use sudoku_lens::vision::classify::Model;
 use sudoku_lens::vision::read::{Colour, read_image};
@@ -44,12 +44,28 @@ fn main() {
         let located = &reading.located;
         let mut outer = outer_scores(grey, located);
         outer.sort_by(f32::total_cmp);
-        let quick = may_have_outlines(grey, located);
-        let borders = measure(grey, located);
+        let mut dashes = outer_alternations(grey, located);
+        dashes.sort_by(f32::total_cmp);
+        let cue = outline_cue(grey, located);
+        let quick = cue.is_some();
+        let borders = measure(grey, located, cue.unwrap_or(Cue::Apart));
         let boundaries = borders.edges.iter().filter(|e| e.boundary).count();
+        let mut cage_of = vec![usize::MAX; located.layout.cell_count()];
+        for (i, cage) in truth.cages.iter().enumerate() {
+            for &cell in &cage.cells {
+                cage_of[cell as usize] = i;
+            }
+        }
+        let wrong_edges: Vec<String> = borders
+            .edges
+            .iter()
+            .filter(|e| e.boundary != (cage_of[e.a] != cage_of[e.b]))
+            .map(|e| format!("{}-{}:{:.3}/{:.2}", e.a, e.b, e.score, e.confidence))
+            .collect();
         println!(
-            "{name}: quick {quick} (outer median {:.3}), outlined {} (threshold {:.3}, {boundaries} boundaries, even {}), read as {}",
+            "{name}: quick {quick} {cue:?} (outer median {:.3}, dashes {:.3}), outlined {} (threshold {:.3}, {boundaries} boundaries, even {}), read as {}",
             outer[outer.len() / 2],
+            dashes[dashes.len() / 2],
             borders.outlined,
             borders.threshold,
             borders.even,
@@ -59,6 +75,12 @@ fn main() {
                 "classic"
             }
         );
+        if !wrong_edges.is_empty() {
+            println!(
+                "  edges classified wrong (cells, score/confidence): {}",
+                wrong_edges.join(" ")
+            );
+        }
         for cage in &truth.cages {
             let cell = cage.cells[0] as usize;
             let options = read_sum(grey, located, &borders, cell, model);
