@@ -952,14 +952,10 @@ fn read_sum_boxed(
             ch >= lo && ch <= hi && cw <= hi && c.x1 + 1 < w && c.y1 + 1 < h
         })
         .collect();
-    let Some(tallest) = digits.iter().map(|c| c.height()).max() else {
+    sum_digits(&mut digits, &labels, w);
+    if digits.is_empty() {
         return (Vec::new(), None);
-    };
-    digits.retain(|c| c.height() as f32 >= DIGIT_OF_TALLEST * tallest as f32);
-    // The sum is the leftmost digits on one baseline, at most two.
-    on_heaviest_baseline(&mut digits, &labels, w);
-    digits.sort_by_key(|c| c.x0);
-    digits.truncate(2);
+    }
     // Two digits printed touching make one component: split it where the
     // ink is thinnest.
     let mut next_label = comps_len as u32 + 1;
@@ -1019,6 +1015,20 @@ fn read_sum_boxed(
     out.truncate(SUM_ALTERNATIVES);
     let found = !out.is_empty();
     (out, found.then_some([bx0, by0, bx1, by1]))
+}
+
+/// The sum's digits among the corner's components of a digit's size: the
+/// leftmost on one baseline, at most two, left to right. First those on the
+/// heaviest one's baseline ([`on_heaviest_baseline`]), then of those the
+/// ones of a digit's height ([`DIGIT_OF_TALLEST`]): a remnant of a grid
+/// line beside the sum, taller than its digits, runs past their baseline,
+/// and the digits' height is not taken from it.
+fn sum_digits(digits: &mut Vec<Component>, labels: &[u32], w: u32) {
+    on_heaviest_baseline(digits, labels, w);
+    let tallest = digits.iter().map(|c| c.height()).max().unwrap_or(0);
+    digits.retain(|c| c.height() as f32 >= DIGIT_OF_TALLEST * tallest as f32);
+    digits.sort_by_key(|c| c.x0);
+    digits.truncate(2);
 }
 
 /// Keeps the `digits` whose bottoms lie on the heaviest one's baseline
@@ -1526,6 +1536,35 @@ mod tests {
         assert!(a.x0 == 5 && b.x1 == 18);
         assert_eq!(a.height(), 20);
         assert_eq!(b.height(), 20);
+    }
+
+    #[test]
+    fn a_line_taller_than_the_sum_does_not_set_the_digits_height() {
+        // A small screenshot's frame left as a line a pixel wide, taller
+        // than the sum "30" beside it and running past its baseline.
+        let (w, h) = (60, 50);
+        let ink = ink_map(
+            w,
+            h,
+            &[
+                (2, 2, 3, 44),
+                // 3
+                (10, 12, 18, 14),
+                (16, 12, 18, 38),
+                (12, 24, 18, 26),
+                (10, 36, 18, 38),
+                // 0
+                (24, 12, 32, 14),
+                (24, 12, 26, 38),
+                (30, 12, 32, 38),
+                (24, 36, 32, 38),
+            ],
+        );
+        let (labels, mut comps) = components(&ink, w, h);
+        assert_eq!(comps.len(), 3);
+        sum_digits(&mut comps, &labels, w);
+        let left: Vec<u32> = comps.iter().map(|c| c.x0).collect();
+        assert_eq!(left, [10, 24], "{comps:?}");
     }
 
     #[test]
