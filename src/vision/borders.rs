@@ -33,6 +33,8 @@ const PAPER_PERCENTILE: f32 = 0.85;
 /// Least mean darkness (share of the paper's grey level) of the boundary
 /// edges for the page to have cage outlines at all: a dashed line half ink
 /// gives 0.2-0.4, a classic's blank paper next to its lines under 0.03.
+/// The same floor is asked of the edges' dashes ([`alternation`]) before
+/// they count ([`combine`]).
 pub const MIN_OUTLINE: f32 = 0.07;
 /// The boundary edges' mean score must be this many times the inside
 /// edges' mean: outlines stand out from what lies inside cages.
@@ -78,10 +80,11 @@ pub struct Edge {
     /// Whether the edge runs vertically (between a cell and the one to its
     /// right).
     pub vertical: bool,
-    /// How strongly both sides show a line parallel to the edge, apart from
-    /// the grid line: the lesser of the two sides' rise of darkness above
-    /// the paper between it and the grid line, as a share of the paper's
-    /// grey.
+    /// How strongly both sides show an outline parallel to the edge: the
+    /// lesser side's [`Cues`], scaled and combined over the page
+    /// ([`combine`]); with no cue counting, the lesser side's rise of
+    /// darkness above the paper between it and the grid line, as a share
+    /// of the paper's grey.
     pub score: f32,
     /// Classified as a boundary between two cages.
     pub boundary: bool,
@@ -201,21 +204,20 @@ fn alternation(patch: &[f32], along: usize, paper: f32) -> f32 {
     most
 }
 
-/// The score of one edge: for each side, the mean darkness along the
-/// stretch at each offset from the grid line out, and the most it rises
-/// above the lightest offset nearer the grid line ([`rise`]), or the most
-/// it alternates along the stretch ([`alternation`]), as `cue` says; the
-/// lesser of the two sides. `line` is the canvas coordinate of the grid line, `start`
+/// Both cues' scores of one edge: for each side, the mean darkness along
+/// the stretch at each offset from the grid line out, and the most it rises
+/// above the lightest offset nearer the grid line ([`rise`]); and the most
+/// it alternates along the stretch ([`alternation`]); each the lesser of the
+/// two sides'. `line` is the canvas coordinate of the grid line, `start`
 /// that of the edge's first corner along it.
-fn edge_score(
+fn edge_cues(
     grey: &GrayImage,
     located: &Located,
     even: bool,
-    cue: Cue,
     vertical: bool,
     line: f32,
     start: f32,
-) -> f32 {
+) -> Cues {
     let at = |u: f32, v: f32| {
         if even {
             even_lines(located, u, v)
@@ -240,8 +242,25 @@ fn edge_score(
     let mut values = patch;
     let paper = paper_level(&mut values);
     let (before, after) = patch.split_at(SIDE);
-    let side = |patch: &[f32]| cue.score()(patch, ALONG_SAMPLES, paper);
-    side(before).min(side(after))
+    let lesser = |score: fn(&[f32], usize, f32) -> f32| {
+        score(before, ALONG_SAMPLES, paper).min(score(after, ALONG_SAMPLES, paper))
+    };
+    Cues {
+        apart: lesser(rise),
+        dashes: lesser(alternation),
+    }
+}
+
+/// The two cues that show a cage outline beside a grid line.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Cues {
+    /// A line standing apart from the grid line, paper between them
+    /// ([`rise`]).
+    pub apart: f32,
+    /// Dashes or dots alternating along the grid line ([`alternation`]),
+    /// which show even where the outline touches a thick grid line (a
+    /// small screenshot) and no paper is left between them.
+    pub dashes: f32,
 }
 
 /// The outer sides of the grid's cells (sides with no neighbouring cell),
@@ -323,42 +342,6 @@ fn median(scores: &mut [f32]) -> Option<f32> {
     (!scores.is_empty()).then(|| *scores.select_nth_unstable_by(mid, f32::total_cmp).1)
 }
 
-/// What shows a page's cage outlines beside its grid lines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cue {
-    /// A line standing apart from the grid line, paper between them
-    /// ([`rise`]).
-    Apart,
-    /// Dashes or dots alternating along the grid line ([`alternation`]):
-    /// outlines so close to the grid lines that no paper shows between
-    /// them (a small screenshot). Only a dashed or dotted outline shows
-    /// this way; a page whose outlines stand apart is measured by
-    /// [`Cue::Apart`], as a solid outline would be.
-    Dashes,
-}
-
-impl Cue {
-    /// The side's score this cue takes from a sampled patch.
-    fn score(self) -> fn(&[f32], usize, f32) -> f32 {
-        match self {
-            Cue::Apart => rise,
-            Cue::Dashes => alternation,
-        }
-    }
-}
-
-/// Which cue shows the page's cage outlines, if it may have any, from the
-/// outer sides alone (see [`may_have_outlines`]): outlines standing apart
-/// from the frame first, else dashes along it.
-pub fn outline_cue(grey: &GrayImage, located: &Located) -> Option<Cue> {
-    if median(&mut outer_scores(grey, located)).is_some_and(|m| m >= QUICK_MIN_OUTLINE) {
-        return Some(Cue::Apart);
-    }
-    median(&mut outer_alternations(grey, located))
-        .is_some_and(|m| m >= QUICK_MIN_ALTERNATION)
-        .then_some(Cue::Dashes)
-}
-
 /// Whether the page may show cage outlines, from the outer sides alone: a
 /// few percent of the work of [`measure`], so that a classic pays little
 /// for the killer reader. Every cage outline runs along the grid's outer
@@ -368,59 +351,141 @@ pub fn outline_cue(grey: &GrayImage, located: &Located) -> Option<Cue> {
 /// screenshot), dashes alternating along them ([`outer_alternations`],
 /// [`QUICK_MIN_ALTERNATION`]).
 pub fn may_have_outlines(grey: &GrayImage, located: &Located) -> bool {
-    outline_cue(grey, located).is_some()
+    median(&mut outer_scores(grey, located)).is_some_and(|m| m >= QUICK_MIN_OUTLINE)
+        || median(&mut outer_alternations(grey, located))
+            .is_some_and(|m| m >= QUICK_MIN_ALTERNATION)
 }
 
 /// Measures and classifies every inner edge of the located grid in `grey`
 /// (the image it was located in), through the refined grid lines and
-/// through evenly spaced ones, each edge scored by the better of the two:
+/// through evenly spaced ones, each edge's cues the better of the two:
 /// refined lines follow an unevenly drawn grid, but can lie on a cage
 /// outline darker than the grid line beside it; an edge inside a cage has
-/// no line parallel to it either way.
-pub fn measure(grey: &GrayImage, located: &Located, cue: Cue) -> Borders {
+/// no line parallel to it either way. The edges are classified by their
+/// cues together ([`combine`]).
+pub fn measure(grey: &GrayImage, located: &Located) -> Borders {
     let (refined, even) = rayon::join(
-        || measure_with(grey, located, false, cue),
-        || measure_with(grey, located, true, cue),
+        || measure_with(grey, located, false),
+        || measure_with(grey, located, true),
     );
-    let mut edges = refined.edges;
-    for (e, f) in edges.iter_mut().zip(&even.edges) {
-        e.score = e.score.max(f.score);
-    }
+    let cues: Vec<Cues> = refined
+        .iter()
+        .zip(&even)
+        .map(|((_, r), (_, e))| Cues {
+            apart: r.apart.max(e.apart),
+            dashes: r.dashes.max(e.dashes),
+        })
+        .collect();
+    let edges = refined
+        .into_iter()
+        .zip(combine(&cues))
+        .map(|((edge, _), score)| Edge { score, ..edge })
+        .collect();
     classify(edges)
 }
 
-/// [`measure`] through one choice of grid lines.
-pub fn measure_with(grey: &GrayImage, located: &Located, even: bool, cue: Cue) -> Borders {
+/// Every inner edge (scored 0, unclassified) with its [`Cues`], through one
+/// choice of grid lines.
+pub fn measure_with(grey: &GrayImage, located: &Located, even: bool) -> Vec<(Edge, Cues)> {
     let layout = &located.layout;
     let mut edges = Vec::new();
+    let edge = |a, b, vertical| Edge {
+        a,
+        b,
+        vertical,
+        score: 0.0,
+        boundary: false,
+        confidence: 0.0,
+    };
     for a in 0..layout.cell_count() {
         let (r, c) = layout.position(a);
         if let Some(b) = layout.cell_at(r, c + 1) {
-            let score = edge_score(grey, located, even, cue, true, (c + 1) as f32, r as f32);
-            edges.push(Edge {
-                a,
-                b,
-                vertical: true,
-                score,
-                boundary: false,
-                confidence: 0.0,
-            });
+            let cues = edge_cues(grey, located, even, true, (c + 1) as f32, r as f32);
+            edges.push((edge(a, b, true), cues));
         }
         if let Some(b) = layout.cell_at(r + 1, c) {
-            let score = edge_score(grey, located, even, cue, false, (r + 1) as f32, c as f32);
-            edges.push(Edge {
-                a,
-                b,
-                vertical: false,
-                score,
-                boundary: false,
-                confidence: 0.0,
-            });
+            let cues = edge_cues(grey, located, even, false, (r + 1) as f32, c as f32);
+            edges.push((edge(a, b, false), cues));
         }
     }
-    Borders {
-        even,
-        ..classify(edges)
+    edges
+}
+
+/// Each edge's score from its two cues. A cue counts when the page's edges
+/// split by it alone show outlines (see [`classify`]); the scores of each
+/// cue that counts are scaled by the mean of its boundary group, so that
+/// the two are alike (a page's outlines may stand apart from its thin
+/// lines and touch its thick ones), and an edge takes the greater. With no
+/// cue counting, the scores are those of a line standing apart.
+pub fn combine(cues: &[Cues]) -> Vec<f32> {
+    let apart: Vec<f32> = cues.iter().map(|c| c.apart).collect();
+    let dashes: Vec<f32> = cues.iter().map(|c| c.dashes).collect();
+    let scale = |scores: &[f32]| {
+        let split = Split::of(scores)?;
+        split.outlined(scores.len()).then_some(split.high_mean)
+    };
+    match (scale(&apart), scale(&dashes)) {
+        (None, None) => apart,
+        (a, d) => {
+            let share = |score: f32, mean: Option<f32>| mean.map_or(0.0, |m| score / m.max(1e-6));
+            cues.iter()
+                .map(|c| share(c.apart, a).max(share(c.dashes, d)))
+                .collect()
+        }
+    }
+}
+
+/// The two-class split of a page's edge scores (Otsu's criterion).
+#[derive(Clone, Copy, Debug)]
+struct Split {
+    /// Between the highest score of the low group and the lowest of the
+    /// high one.
+    threshold: f32,
+    low_mean: f32,
+    high_mean: f32,
+    /// How many scores are in the high group.
+    high: usize,
+}
+
+impl Split {
+    /// The split that best separates `scores` in two groups; `None` for
+    /// fewer than two.
+    fn of(scores: &[f32]) -> Option<Split> {
+        let mut scores = scores.to_vec();
+        scores.sort_unstable_by(f32::total_cmp);
+        let n = scores.len();
+        if n < 2 {
+            return None;
+        }
+        let total: f32 = scores.iter().sum();
+        let (mut best, mut split) = (f32::NEG_INFINITY, 1);
+        let mut low = 0.0;
+        for k in 1..n {
+            low += scores[k - 1];
+            let (nl, nh) = (k as f32, (n - k) as f32);
+            let (ml, mh) = (low / nl, (total - low) / nh);
+            let between = nl * nh * (mh - ml) * (mh - ml);
+            if between > best {
+                best = between;
+                split = k;
+            }
+        }
+        Some(Split {
+            threshold: (scores[split - 1] + scores[split]) / 2.0,
+            low_mean: scores[..split].iter().sum::<f32>() / split as f32,
+            high_mean: scores[split..].iter().sum::<f32>() / (n - split) as f32,
+            high: n - split,
+        })
+    }
+
+    /// Whether the high group of `n` scores is outlines: dark enough
+    /// ([`MIN_OUTLINE`]), well apart from the low group
+    /// ([`MIN_SEPARATION`]), and enough of the edges
+    /// ([`MIN_BOUNDARY_SHARE`]).
+    fn outlined(&self, n: usize) -> bool {
+        self.high_mean >= MIN_OUTLINE
+            && self.high_mean >= MIN_SEPARATION * self.low_mean
+            && self.high as f32 >= MIN_BOUNDARY_SHARE * n as f32
     }
 }
 
@@ -429,45 +494,24 @@ pub fn measure_with(grey: &GrayImage, located: &Located, even: bool, cue: Cue) -
 /// confidence its distance from the split over half the gap between the
 /// groups' means.
 pub fn classify(mut edges: Vec<Edge>) -> Borders {
-    let mut scores: Vec<f32> = edges.iter().map(|e| e.score).collect();
-    scores.sort_unstable_by(f32::total_cmp);
-    let n = scores.len();
-    if n < 2 {
+    let scores: Vec<f32> = edges.iter().map(|e| e.score).collect();
+    let Some(split) = Split::of(&scores) else {
         return Borders {
             edges,
             threshold: f32::INFINITY,
             outlined: false,
             even: false,
         };
-    }
-    let total: f32 = scores.iter().sum();
-    let (mut best, mut split) = (f32::NEG_INFINITY, 1);
-    let mut low = 0.0;
-    for k in 1..n {
-        low += scores[k - 1];
-        let (nl, nh) = (k as f32, (n - k) as f32);
-        let (ml, mh) = (low / nl, (total - low) / nh);
-        let between = nl * nh * (mh - ml) * (mh - ml);
-        if between > best {
-            best = between;
-            split = k;
-        }
-    }
-    let low_mean = scores[..split].iter().sum::<f32>() / split as f32;
-    let high_mean = scores[split..].iter().sum::<f32>() / (n - split) as f32;
-    let threshold = (scores[split - 1] + scores[split]) / 2.0;
-    let half_gap = ((high_mean - low_mean) / 2.0).max(1e-6);
+    };
+    let half_gap = ((split.high_mean - split.low_mean) / 2.0).max(1e-6);
     for e in &mut edges {
-        e.boundary = e.score > threshold;
-        e.confidence = ((e.score - threshold).abs() / half_gap).min(1.0);
+        e.boundary = e.score > split.threshold;
+        e.confidence = ((e.score - split.threshold).abs() / half_gap).min(1.0);
     }
-    let outlined = high_mean >= MIN_OUTLINE
-        && high_mean >= MIN_SEPARATION * low_mean
-        && (n - split) as f32 >= MIN_BOUNDARY_SHARE * n as f32;
     Borders {
+        outlined: split.outlined(scores.len()),
         edges,
-        threshold,
-        outlined,
+        threshold: split.threshold,
         even: false,
     }
 }
@@ -532,7 +576,7 @@ mod tests {
         let cage_of: Vec<usize> = (0..81).map(|i| (i / 9) * 5 + (i % 9) / 2).collect();
         let grey = draw(40, &cage_of);
         assert!(may_have_outlines(&grey, &located(40)));
-        let borders = measure(&grey, &located(40), Cue::Apart);
+        let borders = measure(&grey, &located(40));
         assert!(borders.outlined);
         assert_eq!(borders.edges.len(), 144);
         for e in &borders.edges {
@@ -540,14 +584,14 @@ mod tests {
         }
     }
 
-    /// [`draw`], with every grid line drawn thick enough to touch the
-    /// outlines beside it (no paper between them), as in a small
-    /// screenshot.
-    fn draw_touching(cell: u32, cage_of: &[usize]) -> GrayImage {
+    /// [`draw`], with the grid `lines` (0 and 9 the frame) drawn thick
+    /// enough to touch the outlines beside them (no paper between them), as
+    /// in a small screenshot.
+    fn draw_touching(cell: u32, cage_of: &[usize], lines: &[u32]) -> GrayImage {
         let mut img = draw(cell, cage_of);
         let (side, reach) = (img.width(), cell / 10 - 1);
         for t in 0..side {
-            for i in 0..=9 {
+            for &i in lines {
                 for d in 0..=2 * reach {
                     let Some(at) = (i * cell + d).checked_sub(reach).filter(|&a| a < side) else {
                         continue;
@@ -563,35 +607,64 @@ mod tests {
         img
     }
 
+    /// Every line of a 9x9 grid.
+    const ALL_LINES: [u32; 10] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+    /// Whether each edge is classified as `cage_of` has it.
+    fn all_right(borders: &Borders, cage_of: &[usize]) -> bool {
+        borders
+            .edges
+            .iter()
+            .all(|e| e.boundary == (cage_of[e.a] != cage_of[e.b]))
+    }
+
+    /// The edges classified by the line standing apart alone.
+    fn apart_alone(grey: &GrayImage, located: &Located) -> Borders {
+        classify(
+            measure_with(grey, located, false)
+                .into_iter()
+                .map(|(e, cues)| Edge {
+                    score: cues.apart,
+                    ..e
+                })
+                .collect(),
+        )
+    }
+
     #[test]
     fn dashes_against_thick_lines_still_show() {
         // Dominoes along each row (the last column alone).
         let cage_of: Vec<usize> = (0..81).map(|i| (i / 9) * 5 + (i % 9) / 2).collect();
-        let grey = draw_touching(40, &cage_of);
+        let grey = draw_touching(40, &cage_of, &ALL_LINES);
         // No line stands apart from the frame...
         let mut rise = outer_scores(&grey, &located(40));
         assert!(median(&mut rise).unwrap() < QUICK_MIN_OUTLINE, "{rise:?}");
         // ...but its dashes alternate along it, and along every boundary.
-        assert_eq!(outline_cue(&grey, &located(40)), Some(Cue::Dashes));
-        let borders = measure(&grey, &located(40), Cue::Dashes);
+        assert!(may_have_outlines(&grey, &located(40)));
+        let borders = measure(&grey, &located(40));
         assert!(borders.outlined);
-        for e in &borders.edges {
-            assert_eq!(e.boundary, cage_of[e.a] != cage_of[e.b], "{e:?}");
-        }
-        // Measured for lines standing apart, the boundaries are lost.
-        let apart = measure(&grey, &located(40), Cue::Apart);
-        assert!(
-            apart
-                .edges
-                .iter()
-                .any(|e| e.boundary != (cage_of[e.a] != cage_of[e.b]))
-        );
+        assert!(all_right(&borders, &cage_of));
+        assert!(!all_right(&apart_alone(&grey, &located(40)), &cage_of));
+    }
+
+    #[test]
+    fn outlines_apart_from_thin_lines_and_touching_thick_ones_all_show() {
+        // The outlines stand apart from the frame and the thin lines and
+        // touch the inner box lines: each cue alone sees part of them.
+        let cage_of: Vec<usize> = (0..81).map(|i| (i / 9) * 5 + (i % 9) / 2).collect();
+        let grey = draw_touching(40, &cage_of, &[3, 6]);
+        let mut rise = outer_scores(&grey, &located(40));
+        assert!(median(&mut rise).unwrap() >= QUICK_MIN_OUTLINE, "{rise:?}");
+        let borders = measure(&grey, &located(40));
+        assert!(borders.outlined);
+        assert!(all_right(&borders, &cage_of));
+        assert!(!all_right(&apart_alone(&grey, &located(40)), &cage_of));
     }
 
     #[test]
     fn thick_lines_without_outlines_are_no_killer() {
         let cage_of: Vec<usize> = (0..81).map(|_| 0).collect();
-        let mut grey = draw_touching(40, &cage_of);
+        let mut grey = draw_touching(40, &cage_of, &ALL_LINES);
         for p in grey.pixels_mut() {
             if p.0[0] == 60 {
                 p.0[0] = 255;
@@ -599,7 +672,8 @@ mod tests {
         }
         let mut dashes = outer_alternations(&grey, &located(40));
         assert!(median(&mut dashes).unwrap() < 0.01, "{dashes:?}");
-        assert_eq!(outline_cue(&grey, &located(40)), None);
+        assert!(!may_have_outlines(&grey, &located(40)));
+        assert!(!measure(&grey, &located(40)).outlined);
     }
 
     #[test]
@@ -612,7 +686,7 @@ mod tests {
                 p.0[0] = 255;
             }
         }
-        let borders = measure(&grey, &located(40), Cue::Apart);
+        let borders = measure(&grey, &located(40));
         assert!(!borders.outlined);
         let outer = outer_scores(&grey, &located(40));
         assert_eq!(outer.len(), 36);

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use image::{GrayImage, Luma};
 
-use super::borders::{Borders, Edge, measure, outline_cue};
+use super::borders::{Borders, Edge, may_have_outlines, measure};
 use super::check::CheckOutcome;
 use super::classify::Model;
 use super::classify::prep::{WORK, features};
@@ -194,9 +194,11 @@ pub struct SumOption {
 /// no cage outlines, or its edges make no cages of at most `size` cells.
 pub fn read_killer(grey: &GrayImage, located: &Located, values: &[u8]) -> Option<KillerReading> {
     let layout = &located.layout;
-    let cue = outline_cue(grey, located)?;
+    if !may_have_outlines(grey, located) {
+        return None;
+    }
     let total = layout_total(layout)? as u32;
-    let borders = measure(grey, located, cue);
+    let borders = measure(grey, located);
     if !borders.outlined {
         return None;
     }

@@ -10,7 +10,7 @@
 //!
 //! The screenshots are used for measuring only.
 
-use sudoku_lens::vision::borders::{Cue, measure, outer_alternations, outer_scores, outline_cue};
+use sudoku_lens::vision::borders::{may_have_outlines, measure, outer_alternations, outer_scores};
 use sudoku_lens::vision::cages::{read_sum, sum_corner_image};
 use sudoku_lens::vision::classify::Model;
 use sudoku_lens::vision::read::{Colour, read_image};
@@ -46,9 +46,8 @@ fn main() {
         outer.sort_by(f32::total_cmp);
         let mut dashes = outer_alternations(grey, located);
         dashes.sort_by(f32::total_cmp);
-        let cue = outline_cue(grey, located);
-        let quick = cue.is_some();
-        let borders = measure(grey, located, cue.unwrap_or(Cue::Apart));
+        let quick = may_have_outlines(grey, located);
+        let borders = measure(grey, located);
         let boundaries = borders.edges.iter().filter(|e| e.boundary).count();
         let mut cage_of = vec![usize::MAX; located.layout.cell_count()];
         for (i, cage) in truth.cages.iter().enumerate() {
@@ -63,7 +62,7 @@ fn main() {
             .map(|e| format!("{}-{}:{:.3}/{:.2}", e.a, e.b, e.score, e.confidence))
             .collect();
         println!(
-            "{name}: quick {quick} {cue:?} (outer median {:.3}, dashes {:.3}), outlined {} (threshold {:.3}, {boundaries} boundaries, even {}), read as {}",
+            "{name}: quick {quick} (outer median {:.3}, dashes {:.3}), outlined {} (threshold {:.3}, {boundaries} boundaries, even {}), read as {}",
             outer[outer.len() / 2],
             dashes[dashes.len() / 2],
             borders.outlined,
