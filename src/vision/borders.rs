@@ -11,7 +11,7 @@
 use image::GrayImage;
 
 use super::locate::Located;
-use super::num::bilinear;
+use super::num::{bilinear, median_of};
 
 /// Farthest offset sampled each side of the grid line, in cells: cage
 /// outlines are drawn 0.04-0.15 of a cell inside the cage; a centred digit
@@ -336,12 +336,6 @@ pub fn outer_alternations(grey: &GrayImage, located: &Located) -> Vec<f32> {
     )
 }
 
-/// The median of `scores`, `None` when there are none; reorders them.
-fn median(scores: &mut [f32]) -> Option<f32> {
-    let mid = scores.len() / 2;
-    (!scores.is_empty()).then(|| *scores.select_nth_unstable_by(mid, f32::total_cmp).1)
-}
-
 /// Whether the page may show cage outlines, from the outer sides alone: a
 /// few percent of the work of [`measure`], so that a classic pays little
 /// for the killer reader. Every cage outline runs along the grid's outer
@@ -351,8 +345,8 @@ fn median(scores: &mut [f32]) -> Option<f32> {
 /// screenshot), dashes alternating along them ([`outer_alternations`],
 /// [`QUICK_MIN_ALTERNATION`]).
 pub fn may_have_outlines(grey: &GrayImage, located: &Located) -> bool {
-    median(&mut outer_scores(grey, located)).is_some_and(|m| m >= QUICK_MIN_OUTLINE)
-        || median(&mut outer_alternations(grey, located))
+    median_of(&mut outer_scores(grey, located)).is_some_and(|m| m >= QUICK_MIN_OUTLINE)
+        || median_of(&mut outer_alternations(grey, located))
             .is_some_and(|m| m >= QUICK_MIN_ALTERNATION)
 }
 
@@ -644,7 +638,7 @@ mod tests {
         assert!(borders.outlined);
         assert!(all_right(&borders, &cage_of));
         assert!(!all_right(&apart_alone(&grey, &located(40)), &cage_of));
-        median(&mut outer_scores(&grey, &located(40))).unwrap()
+        median_of(&mut outer_scores(&grey, &located(40))).unwrap()
     }
 
     #[test]
@@ -671,7 +665,7 @@ mod tests {
             }
         }
         let mut dashes = outer_alternations(&grey, &located(40));
-        assert!(median(&mut dashes).unwrap() < 0.01, "{dashes:?}");
+        assert!(median_of(&mut dashes).unwrap() < 0.01, "{dashes:?}");
         assert!(!may_have_outlines(&grey, &located(40)));
         assert!(!measure(&grey, &located(40)).outlined);
     }
