@@ -297,7 +297,7 @@ fn outer_sides(located: &Located) -> impl Iterator<Item = (bool, f32, f32, f32)>
 /// Every `step`th outer side of the grid's cells sampled inwards through
 /// the refined grid lines (`along` samples at each offset), scored by
 /// `score` from the patch, its samples per row and its paper's grey.
-fn outer_side_scores<const N: usize>(
+fn outer_side_scores(
     grey: &GrayImage,
     located: &Located,
     along: usize,
@@ -305,12 +305,13 @@ fn outer_side_scores<const N: usize>(
     score: fn(&[f32], usize, f32) -> f32,
 ) -> Vec<f32> {
     let at = |u: f32, v: f32| located.canvas_to_image(u, v);
-    let mut patch = [0f32; N];
+    let mut patch = vec![0f32; OFFSETS * along];
+    let mut values = patch.clone();
     outer_sides(located)
         .step_by(step)
         .map(|(vertical, line, start, dir)| {
             sample_side(grey, &at, vertical, line, start, dir, along, &mut patch);
-            let mut values = patch;
+            values.copy_from_slice(&patch);
             let paper = paper_level(&mut values);
             score(&patch, along, paper)
         })
@@ -320,14 +321,14 @@ fn outer_side_scores<const N: usize>(
 /// The inward score of every outer side of the grid's cells: the [`rise`]
 /// of darkness inside the cell along it, through the refined grid lines.
 pub fn outer_scores(grey: &GrayImage, located: &Located) -> Vec<f32> {
-    outer_side_scores::<{ OFFSETS * QUICK_ALONG }>(grey, located, QUICK_ALONG, 1, rise)
+    outer_side_scores(grey, located, QUICK_ALONG, 1, rise)
 }
 
 /// The [`alternation`] along every second outer side of the grid's cells
 /// ([`QUICK_DASH_SIDE_STEP`]), inside the cell, through the refined grid
 /// lines.
 pub fn outer_alternations(grey: &GrayImage, located: &Located) -> Vec<f32> {
-    outer_side_scores::<{ OFFSETS * QUICK_DASH_ALONG }>(
+    outer_side_scores(
         grey,
         located,
         QUICK_DASH_ALONG,
