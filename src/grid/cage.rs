@@ -349,6 +349,7 @@ pub fn check_cages(
                 HouseKind::Row => "row",
                 HouseKind::Column => "column",
                 HouseKind::Box => "box",
+                HouseKind::Extra => "extra region",
             };
             let names: Vec<String> = inside.iter().map(|&o| name(o as usize)).collect();
             return Err(err(

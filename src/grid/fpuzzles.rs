@@ -15,13 +15,24 @@
 //!   `region` (0-based) replaces its default box, which makes a jigsaw;
 //! - `killercage`: `{"cells": ["R1C1", ...], "value": "12"}`, rows and
 //!   columns from 1, the sum as a string;
-//! - `solution` (written only): the solution's symbols, row by row.
+//! - `solution` (written only): the solution's symbols, row by row;
+//! - the variant rules ([`super::Rule`]), each under its f-puzzles key:
+//!   `diagonal+`, `diagonal-`, `antiknight`, `antiking`, `nonconsecutive`,
+//!   `disjointgroups` (true or false); `extraregion` (`cells`); `odd`,
+//!   `even` (`cell`); `difference`, `ratio` (`cells`, an optional `value`),
+//!   `xv` (`cells`, `value` "X" or "V"), `negative` (a list of `ratio`,
+//!   `difference`, `xv`: every such mark is given); `thermometer`,
+//!   `whispers`, `renban`, `palindrome`, `betweenline`, `regionsumline`
+//!   (`lines`, each a list of cells); `arrow` (`cells`: the circle, `lines`
+//!   from the circle); `littlekillersum` (`cell` outside the grid,
+//!   `direction` UL/UR/DL/DR, `value`); `sandwichsum` (`cell` beside the
+//!   grid, `value`); a `killercage` without a value is a cage whose digits
+//!   differ. A comparison sign is written as a two-cell thermometer.
 //!
 //! Titles, rules text and drawings (`title`, `author`, `ruleset`, `text`,
 //! `line`, `rectangle`, `circle`, `cage`, ...) are ignored. Any other
-//! constraint (thermometers, arrows, anti-knight, ...) is refused with an
-//! error naming it, since solving without it would give wrong answers; so
-//! is a killer cage without a sum.
+//! constraint (`clone`, `quadruple`, ...) is refused with an error naming
+//! it, since solving without it would give wrong answers.
 
 use std::sync::Arc;
 
@@ -30,6 +41,7 @@ use serde_json::{Map, Value, json};
 use super::cage::{Cage, check_cages};
 use super::layout::Layout;
 use super::puzzle::{Alphabet, Format, Puzzle};
+use super::rules::{Diagonal, Direction, Mark, Rule, check_rules, default_gap};
 use super::text::ParseError;
 
 /// Where f-puzzles links lead; a puzzle exported as a link opens there.
@@ -53,6 +65,55 @@ const IGNORED: &[&str] = &[
     "rectangle",
     "circle",
     "cage",
+    // The variant rules read by `read_rules`.
+    "diagonal+",
+    "diagonal-",
+    "antiknight",
+    "antiking",
+    "nonconsecutive",
+    "disjointgroups",
+    "extraregion",
+    "odd",
+    "even",
+    "difference",
+    "ratio",
+    "xv",
+    "negative",
+    "thermometer",
+    "arrow",
+    "whispers",
+    "renban",
+    "palindrome",
+    "betweenline",
+    "regionsumline",
+    "littlekillersum",
+    "sandwichsum",
+];
+
+/// The f-puzzles keys of the variant rules read, for messages.
+const RULE_KEYS: &[&str] = &[
+    "diagonal+",
+    "diagonal-",
+    "antiknight",
+    "antiking",
+    "nonconsecutive",
+    "disjointgroups",
+    "extraregion",
+    "odd",
+    "even",
+    "difference",
+    "ratio",
+    "xv",
+    "negative",
+    "thermometer",
+    "arrow",
+    "whispers",
+    "renban",
+    "palindrome",
+    "betweenline",
+    "regionsumline",
+    "littlekillersum",
+    "sandwichsum",
 ];
 
 /// Whether `text` looks like an f-puzzles or SudokuPad link rather than a
@@ -299,7 +360,10 @@ pub fn from_fpuzzles(value: &Value, file: &str) -> Result<Puzzle, ParseError> {
     let alphabet = Alphabet::Digits;
     let layout = Arc::new(layout);
     let puzzle = Puzzle::from_parts(layout.clone(), values, alphabet, format, Vec::new());
-    let cages = read_cages(obj, size).map_err(err)?;
+    let (cages, mut rules) = read_cages(obj, size).map_err(err)?;
+    rules.extend(read_rules(obj, &layout).map_err(err)?);
+    check_rules(&layout, puzzle.values(), &rules).map_err(|e| err(e.message))?;
+    let puzzle = puzzle.with_rules(rules);
     if cages.is_empty() {
         return Ok(puzzle);
     }
@@ -308,6 +372,335 @@ pub fn from_fpuzzles(value: &Value, file: &str) -> Result<Puzzle, ParseError> {
     })
     .map_err(|e| err(e.message))?;
     puzzle.with_cages(cages).map_err(|e| err(e.message))
+}
+
+/// A list of `R1C1` cells of a `size` x `size` grid as cell indices;
+/// `at` names the list in errors.
+fn cells_at(list: &Value, size: usize, at: &str) -> Result<Vec<u32>, String> {
+    let list = list
+        .as_array()
+        .ok_or_else(|| format!("{at}: expected a list of cells [\"R1C1\", ...]"))?;
+    list.iter()
+        .enumerate()
+        .map(|(j, rc)| {
+            rc.as_str()
+                .and_then(parse_rc)
+                .filter(|&(r, c)| r < size && c < size)
+                .map(|(r, c)| (r * size + c) as u32)
+                .ok_or_else(|| {
+                    format!("{at}[{j}]: expected \"R1C1\" to \"R{size}C{size}\", found {rc}")
+                })
+        })
+        .collect()
+}
+
+/// A place that may lie outside the grid (`R0C3`, `R10C4`), zero-based.
+fn place_at(v: Option<&Value>, at: &str) -> Result<(i32, i32), String> {
+    v.and_then(Value::as_str)
+        .and_then(super::rules::parse_place)
+        .ok_or_else(|| format!("{at}: expected a place such as \"R0C3\""))
+}
+
+/// A number given as a string or a number.
+fn number_at(v: Option<&Value>, at: &str) -> Result<u32, String> {
+    match v {
+        Some(Value::String(s)) => s.trim().parse::<u32>().ok(),
+        Some(Value::Number(n)) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+        _ => None,
+    }
+    .ok_or_else(|| format!("{at}: expected a whole number"))
+}
+
+/// The entries of a key that holds a list of objects (none when absent).
+fn entries<'a>(obj: &'a Map<String, Value>, key: &str) -> Result<&'a [Value], String> {
+    match obj.get(key) {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => Ok(&[]),
+        Some(Value::Array(a)) => Ok(a),
+        Some(_) => Err(format!("{key}: expected a list")),
+    }
+}
+
+/// The lines of an entry (`"lines": [[cells], ...]`).
+fn lines_of(entry: &Value, size: usize, at: &str) -> Result<Vec<Vec<u32>>, String> {
+    let lines = entry
+        .get("lines")
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("{at}: expected \"lines\": [[\"R1C1\", ...]]"))?;
+    lines
+        .iter()
+        .enumerate()
+        .map(|(j, l)| cells_at(l, size, &format!("{at}.lines[{j}]")))
+        .collect()
+}
+
+/// Reads the variant rules of an f-puzzles object (the keys listed in the
+/// module documentation).
+fn read_rules(obj: &Map<String, Value>, layout: &Layout) -> Result<Vec<Rule>, String> {
+    let size = layout.size();
+    let mut rules = Vec::new();
+    let flag = |key: &str| obj.get(key).and_then(Value::as_bool).unwrap_or(false);
+    for (key, rule) in [
+        ("diagonal+", Rule::Diagonal(Diagonal::Anti)),
+        ("diagonal-", Rule::Diagonal(Diagonal::Main)),
+        ("antiknight", Rule::AntiKnight),
+        ("antiking", Rule::AntiKing),
+        ("nonconsecutive", Rule::NonConsecutive),
+        ("disjointgroups", Rule::DisjointGroups),
+    ] {
+        if flag(key) {
+            rules.push(rule);
+        }
+    }
+    for (i, e) in entries(obj, "extraregion")?.iter().enumerate() {
+        let at = format!("extraregion[{i}].cells");
+        rules.push(Rule::Region(cells_at(
+            e.get("cells").unwrap_or(&Value::Null),
+            size,
+            &at,
+        )?));
+    }
+    for key in ["odd", "even"] {
+        for (i, e) in entries(obj, key)?.iter().enumerate() {
+            let at = format!("{key}[{i}].cell");
+            let cell = cells_at(
+                &Value::Array(vec![e.get("cell").cloned().unwrap_or(Value::Null)]),
+                size,
+                &at,
+            )?[0];
+            rules.push(if key == "odd" {
+                Rule::Odd(cell)
+            } else {
+                Rule::Even(cell)
+            });
+        }
+    }
+    let pair = |e: &Value, at: &str| -> Result<[u32; 2], String> {
+        let cells = cells_at(e.get("cells").unwrap_or(&Value::Null), size, at)?;
+        <[u32; 2]>::try_from(cells)
+            .map_err(|c| format!("{at}: expected two cells, found {}", c.len()))
+    };
+    for key in ["difference", "ratio"] {
+        for (i, e) in entries(obj, key)?.iter().enumerate() {
+            let at = format!("{key}[{i}]");
+            let cells = pair(e, &format!("{at}.cells"))?;
+            let value = match e.get("value") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) if s.trim().is_empty() => None,
+                v => Some(number_at(v, &format!("{at}.value"))?),
+            };
+            rules.push(if key == "difference" {
+                Rule::Difference {
+                    cells,
+                    value: value.unwrap_or(1),
+                }
+            } else {
+                Rule::Ratio {
+                    cells,
+                    value: value.unwrap_or(2),
+                }
+            });
+        }
+    }
+    for (i, e) in entries(obj, "xv")?.iter().enumerate() {
+        let at = format!("xv[{i}]");
+        let cells = pair(e, &format!("{at}.cells"))?;
+        let sum = match e.get("value").and_then(Value::as_str).map(str::trim) {
+            Some("X") | Some("x") => 10,
+            Some("V") | Some("v") => 5,
+            _ => return Err(format!("{at}.value: expected \"X\" or \"V\"")),
+        };
+        rules.push(Rule::Xv { cells, sum });
+    }
+    for (i, m) in entries(obj, "negative")?.iter().enumerate() {
+        rules.push(Rule::AllGiven(match m.as_str() {
+            Some("difference") => Mark::Difference,
+            Some("ratio") => Mark::Ratio,
+            Some("xv") => Mark::Xv,
+            _ => {
+                return Err(format!(
+                    "negative[{i}]: {m} is not a constraint whose absence sudoku-lens knows \
+                     (difference, ratio, xv)"
+                ));
+            }
+        }));
+    }
+    for (key, make) in [
+        (
+            "thermometer",
+            (|c| Rule::Thermometer(c)) as fn(Vec<u32>) -> Rule,
+        ),
+        ("renban", Rule::Renban),
+        ("palindrome", Rule::Palindrome),
+        ("betweenline", Rule::Between),
+        ("regionsumline", Rule::RegionSum),
+    ] {
+        for (i, e) in entries(obj, key)?.iter().enumerate() {
+            for line in lines_of(e, size, &format!("{key}[{i}]"))? {
+                rules.push(make(line));
+            }
+        }
+    }
+    for (i, e) in entries(obj, "whispers")?.iter().enumerate() {
+        let at = format!("whispers[{i}]");
+        let gap = match e.get("value") {
+            None | Some(Value::Null) => default_gap(size),
+            Some(Value::String(s)) if s.trim().is_empty() => default_gap(size),
+            v => number_at(v, &format!("{at}.value"))?,
+        };
+        for cells in lines_of(e, size, &at)? {
+            rules.push(Rule::Whispers { cells, gap });
+        }
+    }
+    for (i, e) in entries(obj, "arrow")?.iter().enumerate() {
+        let at = format!("arrow[{i}]");
+        let circle = cells_at(
+            e.get("cells").unwrap_or(&Value::Null),
+            size,
+            &format!("{at}.cells"),
+        )?;
+        if circle.is_empty() {
+            return Err(format!("{at}: an arrow needs its circle's cells"));
+        }
+        // Each line starts in the circle; the cells after it are summed.
+        let mut line = Vec::new();
+        for l in lines_of(e, size, &at)? {
+            for c in l {
+                if !circle.contains(&c) && !line.contains(&c) {
+                    line.push(c);
+                }
+            }
+        }
+        if line.is_empty() {
+            return Err(format!("{at}: an arrow needs a line leaving its circle"));
+        }
+        rules.push(Rule::Arrow { circle, line });
+    }
+    for (i, e) in entries(obj, "littlekillersum")?.iter().enumerate() {
+        let at = format!("littlekillersum[{i}]");
+        let clue = place_at(e.get("cell"), &format!("{at}.cell"))?;
+        let direction = e
+            .get("direction")
+            .and_then(Value::as_str)
+            .and_then(Direction::from_word)
+            .ok_or_else(|| format!("{at}.direction: expected UL, UR, DL or DR"))?;
+        let sum = match e.get("value") {
+            // A clue with no value yet, as f-puzzles saves one being drawn.
+            None | Some(Value::Null) => continue,
+            Some(Value::String(s)) if s.trim().is_empty() => continue,
+            v => number_at(v, &format!("{at}.value"))?,
+        };
+        rules.push(Rule::LittleKiller {
+            clue,
+            direction,
+            sum,
+        });
+    }
+    for (i, e) in entries(obj, "sandwichsum")?.iter().enumerate() {
+        let at = format!("sandwichsum[{i}]");
+        let clue = place_at(e.get("cell"), &format!("{at}.cell"))?;
+        let sum = match e.get("value") {
+            None | Some(Value::Null) => continue,
+            Some(Value::String(s)) if s.trim().is_empty() => continue,
+            v => number_at(v, &format!("{at}.value"))?,
+        };
+        rules.push(Rule::Sandwich { clue, sum });
+    }
+    Ok(rules)
+}
+
+/// The variant rules as f-puzzles keys, added to `out`.
+fn write_rules(puzzle: &Puzzle, out: &mut Value) {
+    let layout = puzzle.layout();
+    let rc = |c: u32| {
+        let (r, c) = layout.position(c as usize);
+        format!("R{}C{}", r + 1, c + 1)
+    };
+    let list = |cells: &[u32]| cells.iter().map(|&c| rc(c)).collect::<Vec<_>>();
+    let place = |(r, c): (i32, i32)| format!("R{}C{}", r + 1, c + 1);
+    let mut push = |key: &str, v: Value| match out.get_mut(key).and_then(Value::as_array_mut) {
+        Some(a) => a.push(v),
+        None => out[key] = Value::Array(vec![v]),
+    };
+    let mut flags = Vec::new();
+    for rule in puzzle.rules() {
+        match rule {
+            Rule::Diagonal(Diagonal::Anti) => flags.push("diagonal+"),
+            Rule::Diagonal(Diagonal::Main) => flags.push("diagonal-"),
+            Rule::AntiKnight => flags.push("antiknight"),
+            Rule::AntiKing => flags.push("antiking"),
+            Rule::NonConsecutive => flags.push("nonconsecutive"),
+            Rule::DisjointGroups => flags.push("disjointgroups"),
+            Rule::Region(c) => push("extraregion", json!({ "cells": list(c) })),
+            Rule::Distinct(c) => push("killercage", json!({ "cells": list(c) })),
+            Rule::Odd(c) => push("odd", json!({ "cell": rc(*c) })),
+            Rule::Even(c) => push("even", json!({ "cell": rc(*c) })),
+            Rule::Difference { cells, value: 1 } => {
+                push("difference", json!({ "cells": list(cells) }))
+            }
+            Rule::Difference { cells, value } => push(
+                "difference",
+                json!({ "cells": list(cells), "value": value.to_string() }),
+            ),
+            Rule::Ratio { cells, value: 2 } => push("ratio", json!({ "cells": list(cells) })),
+            Rule::Ratio { cells, value } => push(
+                "ratio",
+                json!({ "cells": list(cells), "value": value.to_string() }),
+            ),
+            Rule::Xv { cells, sum } => push(
+                "xv",
+                json!({ "cells": list(cells), "value": if *sum == 5 { "V" } else { "X" } }),
+            ),
+            Rule::Less { cells } => push("thermometer", json!({ "lines": [list(cells)] })),
+            Rule::AllGiven(m) => push(
+                "negative",
+                json!(match m {
+                    Mark::Difference => "difference",
+                    Mark::Ratio => "ratio",
+                    Mark::Xv => "xv",
+                }),
+            ),
+            Rule::Thermometer(c) => push("thermometer", json!({ "lines": [list(c)] })),
+            Rule::Renban(c) => push("renban", json!({ "lines": [list(c)] })),
+            Rule::Palindrome(c) => push("palindrome", json!({ "lines": [list(c)] })),
+            Rule::Between(c) => push("betweenline", json!({ "lines": [list(c)] })),
+            Rule::RegionSum(c) => push("regionsumline", json!({ "lines": [list(c)] })),
+            Rule::Whispers { cells, gap } => {
+                let mut e = json!({ "lines": [list(cells)] });
+                if *gap != default_gap(layout.size()) {
+                    e["value"] = json!(gap.to_string());
+                }
+                push("whispers", e)
+            }
+            Rule::Arrow { circle, line } => {
+                let mut first = vec![*circle.last().expect("a circle has cells")];
+                first.extend(line);
+                push(
+                    "arrow",
+                    json!({ "cells": list(circle), "lines": [list(&first)] }),
+                )
+            }
+            Rule::LittleKiller {
+                clue,
+                direction,
+                sum,
+            } => push(
+                "littlekillersum",
+                json!({
+                    "cell": place(*clue),
+                    "cells": list(&rule.cells(layout)),
+                    "direction": direction.word().to_ascii_uppercase(),
+                    "value": sum.to_string(),
+                }),
+            ),
+            Rule::Sandwich { clue, sum } => push(
+                "sandwichsum",
+                json!({ "cell": place(*clue), "value": sum.to_string() }),
+            ),
+        }
+    }
+    for f in flags {
+        out[f] = json!(true);
+    }
 }
 
 /// The box of this program's square layout of `size`, if it has one.
@@ -332,17 +725,22 @@ fn refuse_other_rules(obj: &Map<String, Value>) -> Result<(), String> {
         if !empty {
             return Err(format!(
                 "the puzzle has a \"{key}\" constraint, which sudoku-lens does not solve \
-                 (it solves givens, boxes or jigsaw regions, and killer cages)"
+                 (it solves givens, boxes or jigsaw regions, killer cages and the variant \
+                 rules {})",
+                RULE_KEYS.join(", ")
             ));
         }
     }
     Ok(())
 }
 
-fn read_cages(obj: &Map<String, Value>, size: usize) -> Result<Vec<Cage>, String> {
+/// The cages with a sum, and those without one as rules (their digits
+/// differ).
+fn read_cages(obj: &Map<String, Value>, size: usize) -> Result<(Vec<Cage>, Vec<Rule>), String> {
     let Some(list) = obj.get("killercage") else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     };
+    let mut distinct = Vec::new();
     let list = list
         .as_array()
         .ok_or("killercage: expected an array of cages")?;
@@ -369,9 +767,17 @@ fn read_cages(obj: &Map<String, Value>, size: usize) -> Result<Vec<Cage>, String
         let sum = match cage.get("value") {
             Some(Value::String(s)) if !s.trim().is_empty() => s.trim().parse::<u32>().ok(),
             Some(Value::Number(n)) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
-            _ => {
+            None | Some(Value::Null) => {
+                distinct.push(Rule::Distinct(ids));
+                continue;
+            }
+            Some(Value::String(s)) if s.trim().is_empty() => {
+                distinct.push(Rule::Distinct(ids));
+                continue;
+            }
+            Some(v) => {
                 return Err(format!(
-                    "killercage[{i}] (cells {}) has no sum; cages without a sum are not supported",
+                    "killercage[{i}] (cells {}): the sum {v} is not a whole number",
                     cell_list(cells)
                 ));
             }
@@ -379,7 +785,7 @@ fn read_cages(obj: &Map<String, Value>, size: usize) -> Result<Vec<Cage>, String
         .ok_or_else(|| format!("killercage[{i}]: the sum must be a whole number"))?;
         cages.push(Cage::new(sum, ids));
     }
-    Ok(cages)
+    Ok((cages, distinct))
 }
 
 fn cell_list(cells: &[Value]) -> String {
@@ -475,6 +881,7 @@ pub fn to_fpuzzles_with(
             .collect();
         out["killercage"] = Value::Array(cages);
     }
+    write_rules(puzzle, &mut out);
     if let Some(sol) = solution {
         out["solution"] = json!(sol);
     }

@@ -16,7 +16,9 @@
 //! (`["111222333", ...]`), as the text form writes its region map.
 //! `entries`, optional, holds a
 //! player's digits in rows like `grid`'s (`.` where nothing is written; read
-//! by [`super::parse_progress`]). Other keys are ignored.
+//! by [`super::parse_progress`]). `rules`, optional, lists the variant
+//! rules, each a string in the text form's words (`"thermo r1c1 r1c2 r1c3"`,
+//! `"diagonal+"`; see [`super::Rule::parse`]). Other keys are ignored.
 
 use std::sync::Arc;
 
@@ -25,6 +27,7 @@ use serde_json::{Map, Value, json};
 use super::cage::{Cage, check_cages};
 use super::layout::Layout;
 use super::puzzle::{Alphabet, Format, Puzzle};
+use super::rules::{Rule, check_rules};
 use super::text::{ParseError, cell_value};
 
 /// Reads a puzzle from its JSON form; `file` names the source in errors,
@@ -59,6 +62,9 @@ pub fn from_json(value: &Value, file: &str) -> Result<Puzzle, ParseError> {
     };
     let layout = Arc::new(layout);
     let puzzle = Puzzle::from_parts(layout.clone(), values, alphabet, format, Vec::new());
+    let rules = read_rules(obj.get("rules"), &layout).map_err(err)?;
+    check_rules(&layout, puzzle.values(), &rules).map_err(|e| err(e.message))?;
+    let puzzle = puzzle.with_rules(rules);
     let cages = match obj.get("cages") {
         None | Some(Value::Null) => return Ok(puzzle),
         Some(v) => read_cages(v, &layout).map_err(err)?,
@@ -291,6 +297,37 @@ fn read_cages(value: &Value, layout: &Layout) -> Result<Vec<Cage>, String> {
     Ok(cages)
 }
 
+/// The `rules` list: each a string in the text form's words.
+fn read_rules(value: Option<&Value>, layout: &Layout) -> Result<Vec<Rule>, String> {
+    let list = match value {
+        None | Some(Value::Null) => return Ok(Vec::new()),
+        Some(Value::Array(a)) => a,
+        Some(_) => return Err("rules: expected a list of strings such as \"diagonal+\"".into()),
+    };
+    let mut rules = Vec::new();
+    for (i, r) in list.iter().enumerate() {
+        let text = r
+            .as_str()
+            .ok_or_else(|| format!("rules[{i}]: expected a string such as \"thermo r1c1 r1c2\""))?;
+        let parsed = Rule::parse(text, layout)
+            .map_err(|(col, msg)| format!("rules[{i}], character {}: {msg}", col + 1))?;
+        rules.extend(parsed);
+    }
+    Ok(rules)
+}
+
+/// The variant rules of `puzzle` as JSON: a list of strings in the text
+/// form's words.
+pub fn rules_json(puzzle: &Puzzle) -> Value {
+    Value::Array(
+        puzzle
+            .rules()
+            .iter()
+            .map(|r| Value::String(r.to_text(puzzle.layout())))
+            .collect(),
+    )
+}
+
 /// The cages of `puzzle` as JSON: `[{"sum": 12, "cells": [[r, c], ...]}, ...]`,
 /// rows and columns from 0.
 pub fn cages_json(puzzle: &Puzzle) -> Value {
@@ -326,6 +363,9 @@ pub fn to_json(puzzle: &Puzzle) -> Value {
     }
     if !puzzle.cages().is_empty() {
         obj["cages"] = cages_json(puzzle);
+    }
+    if !puzzle.rules().is_empty() {
+        obj["rules"] = rules_json(puzzle);
     }
     obj
 }

@@ -12,6 +12,9 @@ pub enum HouseKind {
     Row,
     Column,
     Box,
+    /// A house a variant rule adds: a diagonal, an extra region of as
+    /// many cells as symbols, a disjoint group.
+    Extra,
 }
 
 /// A set of cells that must hold every symbol exactly once.
@@ -340,6 +343,40 @@ impl Layout {
         }
     }
 
+    /// The same layout with `extra` as houses too (each as many cells as
+    /// there are symbols: a diagonal, a full extra region, a disjoint
+    /// group), after its own; a set of cells already a house is not added
+    /// twice.
+    pub fn with_extra_houses(&self, extra: &[Vec<u32>]) -> Layout {
+        let mut out = self.clone();
+        for cells in extra {
+            let mut cells = cells.clone();
+            cells.sort_unstable();
+            debug_assert_eq!(cells.len(), self.size, "a house holds every symbol");
+            if out.houses.iter().any(|h| h.cells == cells) {
+                continue;
+            }
+            out.houses.push(House {
+                kind: HouseKind::Extra,
+                cells,
+            });
+        }
+        let mut per_cell = vec![Vec::new(); out.cells.len()];
+        for (h, house) in out.houses.iter().enumerate() {
+            for &c in &house.cells {
+                per_cell[c as usize].push(h as u32);
+            }
+        }
+        out.cell_houses.clear();
+        out.cell_house_start.clear();
+        out.cell_house_start.push(0);
+        for hs in per_cell {
+            out.cell_houses.extend(hs);
+            out.cell_house_start.push(out.cell_houses.len() as u32);
+        }
+        out
+    }
+
     pub fn name(&self) -> &str {
         &self.name
     }
@@ -420,6 +457,25 @@ impl Layout {
             HouseKind::Row => format!("row {} (columns {}-{})", r + 1, c + 1, c + self.size),
             HouseKind::Column => format!("column {} (rows {}-{})", c + 1, r + 1, r + self.size),
             HouseKind::Box => format!("box from {}", self.cell_name(h.cells[0] as usize)),
+            HouseKind::Extra => {
+                let n = self.height;
+                let on = |f: &dyn Fn(usize, usize) -> bool| {
+                    h.cells.iter().all(|&c| {
+                        let (r, c) = self.position(c as usize);
+                        f(r, c)
+                    })
+                };
+                if self.is_full() && on(&|r, c| r == c) {
+                    "the main diagonal".to_string()
+                } else if self.is_full() && on(&|r, c| r + c + 1 == n) {
+                    "the anti-diagonal".to_string()
+                } else {
+                    format!(
+                        "the extra region from {}",
+                        self.cell_name(h.cells[0] as usize)
+                    )
+                }
+            }
         }
     }
 

@@ -9,6 +9,7 @@ pub mod fpuzzles;
 pub mod json;
 mod layout;
 mod puzzle;
+mod rules;
 mod text;
 
 pub use cage::{
@@ -17,5 +18,9 @@ pub use cage::{
 };
 pub use entries::{ENTRIES_MARKER, Entries, EntriesError, Progress, has_entries, parse_progress};
 pub use layout::{Conflict, House, HouseKind, Layout, LayoutError, MAX_SIZE};
-pub use puzzle::{Alphabet, Format, Puzzle, cage_label};
+pub use puzzle::{Alphabet, Format, Puzzle, RULES_MARKER, cage_label};
+pub use rules::{
+    Diagonal, Direction, Mark, Place, RULE_WORDS, Rule, RuleError, check_rules, default_gap,
+    diagonal_cells, disjoint_groups, orthogonal, parse_place, ray, sandwich_cells, touching,
+};
 pub use text::{Document, Entry, ParseError, parse, parse_file};

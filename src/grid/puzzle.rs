@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::cage::{Cage, CageError, CageErrorKind, check_cages};
 use super::layout::Layout;
+use super::rules::{Rule, RuleError, check_rules};
 
 /// How symbols are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +105,8 @@ pub struct Puzzle {
     /// Extra rules: cages, each cage's cells ascending, cages in order of
     /// their first cell.
     cages: Vec<Cage>,
+    /// Variant rules beyond the houses and cages, in the order given.
+    rules: Vec<Rule>,
     /// Where each cell was written in the source text: one-based (line, column).
     /// Empty when the puzzle did not come from text.
     pub(crate) origin: Vec<(u32, u32)>,
@@ -126,6 +129,7 @@ impl Puzzle {
             values,
             format,
             cages: Vec::new(),
+            rules: Vec::new(),
             origin: Vec::new(),
         }
     }
@@ -143,6 +147,7 @@ impl Puzzle {
             alphabet,
             format,
             cages: Vec::new(),
+            rules: Vec::new(),
             origin,
         }
     }
@@ -167,6 +172,26 @@ impl Puzzle {
     /// in order of their first cell. Empty for a puzzle without cages.
     pub fn cages(&self) -> &[Cage] {
         &self.cages
+    }
+
+    /// The puzzle's variant rules (diagonals, thermometers, dots...), in the
+    /// order given. Empty for a puzzle with none.
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// The same puzzle with `rules` as its variant rules (replacing any it
+    /// had). [`Puzzle::check_rules`] checks them against the layout and
+    /// the givens.
+    pub fn with_rules(mut self, rules: Vec<Rule>) -> Puzzle {
+        self.rules = rules;
+        self
+    }
+
+    /// Checks the variant rules before any search (see
+    /// [`check_rules`](super::check_rules)).
+    pub fn check_rules(&self) -> Result<(), RuleError> {
+        check_rules(&self.layout, &self.values, &self.rules)
     }
 
     /// The same puzzle with `cages` as extra rules (replacing any it had).
@@ -344,6 +369,15 @@ impl Puzzle {
         if !self.cages.is_empty() {
             self.write_cages(&mut out);
         }
+        if !self.rules.is_empty() {
+            out.push('\n');
+            out.push_str(RULES_MARKER);
+            out.push('\n');
+            for rule in &self.rules {
+                out.push_str(&rule.to_text(l));
+                out.push('\n');
+            }
+        }
         out
     }
 
@@ -409,6 +443,9 @@ impl Puzzle {
         }
     }
 }
+
+/// The line that starts a puzzle text's variant rules, one a line after it.
+pub const RULES_MARKER: &str = "rules:";
 
 /// The label of cage `k` in the text format: `a`-`z`, `A`-`Z`, `0`-`9`,
 /// then letters beyond ASCII (`À`, `Á`, ...), enough for a cage per cell of

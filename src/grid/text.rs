@@ -39,7 +39,8 @@ use std::sync::Arc;
 
 use super::cage::{Cage, CageErrorKind, check_cages};
 use super::layout::{Layout, MAX_SIZE};
-use super::puzzle::{Alphabet, Format, Puzzle};
+use super::puzzle::{Alphabet, Format, Puzzle, RULES_MARKER};
+use super::rules::Rule;
 use super::{fpuzzles, json};
 
 /// A malformed puzzle text: where, and what was expected.
@@ -142,6 +143,35 @@ pub fn parse(text: &str, file: &str, layout: Option<&Layout>) -> Result<Document
         column,
         message,
     };
+    if let Some(marker) = lines
+        .iter()
+        .position(|l| l.trim().eq_ignore_ascii_case(RULES_MARKER))
+    {
+        // The puzzle, then its variant rules one a line.
+        let head: String = lines[..marker].iter().map(|l| format!("{l}\n")).collect();
+        let puzzle = match parse(&head, file, layout)? {
+            Document::Single(p) => p,
+            Document::Batch(_) => {
+                return Err(err(
+                    marker + 1,
+                    1,
+                    "rules follow a single puzzle, not a batch of one-line puzzles".into(),
+                ));
+            }
+        };
+        let mut rules = Vec::new();
+        for (i, raw) in lines.iter().enumerate().skip(marker + 1) {
+            let t = raw.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let parsed = Rule::parse(raw, puzzle.layout()).map_err(|(col, msg)| {
+                err(i + 1, raw[..col.min(raw.len())].chars().count() + 1, msg)
+            })?;
+            rules.extend(parsed);
+        }
+        return Ok(Document::Single(puzzle.with_rules(rules)));
+    }
 
     let content: Vec<usize> = (0..lines.len())
         .filter(|&i| !lines[i].trim().is_empty())

@@ -426,6 +426,7 @@ impl Shape {
             HouseKind::Column => "column",
             HouseKind::Box if !self.layout.regions().is_empty() => "region",
             HouseKind::Box => "box",
+            HouseKind::Extra => "extra region",
         };
         match self.grids.get(g as usize) {
             Some(grid) if !grid.name.is_empty() => {

@@ -1,0 +1,1018 @@
+//! Variant rules: what a puzzle asks beyond its layout's houses and its
+//! killer cages, as data. Each rule names its cells (cell indices of the
+//! layout) or, for a rule over the whole grid, none; nothing here knows how
+//! a rule is solved, drawn or explained.
+//!
+//! The text form is one rule a line after a line `rules:` (see
+//! [`Rule::parse`] and [`Rule::to_text`]); cells are written `r3c7`, rows
+//! and columns counted from 1 on the canvas, as in the hints' sentences.
+//! Clues outside the grid (little killers, sandwiches) name the place of
+//! their clue, one step outside the grid (`r0c3`, `r10c4`).
+//!
+//! [`check_rules`] rejects, before any search, what no filling can satisfy
+//! or what cannot be meant (a thermometer longer than the symbols allow, a
+//! dot between cells that do not touch, a sum no digits make, a clue that
+//! points off the grid...), each with a message naming the rule and cells.
+
+use super::layout::Layout;
+
+/// Which diagonal of a square grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Diagonal {
+    /// From the top-left corner to the bottom-right one (f-puzzles `diagonal-`).
+    Main,
+    /// From the bottom-left corner to the top-right one (f-puzzles `diagonal+`).
+    Anti,
+}
+
+/// The kinds of marks between two cells whose absence can be a rule too
+/// ("all dots are given").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mark {
+    /// Kropki white dots: the two cells' digits differ by 1.
+    Difference,
+    /// Kropki black dots: one cell's digit is twice the other's.
+    Ratio,
+    /// X and V: the two cells add up to 10 or to 5.
+    Xv,
+}
+
+impl Mark {
+    /// The word for the mark in the text form.
+    pub fn word(self) -> &'static str {
+        match self {
+            Mark::Difference => "white",
+            Mark::Ratio => "black",
+            Mark::Xv => "xv",
+        }
+    }
+}
+
+/// A direction from a clue outside the grid into it (little killers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    UpLeft,
+    UpRight,
+    DownLeft,
+    DownRight,
+}
+
+impl Direction {
+    /// The step (rows, columns) one cell along.
+    pub fn step(self) -> (i32, i32) {
+        match self {
+            Direction::UpLeft => (-1, -1),
+            Direction::UpRight => (-1, 1),
+            Direction::DownLeft => (1, -1),
+            Direction::DownRight => (1, 1),
+        }
+    }
+
+    /// `ul`, `ur`, `dl`, `dr`: the text form's words (and f-puzzles', in capitals).
+    pub fn word(self) -> &'static str {
+        match self {
+            Direction::UpLeft => "ul",
+            Direction::UpRight => "ur",
+            Direction::DownLeft => "dl",
+            Direction::DownRight => "dr",
+        }
+    }
+
+    pub fn from_word(w: &str) -> Option<Direction> {
+        Some(match w.to_ascii_lowercase().as_str() {
+            "ul" => Direction::UpLeft,
+            "ur" => Direction::UpRight,
+            "dl" => Direction::DownLeft,
+            "dr" => Direction::DownRight,
+            _ => return None,
+        })
+    }
+}
+
+/// A place on the canvas, which may lie one step outside it (a clue):
+/// zero-based row and column.
+pub type Place = (i32, i32);
+
+/// One variant rule.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// The symbols on a diagonal of a square grid all differ.
+    Diagonal(Diagonal),
+    /// An extra region (windoku, hyper, or any shaded set): its symbols
+    /// all differ; with as many cells as symbols it holds each once.
+    Region(Vec<u32>),
+    /// Cells in the same place of their boxes hold different symbols.
+    DisjointGroups,
+    /// A cage without a sum: its symbols all differ.
+    Distinct(Vec<u32>),
+    /// The cell holds an odd symbol.
+    Odd(u32),
+    /// The cell holds an even symbol.
+    Even(u32),
+    /// Cells a chess knight's move apart hold different symbols.
+    AntiKnight,
+    /// Cells a chess king's move apart hold different symbols.
+    AntiKing,
+    /// Orthogonal neighbours do not hold consecutive symbols.
+    NonConsecutive,
+    /// A white dot: the two cells differ by `value` (usually 1).
+    Difference { cells: [u32; 2], value: u32 },
+    /// A black dot: one cell is `value` times the other (usually 2).
+    Ratio { cells: [u32; 2], value: u32 },
+    /// X (10) or V (5): the two cells add up to `sum`.
+    Xv { cells: [u32; 2], sum: u32 },
+    /// A comparison sign: the first cell is less than the second.
+    Less { cells: [u32; 2] },
+    /// Every such mark is given: neighbours with none do not make its
+    /// relation (white: differ by 1; black: double; XV: add to 5 or 10).
+    AllGiven(Mark),
+    /// A thermometer from its bulb: the symbols rise strictly.
+    Thermometer(Vec<u32>),
+    /// An arrow: the symbols on `line` add up to the number the circle's
+    /// cells make, read in order (one cell: its digit).
+    Arrow { circle: Vec<u32>, line: Vec<u32> },
+    /// German whispers: neighbours on the line differ by at least `gap`.
+    Whispers { cells: Vec<u32>, gap: u32 },
+    /// The line holds a set of consecutive symbols, in any order.
+    Renban(Vec<u32>),
+    /// The line reads the same from either end.
+    Palindrome(Vec<u32>),
+    /// The cells between the two ends lie strictly between their symbols.
+    Between(Vec<u32>),
+    /// The line's parts in each box (region) all add up to the same sum.
+    RegionSum(Vec<u32>),
+    /// A little killer: the cells on the diagonal from the clue add up to
+    /// `sum` (symbols may repeat).
+    LittleKiller {
+        clue: Place,
+        direction: Direction,
+        sum: u32,
+    },
+    /// A sandwich: in the row or column of the clue, the symbols between
+    /// the smallest and the largest add up to `sum`.
+    Sandwich { clue: Place, sum: u32 },
+}
+
+/// A problem with a puzzle's rules, found before any search.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct RuleError {
+    /// The rule at fault, an index into the puzzle's rules.
+    pub rule: Option<usize>,
+    /// What is wrong, naming cells as `r3c7`.
+    pub message: String,
+}
+
+impl Rule {
+    /// The rule's name in messages and sentences ("thermometer", "arrow").
+    pub fn name(&self) -> &'static str {
+        match self {
+            Rule::Diagonal(_) => "diagonal",
+            Rule::Region(_) => "extra region",
+            Rule::DisjointGroups => "disjoint groups",
+            Rule::Distinct(_) => "cage",
+            Rule::Odd(_) => "odd cell",
+            Rule::Even(_) => "even cell",
+            Rule::AntiKnight => "anti-knight",
+            Rule::AntiKing => "anti-king",
+            Rule::NonConsecutive => "non-consecutive",
+            Rule::Difference { .. } => "white dot",
+            Rule::Ratio { .. } => "black dot",
+            Rule::Xv { sum: 10, .. } => "X",
+            Rule::Xv { sum: 5, .. } => "V",
+            Rule::Xv { .. } => "sum mark",
+            Rule::Less { .. } => "comparison sign",
+            Rule::AllGiven(_) => "all marks given",
+            Rule::Thermometer(_) => "thermometer",
+            Rule::Arrow { .. } => "arrow",
+            Rule::Whispers { .. } => "whispers line",
+            Rule::Renban(_) => "renban line",
+            Rule::Palindrome(_) => "palindrome",
+            Rule::Between(_) => "between line",
+            Rule::RegionSum(_) => "region sum line",
+            Rule::LittleKiller { .. } => "little killer",
+            Rule::Sandwich { .. } => "sandwich",
+        }
+    }
+
+    /// The cells the rule names, in its order (a line's from its start;
+    /// an arrow's circle, then its line); the cells of a little killer's
+    /// diagonal or a sandwich's row. Empty for rules over the whole grid.
+    pub fn cells(&self, layout: &Layout) -> Vec<u32> {
+        match self {
+            Rule::Diagonal(d) => diagonal_cells(layout, *d),
+            Rule::Region(c)
+            | Rule::Distinct(c)
+            | Rule::Thermometer(c)
+            | Rule::Renban(c)
+            | Rule::Palindrome(c)
+            | Rule::Between(c)
+            | Rule::RegionSum(c)
+            | Rule::Whispers { cells: c, .. } => c.clone(),
+            Rule::Odd(c) | Rule::Even(c) => vec![*c],
+            Rule::Difference { cells, .. }
+            | Rule::Ratio { cells, .. }
+            | Rule::Xv { cells, .. }
+            | Rule::Less { cells } => cells.to_vec(),
+            Rule::Arrow { circle, line } => circle.iter().chain(line).copied().collect(),
+            Rule::LittleKiller {
+                clue, direction, ..
+            } => ray(layout, *clue, direction.step()),
+            Rule::Sandwich { clue, .. } => sandwich_cells(layout, *clue),
+            Rule::DisjointGroups | Rule::AntiKnight | Rule::AntiKing | Rule::NonConsecutive => {
+                Vec::new()
+            }
+            Rule::AllGiven(_) => Vec::new(),
+        }
+    }
+
+    /// "thermometer r1c1-r1c4", "white dot r3c3-r3c4", "anti-knight": the
+    /// rule as a hint's sentence names it.
+    pub fn describe(&self, layout: &Layout) -> String {
+        let cells = self.cells(layout);
+        let name = |c: u32| layout.cell_name(c as usize);
+        match self {
+            Rule::LittleKiller { sum, .. } => match (cells.first(), cells.last()) {
+                (Some(&a), Some(&b)) => format!("little killer {sum} on {}-{}", name(a), name(b)),
+                _ => format!("little killer {sum}"),
+            },
+            Rule::Sandwich { clue, sum } => {
+                let (r, c) = *clue;
+                if c < 0 || c >= layout.width() as i32 {
+                    format!("sandwich {sum} in row {}", r + 1)
+                } else {
+                    format!("sandwich {sum} in column {}", c + 1)
+                }
+            }
+            Rule::Diagonal(Diagonal::Main) => "the main diagonal".into(),
+            Rule::Diagonal(Diagonal::Anti) => "the anti-diagonal".into(),
+            Rule::Xv { cells, sum } => format!(
+                "{} ({sum}) on {}-{}",
+                self.name(),
+                name(cells[0]),
+                name(cells[1])
+            ),
+            Rule::Less { cells } => format!("{} < {}", name(cells[0]), name(cells[1])),
+            Rule::AllGiven(m) => format!("every {} mark given", m.word()),
+            _ if cells.is_empty() => self.name().to_string(),
+            _ if cells.len() == 1 => format!("{} {}", self.name(), name(cells[0])),
+            _ => format!(
+                "{} {}-{}",
+                self.name(),
+                name(cells[0]),
+                name(*cells.last().expect("two cells or more"))
+            ),
+        }
+    }
+
+    /// The rule as one line of the text form (see [`Rule::parse`]).
+    pub fn to_text(&self, layout: &Layout) -> String {
+        let list = |cells: &[u32]| {
+            cells
+                .iter()
+                .map(|&c| layout.cell_name(c as usize))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let place = |(r, c): Place| format!("r{}c{}", r + 1, c + 1);
+        match self {
+            Rule::Diagonal(Diagonal::Main) => "diagonal-".into(),
+            Rule::Diagonal(Diagonal::Anti) => "diagonal+".into(),
+            Rule::Region(c) => format!("region {}", list(c)),
+            Rule::DisjointGroups => "disjoint".into(),
+            Rule::Distinct(c) => format!("cage {}", list(c)),
+            Rule::Odd(c) => format!("odd {}", list(&[*c])),
+            Rule::Even(c) => format!("even {}", list(&[*c])),
+            Rule::AntiKnight => "antiknight".into(),
+            Rule::AntiKing => "antiking".into(),
+            Rule::NonConsecutive => "nonconsecutive".into(),
+            Rule::Difference { cells, value: 1 } => format!("white {}", list(cells)),
+            Rule::Difference { cells, value } => format!("white {} {value}", list(cells)),
+            Rule::Ratio { cells, value: 2 } => format!("black {}", list(cells)),
+            Rule::Ratio { cells, value } => format!("black {} {value}", list(cells)),
+            Rule::Xv { cells, sum: 10 } => format!("x {}", list(cells)),
+            Rule::Xv { cells, sum: 5 } => format!("v {}", list(cells)),
+            Rule::Xv { cells, sum } => format!("xv {} {sum}", list(cells)),
+            Rule::Less { cells } => format!("less {}", list(cells)),
+            Rule::AllGiven(m) => format!("allgiven {}", m.word()),
+            Rule::Thermometer(c) => format!("thermo {}", list(c)),
+            Rule::Arrow { circle, line } => format!("arrow {} : {}", list(circle), list(line)),
+            Rule::Whispers { cells, gap } => {
+                if *gap == default_gap(layout.size()) {
+                    format!("whispers {}", list(cells))
+                } else {
+                    format!("whispers {} {gap}", list(cells))
+                }
+            }
+            Rule::Renban(c) => format!("renban {}", list(c)),
+            Rule::Palindrome(c) => format!("palindrome {}", list(c)),
+            Rule::Between(c) => format!("between {}", list(c)),
+            Rule::RegionSum(c) => format!("regionsum {}", list(c)),
+            Rule::LittleKiller {
+                clue,
+                direction,
+                sum,
+            } => format!("littlekiller {} {} {sum}", place(*clue), direction.word()),
+            Rule::Sandwich { clue, sum } => format!("sandwich {} {sum}", place(*clue)),
+        }
+    }
+
+    /// Reads one line of the text form. On error, the zero-based character
+    /// column of the word at fault and what is wrong.
+    ///
+    /// ```text
+    /// diagonal+ | diagonal- | disjoint | antiknight | antiking | nonconsecutive
+    /// region CELLS          cage CELLS (no sum)     odd CELLS     even CELLS
+    /// white A B [DIFF]      black A B [RATIO]       x A B   v A B   xv A B SUM
+    /// less A B (A < B)      allgiven white|black|xv
+    /// thermo CELLS (bulb first)        arrow CIRCLE... : LINE...
+    /// whispers CELLS [GAP]  renban CELLS  palindrome CELLS  between CELLS
+    /// regionsum CELLS       littlekiller CLUE ul|ur|dl|dr SUM   sandwich CLUE SUM
+    /// ```
+    ///
+    /// `odd` and `even` take several cells and give one rule per cell
+    /// (hence a list).
+    pub fn parse(line: &str, layout: &Layout) -> Result<Vec<Rule>, (usize, String)> {
+        let words = words(line);
+        let Some(&(col0, first)) = words.first() else {
+            return Ok(Vec::new());
+        };
+        let keyword = first.to_ascii_lowercase();
+        let rest = &words[1..];
+        let cell = |&(col, w): &(usize, &str)| -> Result<u32, (usize, String)> {
+            let (r, c) = parse_place(w).ok_or_else(|| {
+                (
+                    col,
+                    format!("`{w}` is not a cell: write cells as r3c7 (row 3, column 7)"),
+                )
+            })?;
+            if r < 0 || c < 0 {
+                return Err((col, format!("{w} is outside the grid")));
+            }
+            layout
+                .cell_at(r as usize, c as usize)
+                .map(|c| c as u32)
+                .ok_or_else(|| {
+                    (
+                        col,
+                        format!(
+                            "{w} is not a cell of the {} layout ({} rows, {} columns)",
+                            layout.name(),
+                            layout.height(),
+                            layout.width()
+                        ),
+                    )
+                })
+        };
+        let cells = |ws: &[(usize, &str)]| ws.iter().map(cell).collect::<Result<Vec<_>, _>>();
+        let number = |&(col, w): &(usize, &str)| -> Result<u32, (usize, String)> {
+            w.parse::<u32>()
+                .map_err(|_| (col, format!("`{w}` is not a number")))
+        };
+        let end = line.len();
+        let at_least = |k: usize, what: &str| -> Result<(), (usize, String)> {
+            if rest.len() < k {
+                Err((end, format!("`{keyword}` needs {what}")))
+            } else {
+                Ok(())
+            }
+        };
+        let no_more = |ws: &[(usize, &str)]| -> Result<(), (usize, String)> {
+            match ws.first() {
+                Some(&(col, w)) => Err((col, format!("unexpected `{w}` after `{keyword}`"))),
+                None => Ok(()),
+            }
+        };
+        let pair = |what: &str| -> Result<([u32; 2], &[(usize, &str)]), (usize, String)> {
+            at_least(2, what)?;
+            Ok(([cell(&rest[0])?, cell(&rest[1])?], &rest[2..]))
+        };
+        let line_of = |min: usize| -> Result<Vec<u32>, (usize, String)> {
+            at_least(min, &format!("{min} cells or more"))?;
+            cells(rest)
+        };
+        Ok(vec![match keyword.as_str() {
+            "diagonal+" | "diagonal-" | "disjoint" | "antiknight" | "antiking"
+            | "nonconsecutive" => {
+                no_more(rest)?;
+                match keyword.as_str() {
+                    "diagonal+" => Rule::Diagonal(Diagonal::Anti),
+                    "diagonal-" => Rule::Diagonal(Diagonal::Main),
+                    "disjoint" => Rule::DisjointGroups,
+                    "antiknight" => Rule::AntiKnight,
+                    "antiking" => Rule::AntiKing,
+                    _ => Rule::NonConsecutive,
+                }
+            }
+            "region" => Rule::Region(line_of(1)?),
+            "cage" => Rule::Distinct(line_of(1)?),
+            "odd" | "even" => {
+                let list = line_of(1)?;
+                let odd = keyword == "odd";
+                return Ok(list
+                    .into_iter()
+                    .map(|c| if odd { Rule::Odd(c) } else { Rule::Even(c) })
+                    .collect());
+            }
+            "white" | "black" => {
+                let (cells, more) = pair("two cells")?;
+                let value = match more.first() {
+                    Some(w) => {
+                        no_more(&more[1..])?;
+                        number(w)?
+                    }
+                    None if keyword == "white" => 1,
+                    None => 2,
+                };
+                if keyword == "white" {
+                    Rule::Difference { cells, value }
+                } else {
+                    Rule::Ratio { cells, value }
+                }
+            }
+            "x" | "v" => {
+                let (cells, more) = pair("two cells")?;
+                no_more(more)?;
+                let sum = if keyword == "x" { 10 } else { 5 };
+                Rule::Xv { cells, sum }
+            }
+            "xv" => {
+                let (cells, more) = pair("two cells and a sum")?;
+                let Some(w) = more.first() else {
+                    return Err((end, "`xv` needs two cells and a sum".into()));
+                };
+                no_more(&more[1..])?;
+                Rule::Xv {
+                    cells,
+                    sum: number(w)?,
+                }
+            }
+            "less" => {
+                let (cells, more) = pair("two cells")?;
+                no_more(more)?;
+                Rule::Less { cells }
+            }
+            "allgiven" => {
+                at_least(1, "white, black or xv")?;
+                no_more(&rest[1..])?;
+                let (col, w) = rest[0];
+                Rule::AllGiven(match w.to_ascii_lowercase().as_str() {
+                    "white" => Mark::Difference,
+                    "black" => Mark::Ratio,
+                    "xv" => Mark::Xv,
+                    _ => return Err((col, format!("`{w}`: expected white, black or xv"))),
+                })
+            }
+            "thermo" | "thermometer" => Rule::Thermometer(line_of(2)?),
+            "arrow" => {
+                let Some(split) = rest.iter().position(|&(_, w)| w == ":") else {
+                    return Err((
+                        end,
+                        "an arrow is written `arrow CIRCLE : LINE` (the circle's cells, a colon, the line's cells)"
+                            .into(),
+                    ));
+                };
+                let circle = cells(&rest[..split])?;
+                let line = cells(&rest[split + 1..])?;
+                if circle.is_empty() || line.is_empty() {
+                    return Err((
+                        rest[split].0,
+                        "an arrow needs a cell or more on each side of the colon".into(),
+                    ));
+                }
+                Rule::Arrow { circle, line }
+            }
+            "whispers" => {
+                at_least(2, "2 cells or more")?;
+                let (gap, ws) = match rest.last() {
+                    Some(w) if w.1.parse::<u32>().is_ok() => (number(w)?, &rest[..rest.len() - 1]),
+                    _ => (default_gap(layout.size()), rest),
+                };
+                Rule::Whispers {
+                    cells: cells(ws)?,
+                    gap,
+                }
+            }
+            "renban" => Rule::Renban(line_of(2)?),
+            "palindrome" => Rule::Palindrome(line_of(2)?),
+            "between" => Rule::Between(line_of(3)?),
+            "regionsum" => Rule::RegionSum(line_of(2)?),
+            "littlekiller" => {
+                at_least(3, "a clue's place, a direction (ul, ur, dl, dr) and a sum")?;
+                no_more(&rest[3..])?;
+                let (col, w) = rest[0];
+                let clue = parse_place(w)
+                    .ok_or_else(|| (col, format!("`{w}` is not a place: write it as r0c3")))?;
+                let (col, w) = rest[1];
+                let direction = Direction::from_word(w)
+                    .ok_or_else(|| (col, format!("`{w}`: expected ul, ur, dl or dr")))?;
+                Rule::LittleKiller {
+                    clue,
+                    direction,
+                    sum: number(&rest[2])?,
+                }
+            }
+            "sandwich" => {
+                at_least(
+                    2,
+                    "a clue's place (r0c3 above column 3, r3c0 left of row 3) and a sum",
+                )?;
+                no_more(&rest[2..])?;
+                let (col, w) = rest[0];
+                let clue = parse_place(w)
+                    .ok_or_else(|| (col, format!("`{w}` is not a place: write it as r0c3")))?;
+                Rule::Sandwich {
+                    clue,
+                    sum: number(&rest[1])?,
+                }
+            }
+            _ => {
+                return Err((
+                    col0,
+                    format!(
+                        "unknown rule `{first}`; the rules are {}",
+                        RULE_WORDS.join(", ")
+                    ),
+                ));
+            }
+        }])
+    }
+}
+
+/// The first words of the text form's rules, for messages.
+pub const RULE_WORDS: &[&str] = &[
+    "diagonal+",
+    "diagonal-",
+    "region",
+    "disjoint",
+    "cage",
+    "odd",
+    "even",
+    "antiknight",
+    "antiking",
+    "nonconsecutive",
+    "white",
+    "black",
+    "x",
+    "v",
+    "xv",
+    "less",
+    "allgiven",
+    "thermo",
+    "arrow",
+    "whispers",
+    "renban",
+    "palindrome",
+    "between",
+    "regionsum",
+    "littlekiller",
+    "sandwich",
+];
+
+/// German whispers' usual gap: half the symbols, rounded up (5 for 9
+/// symbols, 3 for 6).
+pub fn default_gap(size: usize) -> u32 {
+    (size as u32).div_ceil(2)
+}
+
+/// The words of a line with their zero-based character columns; a colon
+/// is a word of its own.
+fn words(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, ch) in line.char_indices() {
+        let sep = ch.is_whitespace() || ch == ',' || ch == ':';
+        if sep {
+            if let Some(s) = start.take() {
+                out.push((s, &line[s..i]));
+            }
+            if ch == ':' {
+                out.push((i, ":"));
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &line[s..]));
+    }
+    out
+}
+
+/// `r3c7` (one-based, case-insensitive; `r0c3` and `r10c3` lie outside a
+/// 9x9 grid) as a zero-based place.
+pub fn parse_place(w: &str) -> Option<Place> {
+    let w = w.to_ascii_lowercase();
+    let rest = w.strip_prefix('r')?;
+    let (r, c) = rest.split_once('c')?;
+    let r: i32 = r.parse().ok()?;
+    let c: i32 = c.parse().ok()?;
+    (r <= 1000 && c <= 1000).then_some((r - 1, c - 1))
+}
+
+/// The cells of a diagonal of a square grid; empty for another layout.
+pub fn diagonal_cells(layout: &Layout, d: Diagonal) -> Vec<u32> {
+    if !layout.is_full() || layout.height() != layout.width() {
+        return Vec::new();
+    }
+    let n = layout.height();
+    (0..n)
+        .filter_map(|i| {
+            let c = match d {
+                Diagonal::Main => i,
+                Diagonal::Anti => n - 1 - i,
+            };
+            layout.cell_at(i, c).map(|c| c as u32)
+        })
+        .collect()
+}
+
+/// The cells met from `from` stepping by `step` (the first step taken
+/// before the first cell), while on the grid.
+pub fn ray(layout: &Layout, from: Place, step: (i32, i32)) -> Vec<u32> {
+    let mut out = Vec::new();
+    let (mut r, mut c) = (from.0 + step.0, from.1 + step.1);
+    while r >= 0 && c >= 0 && (r as usize) < layout.height() && (c as usize) < layout.width() {
+        match layout.cell_at(r as usize, c as usize) {
+            Some(cell) => out.push(cell as u32),
+            None => break,
+        }
+        r += step.0;
+        c += step.1;
+    }
+    out
+}
+
+/// The row or column a sandwich clue stands at the end of, in order from
+/// the clue; empty when the place is not beside the grid.
+pub fn sandwich_cells(layout: &Layout, (r, c): Place) -> Vec<u32> {
+    let (h, w) = (layout.height() as i32, layout.width() as i32);
+    let step = if (0..h).contains(&r) && c == -1 {
+        (0, 1)
+    } else if (0..h).contains(&r) && c == w {
+        (0, -1)
+    } else if (0..w).contains(&c) && r == -1 {
+        (1, 0)
+    } else if (0..w).contains(&c) && r == h {
+        (-1, 0)
+    } else {
+        return Vec::new();
+    };
+    ray(layout, (r, c), step)
+}
+
+/// Cells in the same place of their boxes, one group per place; empty for a
+/// layout without rectangular boxes.
+pub fn disjoint_groups(layout: &Layout) -> Vec<Vec<u32>> {
+    let Some((bh, bw)) = layout.box_shape() else {
+        return Vec::new();
+    };
+    if !layout.is_full() || !layout.regions().is_empty() {
+        return Vec::new();
+    }
+    let mut groups = vec![Vec::new(); bh * bw];
+    for cell in 0..layout.cell_count() {
+        let (r, c) = layout.position(cell);
+        groups[(r % bh) * bw + c % bw].push(cell as u32);
+    }
+    groups
+}
+
+/// Whether two cells share an edge.
+pub fn orthogonal(layout: &Layout, a: u32, b: u32) -> bool {
+    let (ra, ca) = layout.position(a as usize);
+    let (rb, cb) = layout.position(b as usize);
+    ra.abs_diff(rb) + ca.abs_diff(cb) == 1
+}
+
+/// Whether two cells touch, at an edge or a corner.
+pub fn touching(layout: &Layout, a: u32, b: u32) -> bool {
+    let (ra, ca) = layout.position(a as usize);
+    let (rb, cb) = layout.position(b as usize);
+    a != b && ra.abs_diff(rb) <= 1 && ca.abs_diff(cb) <= 1
+}
+
+/// Checks `rules` on `layout` with the givens `values` (0 = empty) before
+/// any search: each rule on a layout it can apply to, with cells that form
+/// what it needs, and with numbers that some symbols can make.
+pub fn check_rules(layout: &Layout, values: &[u8], rules: &[Rule]) -> Result<(), RuleError> {
+    let n = layout.size() as u32;
+    let square = layout.is_full() && layout.height() == layout.width();
+    for (i, rule) in rules.iter().enumerate() {
+        let err = |message: String| {
+            Err(RuleError {
+                rule: Some(i),
+                message: format!("{}: {message}", rule.describe(layout)),
+            })
+        };
+        let cells = rule.cells(layout);
+        let name = |c: u32| layout.cell_name(c as usize);
+        let twice = |cs: &[u32]| {
+            cs.iter()
+                .enumerate()
+                .find(|&(j, c)| cs[..j].contains(c))
+                .map(|(_, &c)| c)
+        };
+        match rule {
+            Rule::Diagonal(_) | Rule::Sandwich { .. } if !square => {
+                return err(format!(
+                    "needs a square grid, and the {} layout is not one",
+                    layout.name()
+                ));
+            }
+            Rule::DisjointGroups if disjoint_groups(layout).is_empty() => {
+                return err(format!(
+                    "needs a square grid with rectangular boxes, and the {} layout is not one",
+                    layout.name()
+                ));
+            }
+            Rule::Region(c) | Rule::Distinct(c) => {
+                if c.len() > n as usize {
+                    return err(format!(
+                        "{} cells cannot all differ with {n} symbols",
+                        c.len()
+                    ));
+                }
+                if let Some(c) = twice(c) {
+                    return err(format!("lists {} twice", name(c)));
+                }
+            }
+            Rule::Odd(c) | Rule::Even(c) => {
+                let v = values[*c as usize] as u32;
+                let odd = matches!(rule, Rule::Odd(_));
+                if v != 0 && (v % 2 == 1) != odd {
+                    return err(format!(
+                        "the given {v} in {} is not {}",
+                        name(*c),
+                        if odd { "odd" } else { "even" }
+                    ));
+                }
+            }
+            Rule::Difference { cells: [a, b], .. }
+            | Rule::Ratio { cells: [a, b], .. }
+            | Rule::Xv { cells: [a, b], .. }
+                if !orthogonal(layout, *a, *b) =>
+            {
+                return err(format!(
+                    "{} and {} do not share an edge; a mark stands between two neighbours",
+                    name(*a),
+                    name(*b)
+                ));
+            }
+            Rule::Less { cells: [a, b] } if a == b => {
+                return err(format!("compares {} with itself", name(*a)));
+            }
+            _ => {}
+        }
+        // Numbers that no symbols make.
+        match rule {
+            Rule::Difference { value, .. } if *value == 0 || *value >= n => {
+                return err(format!("no two symbols 1-{n} differ by {value}"));
+            }
+            Rule::Ratio { value, .. } if *value < 2 || *value > n => {
+                return err(format!(
+                    "no two different symbols 1-{n} make the ratio {value}"
+                ));
+            }
+            Rule::Xv { sum, .. } if *sum < 3 || *sum > 2 * n - 1 => {
+                return err(format!("no two different symbols 1-{n} add up to {sum}"));
+            }
+            Rule::Whispers { gap, .. } if *gap == 0 || *gap >= n => {
+                return err(format!("no two symbols 1-{n} differ by {gap} or more"));
+            }
+            Rule::Sandwich { sum, .. } => {
+                let max = (n.saturating_sub(2)) * (n + 1) / 2;
+                if *sum > max {
+                    return err(format!(
+                        "the symbols between 1 and {n} add up to {max} at most, not {sum}"
+                    ));
+                }
+                if cells.is_empty() {
+                    return err(
+                        "its clue is not beside the grid: a sandwich clue stands just left or right of a row, or just above or below a column"
+                            .into(),
+                    );
+                }
+            }
+            Rule::LittleKiller { sum, .. } => {
+                if cells.is_empty() {
+                    return err("points off the grid: its diagonal meets no cell".into());
+                }
+                let (r, c) = match rule {
+                    Rule::LittleKiller { clue, .. } => *clue,
+                    _ => unreachable!(),
+                };
+                if layout.is_cell(r as isize, c as isize) {
+                    return err(format!(
+                        "its clue r{}c{} is a cell of the grid; a little killer's clue stands outside it",
+                        r + 1,
+                        c + 1
+                    ));
+                }
+                let len = cells.len() as u32;
+                if *sum < len || *sum > len * n {
+                    return err(format!(
+                        "{len} cells add up to between {len} and {} , not {sum}",
+                        len * n
+                    ));
+                }
+            }
+            Rule::Thermometer(c) => {
+                if c.len() > n as usize {
+                    return err(format!(
+                        "{} cells cannot rise strictly with {n} symbols",
+                        c.len()
+                    ));
+                }
+                if let Some(c) = twice(c) {
+                    return err(format!("passes {} twice", name(c)));
+                }
+            }
+            Rule::Renban(c) => {
+                if c.len() > n as usize {
+                    return err(format!(
+                        "{} cells cannot hold different consecutive symbols with {n} symbols",
+                        c.len()
+                    ));
+                }
+                if let Some(c) = twice(c) {
+                    return err(format!("passes {} twice", name(c)));
+                }
+            }
+            Rule::Between(c) if c.first() == c.last() => {
+                return err("its two ends are one cell".into());
+            }
+            Rule::Arrow { circle, line } => {
+                if circle.iter().any(|c| line.contains(c)) {
+                    return err("a cell of its circle is on its line too".into());
+                }
+                // The circle's number is at most n (one cell) or the largest
+                // number of its digits; the line's sum at least its length.
+                let most = if circle.len() == 1 {
+                    n as u64
+                } else {
+                    (0..circle.len()).fold(0u64, |m, _| m.saturating_mul(10).saturating_add(9))
+                };
+                if line.len() as u64 > most {
+                    return err(format!(
+                        "its {} cells add up to at least {}, more than its circle can hold",
+                        line.len(),
+                        line.len()
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse1(line: &str) -> Rule {
+        let l = Layout::classic();
+        let mut r = Rule::parse(line, &l).expect("parses");
+        assert_eq!(r.len(), 1, "{line}");
+        r.remove(0)
+    }
+
+    #[test]
+    fn every_rule_writes_and_reads_back() {
+        let l = Layout::classic();
+        for line in [
+            "diagonal+",
+            "diagonal-",
+            "region r2c2 r2c3 r3c2",
+            "disjoint",
+            "cage r1c1 r1c2",
+            "odd r1c1",
+            "even r9c9",
+            "antiknight",
+            "antiking",
+            "nonconsecutive",
+            "white r1c1 r1c2",
+            "white r1c1 r1c2 3",
+            "black r1c1 r2c1",
+            "black r1c1 r2c1 3",
+            "x r1c1 r1c2",
+            "v r1c1 r1c2",
+            "less r1c1 r1c2",
+            "allgiven white",
+            "allgiven xv",
+            "thermo r1c1 r1c2 r1c3",
+            "arrow r1c1 : r1c2 r1c3",
+            "arrow r1c1 r1c2 : r2c2 r3c3 r4c4",
+            "whispers r1c1 r2c2 r3c3",
+            "whispers r1c1 r2c2 4",
+            "renban r1c1 r1c2",
+            "palindrome r1c1 r1c2 r1c3",
+            "between r1c1 r1c2 r1c3",
+            "regionsum r1c3 r1c4",
+            "littlekiller r0c3 dl 14",
+            "sandwich r0c1 8",
+            "sandwich r4c0 0",
+        ] {
+            let r = parse1(line);
+            assert_eq!(r.to_text(&l), line);
+            assert_eq!(Rule::parse(&r.to_text(&l), &l).unwrap(), vec![r]);
+        }
+    }
+
+    #[test]
+    fn bad_lines_name_the_word_at_fault() {
+        let l = Layout::classic();
+        let e = Rule::parse("thermo r1c1 r1c10", &l).unwrap_err();
+        assert_eq!(e.0, 12);
+        assert!(e.1.contains("r1c10 is not a cell"), "{}", e.1);
+        let e = Rule::parse("thermos r1c1", &l).unwrap_err();
+        assert_eq!(e.0, 0);
+        assert!(e.1.contains("unknown rule `thermos`"), "{}", e.1);
+        let e = Rule::parse("arrow r1c1 r1c2", &l).unwrap_err();
+        assert!(e.1.contains("colon"), "{}", e.1);
+        let e = Rule::parse("white r1c1 rxc2", &l).unwrap_err();
+        assert_eq!(e.0, 11);
+        let e = Rule::parse("antiknight r1c1", &l).unwrap_err();
+        assert!(e.1.contains("unexpected `r1c1`"), "{}", e.1);
+        assert_eq!(Rule::parse("odd r1c1 r1c3", &l).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn little_killer_and_sandwich_cells() {
+        let l = Layout::classic();
+        let lk = parse1("littlekiller r0c3 dl 14");
+        let names: Vec<String> = lk
+            .cells(&l)
+            .iter()
+            .map(|&c| l.cell_name(c as usize))
+            .collect();
+        assert_eq!(names, ["r1c2", "r2c1"]);
+        let s = parse1("sandwich r10c2 8");
+        assert_eq!(s.cells(&l).len(), 9);
+        assert_eq!(s.cells(&l)[0], l.cell_at(8, 1).unwrap() as u32);
+        assert!(parse1("sandwich r0c0 8").cells(&l).is_empty());
+    }
+
+    #[test]
+    fn what_no_symbols_can_make_is_refused_before_search() {
+        let l = Layout::classic();
+        let values = vec![0u8; 81];
+        let check = |line: &str| {
+            let rules = Rule::parse(line, &l).unwrap();
+            check_rules(&l, &values, &rules).map_err(|e| e.message)
+        };
+        let thermo = "thermo r1c1 r1c2 r1c3 r1c4 r1c5 r1c6 r1c7 r1c8 r1c9 r2c9";
+        assert!(check(thermo).unwrap_err().contains("10 cells cannot rise"));
+        assert!(
+            check("black r1c1 r1c2 10")
+                .unwrap_err()
+                .contains("ratio 10")
+        );
+        assert!(
+            check("xv r1c1 r1c2 18")
+                .unwrap_err()
+                .contains("add up to 18")
+        );
+        assert!(
+            check("white r1c1 r2c2")
+                .unwrap_err()
+                .contains("do not share an edge")
+        );
+        assert!(
+            check("sandwich r0c1 36")
+                .unwrap_err()
+                .contains("35 at most")
+        );
+        assert!(check("sandwich r0c1 35").is_ok());
+        assert!(
+            check("littlekiller r0c9 ur 5")
+                .unwrap_err()
+                .contains("points off the grid")
+        );
+        assert!(
+            check("littlekiller r1c1 dr 5")
+                .unwrap_err()
+                .contains("is a cell of the grid")
+        );
+        assert!(check("arrow r1c1 : r1c2 r1c3 r1c4 r1c5 r1c6 r1c7 r1c8 r1c9 r2c9 r3c9").is_err());
+        assert!(
+            check("arrow r1c1 r2c1 : r1c2 r1c3 r1c4 r1c5 r1c6 r1c7 r1c8 r1c9 r2c9 r3c9").is_ok()
+        );
+        let mut given = values.clone();
+        given[0] = 4;
+        let rules = Rule::parse("odd r1c1", &l).unwrap();
+        let e = check_rules(&l, &given, &rules).unwrap_err();
+        assert!(
+            e.message.contains("the given 4 in r1c1 is not odd"),
+            "{}",
+            e.message
+        );
+        let six = Layout::square(6).unwrap();
+        let rules = Rule::parse("sandwich r0c1 15", &six).unwrap();
+        assert!(check_rules(&six, &vec![0; 36], &rules).is_err());
+        let samurai = Layout::samurai();
+        let rules = Rule::parse("diagonal+", &samurai).unwrap();
+        assert!(check_rules(&samurai, &vec![0; samurai.cell_count()], &rules).is_err());
+    }
+}
