@@ -20,7 +20,7 @@ pub fn solve_all(
     puzzles
         .par_iter()
         .map_init(Vec::<SudokuSolver>::new, |solvers, p| {
-            let out = if p.cages().is_empty() {
+            let out = if p.cages().is_empty() && p.rules().is_empty() {
                 solver_for(solvers, p.layout()).solve(p.values(), limit, keep)
             } else {
                 // Cages are each puzzle's own: checked, and a solver built

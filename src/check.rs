@@ -26,7 +26,7 @@
 //! assert!(!check.solved);
 //! ```
 
-use crate::grid::{Progress, Puzzle};
+use crate::grid::{Progress, Puzzle, rule_holds_among, rules_hold};
 use crate::logic::Shape;
 use crate::solve;
 
@@ -41,6 +41,9 @@ pub enum Reason {
     /// Its cage (an index into the puzzle's cages) is full and sums to
     /// `total`, not to the cage's sum.
     CageSum { cage: usize, total: u32 },
+    /// The grid is full and breaks a variant rule (an index into the
+    /// puzzle's rules) whose cells include this one.
+    Rule { rule: usize },
 }
 
 /// A wrong entry.
@@ -272,11 +275,45 @@ pub fn check_entries(progress: &Progress) -> EntryCheck {
             ),
         });
     }
+    if remaining == 0 {
+        // A full grid: every variant rule, named at its first judged cell.
+        for (k, rule) in puzzle.rules().iter().enumerate() {
+            if rule_holds_among(layout, &current, puzzle.rules(), k) {
+                continue;
+            }
+            let cells = rule.cells(layout);
+            let mut judged_cells = cells.iter().map(|&c| c as usize).filter(|&c| judged(c));
+            let cell = match judged_cells.find(|&c| !seen[c]) {
+                Some(c) => c,
+                // A rule over the whole grid names the first judged cell.
+                None if cells.is_empty() => {
+                    match (0..current.len()).find(|&c| judged(c) && !seen[c]) {
+                        Some(c) => c,
+                        None => continue,
+                    }
+                }
+                None => continue,
+            };
+            seen[cell] = true;
+            wrong.push(Wrong {
+                cell,
+                wrote: current[cell],
+                reason: Reason::Rule { rule: k },
+                name: shape.cell_name(cell),
+                says: format!(
+                    "wrote {}, breaks the {}",
+                    symbol(current[cell]),
+                    rule.describe(layout)
+                ),
+            });
+        }
+    }
     wrong.sort_by_key(|w| w.cell);
     let solved = remaining == 0
         && wrong.is_empty()
         && !matches!(givens, Givens::NoSolution(_) if !page)
-        && conflicts_free(puzzle, &current);
+        && conflicts_free(puzzle, &current)
+        && rules_hold(layout, &current, puzzle.rules());
     EntryCheck {
         wrong,
         remaining,

@@ -263,3 +263,91 @@ fn a_hand_solved_photo_names_the_digits_not_read_for_sure() {
         assert_eq!(rows[r as usize].as_bytes()[c as usize], b'.', "{text}");
     }
 }
+
+/// Reads `NNN.solution.txt` (rows of digits) as values per cell.
+fn solution_values(path: &Path) -> Vec<u8> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .chars()
+        .filter_map(|c| c.to_digit(36))
+        .map(|d| d as u8)
+        .collect()
+}
+
+/// How long one variant puzzle may take to be solved and counted to 2
+/// before it counts as not finished: the slowest finish in a few seconds
+/// on an idle 2-core machine.
+const VARIANT_BUDGET: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Of the 29 shared variant puzzles, at least this many are solved within
+/// [`VARIANT_BUDGET`] (a floor that only ever rises: see docs/solver.md for
+/// the ones the search is still slow on).
+const VARIANT_FLOOR: usize = 24;
+
+#[test]
+#[ignore = "needs ../shared/data/puzzles; run by .ci/run"]
+fn every_variant_puzzle_solves_to_its_solution() {
+    let dir = puzzles_dir().join("variants-train");
+    let index = std::fs::read_to_string(dir.join("index.tsv")).unwrap();
+    let (mut checked, mut finished) = (0, 0);
+    for line in index.lines().skip(1) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let (name, unique) = (fields[0].to_string(), fields[5] == "proven");
+        let path = dir.join(format!("{name}.json"));
+        let Document::Single(puzzle) = read(&path) else {
+            panic!("{name}: one puzzle")
+        };
+        let rules_named = fields[1]
+            .split(',')
+            .any(|r| r != "givens" && r != "region(jigsaw)");
+        assert!(
+            !rules_named || !puzzle.rules().is_empty() || !puzzle.cages().is_empty(),
+            "{name}: no rule read"
+        );
+        let want = solution_values(&dir.join(format!("{name}.solution.txt")));
+        checked += 1;
+        // Solved on a thread of its own, so that one slow search is named
+        // rather than holding up the rest.
+        let (send, receive) = std::sync::mpsc::channel();
+        let kept = puzzle.clone();
+        std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            let out = sudoku_lens::solve::solve(&puzzle, 2, 2);
+            let _ = send.send((out, start.elapsed()));
+        });
+        let Ok((out, took)) = receive.recv_timeout(VARIANT_BUDGET) else {
+            eprintln!("{name}: not solved within {VARIANT_BUDGET:?}");
+            continue;
+        };
+        let out = out.unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            out.solutions.contains(&want),
+            "{name}: the known solution is not among those found ({} found)",
+            out.count
+        );
+        if unique {
+            assert_eq!(
+                out.count, 1,
+                "{name}: proven unique, but {} solutions found",
+                out.count
+            );
+        }
+        for s in &out.solutions {
+            assert!(
+                sudoku_lens::grid::rules_hold(kept.layout(), s, kept.rules()),
+                "{name}: a solution breaks a rule"
+            );
+        }
+        eprintln!(
+            "{name}: {} solution(s) in {:.2} ms",
+            out.count,
+            took.as_secs_f64() * 1e3
+        );
+        finished += 1;
+    }
+    assert!(checked >= 29, "only {checked} variant puzzles checked");
+    assert!(
+        finished >= VARIANT_FLOOR,
+        "{finished} of {checked} variant puzzles solved within {VARIANT_BUDGET:?}, fewer than {VARIANT_FLOOR}"
+    );
+}

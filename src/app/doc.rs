@@ -342,6 +342,20 @@ pub fn count_solutions(puzzle: &Puzzle) -> Solutions {
             },
             message: e.message,
         },
+        Err(SolveError::Rules(e)) => Solutions::Conflict {
+            // The cells of the rule at fault.
+            cells: e
+                .rule
+                .and_then(|k| puzzle.rules().get(k))
+                .map(|r| {
+                    r.cells(puzzle.layout())
+                        .iter()
+                        .map(|&c| c as usize)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            message: e.message,
+        },
         Err(e @ SolveError::Unsupported(_)) => Solutions::Conflict {
             cells: Vec::new(),
             message: e.to_string(),

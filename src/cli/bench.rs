@@ -48,7 +48,7 @@ pub fn run(
         let start = Instant::now();
         for p in &puzzles {
             let mut own;
-            let (solver, first) = if p.cages().is_empty() {
+            let (solver, first) = if p.cages().is_empty() && p.rules().is_empty() {
                 let (_, solver, first) = solvers
                     .iter_mut()
                     .find(|(l, ..)| Arc::ptr_eq(l, p.layout()))
@@ -58,7 +58,7 @@ pub fn run(
                 // A killer's cages are its own: building the solver for
                 // them is part of solving it, and is timed.
                 own = (
-                    SudokuSolver::with_cages(p.layout().clone(), p.cages())
+                    SudokuSolver::with_rules(p.layout().clone(), p.cages(), p.rules())
                         .map_err(|e| format!("{name}: {e}"))?,
                     vec![0; p.layout().cell_count()],
                 );

@@ -714,6 +714,9 @@ fn report(
         if !puzzle.cages().is_empty() {
             obj["cages"] = cages_json(puzzle);
         }
+        if !puzzle.rules().is_empty() {
+            obj["rules"] = sudoku_lens::grid::json::rules_json(puzzle);
+        }
         obj["solution"] = json!(first.as_ref().map(Puzzle::rows));
         obj["solutions"] = json!(count);
         if let Some(link) = &link {

@@ -20,7 +20,8 @@ pub use entries::{ENTRIES_MARKER, Entries, EntriesError, Progress, has_entries, 
 pub use layout::{Conflict, House, HouseKind, Layout, LayoutError, MAX_SIZE};
 pub use puzzle::{Alphabet, Format, Puzzle, RULES_MARKER, cage_label};
 pub use rules::{
-    Diagonal, Direction, Mark, Place, RULE_WORDS, Rule, RuleError, check_rules, default_gap,
-    diagonal_cells, disjoint_groups, orthogonal, parse_place, ray, sandwich_cells, touching,
+    Diagonal, Direction, Mark, Place, RULE_WORDS, Rule, RuleError, box_parts, check_rules,
+    default_gap, diagonal_cells, disjoint_groups, marks_pair, orthogonal, parse_place, ray,
+    rule_holds_among, rules_hold, sandwich_cells, touching,
 };
 pub use text::{Document, Entry, ParseError, parse, parse_file};

@@ -539,6 +539,170 @@ impl Rule {
     }
 }
 
+impl Rule {
+    /// Whether a full grid `values` (a symbol in every cell) keeps this
+    /// rule, read straight from the rule's definition. "All marks given"
+    /// needs the puzzle's other rules: [`rules_hold`] judges it.
+    pub fn holds(&self, layout: &Layout, values: &[u8]) -> bool {
+        let v = |c: u32| values[c as usize] as u32;
+        let distinct = |cs: &[u32]| {
+            let mut seen = 0u64;
+            cs.iter().all(|&c| {
+                let bit = 1u64 << v(c);
+                let fresh = seen & bit == 0;
+                seen |= bit;
+                fresh
+            })
+        };
+        let sum = |cs: &[u32]| cs.iter().map(|&c| v(c)).sum::<u32>();
+        let pairs_apart = |steps: &[(i32, i32)], ok: &dyn Fn(u32, u32) -> bool| {
+            (0..layout.cell_count()).all(|c| {
+                let (r, k) = layout.position(c);
+                steps.iter().all(|&(dr, dk)| {
+                    let (r2, k2) = (r as i32 + dr, k as i32 + dk);
+                    if r2 < 0 || k2 < 0 {
+                        return true;
+                    }
+                    match layout.cell_at(r2 as usize, k2 as usize) {
+                        Some(o) => ok(v(c as u32), v(o as u32)),
+                        None => true,
+                    }
+                })
+            })
+        };
+        match self {
+            Rule::Diagonal(_) | Rule::Region(_) | Rule::Distinct(_) => {
+                distinct(&self.cells(layout))
+            }
+            Rule::DisjointGroups => disjoint_groups(layout).iter().all(|g| distinct(g)),
+            Rule::Odd(c) => v(*c) % 2 == 1,
+            Rule::Even(c) => v(*c) % 2 == 0,
+            Rule::AntiKnight => pairs_apart(&[(1, 2), (2, 1), (1, -2), (2, -1)], &|a, b| a != b),
+            Rule::AntiKing => pairs_apart(&[(1, 1), (1, -1)], &|a, b| a != b),
+            Rule::NonConsecutive => pairs_apart(&[(0, 1), (1, 0)], &|a, b| a.abs_diff(b) != 1),
+            Rule::Difference {
+                cells: [a, b],
+                value,
+            } => v(*a).abs_diff(v(*b)) == *value,
+            Rule::Ratio {
+                cells: [a, b],
+                value,
+            } => v(*a) * value == v(*b) || v(*b) * value == v(*a),
+            Rule::Xv { cells: [a, b], sum } => v(*a) + v(*b) == *sum,
+            Rule::Less { cells: [a, b] } => v(*a) < v(*b),
+            // Judged against the puzzle's marks by `rules_hold`.
+            Rule::AllGiven(_) => true,
+            Rule::Thermometer(cs) => cs.windows(2).all(|w| v(w[0]) < v(w[1])),
+            Rule::Arrow { circle, line } => {
+                let number = circle.iter().fold(0u64, |n, &c| n * 10 + v(c) as u64);
+                number == sum(line) as u64
+            }
+            Rule::Whispers { cells, gap } => {
+                cells.windows(2).all(|w| v(w[0]).abs_diff(v(w[1])) >= *gap)
+            }
+            Rule::Renban(cs) => {
+                let (lo, hi) = cs
+                    .iter()
+                    .fold((u32::MAX, 0), |(l, h), &c| (l.min(v(c)), h.max(v(c))));
+                distinct(cs) && hi - lo + 1 == cs.len() as u32
+            }
+            Rule::Palindrome(cs) => (0..cs.len() / 2).all(|i| v(cs[i]) == v(cs[cs.len() - 1 - i])),
+            Rule::Between(cs) => {
+                let (a, b) = (v(cs[0]), v(*cs.last().unwrap_or(&cs[0])));
+                let (lo, hi) = (a.min(b), a.max(b));
+                cs[1..cs.len().saturating_sub(1)]
+                    .iter()
+                    .all(|&c| lo < v(c) && v(c) < hi)
+            }
+            Rule::RegionSum(cs) => {
+                let parts = box_parts(layout, cs);
+                parts.windows(2).all(|w| sum(&w[0]) == sum(&w[1]))
+            }
+            Rule::LittleKiller { sum: s, .. } => sum(&self.cells(layout)) == *s,
+            Rule::Sandwich { sum: s, .. } => {
+                let cs = self.cells(layout);
+                let n = layout.size() as u32;
+                let one = cs.iter().position(|&c| v(c) == 1);
+                let top = cs.iter().position(|&c| v(c) == n);
+                match (one, top) {
+                    (Some(i), Some(j)) => sum(&cs[i.min(j) + 1..i.max(j)]) == *s,
+                    _ => false,
+                }
+            }
+        }
+    }
+}
+
+/// Whether a full grid keeps every rule of `rules` ("all marks given"
+/// judged against the marks among them).
+pub fn rules_hold(layout: &Layout, values: &[u8], rules: &[Rule]) -> bool {
+    (0..rules.len()).all(|i| rule_holds_among(layout, values, rules, i))
+}
+
+/// Whether a full grid keeps rule `i` of `rules`, the others giving the
+/// marks that "all marks given" exempts.
+pub fn rule_holds_among(layout: &Layout, values: &[u8], rules: &[Rule], i: usize) -> bool {
+    let rule = &rules[i];
+    match rule {
+        Rule::AllGiven(mark) => {
+            let v = |c: u32| values[c as usize] as u32;
+            let marked = |a: u32, b: u32| rules.iter().any(|r| marks_pair(*mark, r, a, b));
+            (0..layout.cell_count() as u32).all(|a| {
+                let (r, k) = layout.position(a as usize);
+                [(0, 1), (1, 0)].iter().all(|&(dr, dk)| {
+                    let Some(b) = layout.cell_at(r + dr, k + dk) else {
+                        return true;
+                    };
+                    let b = b as u32;
+                    let (x, y) = (v(a), v(b));
+                    let related = match mark {
+                        Mark::Difference => x.abs_diff(y) == 1,
+                        Mark::Ratio => x == 2 * y || y == 2 * x,
+                        Mark::Xv => x + y == 5 || x + y == 10,
+                    };
+                    !related || marked(a, b)
+                })
+            })
+        }
+        _ => rule.holds(layout, values),
+    }
+}
+
+/// Whether rule `r` is a mark between cells `a` and `b` that exempts them
+/// from "all `mark` marks given": any kropki dot for the dots (a 1 and a 2
+/// may carry either dot), an X or V for XV.
+pub fn marks_pair(mark: Mark, r: &Rule, a: u32, b: u32) -> bool {
+    let cells = match (mark, r) {
+        (Mark::Difference | Mark::Ratio, Rule::Difference { cells, .. })
+        | (Mark::Difference | Mark::Ratio, Rule::Ratio { cells, .. })
+        | (Mark::Xv, Rule::Xv { cells, .. }) => cells,
+        _ => return false,
+    };
+    (cells[0] == a && cells[1] == b) || (cells[0] == b && cells[1] == a)
+}
+
+/// A line cut where it passes from one box (region) into another.
+pub fn box_parts(layout: &Layout, cells: &[u32]) -> Vec<Vec<u32>> {
+    let box_of = |c: u32| {
+        layout
+            .houses_of(c as usize)
+            .iter()
+            .copied()
+            .find(|&h| layout.houses()[h as usize].kind == super::layout::HouseKind::Box)
+    };
+    let mut parts: Vec<Vec<u32>> = Vec::new();
+    let mut last = None;
+    for &c in cells {
+        let b = box_of(c);
+        match parts.last_mut() {
+            Some(p) if b == last => p.push(c),
+            _ => parts.push(vec![c]),
+        }
+        last = b;
+    }
+    parts
+}
+
 /// The first words of the text form's rules, for messages.
 pub const RULE_WORDS: &[&str] = &[
     "diagonal+",
@@ -936,6 +1100,85 @@ mod tests {
         let e = Rule::parse("antiknight r1c1", &l).unwrap_err();
         assert!(e.1.contains("unexpected `r1c1`"), "{}", e.1);
         assert_eq!(Rule::parse("odd r1c1 r1c3", &l).unwrap().len(), 2);
+    }
+
+    const WITH_RULES: &str = "\
+.........
+.........
+.........
+.........
+.........
+.........
+.........
+.........
+.........
+
+rules:
+diagonal+
+thermo r1c1 r1c2 r1c3
+arrow r5c5 : r5c6 r6c6
+white r9c1 r9c2
+black r8c1 r8c2
+x r2c2 r2c3
+v r3c2 r3c3
+allgiven white
+odd r4c4
+even r4c5
+whispers r7c7 r7c8 r7c9
+renban r6c1 r6c2
+palindrome r1c9 r2c9 r3c9
+between r4c7 r4c8 r4c9
+regionsum r3c3 r3c4
+littlekiller r0c3 dl 14
+sandwich r0c1 8
+antiknight
+region r1c5 r2c5 r3c5
+cage r9c8 r9c9
+";
+
+    fn single(text: &str) -> crate::grid::Puzzle {
+        match crate::grid::parse(text, "t.txt", None).unwrap() {
+            crate::grid::Document::Single(p) => p,
+            crate::grid::Document::Batch(_) => panic!("one puzzle"),
+        }
+    }
+
+    #[test]
+    fn a_puzzle_with_rules_reads_and_writes_back_in_every_form() {
+        let p = single(WITH_RULES);
+        assert_eq!(p.rules().len(), 20);
+        assert_eq!(p.to_text(), WITH_RULES);
+        // JSON: the same rules as strings.
+        let json = crate::grid::json::to_json(&p).to_string();
+        assert!(json.contains("\"thermo r1c1 r1c2 r1c3\""), "{json}");
+        assert_eq!(single(&json).rules(), p.rules());
+        // f-puzzles: every rule under its own key, and back.
+        let link = crate::grid::fpuzzles::to_link(&p, None).unwrap();
+        let back = crate::grid::fpuzzles::from_link(&link, "link").unwrap();
+        let mut want: Vec<String> = p.rules().iter().map(|r| r.to_text(p.layout())).collect();
+        let mut got: Vec<String> = back.rules().iter().map(|r| r.to_text(p.layout())).collect();
+        want.sort();
+        got.sort();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_bad_rule_line_is_named_by_line_and_column() {
+        let text = WITH_RULES.replace("odd r4c4", "odd r4c44");
+        let e = crate::grid::parse(&text, "t.txt", None).unwrap_err();
+        assert_eq!((e.line, e.column), (20, 5), "{e}");
+        assert!(e.message.contains("r4c44 is not a cell"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_f_puzzles_key_is_refused_by_name() {
+        let v: serde_json::Value = serde_json::json!({
+            "size": 9,
+            "grid": vec![vec![serde_json::json!({}); 9]; 9],
+            "clone": [{"cells": ["R1C1"], "cloneCells": ["R9C9"]}],
+        });
+        let e = crate::grid::fpuzzles::from_fpuzzles(&v, "f.json").unwrap_err();
+        assert!(e.message.contains("\"clone\""), "{e}");
     }
 
     #[test]

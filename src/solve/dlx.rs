@@ -362,7 +362,25 @@ impl Dlx {
     /// there is one; otherwise it applies the subset rule to the items that
     /// changed, and when that drops nothing more it branches on an item with
     /// the fewest options.
-    pub fn search(&mut self, limit: u64, mut found: impl FnMut(&[u32])) -> u64 {
+    pub fn search(&mut self, limit: u64, found: impl FnMut(&[u32])) -> u64 {
+        self.search_with(limit, found, |_| true)
+    }
+
+    /// [`Dlx::search`], asking `prune` after each option taken (and once
+    /// before the first) whether the choices so far can still lead to a
+    /// solution; on false the search backtracks. `prune` sees the engine
+    /// between steps: [`Dlx::for_each_chosen`] and [`Dlx::options_of`]
+    /// tell what is taken and what is left, and [`Dlx::drop_option`] takes
+    /// out an option it finds in no solution (undone on backtracking like
+    /// the search's own changes). It is how rules that exact cover does
+    /// not express (sums over many cells) cut the search. With a `prune`
+    /// that is always true this is the plain search.
+    pub fn search_with(
+        &mut self,
+        limit: u64,
+        mut found: impl FnMut(&[u32]),
+        mut prune: impl FnMut(&mut Dlx) -> bool,
+    ) -> u64 {
         if limit == 0 {
             return 0;
         }
@@ -381,7 +399,7 @@ impl Dlx {
             }
             p = self.rlink[p] as usize;
         }
-        let mut alive = true;
+        let mut alive = prune(self);
         loop {
             if alive && !self.pending.dead {
                 if self.rlink[0] == 0 {
@@ -416,6 +434,7 @@ impl Dlx {
                         self.stack.push(x);
                         self.marks.push(self.undo_len as u32);
                         self.cover_others(x as usize);
+                        alive = prune(self);
                         continue;
                     }
                 }
@@ -444,11 +463,42 @@ impl Dlx {
                     self.deactivate(next);
                     self.cover_others(next);
                     self.requeue_column(i);
-                    alive = true;
+                    alive = prune(self);
                     break;
                 }
             }
         }
+    }
+
+    /// Calls `f` with each option taken so far: those selected before the
+    /// search, then those the search has taken, in order.
+    pub fn for_each_chosen(&self, mut f: impl FnMut(u32)) {
+        for &k in &self.selected {
+            f(k);
+        }
+        for &x in &self.stack {
+            f(self.node_option[x as usize]);
+        }
+    }
+
+    /// Calls `f` with each option still left to cover `item`, an item not
+    /// yet covered (an item covered by a chosen option keeps the options it
+    /// had when it was covered).
+    pub fn options_of(&self, item: usize, mut f: impl FnMut(u32)) {
+        let h = item + 1;
+        let mut p = self.nodes[h].down as usize;
+        while p != h {
+            f(self.node_option[p]);
+            p = self.nodes[p].down as usize;
+        }
+    }
+
+    /// Takes option `k` out of the search, from inside a `prune` of
+    /// [`Dlx::search_with`]: `k` must be an option that [`Dlx::options_of`]
+    /// just gave for an item not yet covered. Returns false when that
+    /// leaves a primary item with no option (a dead end).
+    pub fn drop_option(&mut self, k: usize) -> bool {
+        self.hide(k)
     }
 
     /// Undoes every level of the search and the reductions before it.

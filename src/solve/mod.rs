@@ -4,7 +4,9 @@
 mod cages;
 pub mod dlx;
 pub mod generate;
+mod rules;
 mod sudoku;
 
 pub use cages::MAX_COMBINATIONS;
+pub use rules::RuleEliminations;
 pub use sudoku::{Outcome, SolveError, SudokuSolver, solve};

@@ -1,13 +1,16 @@
 //! The sudoku encoding of a layout as exact cover: one primary item per cell
 //! and one per (house, symbol); an option places a symbol in a cell and covers
 //! the cell and the item of every house that contains it. Cages, when a
-//! puzzle has them, add items and options of their own ([`super::cages`]).
+//! puzzle has them, add items and options of their own ([`super::cages`]);
+//! variant rules add houses, secondary items and checks made during the
+//! search ([`super::rules`]).
 
 use std::sync::Arc;
 
 use super::cages::CageRules;
 use super::dlx::{Dlx, Matrix};
-use crate::grid::{Cage, CageError, Conflict, Layout, Puzzle};
+use super::rules::RuleSet;
+use crate::grid::{Cage, CageError, Conflict, Layout, Puzzle, Rule, RuleError};
 
 /// The subset rule's reach on puzzles with cages: items with up to this many
 /// options, so that a cage symbol confined to one row or box of a cage of up
@@ -29,6 +32,9 @@ pub enum SolveError {
     /// The cages break a rule (checked before any search).
     #[error("{0}")]
     Cages(CageError),
+    /// A variant rule cannot be met or meant (checked before any search).
+    #[error("{0}")]
+    Rules(RuleError),
     /// The puzzle is well formed but beyond what the solver takes.
     #[error("cannot solve: {0}")]
     Unsupported(String),
@@ -47,8 +53,16 @@ pub struct Outcome {
 /// of that layout without allocating.
 #[derive(Clone, Debug)]
 pub struct SudokuSolver {
+    /// The layout the solver was made for.
+    base: Arc<Layout>,
+    /// The same with the variant rules' extra houses (the base itself
+    /// without any).
     layout: Arc<Layout>,
     rules: CageRules,
+    /// The variant rules, compiled.
+    variant: RuleSet,
+    /// The puzzle's own variant rules.
+    own_rules: Vec<Rule>,
     /// The first option of each cage's combinations, and the end of the
     /// last; cell options come before them all.
     combo_start: Vec<u32>,
@@ -58,7 +72,49 @@ pub struct SudokuSolver {
 
 impl SudokuSolver {
     pub fn new(layout: Arc<Layout>) -> SudokuSolver {
-        SudokuSolver::build(layout, CageRules::default())
+        SudokuSolver::build(
+            layout.clone(),
+            layout,
+            CageRules::default(),
+            RuleSet::default(),
+            Vec::new(),
+        )
+    }
+
+    /// A solver for puzzles of `layout` with `cages` and the variant
+    /// `rules` (checked beforehand by [`crate::grid::check_rules`]; a rule
+    /// on cells outside the layout is an error here, not a panic).
+    pub fn with_rules(
+        layout: Arc<Layout>,
+        cages: &[Cage],
+        rules: &[Rule],
+    ) -> Result<SudokuSolver, SolveError> {
+        if rules.is_empty() {
+            return SudokuSolver::with_cages(layout, cages);
+        }
+        let cells = layout.cell_count();
+        for rule in rules {
+            if let Some(&c) = rule.cells(&layout).iter().find(|&&c| c as usize >= cells) {
+                return Err(SolveError::Unsupported(format!(
+                    "a {} lists cell {c}, but the layout has {cells}",
+                    rule.name()
+                )));
+            }
+        }
+        let variant = RuleSet::new(&layout, rules);
+        let inner = if variant.houses.is_empty() {
+            layout.clone()
+        } else {
+            Arc::new(layout.with_extra_houses(&variant.houses))
+        };
+        let cage_rules = CageRules::new(&inner, cages)?;
+        Ok(SudokuSolver::build(
+            layout,
+            inner,
+            cage_rules,
+            variant,
+            rules.to_vec(),
+        ))
     }
 
     /// A solver for puzzles of `layout` with `cages` as extra rules (any
@@ -68,11 +124,23 @@ impl SudokuSolver {
     /// symbols than the solver takes ([`super::cages::MAX_COMBINATIONS`]).
     pub fn with_cages(layout: Arc<Layout>, cages: &[Cage]) -> Result<SudokuSolver, SolveError> {
         let rules = CageRules::new(&layout, cages)?;
-        Ok(SudokuSolver::build(layout, rules))
+        Ok(SudokuSolver::build(
+            layout.clone(),
+            layout,
+            rules,
+            RuleSet::default(),
+            Vec::new(),
+        ))
     }
 
-    fn build(layout: Arc<Layout>, rules: CageRules) -> SudokuSolver {
-        let (matrix, combo_start) = matrix(&layout, &rules);
+    fn build(
+        base: Arc<Layout>,
+        layout: Arc<Layout>,
+        rules: CageRules,
+        variant: RuleSet,
+        own_rules: Vec<Rule>,
+    ) -> SudokuSolver {
+        let (matrix, combo_start) = matrix(&layout, &rules, &variant);
         let mut dlx = Dlx::new(&matrix);
         // Where grids overlap (cells in more than three houses, as in a
         // samurai), weighing every tie keeps the search on the shared cells
@@ -83,7 +151,7 @@ impl SudokuSolver {
         if (0..layout.cell_count()).all(|c| layout.houses_of(c).len() <= 3) {
             dlx.set_tie_reach(6);
         }
-        if !rules.cages.is_empty() {
+        if !rules.cages.is_empty() || !variant.is_empty() {
             // Cages add items that tie with the cells' (a combination item
             // with two combinations left, a symbol with two places in a
             // cage): weighing every tie, and the subset rule on items with
@@ -96,15 +164,24 @@ impl SudokuSolver {
         }
         SudokuSolver {
             dlx,
-            singles: Singles::new(&layout, &rules),
+            singles: Singles::new(&layout, &rules, &variant),
+            base,
             layout,
             rules,
+            variant,
+            own_rules,
             combo_start,
         }
     }
 
+    /// The layout the solver was made for.
     pub fn layout(&self) -> &Arc<Layout> {
-        &self.layout
+        &self.base
+    }
+
+    /// The puzzle's variant rules this solver was built with.
+    pub fn rules(&self) -> &[Rule] {
+        &self.own_rules
     }
 
     /// The puzzle's own cages this solver was built with.
@@ -190,11 +267,14 @@ impl SudokuSolver {
             return Ok(0);
         }
         // Symbols that the givens force are placed before the search.
-        if !self.singles.place_forced(&self.layout, &self.rules, values) {
+        if !self
+            .singles
+            .place_forced(&self.layout, &self.rules, &self.variant, values)
+        {
             return Ok(0);
         }
         if self.singles.complete() {
-            if !self.singles.sums_hold(&self.rules) {
+            if !self.singles.sums_hold(&self.rules) || !self.variant.holds(&self.singles.value) {
                 return Ok(0);
             }
             // Forced all the way: the one solution, no search needed.
@@ -244,7 +324,51 @@ impl SudokuSolver {
         }
         self.dlx.allow(options.iter().map(|&k| k as usize));
         self.singles.options = options;
-        Ok(self.dlx.search(limit, found))
+        if self.variant.checks.is_empty() && self.variant.pairs.is_empty() {
+            return Ok(self.dlx.search(limit, found));
+        }
+        // After each choice, the pairs keep the symbols with a partner left
+        // and the rules over many cells narrow by bounds, from the symbols
+        // each cell may still hold; what they rule out leaves the search.
+        let cells = self.layout.cell_count();
+        let cell_options = cells * n;
+        let value = &mut self.singles.value;
+        let variant = &mut self.variant;
+        Ok(self.dlx.search_with(limit, found, |dlx| {
+            value.fill(0);
+            dlx.for_each_chosen(|k| {
+                let k = k as usize;
+                if k < cell_options {
+                    value[k / n] = (k % n) as u8 + 1;
+                }
+            });
+            let ok = variant.feasible(|c| match value[c as usize] {
+                0 => {
+                    let mut m = 0;
+                    dlx.options_of(c as usize, |k| m |= 1 << (k as usize % n));
+                    m
+                }
+                v => 1 << (v - 1),
+            });
+            if !ok {
+                return false;
+            }
+            // What the checks ruled out leaves the open cells' options.
+            for &(c, gone) in variant.narrowed() {
+                if value[c as usize] != 0 {
+                    return false;
+                }
+                let mut g = gone;
+                while g != 0 {
+                    let v = g.trailing_zeros() as usize;
+                    g &= g - 1;
+                    if !dlx.drop_option(c as usize * n + v) {
+                        return false;
+                    }
+                }
+            }
+            true
+        }))
     }
 }
 
@@ -299,7 +423,7 @@ struct Overlap {
 }
 
 impl Singles {
-    fn new(layout: &Layout, rules: &CageRules) -> Singles {
+    fn new(layout: &Layout, rules: &CageRules, variant: &RuleSet) -> Singles {
         let cells = layout.cell_count();
         let mut peers = Vec::new();
         let mut peer_start = vec![0u32];
@@ -313,7 +437,11 @@ impl Singles {
                 .cages_of(cell)
                 .iter()
                 .map(|&k| &rules.cages[k as usize].cells);
-            for group in houses.chain(cages) {
+            let groups = variant
+                .groups_of(cell)
+                .iter()
+                .map(|&g| &variant.groups[g as usize]);
+            for group in houses.chain(cages).chain(groups) {
                 for &c in group {
                     if c as usize != cell && !peers[from..].contains(&c) {
                         peers.push(c);
@@ -344,7 +472,13 @@ impl Singles {
 
     /// Places what `values` (givens that do not clash) force; false if they
     /// leave a cell with no candidate or a symbol with no place in a house.
-    fn place_forced(&mut self, layout: &Layout, rules: &CageRules, values: &[u8]) -> bool {
+    fn place_forced(
+        &mut self,
+        layout: &Layout,
+        rules: &CageRules,
+        variant: &RuleSet,
+        values: &[u8],
+    ) -> bool {
         self.placed.clear();
         self.used.fill(0);
         self.value.copy_from_slice(values);
@@ -364,15 +498,19 @@ impl Singles {
                     .houses_of(cell)
                     .iter()
                     .fold(0, |u, &h| u | self.used[h as usize]);
-                self.full & !used
+                self.full & !used & variant.masks.get(cell).copied().unwrap_or(self.full)
             };
+            if v != 0 && !variant.masks.is_empty() && variant.masks[cell] & 1 << (v - 1) == 0 {
+                // A given its cell's rule does not allow.
+                return false;
+            }
         }
-        if self.narrow_cages(rules).is_none() {
+        if self.narrow_cages(rules).is_none() || self.narrow_pairs(variant).is_none() {
             return false;
         }
         // Cells left with one candidate by the givens are placed first;
         // those that `place` leaves with one are followed there.
-        if !self.place_naked(layout) {
+        if !self.place_naked(layout, variant) {
             return false;
         }
         loop {
@@ -406,7 +544,7 @@ impl Singles {
                     else {
                         return false;
                     };
-                    if !self.place(layout, c as usize, bit) {
+                    if !self.place(layout, variant, c as usize, bit) {
                         return false;
                     }
                 }
@@ -416,11 +554,14 @@ impl Singles {
                 let Some(narrowed) = self.narrow_cages(rules) else {
                     return false;
                 };
-                if !locked && !narrowed {
+                let Some(paired) = self.narrow_pairs(variant) else {
+                    return false;
+                };
+                if !locked && !narrowed && !paired {
                     return true;
                 }
                 // Cells that locked candidates left with one candidate.
-                if !self.place_naked(layout) {
+                if !self.place_naked(layout, variant) {
                     return false;
                 }
             }
@@ -429,14 +570,45 @@ impl Singles {
 
     /// Places every empty cell with a single candidate (and what that
     /// forces); false if an empty cell has none or a placement clashes.
-    fn place_naked(&mut self, layout: &Layout) -> bool {
+    fn place_naked(&mut self, layout: &Layout, variant: &RuleSet) -> bool {
         for cell in 0..self.cand.len() {
             let m = self.cand[cell];
-            if !self.filled[cell] && m & m.wrapping_sub(1) == 0 && !self.place(layout, cell, m) {
+            if !self.filled[cell]
+                && m & m.wrapping_sub(1) == 0
+                && !self.place(layout, variant, cell, m)
+            {
                 return false;
             }
         }
         true
+    }
+
+    /// Keeps each cell of a pair to the symbols that have a partner left in
+    /// the other cell. Returns whether a candidate went, or `None` when a
+    /// cell has none left.
+    fn narrow_pairs(&mut self, variant: &RuleSet) -> Option<bool> {
+        let mut changed = false;
+        let symbols = |s: &Singles, c: u32| match s.value[c as usize] {
+            0 => s.cand[c as usize],
+            v => 1 << (v - 1),
+        };
+        for p in &variant.pairs {
+            for (x, y) in [(p.a, p.b), (p.b, p.a)] {
+                if self.filled[x as usize] {
+                    continue;
+                }
+                let allowed = p.partners(y, symbols(self, y));
+                let m = &mut self.cand[x as usize];
+                if *m & !allowed != 0 {
+                    *m &= allowed;
+                    changed = true;
+                    if *m == 0 {
+                        return None;
+                    }
+                }
+            }
+        }
+        Some(changed)
     }
 
     /// Removes candidates by locked candidates; true if any went. Both
@@ -478,7 +650,7 @@ impl Singles {
     /// there or a house of the cell already holds it.
     /// Cells left with a single candidate on the way are placed too (naked
     /// singles, followed at once rather than found by a later scan).
-    fn place(&mut self, layout: &Layout, cell: usize, bit: u32) -> bool {
+    fn place(&mut self, layout: &Layout, variant: &RuleSet, cell: usize, bit: u32) -> bool {
         self.forced.clear();
         self.forced.push((cell as u32, bit));
         while let Some((cell, bit)) = self.forced.pop() {
@@ -515,6 +687,28 @@ impl Singles {
                             return false;
                         }
                         self.forced.push((c, left));
+                    }
+                }
+            }
+            for &k in variant.pairs_of(cell) {
+                let p = &variant.pairs[k as usize];
+                let other = p.other(cell as u32);
+                let allowed = p.partners(cell as u32, bit);
+                if self.filled[other as usize] {
+                    if allowed & 1 << (self.value[other as usize] - 1) == 0 {
+                        return false;
+                    }
+                    continue;
+                }
+                let m = &mut self.cand[other as usize];
+                if *m & !allowed != 0 {
+                    *m &= allowed;
+                    let left = *m;
+                    if left & left.wrapping_sub(1) == 0 {
+                        if left == 0 {
+                            return false;
+                        }
+                        self.forced.push((other, left));
                     }
                 }
             }
@@ -641,11 +835,27 @@ fn overlaps(layout: &Layout) -> Vec<Overlap> {
 /// option `combo_start[k]` (returned with the matrix, with the end of the
 /// last appended). Items: the cells, then (house, symbol), then for each
 /// cage its `n` items (cage, symbol) and its item "cage".
-fn matrix(layout: &Layout, rules: &CageRules) -> (Matrix, Vec<u32>) {
+fn matrix(layout: &Layout, rules: &CageRules, variant: &RuleSet) -> (Matrix, Vec<u32>) {
     let n = layout.size();
     let cells = layout.cell_count();
     let cage_base = cells + layout.houses().len() * n;
-    let mut m = Matrix::new(cage_base + rules.cages.len() * (n + 1), 0);
+    let primary = cage_base + rules.cages.len() * (n + 1);
+    // Secondary items: a symbol of each smaller group, then the pairs'.
+    let group_base = primary;
+    let full = (1u32 << n) - 1;
+    let mut pair_items: Vec<[u32; crate::grid::MAX_SIZE]> = Vec::with_capacity(variant.pairs.len());
+    let mut next = group_base + variant.groups.len() * n;
+    for p in &variant.pairs {
+        let mut ids = [u32::MAX; crate::grid::MAX_SIZE];
+        for (x, id) in ids.iter_mut().enumerate().take(n) {
+            if p.ab[x] != full {
+                *id = next as u32;
+                next += 1;
+            }
+        }
+        pair_items.push(ids);
+    }
+    let mut m = Matrix::new(primary, next - primary);
     let mut items = Vec::with_capacity(8);
     for cell in 0..cells {
         for v in 0..n {
@@ -663,6 +873,28 @@ fn matrix(layout: &Layout, rules: &CageRules) -> (Matrix, Vec<u32>) {
                     .iter()
                     .map(|&k| cage_base + k as usize * (n + 1) + v),
             );
+            items.extend(
+                variant
+                    .groups_of(cell)
+                    .iter()
+                    .map(|&g| group_base + g as usize * n + v),
+            );
+            for &k in variant.pairs_of(cell) {
+                let p = &variant.pairs[k as usize];
+                let ids = &pair_items[k as usize];
+                if p.a as usize == cell {
+                    if ids[v] != u32::MAX {
+                        items.push(ids[v] as usize);
+                    }
+                } else {
+                    // Every symbol of `a` that does not go with `v` here.
+                    for x in 0..n {
+                        if ids[x] != u32::MAX && p.ab[x] & 1 << v == 0 {
+                            items.push(ids[x] as usize);
+                        }
+                    }
+                }
+            }
             let k = m.add_option(&items);
             debug_assert_eq!(k, cell * n + v);
         }
@@ -716,7 +948,8 @@ pub fn solve(puzzle: &Puzzle, limit: u64, keep: usize) -> Result<Outcome, SolveE
         return Err(e);
     }
     puzzle.check_cages().map_err(SolveError::Cages)?;
-    SudokuSolver::with_cages(puzzle.layout().clone(), puzzle.cages())?.solve(
+    puzzle.check_rules().map_err(SolveError::Rules)?;
+    SudokuSolver::with_rules(puzzle.layout().clone(), puzzle.cages(), puzzle.rules())?.solve(
         puzzle.values(),
         limit,
         keep,

@@ -1,0 +1,1031 @@
+//! Variant rules in the exact-cover encoding, and the checks the search
+//! makes of the rules that exact cover cannot say.
+//!
+//! Each rule is compiled into the smallest pieces that say it:
+//!
+//! - **extra houses**: a group of cells whose symbols differ and which has
+//!   as many cells as symbols (a diagonal, a full extra region, a disjoint
+//!   group) becomes a house of the layout, with its (house, symbol)
+//!   primary items; every reduction over houses then uses it;
+//! - **groups**: a smaller group (an extra region of fewer cells, a cage
+//!   without a sum) has a secondary item per symbol, covered by the cell
+//!   options of its cells, so a symbol is placed in it at most once;
+//! - **cell masks**: the symbols a cell may hold (odd, even, a
+//!   thermometer's cell by its place on the bulb's side);
+//! - **pairs**: two cells and the pairs of symbols they may hold together
+//!   (knight's and king's moves, dots, XV, comparison signs, thermometer
+//!   steps, whispers, palindromes, and what the sum rules imply between two
+//!   of their cells). A pair is written as secondary items, Knuth's
+//!   exact cover with secondary items: for cell `a`'s symbol `x` whose
+//!   partners at `b` are restricted, one item `(pair, x)` covered by the
+//!   option "`x` in `a`" and by every option "`y` in `b`" with `y` not a
+//!   partner of `x`. A solution covers a secondary item at most once, so
+//!   the two options never stand together, and the engine drops the one
+//!   when it takes the other, as it does for houses;
+//! - **checks**: rules over many cells whose sums or spans no pair says
+//!   (arrows, little killers, sandwiches, region sum lines, renban and
+//!   between lines). The search calls [`RuleSet::feasible`] after each
+//!   option it takes, with the symbols each cell of such a rule may still
+//!   hold; it answers from bounds (the least and greatest sums the cells
+//!   can make), which never cuts off a solution, and exactly once every
+//!   cell is filled.
+//!
+//! Enumerating a sum rule's fillings as options (as cages are) was the
+//! alternative: a little killer or an arrow may repeat symbols and a
+//! sandwich spans a whole row, so their fillings run into the thousands or
+//! millions, where a bound costs a few operations per cell.
+
+use crate::grid::{Layout, MAX_SIZE, Mark, Rule, box_parts, diagonal_cells, disjoint_groups};
+
+/// Rounds of narrowing the pairs and checks after each choice: most
+/// narrowing comes in the first rounds; a long chain (a thermometer) may
+/// take one round a cell, and the next choice goes on where this stops.
+const PROPAGATION_ROUNDS: usize = 4;
+
+/// Two cells and the symbols they may hold together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Pair {
+    pub a: u32,
+    pub b: u32,
+    /// `ab[x]`: the symbols (bits) `b` may hold when `a` holds `x + 1`.
+    pub ab: [u32; MAX_SIZE],
+    /// `ba[y]`: the symbols `a` may hold when `b` holds `y + 1`.
+    pub ba: [u32; MAX_SIZE],
+}
+
+impl Pair {
+    /// The symbols `other` may hold when `cell` (one of the two) holds the
+    /// symbols of `mask`.
+    #[inline]
+    pub fn partners(&self, cell: u32, mut mask: u32) -> u32 {
+        let table = if cell == self.a { &self.ab } else { &self.ba };
+        let mut out = 0;
+        while mask != 0 {
+            out |= table[mask.trailing_zeros() as usize];
+            mask &= mask - 1;
+        }
+        out
+    }
+
+    /// The other cell of the pair.
+    #[inline]
+    pub fn other(&self, cell: u32) -> u32 {
+        if cell == self.a { self.b } else { self.a }
+    }
+}
+
+/// A rule over many cells that the search checks by bounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Check {
+    /// The cells add up to `sum` (symbols may repeat unless `distinct`:
+    /// the cells share a house).
+    Sum {
+        cells: Vec<u32>,
+        sum: u32,
+        distinct: bool,
+    },
+    /// The line adds up to the number the circle's cells make.
+    Arrow {
+        circle: Vec<u32>,
+        line: Vec<u32>,
+        distinct: bool,
+    },
+    /// Every part adds up to the same sum; each part's cells lie in one box
+    /// and differ.
+    EqualSums { parts: Vec<Vec<u32>> },
+    /// Between the cells holding 1 and `n`, the cells add up to `sum`.
+    Sandwich { cells: Vec<u32>, sum: u32 },
+    /// The cells hold consecutive symbols.
+    Renban { cells: Vec<u32> },
+    /// The middle cells lie strictly between the two ends.
+    Between { ends: [u32; 2], middle: Vec<u32> },
+}
+
+/// A puzzle's variant rules, compiled.
+#[derive(Clone, Debug, Default)]
+pub(super) struct RuleSet {
+    /// Groups of as many cells as symbols: houses of the solver's layout.
+    pub houses: Vec<Vec<u32>>,
+    /// Smaller groups whose symbols differ.
+    pub groups: Vec<Vec<u32>>,
+    /// The symbols each cell may hold (all bits when no rule limits it).
+    pub masks: Vec<u32>,
+    pub pairs: Vec<Pair>,
+    /// The pairs of each cell: `cell_pairs[pair_start[c]..pair_start[c + 1]]`.
+    cell_pairs: Vec<u32>,
+    pair_start: Vec<u32>,
+    /// The groups of each cell, likewise.
+    cell_groups: Vec<u32>,
+    group_start: Vec<u32>,
+    pub checks: Vec<Check>,
+    /// Every cell some check names, once each.
+    check_cells: Vec<u32>,
+    /// Scratch for [`RuleSet::feasible`]: each cell's symbols.
+    mask_scratch: Vec<u32>,
+    /// What the last [`RuleSet::feasible`] ruled out: cells and symbols.
+    narrowed: Vec<(u32, u32)>,
+    n: usize,
+}
+
+impl RuleSet {
+    /// Compiles `rules` on `layout` (checked beforehand by
+    /// [`crate::grid::check_rules`]).
+    pub fn new(layout: &Layout, rules: &[Rule]) -> RuleSet {
+        RuleSet::compile(layout, rules, None)
+    }
+
+    /// Compiles `rules`, or only rule `only` of them (the others still
+    /// telling which neighbours carry marks).
+    fn compile(layout: &Layout, rules: &[Rule], only: Option<usize>) -> RuleSet {
+        let n = layout.size();
+        let cells = layout.cell_count();
+        let full = full_mask(n);
+        let mut set = RuleSet {
+            masks: vec![full; cells],
+            mask_scratch: vec![0; cells],
+            n,
+            ..RuleSet::default()
+        };
+        let mut pairs: Vec<Pair> = Vec::new();
+        let add = |pairs: &mut Vec<Pair>, a: u32, b: u32, rel: &dyn Fn(u32, u32) -> bool| {
+            if a != b {
+                add_pair(pairs, n, a, b, rel);
+            }
+        };
+        let group = |set: &mut RuleSet, cells: Vec<u32>| {
+            if cells.len() == n {
+                set.houses.push(cells);
+            } else if cells.len() > 1 {
+                set.groups.push(cells);
+            }
+        };
+        let neighbours = |steps: &[(i32, i32)]| -> Vec<(u32, u32)> {
+            let mut out = Vec::new();
+            for c in 0..cells {
+                let (r, k) = layout.position(c);
+                for &(dr, dk) in steps {
+                    let (r2, k2) = (r as i32 + dr, k as i32 + dk);
+                    if r2 < 0 || k2 < 0 {
+                        continue;
+                    }
+                    if let Some(o) = layout.cell_at(r2 as usize, k2 as usize)
+                        && o > c
+                    {
+                        out.push((c as u32, o as u32));
+                    }
+                }
+            }
+            out
+        };
+        let orth = neighbours(&[(0, 1), (1, 0), (0, -1), (-1, 0)]);
+        let differ = |x: u32, y: u32| x != y;
+        for (i, rule) in rules.iter().enumerate() {
+            if only.is_some_and(|o| o != i) {
+                continue;
+            }
+            match rule {
+                Rule::Diagonal(d) => group(&mut set, diagonal_cells(layout, *d)),
+                Rule::Region(c) | Rule::Distinct(c) => group(&mut set, c.clone()),
+                Rule::DisjointGroups => {
+                    for g in disjoint_groups(layout) {
+                        group(&mut set, g);
+                    }
+                }
+                Rule::Odd(c) => set.masks[*c as usize] &= odd_mask(n),
+                Rule::Even(c) => set.masks[*c as usize] &= full & !odd_mask(n),
+                Rule::AntiKnight => {
+                    let steps = [
+                        (1, 2),
+                        (2, 1),
+                        (1, -2),
+                        (2, -1),
+                        (-1, 2),
+                        (-2, 1),
+                        (-1, -2),
+                        (-2, -1),
+                    ];
+                    for (a, b) in neighbours(&steps) {
+                        if !share_house(layout, a, b) {
+                            add(&mut pairs, a, b, &differ);
+                        }
+                    }
+                }
+                Rule::AntiKing => {
+                    for (a, b) in neighbours(&[(1, 1), (1, -1), (-1, 1), (-1, -1)]) {
+                        if !share_house(layout, a, b) {
+                            add(&mut pairs, a, b, &differ);
+                        }
+                    }
+                }
+                Rule::NonConsecutive => {
+                    for &(a, b) in &orth {
+                        add(&mut pairs, a, b, &|x, y| x.abs_diff(y) != 1);
+                    }
+                }
+                Rule::Difference {
+                    cells: [a, b],
+                    value,
+                } => {
+                    let v = *value;
+                    add(&mut pairs, *a, *b, &|x, y| x.abs_diff(y) == v);
+                }
+                Rule::Ratio {
+                    cells: [a, b],
+                    value,
+                } => {
+                    let v = *value;
+                    add(&mut pairs, *a, *b, &|x, y| x * v == y || y * v == x);
+                }
+                Rule::Xv { cells: [a, b], sum } => {
+                    let s = *sum;
+                    add(&mut pairs, *a, *b, &|x, y| x + y == s);
+                }
+                Rule::Less { cells: [a, b] } => add(&mut pairs, *a, *b, &|x, y| x < y),
+                Rule::AllGiven(mark) => {
+                    for &(a, b) in &orth {
+                        let marked = rules
+                            .iter()
+                            .any(|r| crate::grid::marks_pair(*mark, r, a, b));
+                        if marked {
+                            continue;
+                        }
+                        match mark {
+                            Mark::Difference => add(&mut pairs, a, b, &|x, y| x.abs_diff(y) != 1),
+                            Mark::Ratio => add(&mut pairs, a, b, &|x, y| x != 2 * y && y != 2 * x),
+                            Mark::Xv => add(&mut pairs, a, b, &|x, y| x + y != 5 && x + y != 10),
+                        }
+                    }
+                }
+                Rule::Thermometer(cs) => {
+                    let len = cs.len() as u32;
+                    for (i, &a) in cs.iter().enumerate() {
+                        // The i-th cell from the bulb is at least i + 1 and
+                        // leaves room for the cells after it.
+                        let (lo, hi) = (i as u32 + 1, n as u32 - (len - 1 - i as u32));
+                        set.masks[a as usize] &= range_mask(lo, hi);
+                        for (j, &b) in cs.iter().enumerate().skip(i + 1) {
+                            let gap = (j - i) as u32;
+                            add(&mut pairs, a, b, &|x, y| y >= x + gap);
+                        }
+                    }
+                }
+                Rule::Whispers { cells: cs, gap } => {
+                    let g = *gap;
+                    for w in cs.windows(2) {
+                        add(&mut pairs, w[0], w[1], &|x, y| x.abs_diff(y) >= g);
+                    }
+                }
+                Rule::Palindrome(cs) => {
+                    let len = cs.len();
+                    for i in 0..len / 2 {
+                        add(&mut pairs, cs[i], cs[len - 1 - i], &|x, y| x == y);
+                    }
+                }
+                Rule::Renban(cs) => {
+                    let span = cs.len() as u32 - 1;
+                    for (i, &a) in cs.iter().enumerate() {
+                        for &b in &cs[i + 1..] {
+                            add(&mut pairs, a, b, &|x, y| x != y && x.abs_diff(y) <= span);
+                        }
+                    }
+                    set.checks.push(Check::Renban { cells: cs.clone() });
+                }
+                Rule::Between(cs) => {
+                    let (e1, e2) = (cs[0], *cs.last().expect("checked: three cells or more"));
+                    let middle: Vec<u32> = cs[1..cs.len() - 1].to_vec();
+                    if !middle.is_empty() {
+                        add(&mut pairs, e1, e2, &|x, y| x.abs_diff(y) >= 2);
+                        for &m in &middle {
+                            add(&mut pairs, e1, m, &|x, y| x != y);
+                            add(&mut pairs, e2, m, &|x, y| x != y);
+                        }
+                    }
+                    set.checks.push(Check::Between {
+                        ends: [e1, e2],
+                        middle,
+                    });
+                }
+                Rule::Arrow { circle, line } => {
+                    if circle.len() == 1 {
+                        // The circle's digit exceeds each line cell by at
+                        // least the other line cells' ones.
+                        let rest = line.len() as u32 - 1;
+                        for &l in line {
+                            add(&mut pairs, circle[0], l, &|x, y| x >= y + rest);
+                        }
+                    }
+                    set.checks.push(Check::Arrow {
+                        circle: circle.clone(),
+                        line: line.clone(),
+                        distinct: all_share_a_house(layout, line),
+                    });
+                }
+                Rule::LittleKiller { sum, .. } => {
+                    let cells = rule.cells(layout);
+                    set.checks.push(Check::Sum {
+                        distinct: all_share_a_house(layout, &cells),
+                        cells,
+                        sum: *sum,
+                    })
+                }
+                Rule::Sandwich { sum, .. } => set.checks.push(Check::Sandwich {
+                    cells: rule.cells(layout),
+                    sum: *sum,
+                }),
+                Rule::RegionSum(cs) => {
+                    let parts = box_parts(layout, cs);
+                    // A line that passes a cell twice is left to the
+                    // bounds that allow repeats.
+                    let twice = parts.iter().any(|p| !all_share_a_house(layout, p));
+                    if parts.len() > 1 && !twice {
+                        set.checks.push(Check::EqualSums { parts });
+                    }
+                }
+            }
+        }
+        // Pairs of cells that already share a house or a group and only
+        // need to differ add nothing.
+        pairs.retain(|p| {
+            let only_differ = (0..n).all(|x| p.ab[x] == full & !(1 << x));
+            !(only_differ
+                && (share_house(layout, p.a, p.b)
+                    || set
+                        .houses
+                        .iter()
+                        .chain(&set.groups)
+                        .any(|g| g.contains(&p.a) && g.contains(&p.b))))
+        });
+        set.pairs = pairs;
+        let mut per_cell = vec![Vec::new(); cells];
+        for (k, p) in set.pairs.iter().enumerate() {
+            per_cell[p.a as usize].push(k as u32);
+            per_cell[p.b as usize].push(k as u32);
+        }
+        (set.cell_pairs, set.pair_start) = flatten(per_cell);
+        let mut per_cell = vec![Vec::new(); cells];
+        for (g, cs) in set.groups.iter().enumerate() {
+            for &c in cs {
+                per_cell[c as usize].push(g as u32);
+            }
+        }
+        (set.cell_groups, set.group_start) = flatten(per_cell);
+        let mut seen = vec![false; cells];
+        for check in &set.checks {
+            for c in check.cells() {
+                if !std::mem::replace(&mut seen[c as usize], true) {
+                    set.check_cells.push(c);
+                }
+            }
+        }
+        set
+    }
+
+    /// True when the rules add nothing.
+    pub fn is_empty(&self) -> bool {
+        self.houses.is_empty()
+            && self.groups.is_empty()
+            && self.pairs.is_empty()
+            && self.checks.is_empty()
+            && self.masks.iter().all(|&m| m == full_mask(self.n))
+    }
+
+    /// The pairs of `cell`.
+    #[inline]
+    pub fn pairs_of(&self, cell: usize) -> &[u32] {
+        if self.pair_start.is_empty() {
+            return &[];
+        }
+        &self.cell_pairs[self.pair_start[cell] as usize..self.pair_start[cell + 1] as usize]
+    }
+
+    /// The smaller groups of `cell`.
+    #[inline]
+    pub fn groups_of(&self, cell: usize) -> &[u32] {
+        if self.group_start.is_empty() {
+            return &[];
+        }
+        &self.cell_groups[self.group_start[cell] as usize..self.group_start[cell + 1] as usize]
+    }
+
+    /// Whether the checks can still be met, with `mask(cell)` the symbols
+    /// each cell may hold (one bit once filled). Bounds only: true may be
+    /// wrong while cells are open, never false; exact when all are filled.
+    /// The symbols the checks rule out are left in [`RuleSet::narrowed`].
+    pub fn feasible(&mut self, mask: impl Fn(u32) -> u32) -> bool {
+        self.narrowed.clear();
+        if self.checks.is_empty() && self.pairs.is_empty() {
+            return true;
+        }
+        let cells = self.mask_scratch.len() as u32;
+        for c in 0..cells {
+            self.mask_scratch[c as usize] = mask(c);
+        }
+        let mut m = std::mem::take(&mut self.mask_scratch);
+        let ok = self.propagate(&mut m, PROPAGATION_ROUNDS);
+        self.mask_scratch = m;
+        if !ok {
+            return false;
+        }
+        let m = &self.mask_scratch;
+        for c in 0..cells {
+            let gone = mask(c) & !m[c as usize];
+            if gone != 0 {
+                self.narrowed.push((c, gone));
+            }
+        }
+        true
+    }
+
+    /// Narrows the symbols `m` of every cell by the pairs (each keeps the
+    /// symbols with a partner left in its other cell: arc consistency) and
+    /// the checks (bounds), for up to `rounds` rounds or until nothing
+    /// changes, since narrowing one can narrow another. False when a cell
+    /// is left with none.
+    fn propagate(&self, m: &mut [u32], rounds: usize) -> bool {
+        for _ in 0..rounds {
+            let mut changed = false;
+            for p in &self.pairs {
+                let (a, b) = (p.a as usize, p.b as usize);
+                let ka = m[a] & p.partners(p.b, m[b]);
+                let kb = m[b] & p.partners(p.a, ka);
+                if ka == 0 || kb == 0 {
+                    return false;
+                }
+                changed |= ka != m[a] || kb != m[b];
+                m[a] = ka;
+                m[b] = kb;
+            }
+            let count = |m: &[u32]| -> u32 {
+                self.check_cells
+                    .iter()
+                    .map(|&c| m[c as usize].count_ones())
+                    .sum()
+            };
+            let before = count(m);
+            if !self.checks.iter().all(|check| check.narrow(m, self.n)) {
+                return false;
+            }
+            if !changed && count(m) == before {
+                break;
+            }
+        }
+        true
+    }
+
+    /// Cells and the symbols (bits) the last [`RuleSet::feasible`] ruled out.
+    pub fn narrowed(&self) -> &[(u32, u32)] {
+        &self.narrowed
+    }
+
+    /// Whether a full filling (one symbol per cell) keeps every rule.
+    pub fn holds(&mut self, values: &[u8]) -> bool {
+        let bit = |c: u32| 1u32 << (values[c as usize] - 1);
+        if values.iter().any(|&v| v == 0) {
+            return false;
+        }
+        for (c, &m) in self.masks.iter().enumerate() {
+            if m & bit(c as u32) == 0 {
+                return false;
+            }
+        }
+        for p in &self.pairs {
+            if p.partners(p.a, bit(p.a)) & bit(p.b) == 0 {
+                return false;
+            }
+        }
+        for g in self.houses.iter().chain(&self.groups) {
+            let mut seen = 0u32;
+            for &c in g {
+                if seen & bit(c) != 0 {
+                    return false;
+                }
+                seen |= bit(c);
+            }
+        }
+        self.feasible(bit)
+    }
+}
+
+/// What each variant rule alone rules out of a grid of candidates, for
+/// hints: every rule compiled on its own (with the puzzle's other rules
+/// as context, for "all marks given").
+#[derive(Clone, Debug)]
+pub struct RuleEliminations {
+    per_rule: Vec<RuleSet>,
+}
+
+impl RuleEliminations {
+    /// The rules of a puzzle on `layout` (checked beforehand by
+    /// [`crate::grid::check_rules`]).
+    pub fn new(layout: &Layout, rules: &[Rule]) -> RuleEliminations {
+        RuleEliminations {
+            per_rule: (0..rules.len())
+                .map(|i| RuleSet::compile(layout, rules, Some(i)))
+                .collect(),
+        }
+    }
+
+    /// The candidates (a bit per symbol, placed cells holding their
+    /// symbol's bit alone) that rule `i` rules out: cells and bits, in cell
+    /// order. `None` when the rule cannot be met with these candidates.
+    pub fn of(&self, i: usize, cand: &[u32]) -> Option<Vec<(usize, u32)>> {
+        let set = &self.per_rule[i];
+        let mut m = cand.to_vec();
+        for (c, &mask) in set.masks.iter().enumerate() {
+            m[c] &= mask;
+        }
+        // A symbol placed in a group (or extra house) leaves its other cells.
+        for g in set.houses.iter().chain(&set.groups) {
+            for &a in g {
+                let v = m[a as usize];
+                if v.count_ones() == 1 {
+                    for &b in g {
+                        if b != a {
+                            m[b as usize] &= !v;
+                        }
+                    }
+                }
+            }
+        }
+        // One round: a hint names what the rule shows at a glance.
+        if m.contains(&0) || !set.propagate(&mut m, 1) {
+            return None;
+        }
+        Some(
+            cand.iter()
+                .zip(&m)
+                .enumerate()
+                .filter(|&(_, (&c, &k))| c & !k != 0)
+                .map(|(cell, (&c, &k))| (cell, c & !k))
+                .collect(),
+        )
+    }
+}
+
+impl Check {
+    /// The cells the check names.
+    fn cells(&self) -> Vec<u32> {
+        match self {
+            Check::Sum { cells, .. } | Check::Sandwich { cells, .. } | Check::Renban { cells } => {
+                cells.clone()
+            }
+            Check::Arrow { circle, line, .. } => circle.iter().chain(line).copied().collect(),
+            Check::EqualSums { parts } => parts.concat(),
+            Check::Between { ends, middle } => ends.iter().chain(middle).copied().collect(),
+        }
+    }
+
+    /// Narrows the symbols `m` of the check's cells to those that some
+    /// filling within the bounds allows; false when a cell is left with
+    /// none (or the check cannot be met). Bounds only: never removes a
+    /// symbol of a solution.
+    fn narrow(&self, m: &mut [u32], n: usize) -> bool {
+        if m_empty(m, self) {
+            return false;
+        }
+        match self {
+            Check::Sum {
+                cells,
+                sum,
+                distinct,
+            } => narrow_sum(m, cells, *sum, *sum, *distinct),
+            Check::Arrow {
+                circle,
+                line,
+                distinct,
+            } => {
+                let (a, b) = sum_bounds(m, line, *distinct);
+                if circle.len() == 1 {
+                    let c = circle[0] as usize;
+                    m[c] &= range_mask(a, b);
+                    if m[c] == 0 {
+                        return false;
+                    }
+                    narrow_sum(m, line, lo(m[c]), hi(m[c]), *distinct)
+                } else {
+                    let (mut ca, mut cb) = (0u64, 0u64);
+                    for &c in circle {
+                        ca = ca * 10 + lo(m[c as usize]) as u64;
+                        cb = cb * 10 + hi(m[c as usize]) as u64;
+                    }
+                    if ca > b as u64 || (a as u64) > cb {
+                        return false;
+                    }
+                    narrow_sum(
+                        m,
+                        line,
+                        ca as u32,
+                        cb.min(u32::MAX as u64) as u32,
+                        *distinct,
+                    )
+                }
+            }
+            Check::EqualSums { parts } => {
+                let (mut a, mut b) = (0u32, u32::MAX);
+                for p in parts {
+                    let (pa, pb) = sum_bounds(m, p, true);
+                    a = a.max(pa);
+                    b = b.min(pb);
+                }
+                a <= b && parts.iter().all(|p| narrow_sum(m, p, a, b, true))
+            }
+            Check::Sandwich { cells, sum } => narrow_sandwich(m, cells, *sum, n),
+            Check::Renban { cells } => {
+                let len = cells.len() as u32;
+                let mut allowed = 0;
+                for start in 1..=(n as u32 + 1).saturating_sub(len) {
+                    let window = range_mask(start, start + len - 1);
+                    let mut union = 0;
+                    let all = cells.iter().all(|&c| {
+                        union |= m[c as usize] & window;
+                        m[c as usize] & window != 0
+                    });
+                    if all && union.count_ones() >= len {
+                        allowed |= window;
+                    }
+                }
+                cells.iter().all(|&c| {
+                    m[c as usize] &= allowed;
+                    m[c as usize] != 0
+                })
+            }
+            Check::Between { ends, middle } => {
+                let (m1, m2) = (m[ends[0] as usize], m[ends[1] as usize]);
+                let (mut keep1, mut keep2, mut inner) = (0, 0, 0);
+                for x in bits(m1) {
+                    for y in bits(m2) {
+                        let (low, high) = (x.min(y), x.max(y));
+                        let strictly = if high > low + 1 {
+                            range_mask(low + 1, high - 1)
+                        } else {
+                            0
+                        };
+                        if middle.iter().all(|&c| m[c as usize] & strictly != 0) {
+                            keep1 |= 1 << (x - 1);
+                            keep2 |= 1 << (y - 1);
+                            inner |= strictly;
+                        }
+                    }
+                }
+                m[ends[0] as usize] &= keep1;
+                m[ends[1] as usize] &= keep2;
+                keep1 != 0
+                    && keep2 != 0
+                    && middle.iter().all(|&c| {
+                        m[c as usize] &= inner;
+                        m[c as usize] != 0
+                    })
+            }
+        }
+    }
+}
+
+/// The least and greatest symbol of a mask (from 1).
+#[inline]
+fn lo(m: u32) -> u32 {
+    m.trailing_zeros() + 1
+}
+#[inline]
+fn hi(m: u32) -> u32 {
+    32 - m.leading_zeros()
+}
+
+/// The symbols of a mask, from 1, lowest first.
+fn bits(mut m: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let v = m.trailing_zeros() + 1;
+            m &= m - 1;
+            v
+        })
+    })
+}
+
+/// The least and greatest sums of the cells.
+fn bounds(m: &[u32], cells: &[u32]) -> (u32, u32) {
+    cells.iter().fold((0, 0), |(a, b), &c| {
+        (a + lo(m[c as usize]), b + hi(m[c as usize]))
+    })
+}
+
+/// The least and greatest sums of the cells; with `distinct` (the cells
+/// differ) also no less than the smallest symbols among them could make,
+/// and no more than the largest.
+fn sum_bounds(m: &[u32], cells: &[u32], distinct: bool) -> (u32, u32) {
+    let (mut a, mut b) = bounds(m, cells);
+    if distinct {
+        let union = cells.iter().fold(0, |u, &c| u | m[c as usize]);
+        let k = cells.len();
+        if (union.count_ones() as usize) < k {
+            return (1, 0);
+        }
+        let low: u32 = bits(union).take(k).sum();
+        let high: u32 = bits(union).collect::<Vec<_>>().iter().rev().take(k).sum();
+        a = a.max(low);
+        b = b.min(high);
+    }
+    (a, b)
+}
+
+/// Whether every two of the cells share a house (so their symbols differ).
+fn all_share_a_house(layout: &Layout, cells: &[u32]) -> bool {
+    cells.iter().enumerate().all(|(i, &a)| {
+        cells[i + 1..]
+            .iter()
+            .all(|&b| a != b && share_house(layout, a, b))
+    })
+}
+
+/// Narrows cells whose symbols (repeats allowed) add up to between `low`
+/// and `high`: each cell keeps what the others' bounds leave room for.
+fn narrow_sum(m: &mut [u32], cells: &[u32], low: u32, high: u32, distinct: bool) -> bool {
+    let (da, db) = sum_bounds(m, cells, distinct);
+    if da > high || db < low {
+        return false;
+    }
+    let (a, b) = bounds(m, cells);
+    for &c in cells {
+        let mc = m[c as usize];
+        // The others add up to between a - lo(c) and b - hi(c).
+        let (others_lo, others_hi) = (a - lo(mc), b - hi(mc));
+        let min = low.saturating_sub(others_hi);
+        let max = high.saturating_sub(others_lo);
+        m[c as usize] &= range_mask(min.max(1), max);
+        if m[c as usize] == 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// Narrows a sandwich's row: each place of 1 and of the largest symbol
+/// that leaves the cells between able to add up to `sum` supports 1 and
+/// the largest there, the middle symbols between within the sum's
+/// bounds, and the middle symbols elsewhere. False when no place does.
+fn narrow_sandwich(m: &mut [u32], cells: &[u32], sum: u32, n: usize) -> bool {
+    let (one, top) = (1u32, 1u32 << (n - 1));
+    let inner = full_mask(n) & !one & !top;
+    let mut keep = [0u32; MAX_SIZE];
+    let mut any = false;
+    for (i, &ci) in cells.iter().enumerate() {
+        if m[ci as usize] & one == 0 {
+            continue;
+        }
+        for (j, &cj) in cells.iter().enumerate() {
+            if i == j || m[cj as usize] & top == 0 {
+                continue;
+            }
+            let (from, to) = (i.min(j) + 1, i.max(j));
+            let (mut a, mut b, mut ok) = (0, 0, true);
+            for &c in &cells[from..to] {
+                let mm = m[c as usize] & inner;
+                if mm == 0 {
+                    ok = false;
+                    break;
+                }
+                a += lo(mm);
+                b += hi(mm);
+            }
+            if !ok || a > sum || sum > b {
+                continue;
+            }
+            any = true;
+            keep[i] |= one;
+            keep[j] |= top;
+            for (k, &c) in cells.iter().enumerate() {
+                if k == i || k == j {
+                    continue;
+                }
+                let mm = m[c as usize] & inner;
+                keep[k] |= if (from..to).contains(&k) {
+                    let (others_lo, others_hi) = (a - lo(mm), b - hi(mm));
+                    let min = sum.saturating_sub(others_hi).max(1);
+                    let max = sum.saturating_sub(others_lo);
+                    mm & range_mask(min, max)
+                } else {
+                    mm
+                };
+            }
+        }
+    }
+    if !any {
+        return false;
+    }
+    cells.iter().enumerate().all(|(k, &c)| {
+        m[c as usize] &= keep[k];
+        m[c as usize] != 0
+    })
+}
+
+/// Whether a cell of the check has no symbol left.
+fn m_empty(m: &[u32], check: &Check) -> bool {
+    let any0 = |cs: &[u32]| cs.iter().any(|&c| m[c as usize] == 0);
+    match check {
+        Check::Sum { cells, .. } | Check::Sandwich { cells, .. } | Check::Renban { cells } => {
+            any0(cells)
+        }
+        Check::Arrow { circle, line, .. } => any0(circle) || any0(line),
+        Check::EqualSums { parts } => parts.iter().any(|p| any0(p)),
+        Check::Between { ends, middle } => any0(ends) || any0(middle),
+    }
+}
+
+/// Whether two cells share a house of the layout.
+fn share_house(layout: &Layout, a: u32, b: u32) -> bool {
+    let hb = layout.houses_of(b as usize);
+    layout.houses_of(a as usize).iter().any(|h| hb.contains(h))
+}
+
+/// Adds the pair `a`, `b` whose symbols `x`, `y` (from 1) may stand
+/// together when `rel(x, y)`, merged into an earlier pair of the same cells.
+fn add_pair(pairs: &mut Vec<Pair>, n: usize, a: u32, b: u32, rel: &dyn Fn(u32, u32) -> bool) {
+    let (a, b, flip) = if a < b { (a, b, false) } else { (b, a, true) };
+    let mut ab = [0u32; MAX_SIZE];
+    let mut ba = [0u32; MAX_SIZE];
+    for x in 0..n {
+        for y in 0..n {
+            let (vx, vy) = (x as u32 + 1, y as u32 + 1);
+            let ok = if flip { rel(vy, vx) } else { rel(vx, vy) };
+            if ok {
+                ab[x] |= 1 << y;
+                ba[y] |= 1 << x;
+            }
+        }
+    }
+    if let Some(p) = pairs.iter_mut().find(|p| p.a == a && p.b == b) {
+        for x in 0..n {
+            p.ab[x] &= ab[x];
+            p.ba[x] &= ba[x];
+        }
+    } else {
+        pairs.push(Pair { a, b, ab, ba });
+    }
+}
+
+fn flatten(per: Vec<Vec<u32>>) -> (Vec<u32>, Vec<u32>) {
+    let mut flat = Vec::new();
+    let mut start = vec![0u32];
+    for v in per {
+        flat.extend(v);
+        start.push(flat.len() as u32);
+    }
+    (flat, start)
+}
+
+fn full_mask(n: usize) -> u32 {
+    (1u32 << n) - 1
+}
+
+fn odd_mask(n: usize) -> u32 {
+    (0..n).step_by(2).fold(0, |m, x| m | 1 << x)
+}
+
+/// The symbols `lo..=hi` (from 1) as bits; empty when `lo > hi`.
+fn range_mask(lo: u32, hi: u32) -> u32 {
+    if lo > hi || hi == 0 {
+        return 0;
+    }
+    let lo = lo.max(1);
+    (((1u64 << hi) - 1) as u32) & !((1u32 << (lo - 1)) - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::grid::{Layout, Rule, rules_hold};
+    use crate::rng::Rng;
+    use crate::solve::SudokuSolver;
+
+    /// A classic with a few hundred solutions: a unique puzzle with givens
+    /// taken out.
+    const LOOSE: &str =
+        "5...7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    fn values(s: &str) -> Vec<u8> {
+        s.bytes()
+            .map(|b| if b == b'.' { 0 } else { b - b'0' })
+            .collect()
+    }
+
+    /// Random rules of every family that `solution` keeps.
+    fn rules_kept_by(layout: &Layout, solution: &[u8], rng: &mut Rng) -> Vec<Vec<Rule>> {
+        let cell = |rng: &mut Rng| rng.below(81);
+        let name = |c: u32| layout.cell_name(c as usize);
+        let mut families: Vec<Vec<Rule>> = Vec::new();
+        let makers: Vec<Box<dyn Fn(&mut Rng) -> Option<String>>> = vec![
+            Box::new(|_| Some("diagonal+".into())),
+            Box::new(|_| Some("diagonal-".into())),
+            Box::new(|_| Some("antiknight".into())),
+            Box::new(|_| Some("antiking".into())),
+            Box::new(|_| Some("nonconsecutive".into())),
+            Box::new(|_| Some("disjoint".into())),
+            Box::new(move |r| Some(format!("odd {}", name(cell(r))))),
+            Box::new(move |r| Some(format!("even {}", name(cell(r))))),
+            Box::new(move |r| {
+                let a = cell(r);
+                let b = if a % 9 < 8 { a + 1 } else { a - 1 };
+                let kind = ["white", "black", "x", "v", "less"][r.below(5) as usize];
+                Some(format!("{kind} {} {}", name(a), name(b)))
+            }),
+            Box::new(move |r| {
+                let len = 2 + r.below(3);
+                let (row, col) = (r.below(9), r.below(10 - len));
+                let cells: Vec<String> = (0..len).map(|i| name(row * 9 + col + i)).collect();
+                let kind = [
+                    "thermo",
+                    "whispers",
+                    "renban",
+                    "palindrome",
+                    "between",
+                    "regionsum",
+                ][r.below(6) as usize];
+                Some(format!("{kind} {}", cells.join(" ")))
+            }),
+            Box::new(move |r| {
+                let circle = cell(r);
+                let line: Vec<String> = (0..1 + r.below(3)).map(|_| name(cell(r))).collect();
+                Some(format!("arrow {} : {}", name(circle), line.join(" ")))
+            }),
+            Box::new(move |r| {
+                let sum = 5 + r.below(30);
+                Some(format!("littlekiller r0c{} dr {sum}", 1 + r.below(8)))
+            }),
+            Box::new(move |r| Some(format!("sandwich r0c{} {}", 1 + r.below(9), r.below(36)))),
+            Box::new(move |r| Some(format!("sandwich r{}c0 {}", 1 + r.below(9), r.below(36)))),
+            Box::new(move |r| {
+                let cells: Vec<String> = (0..3).map(|_| name(cell(r))).collect();
+                Some(format!("region {}", cells.join(" ")))
+            }),
+        ];
+        for make in &makers {
+            // The first random instance the solution keeps (and the
+            // checks accept); a family none keeps is left out.
+            for _ in 0..400 {
+                let Some(line) = make(rng) else { continue };
+                let Ok(rules) = Rule::parse(&line, layout) else {
+                    continue;
+                };
+                if crate::grid::check_rules(layout, &vec![0; 81], &rules).is_err() {
+                    continue;
+                }
+                if rules_hold(layout, solution, &rules) {
+                    families.push(rules);
+                    break;
+                }
+            }
+        }
+        families
+    }
+
+    /// The solver with rules counts what the plain solver's solutions,
+    /// filtered by the rules' own definitions, count: for each rule family
+    /// alone and for mixes of them.
+    #[test]
+    fn rule_counts_match_a_filtered_plain_search() {
+        let layout = Arc::new(Layout::classic());
+        let givens = values(LOOSE);
+        let mut plain = SudokuSolver::new(layout.clone());
+        let all = plain.solve(&givens, 100_000, 100_000).unwrap();
+        assert!(
+            all.count > 50 && all.count < 100_000,
+            "{} solutions",
+            all.count
+        );
+        let mut rng = Rng::new(41);
+        let mut checked = 0;
+        for round in 0..6 {
+            let pick = &all.solutions[rng.below(all.count as u32) as usize];
+            let families = rules_kept_by(&layout, pick, &mut rng);
+            assert!(families.len() >= 10, "only {} families", families.len());
+            let mut sets: Vec<Vec<Rule>> = families.clone();
+            // Mixes: three families at a time.
+            for i in 0..families.len() {
+                let mut mix = families[i].clone();
+                mix.extend(families[(i + 3 + round) % families.len()].clone());
+                mix.extend(families[(i + 7) % families.len()].clone());
+                sets.push(mix);
+            }
+            for rules in sets {
+                let want = all
+                    .solutions
+                    .iter()
+                    .filter(|s| rules_hold(&layout, s, &rules))
+                    .count() as u64;
+                let mut solver = SudokuSolver::with_rules(layout.clone(), &[], &rules).unwrap();
+                let got = solver.solve(&givens, 100_000, 100_000).unwrap();
+                let text: Vec<String> = rules.iter().map(|r| r.to_text(&layout)).collect();
+                assert!(want >= 1, "{text:?}: the picked solution keeps them");
+                assert_eq!(got.count, want, "{text:?}");
+                for s in &got.solutions {
+                    assert!(
+                        rules_hold(&layout, s, &rules),
+                        "{text:?}: a solution breaks them"
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 100, "{checked} rule sets checked");
+    }
+}
