@@ -26,6 +26,7 @@ mod ctx;
 mod fish;
 mod forcing;
 mod intersect;
+mod killer;
 mod marks;
 mod shape;
 mod single_digit;
@@ -166,16 +167,21 @@ const GROUPS: &[&[Technique]] = {
     use Technique::*;
     &[
         &[FullHouse],
+        &[CageFullHouse],
         &[HiddenSingleBox],
         &[HiddenSingleLine],
         &[DirectPointing],
         &[DirectClaiming],
         &[DirectHiddenPair],
         &[NakedSingle],
+        &[CageCombination],
         &[DirectHiddenTriple],
         &[Pointing],
+        &[Innies],
         &[Claiming, LockedCandidates],
+        &[CageLocked],
         &[NakedPair],
+        &[InniesSum],
         &[XWing],
         &[HiddenPair],
         &[NakedTriple],
@@ -216,6 +222,7 @@ const BY_COST: &[Technique] = {
     use Technique::*;
     &[
         FullHouse,
+        CageFullHouse,
         HiddenSingleBox,
         HiddenSingleLine,
         NakedSingle,
@@ -224,6 +231,10 @@ const BY_COST: &[Technique] = {
         Pointing,
         Claiming,
         LockedCandidates,
+        CageCombination,
+        Innies,
+        CageLocked,
+        InniesSum,
         DirectHiddenPair,
         NakedPair,
         XWing,
@@ -272,6 +283,8 @@ pub struct Logic {
     solver: SudokuSolver,
     chains: chains::ChainScratch,
     forcing: forcing::Forcing,
+    /// The cages' techniques (none without cages).
+    killer: Option<killer::Killer>,
 }
 
 impl Logic {
@@ -281,14 +294,17 @@ impl Logic {
     }
 
     /// The engine for puzzles of `layout` with `cages` as extra rules
-    /// (killer sudoku). The techniques reason on the houses only, which
-    /// stays true with cages; the solver's step and the uniqueness check
+    /// (killer sudoku). The house techniques stay true with cages; the
+    /// cage techniques (cage combinations, the 45 rule, cage and house)
+    /// add what the sums say, the solver's step and the uniqueness check
     /// take the cages into account, and the techniques that rest on
     /// uniqueness are not used (a cage may be what makes the solution one).
     pub fn with_cages(layout: Arc<Layout>, cages: &[Cage]) -> Result<Logic, LogicError> {
         let solver = SudokuSolver::with_cages(layout.clone(), cages)
             .map_err(|e| LogicError::Values(e.to_string()))?;
-        Ok(Logic::build(layout, solver))
+        let mut logic = Logic::build(layout, solver);
+        logic.killer = killer::Killer::new(&logic.shape, cages);
+        Ok(logic)
     }
 
     /// The engine for `puzzle`'s layout and cages.
@@ -309,6 +325,7 @@ impl Logic {
             forcing: forcing::Forcing::new(shape.cell_count(), shape.size()),
             solver,
             shape,
+            killer: None,
         }
     }
 
@@ -610,6 +627,11 @@ impl Logic {
         let single = |s: Option<singles::Single>| s.map(|s| singles::step(g, s, cx));
         match t {
             FullHouse => single(singles::full_house(g)),
+            CageFullHouse => killer::cage_full_house(g, cx, self.killer.as_ref()?),
+            CageCombination => killer::combinations(g, cx, self.killer.as_mut()?),
+            Innies => killer::innies(g, cx, self.killer.as_mut()?, true),
+            InniesSum => killer::innies(g, cx, self.killer.as_mut()?, false),
+            CageLocked => killer::locked(g, cx, self.killer.as_mut()?),
             HiddenSingleBox => single(singles::hidden_single(g, true)),
             HiddenSingleLine => single(singles::hidden_single(g, false)),
             NakedSingle => single(singles::naked_single(g)),

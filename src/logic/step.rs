@@ -9,6 +9,8 @@ use super::cands::Candidate;
 pub enum Technique {
     /// The last empty cell of a house.
     FullHouse,
+    /// The last empty cell of a cage takes what its sum still lacks.
+    CageFullHouse,
     /// The only place for a symbol in a box.
     HiddenSingleBox,
     /// The only place for a symbol in a row or column.
@@ -21,16 +23,28 @@ pub enum Technique {
     DirectHiddenPair,
     /// The only symbol left for a cell.
     NakedSingle,
+    /// The sets of symbols that make a cage's sum and fit its cells'
+    /// candidates: what no such filling uses leaves the cage's cells.
+    CageCombination,
     /// A hidden triple that leaves a hidden single in its house.
     DirectHiddenTriple,
     /// A symbol's places in a box all lie in one row or column.
     Pointing,
+    /// The 45 rule fixes one cell: a house (or a few neighbouring ones)
+    /// less the cages inside it, or the cages covering it less the house.
+    Innies,
     /// A symbol's places in a row or column all lie in one box.
     Claiming,
     /// A symbol's places in a house all lie in another house (two rows of
     /// overlapping grids, ...).
     LockedCandidates,
+    /// A symbol every filling of a cage needs lies in one house inside the
+    /// cage, or a house's places for a symbol all lie in one cage.
+    CageLocked,
     NakedPair,
+    /// The 45 rule gives several cells a sum: the fillings that make it
+    /// leave their candidates.
+    InniesSum,
     XWing,
     HiddenPair,
     NakedTriple,
@@ -83,17 +97,22 @@ pub enum Technique {
 /// Every technique, simplest first (the order the engine tries them in).
 pub const ALL: &[Technique] = &[
     Technique::FullHouse,
+    Technique::CageFullHouse,
     Technique::HiddenSingleBox,
     Technique::HiddenSingleLine,
     Technique::DirectPointing,
     Technique::DirectClaiming,
     Technique::DirectHiddenPair,
     Technique::NakedSingle,
+    Technique::CageCombination,
     Technique::DirectHiddenTriple,
     Technique::Pointing,
+    Technique::Innies,
     Technique::Claiming,
     Technique::LockedCandidates,
+    Technique::CageLocked,
     Technique::NakedPair,
+    Technique::InniesSum,
     Technique::XWing,
     Technique::HiddenPair,
     Technique::NakedTriple,
@@ -148,17 +167,18 @@ impl Technique {
     pub fn base(self) -> f32 {
         use Technique::*;
         match self {
-            FullHouse => 1.0,
+            FullHouse | CageFullHouse => 1.0,
             HiddenSingleBox => 1.2,
             HiddenSingleLine => 1.5,
             DirectPointing => 1.7,
             DirectClaiming => 1.9,
             DirectHiddenPair => 2.0,
             NakedSingle => 2.3,
+            CageCombination => 2.4,
             DirectHiddenTriple => 2.5,
-            Pointing => 2.6,
-            Claiming | LockedCandidates => 2.8,
-            NakedPair => 3.0,
+            Pointing | Innies => 2.6,
+            Claiming | LockedCandidates | CageLocked => 2.8,
+            NakedPair | InniesSum => 3.0,
             XWing => 3.2,
             HiddenPair => 3.4,
             NakedTriple => 3.6,
@@ -189,16 +209,21 @@ impl Technique {
         use Technique::*;
         match self {
             FullHouse => "full house",
+            CageFullHouse => "last cell of a cage",
             HiddenSingleBox | HiddenSingleLine => "hidden single",
             DirectPointing => "direct pointing",
             DirectClaiming => "direct claiming",
             DirectHiddenPair => "direct hidden pair",
             NakedSingle => "naked single",
+            CageCombination => "cage combinations",
             DirectHiddenTriple => "direct hidden triple",
             Pointing => "pointing",
+            Innies => "45 rule",
             Claiming => "claiming",
             LockedCandidates => "locked candidates",
+            CageLocked => "cage and house",
             NakedPair => "naked pair",
+            InniesSum => "45 rule sum",
             XWing => "X-wing",
             HiddenPair => "hidden pair",
             NakedTriple => "naked triple",

@@ -106,7 +106,7 @@ fn every_sample_is_explained_to_the_end_and_every_step_is_true() {
 }
 
 #[test]
-fn cages_are_left_to_the_solver_and_turn_off_uniqueness() {
+fn cages_turn_off_uniqueness_and_need_their_engine() {
     let (puzzle, solution) = sample("killer");
     assert!(!puzzle.cages().is_empty());
     let mut logic = Logic::for_puzzle(&puzzle).unwrap();
@@ -114,12 +114,15 @@ fn cages_are_left_to_the_solver_and_turn_off_uniqueness() {
     // One solution with the cages, but a unique rectangle on the houses
     // alone could be what a cage rules out.
     assert!(!opts.unique);
-    // An empty killer: no house technique applies, so the first hint is
-    // the cage-aware solver's digit.
+    // An empty killer: the first hint comes from the cages, not the solver.
     let st = logic.hint(puzzle.values(), &opts).unwrap();
-    assert_eq!(st.technique, Technique::Solver);
-    let p = st.placements[0];
-    assert_eq!(solution[p.cell], p.digit);
+    assert_ne!(st.technique, Technique::Solver, "{}", st.text);
+    for p in &st.placements {
+        assert_eq!(solution[p.cell], p.digit);
+    }
+    for e in &st.eliminations {
+        assert_ne!(solution[e.cell], e.digit);
+    }
     // An engine without the cages refuses the puzzle rather than answer
     // for other rules.
     let mut plain = Logic::new(puzzle.layout().clone());
@@ -127,4 +130,75 @@ fn cages_are_left_to_the_solver_and_turn_off_uniqueness() {
         plain.options(&puzzle),
         Err(LogicError::Values(m)) if m.contains("cages")
     ));
+}
+
+/// The techniques a path used, by name, for messages.
+fn used(path: &Explanation) -> String {
+    let v: Vec<String> = path
+        .rating
+        .counts
+        .iter()
+        .map(|(t, n)| format!("{t} x{n}"))
+        .collect();
+    v.join(", ")
+}
+
+#[test]
+fn the_sample_killer_is_explained_by_its_cages_without_the_solver() {
+    let (puzzle, solution) = sample("killer");
+    let path = explain(&puzzle).unwrap();
+    let mut logic = Logic::for_puzzle(&puzzle).unwrap();
+    check_path(puzzle.values(), &path, &solution, logic.shape());
+    assert!(
+        path.steps.iter().all(|s| s.technique != Technique::Solver),
+        "{}",
+        used(&path)
+    );
+    let cage_steps = path
+        .steps
+        .iter()
+        .filter(|s| {
+            matches!(
+                s.technique,
+                Technique::CageCombination
+                    | Technique::Innies
+                    | Technique::InniesSum
+                    | Technique::CageLocked
+            )
+        })
+        .count();
+    assert!(cage_steps > 0, "{}", used(&path));
+    assert!(
+        path.rating.difficulty < SOLVER_DIFFICULTY,
+        "{}",
+        used(&path)
+    );
+    let opts = logic.options(&puzzle).unwrap();
+    let rating = logic.rate(puzzle.values(), &opts).unwrap();
+    assert_eq!(rating.difficulty, path.rating.difficulty);
+}
+
+#[test]
+fn generated_killers_are_explained_without_the_solver_and_every_step_is_true() {
+    let layout = Arc::new(Layout::classic());
+    let mut solver_steps = 0;
+    for seed in 1..=6 {
+        let (solution, cages) = crate::solve::generate::killer(&layout, 4, seed);
+        let puzzle = Puzzle::empty(layout.clone()).with_cages(cages).unwrap();
+        let path = explain(&puzzle).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let logic = Logic::for_puzzle(&puzzle).unwrap();
+        check_path(puzzle.values(), &path, &solution, logic.shape());
+        solver_steps += path
+            .steps
+            .iter()
+            .filter(|s| s.technique == Technique::Solver)
+            .count();
+        eprintln!(
+            "seed {seed}: {} steps, rating {:.1}, {}",
+            path.steps.len(),
+            path.rating.difficulty,
+            used(&path)
+        );
+    }
+    assert_eq!(solver_steps, 0);
 }

@@ -1,0 +1,1356 @@
+//! Techniques for cages (killer sudoku), each a step a player can follow:
+//!
+//! - the last empty cell of a cage takes what the sum still lacks;
+//! - cage combinations: the sets of different symbols that make a cage's
+//!   sum and can be laid into its cells' candidates; what no such filling
+//!   puts in a cell leaves it. A cage's cells all differ, so this covers
+//!   the naked subsets inside a cage and the hidden ones of the symbols
+//!   every combination needs;
+//! - the 45 rule: a house, a run of neighbouring rows or columns, or two
+//!   neighbouring boxes hold a known total. The cells outside the cages
+//!   lying wholly inside (innies), or the cells of the cages covering it
+//!   that stick out (outies), then add up to a known sum: one such cell is
+//!   fixed, several form a derived cage (whose symbols differ when they
+//!   share a house);
+//! - cage and house: a symbol every combination of a cage holds, whose
+//!   places in the cage lie in one house, leaves the rest of that house;
+//!   and a house whose places for a symbol all lie in one cage puts it in
+//!   the cage, so it leaves the cage's other cells.
+//!
+//! The search over a cage's fillings walks its cells in order with a memo
+//! keyed by the set of symbols used so far (cells all different), or by
+//! the partial sum (a derived cage whose cells may repeat): a few hundred
+//! states on a 9x9.
+
+use super::cands::{Candidate, Candidates, digits, full_mask};
+use super::ctx::Ctx;
+use super::shape::{Shape, join_and};
+use super::step::{Step, Technique};
+use crate::grid::{Cage, HouseKind};
+
+/// No cage.
+const NONE: u32 = u32::MAX;
+/// The most cells of a 45 rule group worth reasoning on.
+const MAX_GROUP: usize = 8;
+/// The most symbols the filling search takes (its memo has 2^n entries).
+const MAX_SYMBOLS: usize = 16;
+/// Combinations listed in a sentence; more are counted.
+const LISTED: usize = 5;
+
+/// A cage of the puzzle.
+#[derive(Clone, Debug)]
+struct Group {
+    sum: u32,
+    cells: Vec<usize>,
+}
+
+/// A sum the 45 rule gives.
+#[derive(Clone, Debug)]
+struct Derived {
+    /// The houses whose union gives the total.
+    houses: Vec<usize>,
+    /// Innies (the region less the cages inside it) or outies (the cages
+    /// covering it, less the region).
+    outies: bool,
+    /// The sum of the cages the rule takes off (inside) or adds (covering).
+    cages_sum: u32,
+    cells: Vec<usize>,
+    sum: u32,
+    /// The cells share a house, so their symbols differ.
+    distinct: bool,
+}
+
+/// The cages of a puzzle, the 45 rule's sums, and scratch for the search.
+pub(crate) struct Killer {
+    cages: Vec<Group>,
+    derived: Vec<Derived>,
+    /// The cage of each cell, `NONE` for none.
+    owner: Vec<u32>,
+    scratch: Scratch,
+}
+
+/// Buffers of the filling search, reused from call to call.
+#[derive(Default)]
+struct Scratch {
+    memo: Vec<u8>,
+    support: Vec<u32>,
+    combos: Vec<u32>,
+    cands: Vec<u32>,
+    /// For a derived cage whose symbols may repeat: for each empty cell,
+    /// the earlier ones (bits) it shares a house with.
+    sees: Vec<u32>,
+    picks: Vec<u8>,
+    /// The least and most the cells from each on can add up to.
+    low: Vec<u32>,
+    high: Vec<u32>,
+}
+
+/// The symbols each cell can take in some filling, and the filling's sets.
+struct Fill<'a> {
+    support: &'a [u32],
+    /// The sets of symbols (placed ones included) of the fillings; empty
+    /// for a derived cage whose symbols may repeat.
+    combos: &'a [u32],
+}
+
+impl Killer {
+    /// The rules of `cages` on `shape`; `None` without cages, or with more
+    /// symbols than the search takes.
+    pub fn new(shape: &Shape, cages: &[Cage]) -> Option<Killer> {
+        let n = shape.size();
+        if cages.is_empty() || n > MAX_SYMBOLS {
+            return None;
+        }
+        let mut owner = vec![NONE; shape.cell_count()];
+        let mut overlap = false;
+        let mut groups = Vec::with_capacity(cages.len());
+        for (i, cage) in cages.iter().enumerate() {
+            let mut cells: Vec<usize> = cage.cells.iter().map(|&c| c as usize).collect();
+            cells.sort_unstable();
+            cells.dedup();
+            if cells.is_empty() || cells.len() > n || cells.iter().any(|&c| c >= owner.len()) {
+                return None;
+            }
+            for &c in &cells {
+                overlap |= owner[c] != NONE;
+                owner[c] = i as u32;
+            }
+            groups.push(Group {
+                sum: cage.sum,
+                cells,
+            });
+        }
+        let derived = if overlap {
+            // The 45 rule needs each cell in one cage at most.
+            owner.fill(NONE);
+            Vec::new()
+        } else {
+            derive(shape, &groups, &owner)
+        };
+        Some(Killer {
+            cages: groups,
+            derived,
+            owner,
+            scratch: Scratch::default(),
+        })
+    }
+}
+
+impl Scratch {
+    /// Fills the empty cells of `cells` from their candidates so that, with
+    /// the symbols `used` placed there (adding up to `have`), they add up
+    /// to `sum`: all different (and none of `used`) and holding every
+    /// symbol of `must` when `distinct`. `None` when no filling fits.
+    fn fill(
+        &mut self,
+        g: &Candidates,
+        cells: &[usize],
+        (used, have): (u32, u32),
+        (sum, must): (u32, u32),
+        distinct: bool,
+    ) -> Option<Fill<'_>> {
+        let n = g.size();
+        self.cands.clear();
+        self.cands.extend(
+            cells
+                .iter()
+                .filter(|&&c| g.value(c) == 0)
+                .map(|&c| g.cell(c)),
+        );
+        let k = self.cands.len();
+        self.support.clear();
+        self.support.resize(k, 0);
+        self.combos.clear();
+        let ok = if distinct {
+            self.memo.clear();
+            self.memo.resize(1 << n, 0);
+            let mut walk = Walk {
+                cands: &self.cands,
+                sum,
+                must,
+                memo: &mut self.memo,
+                support: &mut self.support,
+                combos: &mut self.combos,
+            };
+            walk.distinct(0, used)
+        } else {
+            let rest = sum.checked_sub(have)?;
+            let shape = g.shape();
+            let empty = || cells.iter().copied().filter(|&c| g.value(c) == 0);
+            self.sees.clear();
+            for (i, a) in empty().enumerate() {
+                let earlier = empty()
+                    .take(i)
+                    .enumerate()
+                    .filter(|&(_, b)| shape.sees(a, b))
+                    .fold(0u32, |m, (j, _)| m | 1 << j);
+                self.sees.push(earlier);
+            }
+            self.picks.clear();
+            self.picks.resize(k, 0);
+            self.low.clear();
+            self.low.resize(k + 1, 0);
+            self.high.clear();
+            self.high.resize(k + 1, 0);
+            for i in (0..k).rev() {
+                let m = self.cands[i];
+                if m == 0 {
+                    return None;
+                }
+                self.low[i] = self.low[i + 1] + m.trailing_zeros() + 1;
+                self.high[i] = self.high[i + 1] + 32 - m.leading_zeros();
+            }
+            let mut walk = Seeing {
+                cands: &self.cands,
+                sees: &self.sees,
+                low: &self.low,
+                high: &self.high,
+                picks: &mut self.picks,
+                sum: rest,
+                budget: SEEING_BUDGET,
+                support: &mut self.support,
+            };
+            let ok = walk.walk(0, 0);
+            if walk.budget == 0 {
+                // Too many fillings to list: the sum alone, cells free to repeat.
+                self.support.iter_mut().for_each(|s| *s = 0);
+                self.memo.clear();
+                self.memo.resize((k + 1) * (rest as usize + 1), 0);
+                let mut walk = Walk {
+                    cands: &self.cands,
+                    sum: rest,
+                    must: 0,
+                    memo: &mut self.memo,
+                    support: &mut self.support,
+                    combos: &mut self.combos,
+                };
+                walk.repeating(0, 0)
+            } else {
+                ok
+            }
+        };
+        ok.then_some(Fill {
+            support: &self.support,
+            combos: &self.combos,
+        })
+    }
+}
+
+/// The search over one group's fillings.
+struct Walk<'a> {
+    cands: &'a [u32],
+    sum: u32,
+    /// Symbols every filling must hold.
+    must: u32,
+    memo: &'a mut [u8],
+    support: &'a mut [u32],
+    combos: &'a mut Vec<u32>,
+}
+
+const DEAD: u8 = 1;
+const ALIVE: u8 = 2;
+
+impl Walk<'_> {
+    /// Whether cells `i..` can be filled with symbols outside `used`, all
+    /// different, for the whole to add up to `sum`; records every symbol
+    /// of such a filling.
+    fn distinct(&mut self, i: usize, used: u32) -> bool {
+        let have = mask_sum(used);
+        if have > self.sum {
+            return false;
+        }
+        if i == self.cands.len() {
+            let ok = have == self.sum && used & self.must == self.must;
+            if ok && !self.combos.contains(&used) {
+                self.combos.push(used);
+            }
+            return ok;
+        }
+        match self.memo[used as usize] {
+            DEAD => return false,
+            ALIVE => return true,
+            _ => {}
+        }
+        let mut ok = false;
+        let mut left = self.cands[i] & !used;
+        while left != 0 {
+            let b = left & left.wrapping_neg();
+            left &= left - 1;
+            if self.distinct(i + 1, used | b) {
+                ok = true;
+                self.support[i] |= b;
+            }
+        }
+        self.memo[used as usize] = if ok { ALIVE } else { DEAD };
+        ok
+    }
+
+    /// The same with symbols that may repeat: `have` is the sum so far.
+    fn repeating(&mut self, i: usize, have: u32) -> bool {
+        if have > self.sum {
+            return false;
+        }
+        if i == self.cands.len() {
+            return have == self.sum;
+        }
+        let at = i * (self.sum as usize + 1) + have as usize;
+        match self.memo[at] {
+            DEAD => return false,
+            ALIVE => return true,
+            _ => {}
+        }
+        let mut ok = false;
+        for d in digits(self.cands[i]) {
+            if self.repeating(i + 1, have + d as u32) {
+                ok = true;
+                self.support[i] |= 1 << (d - 1);
+            }
+        }
+        self.memo[at] = if ok { ALIVE } else { DEAD };
+        ok
+    }
+}
+
+/// Steps the search over a derived cage's fillings may take before it
+/// falls back on the sum alone.
+const SEEING_BUDGET: u32 = 200_000;
+
+/// The fillings of a derived cage whose cells differ only where they share
+/// a house: every filling tried, within a budget.
+struct Seeing<'a> {
+    cands: &'a [u32],
+    sees: &'a [u32],
+    low: &'a [u32],
+    high: &'a [u32],
+    picks: &'a mut [u8],
+    sum: u32,
+    budget: u32,
+    support: &'a mut [u32],
+}
+
+impl Seeing<'_> {
+    fn walk(&mut self, i: usize, have: u32) -> bool {
+        if self.budget == 0 || have + self.low[i] > self.sum || have + self.high[i] < self.sum {
+            return false;
+        }
+        self.budget -= 1;
+        if i == self.cands.len() {
+            return have == self.sum;
+        }
+        let mut banned = 0u32;
+        let mut earlier = self.sees[i];
+        while earlier != 0 {
+            let j = earlier.trailing_zeros() as usize;
+            earlier &= earlier - 1;
+            banned |= 1 << (self.picks[j] - 1);
+        }
+        let mut ok = false;
+        for d in digits(self.cands[i] & !banned) {
+            self.picks[i] = d;
+            if self.walk(i + 1, have + d as u32) {
+                ok = true;
+                self.support[i] |= 1 << (d - 1);
+            }
+        }
+        ok
+    }
+}
+
+/// The sum of a set of symbols.
+fn mask_sum(mask: u32) -> u32 {
+    digits(mask).map(u32::from).sum()
+}
+
+/// The 45 rule's sums: innies and outies of every house, of every run of
+/// neighbouring rows or columns short of a whole grid, and of every two
+/// boxes side by side. Each cell set once (the fewest houses first), none
+/// that is a cage already, none of more than [`MAX_GROUP`] cells.
+fn derive(shape: &Shape, cages: &[Group], owner: &[u32]) -> Vec<Derived> {
+    let n = shape.size();
+    let house_total = (n * (n + 1) / 2) as u32;
+    let mut out: Vec<Derived> = Vec::new();
+    let mut in_region = vec![false; shape.cell_count()];
+    for houses in regions(shape) {
+        let mut region: Vec<usize> = houses
+            .iter()
+            .flat_map(|&h| shape.house(h).iter().map(|&c| c as usize))
+            .collect();
+        region.sort_unstable();
+        let size = region.len();
+        region.dedup();
+        if region.len() != size {
+            continue; // overlapping houses: no known total
+        }
+        for &c in &region {
+            in_region[c] = true;
+        }
+        let total = houses.len() as u32 * house_total;
+        let mut touching: Vec<u32> = Vec::new();
+        let mut caged = true;
+        for &c in &region {
+            match owner[c] {
+                NONE => caged = false,
+                o if !touching.contains(&o) => touching.push(o),
+                _ => {}
+            }
+        }
+        let inside = |o: u32| cages[o as usize].cells.iter().all(|&c| in_region[c]);
+        let inner: u32 = touching
+            .iter()
+            .filter(|&&o| inside(o))
+            .map(|&o| cages[o as usize].sum)
+            .sum();
+        let mut push = |cells: Vec<usize>, outies: bool, cages_sum: u32, sum: i64| {
+            if cells.is_empty() || cells.len() > MAX_GROUP {
+                return;
+            }
+            let Ok(sum) = u32::try_from(sum) else {
+                return;
+            };
+            if sum == 0
+                || out.iter().any(|d| d.cells == cells)
+                || cages.iter().any(|g| g.cells == cells)
+            {
+                return;
+            }
+            let distinct = shared_house(shape, &cells).is_some();
+            out.push(Derived {
+                houses: houses.clone(),
+                outies,
+                cages_sum,
+                cells,
+                sum,
+                distinct,
+            });
+        };
+        if touching.iter().any(|&o| inside(o)) {
+            let rest: Vec<usize> = region
+                .iter()
+                .copied()
+                .filter(|&c| owner[c] == NONE || !inside(owner[c]))
+                .collect();
+            push(rest, false, inner, total as i64 - inner as i64);
+        }
+        if caged && touching.iter().any(|&o| !inside(o)) {
+            let all: u32 = touching.iter().map(|&o| cages[o as usize].sum).sum();
+            let mut outies: Vec<usize> = touching
+                .iter()
+                .flat_map(|&o| cages[o as usize].cells.iter().copied())
+                .filter(|&c| !in_region[c])
+                .collect();
+            outies.sort_unstable();
+            push(outies, true, all, all as i64 - total as i64);
+        }
+        for &c in &region {
+            in_region[c] = false;
+        }
+    }
+    out
+}
+
+/// The house holding every cell of `cells`, if one does.
+fn shared_house(shape: &Shape, cells: &[usize]) -> Option<usize> {
+    let first = *cells.first()?;
+    shape
+        .houses_of(first)
+        .iter()
+        .map(|&(h, _)| h as usize)
+        .find(|&h| cells.iter().all(|&c| shape.index_in(c, h).is_some()))
+}
+
+/// Every house alone, then runs of neighbouring rows or columns (same span)
+/// and pairs of boxes side by side, fewest houses first.
+fn regions(shape: &Shape) -> Vec<Vec<usize>> {
+    let layout = shape.layout();
+    let n = shape.size();
+    let mut out: Vec<Vec<usize>> = (0..shape.house_count()).map(|h| vec![h]).collect();
+    for kind in [HouseKind::Row, HouseKind::Column] {
+        // (span start, span length, line, house) of each row or column.
+        let mut lines: Vec<(usize, usize, usize, usize)> = (0..shape.house_count())
+            .filter(|&h| shape.kind(h) == kind)
+            .map(|h| {
+                let cells = shape.house(h);
+                let (r, c) = layout.position(cells[0] as usize);
+                let (line, start) = if kind == HouseKind::Row {
+                    (r, c)
+                } else {
+                    (c, r)
+                };
+                (start, cells.len(), line, h)
+            })
+            .collect();
+        lines.sort_unstable();
+        let mut i = 0;
+        while i < lines.len() {
+            let mut j = i + 1;
+            while j < lines.len()
+                && lines[j].0 == lines[i].0
+                && lines[j].1 == lines[i].1
+                && lines[j].2 == lines[j - 1].2 + 1
+            {
+                j += 1;
+            }
+            for a in i..j {
+                for b in a + 2..=j {
+                    if b - a < n {
+                        out.push(lines[a..b].iter().map(|l| l.3).collect());
+                    }
+                }
+            }
+            i = j;
+        }
+    }
+    let boxes: Vec<usize> = (0..shape.house_count())
+        .filter(|&h| shape.kind(h) == HouseKind::Box)
+        .collect();
+    for (i, &a) in boxes.iter().enumerate() {
+        for &b in &boxes[i + 1..] {
+            let touch = shape.house(a).iter().any(|&x| {
+                let (r, c) = layout.position(x as usize);
+                shape.house(b).iter().any(|&y| {
+                    let (s, d) = layout.position(y as usize);
+                    r.abs_diff(s) + c.abs_diff(d) == 1
+                })
+            });
+            if touch {
+                out.push(vec![a, b]);
+            }
+        }
+    }
+    out.sort_by_key(Vec::len);
+    out
+}
+
+/// `the 17 in r1c5-r2c5`, or for a large cage `the 5-cell 27 at r6c8`.
+fn cage_name(cx: &Ctx, sum: u32, cells: &[usize]) -> String {
+    if cells.len() <= 4 {
+        let names: Vec<String> = cells.iter().map(|&c| cx.cell(c)).collect();
+        format!("the {sum} in {}", names.join("-"))
+    } else {
+        format!("the {}-cell {sum} at {}", cells.len(), cx.cell(cells[0]))
+    }
+}
+
+/// `8+9`.
+fn combo_name(cx: &Ctx, mask: u32) -> String {
+    let v: Vec<String> = digits(mask).map(|d| cx.sym(d).to_string()).collect();
+    v.join("+")
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn join_or(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// `3, 5 or 7`.
+fn digits_or(cx: &Ctx, mask: u32) -> String {
+    let v: Vec<String> = digits(mask).map(|d| cx.sym(d).to_string()).collect();
+    join_or(&v)
+}
+
+/// The eliminations (and placements, where one symbol is left) a filling
+/// gives the empty cells of `cells`.
+fn outcome(g: &Candidates, cells: &[usize], support: &[u32]) -> (Vec<Candidate>, Vec<Candidate>) {
+    let mut elims = Vec::new();
+    let mut places = Vec::new();
+    for (&c, &s) in cells.iter().filter(|&&c| g.value(c) == 0).zip(support) {
+        let m = g.cell(c);
+        for d in digits(m & !s) {
+            elims.push(Candidate::new(c, d));
+        }
+        if m & !s != 0 && s.count_ones() == 1 {
+            places.push(Candidate::new(c, s.trailing_zeros() as u8 + 1));
+        }
+    }
+    (elims, places)
+}
+
+/// `So r1c5 and r2c5 can only be 8 or 9, and r3c3 only 1.`: what the
+/// cells that lost candidates keep.
+fn keeps(cx: &Ctx, g: &Candidates, elims: &[Candidate]) -> String {
+    let mut groups: Vec<(u32, Vec<usize>)> = Vec::new();
+    let mut seen: Vec<usize> = Vec::new();
+    for e in elims {
+        if seen.contains(&e.cell) {
+            continue;
+        }
+        seen.push(e.cell);
+        let lost = elims
+            .iter()
+            .filter(|x| x.cell == e.cell)
+            .fold(0u32, |m, x| m | 1 << (x.digit - 1));
+        let left = g.cell(e.cell) & !lost;
+        match groups.iter_mut().find(|(m, _)| *m == left) {
+            Some((_, cells)) => cells.push(e.cell),
+            None => groups.push((left, vec![e.cell])),
+        }
+    }
+    let parts: Vec<String> = groups
+        .iter()
+        .enumerate()
+        .map(|(i, (m, cells))| {
+            let verb = if i == 0 { "can only be " } else { "only " };
+            format!("{} {verb}{}", cx.cells(cells), digits_or(cx, *m))
+        })
+        .collect();
+    format!("so {}", join_and(&parts))
+}
+
+/// Why a filling's eliminations hold: which combinations are left, and
+/// for symbols that are in one but cannot sit in a cell, what the other
+/// cells would then need.
+fn reasons(
+    cx: &Ctx,
+    g: &Candidates,
+    cells: &[usize],
+    fill: &Fill,
+    sum_left: u32,
+    elims: &[Candidate],
+    plural: bool,
+) -> String {
+    let empty: Vec<usize> = cells.iter().copied().filter(|&c| g.value(c) == 0).collect();
+    let union = fill.combos.iter().fold(0u32, |u, &m| u | m);
+    let mut text = String::new();
+    if !fill.combos.is_empty() {
+        if fill.combos.len() <= LISTED {
+            let v: Vec<String> = fill.combos.iter().map(|&m| combo_name(cx, m)).collect();
+            text.push_str(&format!("can only be {}", join_or(&v)));
+        } else {
+            let out = elims
+                .iter()
+                .filter(|e| union >> (e.digit - 1) & 1 == 0)
+                .fold(0u32, |m, e| m | 1 << (e.digit - 1));
+            text.push_str(&format!(
+                "{} {} combinations that fit {} candidates",
+                if plural { "have" } else { "has" },
+                fill.combos.len(),
+                if plural { "their" } else { "its" }
+            ));
+            if out != 0 {
+                text.push_str(&format!(", none with {}", digits_or(cx, out)));
+            }
+        }
+    }
+    // Symbols of some combination that still cannot go in a cell.
+    let mut inner: Vec<String> = Vec::new();
+    for &c in &empty {
+        let mask = elims
+            .iter()
+            .filter(|e| e.cell == c && (fill.combos.is_empty() || union >> (e.digit - 1) & 1 != 0))
+            .fold(0u32, |m, e| m | 1 << (e.digit - 1));
+        if mask == 0 {
+            continue;
+        }
+        if let [a, b] = empty[..]
+            && sum_left > 0
+        {
+            let other = if a == c { b } else { a };
+            let need: u32 = digits(mask)
+                .filter_map(|d| sum_left.checked_sub(d as u32))
+                .filter(|&v| (1..=g.size() as u32).contains(&v))
+                .fold(0, |m, v| m | 1 << (v - 1));
+            if need != 0 {
+                inner.push(format!(
+                    "{} cannot be {}, which would leave {} needing {}",
+                    cx.cell(c),
+                    digits_or(cx, mask),
+                    cx.cell(other),
+                    digits_or(cx, need)
+                ));
+                continue;
+            }
+        }
+        inner.push(format!(
+            "{} cannot be {}, as the other cells could not then make the rest",
+            cx.cell(c),
+            digits_or(cx, mask)
+        ));
+    }
+    if !inner.is_empty() {
+        if !text.is_empty() {
+            text.push_str("; ");
+        }
+        text.push_str(&join_and(&inner));
+    }
+    text
+}
+
+/// The symbols placed in `cells`, as bits, and their sum.
+fn placed(g: &Candidates, cells: &[usize]) -> (u32, u32) {
+    cells.iter().fold((0, 0), |(m, s), &c| match g.value(c) {
+        0 => (m, s),
+        v => (m | 1 << (v - 1), s + v as u32),
+    })
+}
+
+/// The symbols a cage must hold because a house has no place for them
+/// outside it (each with that house), not counting those placed.
+fn must_hold(g: &Candidates, cells: &[usize]) -> (u32, Vec<(u8, usize)>) {
+    let shape = g.shape();
+    let mut must = 0u32;
+    let mut why = Vec::new();
+    for &c in cells {
+        for &(h, _) in shape.houses_of(c) {
+            let h = h as usize;
+            // The house's positions that lie in the cage.
+            let inside = cells
+                .iter()
+                .filter_map(|&x| shape.index_in(x, h))
+                .fold(0u32, |m, i| m | 1 << i);
+            for d in digits(g.cell(c) & !must) {
+                let places = g.places(h, d);
+                if places != 0 && places & !inside == 0 {
+                    must |= 1 << (d - 1);
+                    why.push((d, h));
+                }
+            }
+        }
+    }
+    why.sort_unstable();
+    (must, why)
+}
+
+/// The last empty cell of a cage.
+pub(crate) fn cage_full_house(g: &Candidates, cx: &Ctx, k: &Killer) -> Option<Step> {
+    for cage in &k.cages {
+        let mut empty = cage.cells.iter().filter(|&&c| g.value(c) == 0);
+        let (Some(&cell), None) = (empty.next(), empty.next()) else {
+            continue;
+        };
+        let (_, have) = placed(g, &cage.cells);
+        let Some(d) = cage.sum.checked_sub(have) else {
+            continue;
+        };
+        if d == 0 || d as usize > g.size() || !g.has(cell, d as u8) {
+            continue;
+        }
+        let d = d as u8;
+        let mut st = Step::new(Technique::CageFullHouse);
+        st.placements.push(Candidate::new(cell, d));
+        st.pattern.push(Candidate::new(cell, d));
+        st.cells.extend(cage.cells.iter().copied());
+        if cx.text {
+            let name = cage_name(cx, cage.sum, &cage.cells);
+            st.text = if cage.cells.len() == 1 {
+                format!(
+                    "Last cell of a cage: {name} is a single cell, so {} is {}.",
+                    cx.cell(cell),
+                    cx.sym(d)
+                )
+            } else {
+                format!(
+                    "Last cell of a cage: {} is the last empty cell of {name}, whose other \
+                     cells add up to {have}, so it takes {} - {have} = {}.",
+                    cx.cell(cell),
+                    cage.sum,
+                    cx.sym(d)
+                )
+            };
+        }
+        return Some(st);
+    }
+    None
+}
+
+/// Cage combinations: what no filling of a cage puts in a cell leaves it.
+pub(crate) fn combinations(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
+    let Killer { cages, scratch, .. } = k;
+    for cage in cages.iter() {
+        let (used, have) = placed(g, &cage.cells);
+        if used.count_ones() as usize == cage.cells.len() || have > cage.sum {
+            continue;
+        }
+        // Sum and candidates first; then, if that removes nothing, with the
+        // symbols a house can put nowhere else.
+        let mut must = (0u32, Vec::new());
+        let mut fill = scratch.fill(g, &cage.cells, (used, have), (cage.sum, 0), true);
+        let mut elims = fill.as_ref().map(|f| outcome(g, &cage.cells, f.support));
+        if elims.as_ref().is_none_or(|(e, _)| e.is_empty()) {
+            must = must_hold(g, &cage.cells);
+            if must.0 == 0 {
+                continue;
+            }
+            fill = scratch.fill(g, &cage.cells, (used, have), (cage.sum, must.0), true);
+            elims = fill.as_ref().map(|f| outcome(g, &cage.cells, f.support));
+        }
+        let (Some(fill), Some((elims, places))) = (fill, elims) else {
+            continue;
+        };
+        if elims.is_empty() {
+            continue;
+        }
+        let (must, why_must) = must;
+        let mut st = Step::new(Technique::CageCombination);
+        st.eliminations = elims;
+        st.placements = places;
+        for &c in cage.cells.iter().filter(|&&c| g.value(c) == 0) {
+            for d in digits(g.cell(c)) {
+                let e = Candidate::new(c, d);
+                if !st.eliminations.contains(&e) {
+                    st.pattern.push(e);
+                }
+            }
+        }
+        st.cells.extend(cage.cells.iter().copied());
+        if cx.text {
+            let why = reasons(
+                cx,
+                g,
+                &cage.cells,
+                &fill,
+                cage.sum - have,
+                &st.eliminations,
+                false,
+            );
+            let mut given = if used != 0 {
+                format!(" (with {} placed)", cx.digits(used))
+            } else {
+                String::new()
+            };
+            if must != 0 {
+                let mut by_house: Vec<(usize, u32)> = Vec::new();
+                for &(d, h) in &why_must {
+                    match by_house.iter_mut().find(|(x, _)| *x == h) {
+                        Some((_, m)) => *m |= 1 << (d - 1),
+                        None => by_house.push((h, 1 << (d - 1))),
+                    }
+                }
+                let parts: Vec<String> = by_house
+                    .iter()
+                    .map(|&(h, m)| {
+                        format!(
+                            "{} has no place for {} outside it",
+                            cx.house(h),
+                            digits_or(cx, m)
+                        )
+                    })
+                    .collect();
+                given.push_str(&format!(
+                    " must hold {} ({})",
+                    cx.digits(must),
+                    join_and(&parts)
+                ));
+                given.push_str(" and");
+            }
+            st.text = format!(
+                "Cage combinations: {}{given} {why}, {}.",
+                cage_name(cx, cage.sum, &cage.cells),
+                keeps(cx, g, &st.eliminations)
+            );
+        }
+        return Some(st);
+    }
+    None
+}
+
+/// The 45 rule: `single` looks for a group with one empty cell (fixed),
+/// else for a group of several whose sum removes candidates.
+pub(crate) fn innies(g: &Candidates, cx: &Ctx, k: &mut Killer, single: bool) -> Option<Step> {
+    let n = g.size() as u32;
+    let Killer {
+        derived, scratch, ..
+    } = k;
+    for dv in derived.iter() {
+        let empty: Vec<usize> = dv
+            .cells
+            .iter()
+            .copied()
+            .filter(|&c| g.value(c) == 0)
+            .collect();
+        let (used, have) = placed(g, &dv.cells);
+        let Some(left) = dv.sum.checked_sub(have) else {
+            continue;
+        };
+        if empty.is_empty() || (empty.len() == 1) != single {
+            continue;
+        }
+        let mut st;
+        if single {
+            let cell = empty[0];
+            if left == 0 || left > n || !g.has(cell, left as u8) {
+                continue;
+            }
+            st = Step::new(Technique::Innies);
+            st.placements.push(Candidate::new(cell, left as u8));
+            st.pattern.push(Candidate::new(cell, left as u8));
+        } else {
+            let Some(fill) = scratch.fill(g, &dv.cells, (used, have), (dv.sum, 0), dv.distinct)
+            else {
+                continue;
+            };
+            let (elims, places) = outcome(g, &dv.cells, fill.support);
+            if elims.is_empty() {
+                continue;
+            }
+            st = Step::new(Technique::InniesSum);
+            st.eliminations = elims;
+            st.placements = places;
+            for &c in &empty {
+                for d in digits(g.cell(c)) {
+                    let e = Candidate::new(c, d);
+                    if !st.eliminations.contains(&e) {
+                        st.pattern.push(e);
+                    }
+                }
+            }
+            if cx.text {
+                let head = rule_head(cx, g, dv, &empty, left);
+                let why = reasons(cx, g, &empty, &fill, left, &st.eliminations, true);
+                let differ = if dv.distinct {
+                    match shared_house(cx.shape, &dv.cells) {
+                        Some(h) => format!("; they share {}, so they differ", cx.house(h)),
+                        None => String::new(),
+                    }
+                } else {
+                    "; they share no one house, so only those that share one differ".to_string()
+                };
+                let why = if why.starts_with("can") || why.starts_with("have") {
+                    format!("they {why}, ")
+                } else if why.is_empty() {
+                    String::new()
+                } else {
+                    format!("{why}, ")
+                };
+                st.text = format!(
+                    "45 rule: {head}{differ}; {why}{}.",
+                    keeps(cx, g, &st.eliminations)
+                );
+            }
+        }
+        st.cells.extend(dv.cells.iter().copied());
+        st.houses.extend(dv.houses.iter().copied());
+        if cx.text && single {
+            let head = rule_head(cx, g, dv, &empty, left);
+            st.text = format!("45 rule: {head}.");
+        }
+        return Some(st);
+    }
+    None
+}
+
+/// `row 1 holds 45 and the cages wholly inside it 33, so r1c8 and r1c9
+/// add up to 12`.
+fn rule_head(cx: &Ctx, g: &Candidates, dv: &Derived, empty: &[usize], left: u32) -> String {
+    let n = g.size() as u32;
+    let total = dv.houses.len() as u32 * n * (n + 1) / 2;
+    let region = cx.houses(&dv.houses);
+    let mut text = if dv.outies && dv.cells.len() == 1 {
+        format!(
+            "the cages covering {region} add up to {}, {} more than its {total}, so the cell \
+             sticking out, {}, is {}",
+            dv.cages_sum,
+            dv.sum,
+            cx.cell(dv.cells[0]),
+            dv.sum
+        )
+    } else if dv.outies {
+        format!(
+            "the cages covering {region} add up to {}, {} more than its {total}, so the cells \
+             sticking out, {}, add up to {}",
+            dv.cages_sum,
+            dv.sum,
+            cx.cells(&dv.cells),
+            dv.sum
+        )
+    } else {
+        format!(
+            "{region} {} {total} and the cages wholly inside {} {}, so {} {} {}",
+            if dv.houses.len() == 1 {
+                "holds"
+            } else {
+                "hold"
+            },
+            if dv.houses.len() == 1 { "it" } else { "them" },
+            dv.cages_sum,
+            cx.cells(&dv.cells),
+            if dv.cells.len() == 1 {
+                "is"
+            } else {
+                "add up to"
+            },
+            dv.sum
+        )
+    };
+    if empty.len() < dv.cells.len() {
+        let full: Vec<usize> = dv
+            .cells
+            .iter()
+            .copied()
+            .filter(|&c| g.value(c) != 0)
+            .collect();
+        let (_, have) = placed(g, &full);
+        text.push_str(&format!(
+            "; {} already {} {have}, so {} {} {left}",
+            cx.cells(&full),
+            if full.len() == 1 { "holds" } else { "hold" },
+            cx.cells(empty),
+            if empty.len() == 1 {
+                "takes"
+            } else {
+                "add up to"
+            }
+        ));
+    }
+    text
+}
+
+/// Cage and house: a symbol every filling of a cage holds, confined to one
+/// house inside the cage, leaves the rest of that house; a house's symbol
+/// confined to one cage leaves the rest of the cage.
+pub(crate) fn locked(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
+    let shape = g.shape();
+    // A house's places for d all in one cage.
+    for h in 0..shape.house_count() {
+        for d in 1..=g.size() as u8 {
+            let places = g.places(h, d);
+            if places == 0 {
+                continue;
+            }
+            let mut cells = shape.cells_at(h, places);
+            let Some(first) = cells.next() else {
+                continue;
+            };
+            let o = k.owner[first];
+            if o == NONE || cells.any(|c| k.owner[c] != o) {
+                continue;
+            }
+            let cage = &k.cages[o as usize];
+            let elims: Vec<Candidate> = cage
+                .cells
+                .iter()
+                .filter(|&&c| shape.index_in(c, h).is_none() && g.has(c, d))
+                .map(|&c| Candidate::new(c, d))
+                .collect();
+            if elims.is_empty() {
+                continue;
+            }
+            let inside: Vec<usize> = shape.cells_at(h, places).collect();
+            let mut st = Step::new(Technique::CageLocked);
+            st.pattern
+                .extend(inside.iter().map(|&c| Candidate::new(c, d)));
+            st.cells.extend(cage.cells.iter().copied());
+            st.houses.push(h);
+            if cx.text {
+                let lost: Vec<usize> = elims.iter().map(|e| e.cell).collect();
+                st.text = format!(
+                    "Cage and house: in {}, {} can only go in {}, inside {}; the cage holds {} \
+                     once, so {} loses it.",
+                    cx.house(h),
+                    cx.sym(d),
+                    cx.cells(&inside),
+                    cage_name(cx, cage.sum, &cage.cells),
+                    cx.sym(d),
+                    cx.cells(&lost)
+                );
+            }
+            st.eliminations = elims;
+            return Some(st);
+        }
+    }
+    // A symbol every filling of a cage holds, confined to one house.
+    let Killer { cages, scratch, .. } = k;
+    for cage in cages.iter() {
+        let (used, have) = placed(g, &cage.cells);
+        if used.count_ones() as usize == cage.cells.len() || have > cage.sum {
+            continue;
+        }
+        let Some(fill) = scratch.fill(g, &cage.cells, (used, have), (cage.sum, 0), true) else {
+            continue;
+        };
+        let needed = fill.combos.iter().fold(full_mask(g.size()), |m, &c| m & c) & !used;
+        if needed == 0 {
+            continue;
+        }
+        let combos = fill.combos;
+        for d in digits(needed) {
+            let at: Vec<usize> = cage
+                .cells
+                .iter()
+                .copied()
+                .filter(|&c| g.has(c, d))
+                .collect();
+            if at.is_empty() {
+                continue;
+            }
+            let mut elims = Vec::new();
+            let mut houses = Vec::new();
+            for &(h, _) in shape.houses_of(at[0]) {
+                let h = h as usize;
+                if !at.iter().all(|&c| shape.index_in(c, h).is_some()) {
+                    continue;
+                }
+                let before = elims.len();
+                for &c in shape.house(h) {
+                    let c = c as usize;
+                    let e = Candidate::new(c, d);
+                    if !cage.cells.contains(&c) && g.has(c, d) && !elims.contains(&e) {
+                        elims.push(e);
+                    }
+                }
+                if elims.len() > before {
+                    houses.push(h);
+                }
+            }
+            if elims.is_empty() {
+                continue;
+            }
+            let mut st = Step::new(Technique::CageLocked);
+            st.pattern.extend(at.iter().map(|&c| Candidate::new(c, d)));
+            st.cells.extend(cage.cells.iter().copied());
+            st.houses.extend(houses.iter().copied());
+            if cx.text {
+                let every = if combos.len() <= LISTED {
+                    let v: Vec<String> = combos.iter().map(|&m| combo_name(cx, m)).collect();
+                    format!("can only be {}, each with {}", join_or(&v), cx.sym(d))
+                } else {
+                    format!("needs {} in every combination that fits", cx.sym(d))
+                };
+                st.text = format!(
+                    "Cage and house: {} {every}, and in the cage {} can only go in {} (inside \
+                     {}), so {} loses it in {}.",
+                    cage_name(cx, cage.sum, &cage.cells),
+                    cx.sym(d),
+                    cx.cells(&at),
+                    cx.houses(&houses),
+                    cx.houses(&houses),
+                    cx.cells(&elims.iter().map(|e| e.cell).collect::<Vec<_>>())
+                );
+            }
+            st.eliminations = elims;
+            return Some(st);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Layout;
+    use crate::logic::testutil::{classic, ctx, keep_only};
+    use std::sync::Arc;
+
+    fn shape() -> Arc<Shape> {
+        Arc::new(Shape::new(Arc::new(Layout::classic())))
+    }
+
+    /// Every symbol some filling of `cells` puts in each, by trying every
+    /// filling: symbols adding up to `sum`, different where cells share a
+    /// house.
+    fn brute(g: &Candidates, cells: &[usize], sum: u32) -> Vec<u32> {
+        let sh = g.shape();
+        let mut support = vec![0u32; cells.len()];
+        let mut pick = vec![0u8; cells.len()];
+        let mut stack = vec![0usize];
+        // An odometer over every choice of candidates.
+        let choices: Vec<Vec<u8>> = cells.iter().map(|&c| digits(g.cell(c)).collect()).collect();
+        if choices.iter().any(Vec::is_empty) {
+            return support;
+        }
+        stack.resize(cells.len(), 0);
+        loop {
+            for (p, (ch, &i)) in pick.iter_mut().zip(choices.iter().zip(&stack)) {
+                *p = ch[i];
+            }
+            let total: u32 = pick.iter().map(|&v| v as u32).sum();
+            let differ = (0..cells.len())
+                .all(|i| (0..i).all(|j| pick[i] != pick[j] || !sh.sees(cells[i], cells[j])));
+            if total == sum && differ {
+                for (o, &v) in support.iter_mut().zip(&pick) {
+                    *o |= 1 << (v - 1);
+                }
+            }
+            let mut i = 0;
+            loop {
+                if i == cells.len() {
+                    return support;
+                }
+                stack[i] += 1;
+                if stack[i] < choices[i].len() {
+                    break;
+                }
+                stack[i] = 0;
+                i += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn the_filling_search_finds_what_trying_every_filling_finds() {
+        let mut rng = crate::rng::Rng::new(7);
+        let sh = shape();
+        let mut s = Scratch::default();
+        // Cells of one row (all different), and r1c1, r1c2, r2c4, r4c2 and
+        // r3c7 (only some share a house).
+        let lines: [&[usize]; 2] = [&[0, 1, 2, 3], &[0, 1, 12, 28, 24]];
+        for _ in 0..300 {
+            for (distinct, all) in [(true, lines[0]), (false, lines[1])] {
+                let k = 1 + rng.below(all.len() as u32) as usize;
+                let cells = &all[..k];
+                let mut g = Candidates::new(sh.clone(), &[0u8; 81]);
+                for &c in cells {
+                    for d in 1..=9 {
+                        if rng.below(2) == 0 {
+                            g.eliminate(c, d);
+                        }
+                    }
+                }
+                let sum = k as u32 + rng.below(8 * k as u32 + 1);
+                let want = brute(&g, cells, sum);
+                let got = s.fill(&g, cells, (0, 0), (sum, 0), distinct);
+                let found = want.iter().all(|&m| m != 0);
+                let cands: Vec<u32> = cells.iter().map(|&c| g.cell(c)).collect();
+                assert_eq!(got.is_some(), found, "{cands:?} sum {sum} {distinct}");
+                if let Some(f) = got {
+                    assert_eq!(f.support, &want[..], "{cands:?} sum {sum} {distinct}");
+                    if distinct {
+                        assert!(f.combos.iter().all(|&m| mask_sum(m) == sum));
+                    }
+                }
+            }
+        }
+    }
+
+    fn killer(cages: &[(u32, &[u32])]) -> Killer {
+        let cages: Vec<Cage> = cages
+            .iter()
+            .map(|&(s, c)| Cage::new(s, c.to_vec()))
+            .collect();
+        Killer::new(&shape(), &cages).unwrap()
+    }
+
+    #[test]
+    fn a_17_in_two_cells_can_only_be_8_and_9() {
+        let mut k = killer(&[(17, &[4, 13])]);
+        let g = classic("");
+        let sh = g.shape().clone();
+        let st = combinations(&g, &ctx(&sh), &mut k).unwrap();
+        assert_eq!(st.eliminations.len(), 14);
+        assert!(st.eliminations.iter().all(|e| e.digit < 8));
+        assert_eq!(
+            st.text,
+            "Cage combinations: the 17 in r1c5-r2c5 can only be 8+9, so r1c5 and r2c5 can \
+             only be 8 or 9."
+        );
+    }
+
+    #[test]
+    fn a_cell_that_would_leave_its_partner_no_symbol_is_named() {
+        // 10 in r1c1-r1c2: r1c1 holds 1, 2 or 9, r1c2 8 or 9: 9 in r1c1
+        // would need 1 in r1c2.
+        let mut k = killer(&[(10, &[0, 1])]);
+        let mut g = classic("");
+        keep_only(&mut g, 0, &[1, 2, 9]);
+        keep_only(&mut g, 1, &[8, 9]);
+        let sh = g.shape().clone();
+        let st = combinations(&g, &ctx(&sh), &mut k).unwrap();
+        assert_eq!(st.eliminations, [Candidate::new(0, 9)]);
+        assert!(
+            st.text
+                .contains("r1c1 cannot be 9, which would leave r1c2 needing 1"),
+            "{}",
+            st.text
+        );
+    }
+
+    #[test]
+    fn the_last_cell_of_a_cage_takes_what_the_sum_lacks() {
+        let k = killer(&[(12, &[0, 1, 2])]);
+        let g = classic("35");
+        let sh = g.shape().clone();
+        let st = cage_full_house(&g, &ctx(&sh), &k).unwrap();
+        assert_eq!(st.placements, [Candidate::new(2, 4)]);
+        assert_eq!(
+            st.text,
+            "Last cell of a cage: r1c3 is the last empty cell of the 12 in r1c1-r1c2-r1c3, \
+             whose other cells add up to 8, so it takes 12 - 8 = 4."
+        );
+    }
+
+    #[test]
+    fn innies_of_a_row_fix_its_last_cell() {
+        // Row 1: r1c1-r1c4 make 10 and r1c5-r1c8 make 30; r1c9 sits in a
+        // cage with r2c9, so it is the innie: 45 - 40 = 5.
+        let mut k = killer(&[(10, &[0, 1, 2, 3]), (30, &[4, 5, 6, 7]), (9, &[8, 17])]);
+        let g = classic("");
+        let sh = g.shape().clone();
+        let st = innies(&g, &ctx(&sh), &mut k, true).unwrap();
+        assert_eq!(st.placements, [Candidate::new(8, 5)]);
+        assert_eq!(
+            st.text,
+            "45 rule: row 1 holds 45 and the cages wholly inside it 40, so r1c9 is 5."
+        );
+    }
+
+    #[test]
+    fn outies_of_a_row_with_a_sum_remove_candidates() {
+        // Row 1 all caged; the 15 and the 12 stick out into row 2 with
+        // r2c1 and r2c9: 10 + 15 + 17 + 12 - 45 = 9 for two cells that
+        // share row 2, so neither can be 9.
+        let mut k = killer(&[
+            (10, &[1, 2, 3]),
+            (15, &[0, 9]),
+            (17, &[4, 5, 6]),
+            (12, &[7, 8, 17]),
+        ]);
+        let g = classic("");
+        let sh = g.shape().clone();
+        let st = innies(&g, &ctx(&sh), &mut k, false).unwrap();
+        assert_eq!(
+            st.eliminations,
+            [Candidate::new(9, 9), Candidate::new(17, 9)]
+        );
+        assert!(
+            st.text.starts_with(
+                "45 rule: the cages covering row 1 add up to 54, 9 more than its 45, so the \
+                 cells sticking out, r2c1 and r2c9, add up to 9; they share row 2, so they \
+                 differ; they can only be 1+8, 2+7, 3+6 or 4+5, so"
+            ),
+            "{}",
+            st.text
+        );
+    }
+
+    #[test]
+    fn a_symbol_every_combination_needs_leaves_the_house_it_is_locked_in() {
+        // The 3 in r1c1-r1c2 is 1+2: it holds 1 inside row 1 and box 1,
+        // so the rest of both lose it (1 first).
+        let mut k = killer(&[(3, &[0, 1])]);
+        let g = classic("");
+        let sh = g.shape().clone();
+        let st = locked(&g, &ctx(&sh), &mut k).unwrap();
+        assert!(st.eliminations.iter().all(|e| e.digit == 1));
+        assert!(st.eliminations.contains(&Candidate::new(8, 1)));
+        assert!(st.eliminations.contains(&Candidate::new(20, 1)));
+        assert!(!st.eliminations.iter().any(|e| e.cell == 0 || e.cell == 1));
+    }
+
+    #[test]
+    fn a_house_symbol_locked_in_a_cage_leaves_the_rest_of_the_cage() {
+        // In row 1, 7 can only go in r1c1 and r1c2, both in a cage that
+        // goes on to r2c1: r2c1 loses 7.
+        let mut k = killer(&[(20, &[0, 1, 9])]);
+        let mut g = classic("");
+        for c in 2..9 {
+            g.eliminate(c, 7);
+        }
+        let sh = g.shape().clone();
+        let st = locked(&g, &ctx(&sh), &mut k).unwrap();
+        assert_eq!(st.eliminations, [Candidate::new(9, 7)]);
+        assert!(
+            st.text
+                .starts_with("Cage and house: in row 1, 7 can only go in r1c1 and r1c2")
+        );
+    }
+
+    #[test]
+    fn overlapping_cages_keep_combinations_but_no_45_rule() {
+        let k = killer(&[(3, &[0, 1]), (10, &[1, 2])]);
+        assert!(k.derived.is_empty());
+        assert!(k.owner.iter().all(|&o| o == NONE));
+    }
+}
