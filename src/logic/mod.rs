@@ -28,6 +28,7 @@ mod forcing;
 mod intersect;
 mod killer;
 mod marks;
+mod rules;
 mod shape;
 mod single_digit;
 mod singles;
@@ -173,6 +174,7 @@ const GROUPS: &[&[Technique]] = {
         &[DirectPointing],
         &[DirectClaiming],
         &[DirectHiddenPair],
+        &[VariantRule],
         &[NakedSingle],
         &[CageCombination],
         &[DirectHiddenTriple],
@@ -226,6 +228,7 @@ const BY_COST: &[Technique] = {
         HiddenSingleBox,
         HiddenSingleLine,
         NakedSingle,
+        VariantRule,
         DirectPointing,
         DirectClaiming,
         Pointing,
@@ -285,6 +288,8 @@ pub struct Logic {
     forcing: forcing::Forcing,
     /// The cages' techniques (none without cages).
     killer: Option<killer::Killer>,
+    /// What each variant rule alone rules out (none without rules).
+    variant: Option<crate::solve::RuleEliminations>,
 }
 
 impl Logic {
@@ -307,13 +312,34 @@ impl Logic {
         Ok(logic)
     }
 
-    /// The engine for `puzzle`'s layout and cages.
+    /// The engine for `puzzle`'s layout, cages and variant rules. The
+    /// techniques reason on the houses, which stays true with any rule;
+    /// the solver's step and the uniqueness check take every rule into
+    /// account.
     pub fn for_puzzle(puzzle: &Puzzle) -> Result<Logic, LogicError> {
-        if puzzle.cages().is_empty() {
+        if puzzle.cages().is_empty() && puzzle.rules().is_empty() {
             Ok(Logic::new(puzzle.layout().clone()))
         } else {
-            Logic::with_cages(puzzle.layout().clone(), puzzle.cages())
+            let solver =
+                SudokuSolver::with_rules(puzzle.layout().clone(), puzzle.cages(), puzzle.rules())
+                    .map_err(|e| LogicError::Values(e.to_string()))?;
+            let mut logic = Logic::build(puzzle.layout().clone(), solver);
+            if !puzzle.cages().is_empty() {
+                logic.killer = killer::Killer::new(&logic.shape, puzzle.cages());
+            }
+            if !puzzle.rules().is_empty() {
+                logic.variant = Some(crate::solve::RuleEliminations::new(
+                    puzzle.layout(),
+                    puzzle.rules(),
+                ));
+            }
+            Ok(logic)
         }
+    }
+
+    /// The variant rules the engine was made for (empty without).
+    pub fn rules(&self) -> &[crate::grid::Rule] {
+        self.solver.rules()
     }
 
     fn build(layout: Arc<Layout>, solver: SudokuSolver) -> Logic {
@@ -326,6 +352,7 @@ impl Logic {
             solver,
             shape,
             killer: None,
+            variant: None,
         }
     }
 
@@ -350,6 +377,11 @@ impl Logic {
                 self.shape.layout().name(),
                 puzzle.layout().name()
             )));
+        }
+        if puzzle.rules() != self.rules() {
+            return Err(LogicError::Values(
+                "the engine was made for other variant rules than this puzzle's".to_string(),
+            ));
         }
         if puzzle.cages() != self.cages() {
             return Err(LogicError::Values(
@@ -381,7 +413,7 @@ impl Logic {
             return Err(LogicError::NoSolution(String::new()));
         }
         Ok(Options {
-            unique: count == 1 && self.cages().is_empty(),
+            unique: count == 1 && self.cages().is_empty() && self.rules().is_empty(),
             alphabet: puzzle.alphabet(),
         })
     }
@@ -538,7 +570,7 @@ impl Logic {
         let cx = Ctx {
             shape: &shape,
             text,
-            unique: opts.unique && self.cages().is_empty(),
+            unique: opts.unique && self.cages().is_empty() && self.rules().is_empty(),
             alphabet: opts.alphabet,
         };
         let settled = |t: Technique| t.base() <= accept + 1e-4 && !t.varies();
@@ -628,6 +660,13 @@ impl Logic {
         match t {
             FullHouse => single(singles::full_house(g)),
             CageFullHouse => killer::cage_full_house(g, cx, self.killer.as_ref()?),
+            VariantRule => rules::find(
+                g,
+                cx,
+                self.shape.layout(),
+                self.solver.rules(),
+                self.variant.as_ref()?,
+            ),
             CageCombination => killer::combinations(g, cx, self.killer.as_mut()?),
             Innies => killer::innies(g, cx, self.killer.as_mut()?, true),
             InniesSum => killer::innies(g, cx, self.killer.as_mut()?, false),

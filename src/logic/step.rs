@@ -21,6 +21,9 @@ pub enum Technique {
     DirectClaiming,
     /// A hidden pair that leaves a hidden single in its house.
     DirectHiddenPair,
+    /// What a variant rule alone rules out (a thermometer's bounds, a dot's
+    /// partners, an arrow's sum...), named by the rule.
+    VariantRule,
     /// The only symbol left for a cell.
     NakedSingle,
     /// The sets of symbols that make a cage's sum and fit its cells'
@@ -103,6 +106,7 @@ pub const ALL: &[Technique] = &[
     Technique::DirectPointing,
     Technique::DirectClaiming,
     Technique::DirectHiddenPair,
+    Technique::VariantRule,
     Technique::NakedSingle,
     Technique::CageCombination,
     Technique::DirectHiddenTriple,
@@ -173,6 +177,7 @@ impl Technique {
             DirectPointing => 1.7,
             DirectClaiming => 1.9,
             DirectHiddenPair => 2.0,
+            VariantRule => 2.1,
             NakedSingle => 2.3,
             CageCombination => 2.4,
             DirectHiddenTriple => 2.5,
@@ -214,6 +219,7 @@ impl Technique {
             DirectPointing => "direct pointing",
             DirectClaiming => "direct claiming",
             DirectHiddenPair => "direct hidden pair",
+            VariantRule => "variant rule",
             NakedSingle => "naked single",
             CageCombination => "cage combinations",
             DirectHiddenTriple => "direct hidden triple",
