@@ -895,12 +895,12 @@ mod tests {
 
     use crate::grid::{Layout, Rule, rules_hold};
     use crate::rng::Rng;
-    use crate::solve::SudokuSolver;
+    use crate::solve::{Outcome, SolveError, SudokuSolver};
 
     /// A classic with a few hundred solutions: a unique puzzle with givens
     /// taken out.
     const LOOSE: &str =
-        "5...7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+        "...................98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
     fn values(s: &str) -> Vec<u8> {
         s.bytes()
@@ -994,11 +994,18 @@ mod tests {
         );
         let mut rng = Rng::new(41);
         let mut checked = 0;
-        for round in 0..6 {
+        for round in 0..3 {
             let pick = &all.solutions[rng.below(all.count as u32) as usize];
             let families = rules_kept_by(&layout, pick, &mut rng);
-            assert!(families.len() >= 10, "only {} families", families.len());
+            assert!(families.len() >= 8, "only {} families", families.len());
             let mut sets: Vec<Vec<Rule>> = families.clone();
+            // Rules over the whole grid rarely hold for a random solution:
+            // each alone, whatever it counts (none, often).
+            let whole = ["diagonal+", "antiknight", "antiking", "nonconsecutive", "disjoint"];
+            let alone: Vec<Vec<Rule>> = whole
+                .iter()
+                .map(|w| Rule::parse(w, &layout).unwrap())
+                .collect();
             // Mixes: three families at a time.
             for i in 0..families.len() {
                 let mut mix = families[i].clone();
@@ -1006,16 +1013,22 @@ mod tests {
                 mix.extend(families[(i + 7) % families.len()].clone());
                 sets.push(mix);
             }
-            for rules in sets {
+            let kept = sets.len();
+            sets.extend(alone);
+            for (k, rules) in sets.into_iter().enumerate() {
                 let want = all
                     .solutions
                     .iter()
                     .filter(|s| rules_hold(&layout, s, &rules))
                     .count() as u64;
                 let mut solver = SudokuSolver::with_rules(layout.clone(), &[], &rules).unwrap();
-                let got = solver.solve(&givens, 100_000, 100_000).unwrap();
+                // Givens that clash in an extra house have no solution.
+                let got = match solver.solve(&givens, 100_000, 100_000) {
+                    Err(SolveError::Conflict { .. }) => Outcome::default(),
+                    other => other.unwrap(),
+                };
                 let text: Vec<String> = rules.iter().map(|r| r.to_text(&layout)).collect();
-                assert!(want >= 1, "{text:?}: the picked solution keeps them");
+                assert!(k >= kept || want >= 1, "{text:?}: the picked solution keeps them");
                 assert_eq!(got.count, want, "{text:?}");
                 for s in &got.solutions {
                     assert!(
@@ -1026,6 +1039,6 @@ mod tests {
                 checked += 1;
             }
         }
-        assert!(checked >= 100, "{checked} rule sets checked");
+        assert!(checked >= 50, "{checked} rule sets checked");
     }
 }
