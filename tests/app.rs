@@ -192,10 +192,8 @@ fn a_sample_opens_with_its_givens_and_status() {
     h.get_by_label_contains("One solution");
 }
 
-/// True when the last frame paints a texture of `size` pixels: the open
-/// document's picture (its photo, or a text puzzle's drawn grid with its
-/// givens), not the blank stand-in drawn while there is none.
-fn paints_picture(h: &Window, size: [f32; 2]) -> bool {
+/// The textures the last frame paints: each one's name and size.
+fn painted_textures(h: &Window) -> Vec<(String, [usize; 2])> {
     fn meshes<'s>(shape: &'s egui::Shape, out: &mut Vec<&'s egui::Mesh>) {
         match shape {
             egui::Shape::Mesh(m) => out.push(m),
@@ -209,11 +207,27 @@ fn paints_picture(h: &Window, size: [f32; 2]) -> bool {
     }
     let textures = h.ctx.tex_manager();
     let textures = textures.read();
-    let want = [size[0] as usize, size[1] as usize];
     found
         .iter()
         .filter_map(|m| textures.meta(m.texture_id))
-        .any(|meta| meta.size == want)
+        .map(|meta| (meta.name.clone(), meta.size))
+        .collect()
+}
+
+/// True when the last frame paints a texture of `size` pixels: the open
+/// document's picture (its photo, or a text puzzle's drawn grid with its
+/// givens), not the blank stand-in drawn while there is none.
+fn paints_picture(h: &Window, size: [f32; 2]) -> bool {
+    let want = [size[0] as usize, size[1] as usize];
+    painted_textures(h).iter().any(|(_, s)| *s == want)
+}
+
+/// True when the last frame paints the picture with the solution drawn in
+/// (the texture the canvas uploads for it), not the plain picture.
+fn paints_solution(h: &Window) -> bool {
+    painted_textures(h)
+        .iter()
+        .any(|(name, _)| name.starts_with("solved-"))
 }
 
 #[test]
@@ -238,6 +252,40 @@ fn a_text_puzzle_brought_back_is_drawn_with_its_givens() {
         paints_picture(&h, size),
         "the grid and its givens are drawn again after coming back"
     );
+}
+
+#[test]
+fn solve_draws_the_solution_after_coming_back_to_a_pdf_page() {
+    let mut h = harness();
+    h.run();
+    open(
+        &mut h,
+        Input::Path(root().join("samples/images/classic-pdf.pdf")),
+    );
+    h.get_by_label_contains("One solution");
+    h.get_by_label("Close").click();
+    settle(&mut h);
+    assert!(h.state().doc().is_none());
+    h.get_by_label("Back to the last puzzle").click();
+    settle(&mut h);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    h.get_by_label_contains("One solution");
+    assert!(
+        h.state().shown_solution().is_some(),
+        "the solution is asked for"
+    );
+    assert!(
+        paints_solution(&h),
+        "the solution is drawn after coming back and solving"
+    );
+    // Hidden and shown again, it is drawn again.
+    h.key_press(Key::H);
+    settle(&mut h);
+    assert!(!paints_solution(&h), "H hides the solution");
+    h.key_press(Key::H);
+    settle(&mut h);
+    assert!(paints_solution(&h), "H shows it again");
 }
 
 #[test]

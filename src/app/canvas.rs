@@ -171,10 +171,12 @@ pub struct Textures {
     /// A photo converted off the window's thread for the document with
     /// this id, waiting to be uploaded.
     photo: Option<(u64, egui::ColorImage)>,
-    /// The picture with the solution drawn in.
-    solved: Option<(Stamp, egui::TextureHandle)>,
-    /// The solved picture drawn in the background, waiting to be uploaded.
-    pending_solved: Option<(Stamp, egui::ColorImage)>,
+    /// The picture with the solution drawn in; no texture: drawing it
+    /// failed for that stamp.
+    solved: Option<(Stamp, Option<egui::TextureHandle>)>,
+    /// The solved picture drawn in the background, waiting to be uploaded
+    /// (`None`: drawing it failed).
+    pending_solved: Option<(Stamp, Option<egui::ColorImage>)>,
 }
 
 impl Textures {
@@ -184,9 +186,19 @@ impl Textures {
     }
 
     /// Takes the picture with the solution drawn in for `stamp`, or notes
-    /// that there is none (the puzzle has no single solution).
+    /// that drawing it failed (`None`), so that it is not drawn again.
     pub fn offer_solved(&mut self, stamp: Stamp, image: Option<egui::ColorImage>) {
-        self.pending_solved = image.map(|i| (stamp, i));
+        self.pending_solved = Some((stamp, image));
+    }
+
+    /// True when the picture with the solution drawn in for `stamp` is
+    /// here or waiting to be uploaded, or drawing it failed: nothing to
+    /// draw again.
+    pub fn has_solved(&self, stamp: Stamp) -> bool {
+        self.pending_solved
+            .as_ref()
+            .is_some_and(|(s, _)| *s == stamp)
+            || self.solved.as_ref().is_some_and(|(s, _)| *s == stamp)
     }
 
     /// Drops every picture: the open document was left.
@@ -237,11 +249,11 @@ impl Textures {
     pub fn solved(&mut self, ctx: &egui::Context, stamp: Stamp) -> Option<egui::TextureHandle> {
         if let Some((_, image)) = self.pending_solved.take_if(|(s, _)| *s == stamp) {
             let name = format!("solved-{}-{}", stamp.doc, stamp.revision);
-            let handle = upload(ctx, name, image);
+            let handle = image.map(|image| upload(ctx, name, image));
             self.solved = Some((stamp, handle));
         }
         match &self.solved {
-            Some((s, t)) if *s == stamp => Some(t.clone()),
+            Some((s, t)) if *s == stamp => t.clone(),
             _ => None,
         }
     }

@@ -196,8 +196,16 @@ enum Message {
         solutions: Solutions,
         /// The player's entries checked, when there are any.
         check: Option<EntryCheck>,
-        /// The picture with the solution drawn in, when there is one.
-        solved: Option<egui::ColorImage>,
+        /// The picture with the solution drawn in, when there is one
+        /// solution (`Err`: drawing it failed).
+        solved: Option<Result<egui::ColorImage, String>>,
+    },
+    /// The picture with the solution drawn in again, for a state whose
+    /// count was kept while its pictures were dropped (the document was
+    /// left and brought back).
+    Drawn {
+        stamp: Stamp,
+        solved: Result<egui::ColorImage, String>,
     },
     Hinted {
         stamp: Stamp,
@@ -261,9 +269,7 @@ impl Count {
         let solutions = count_solutions(&self.snap.puzzle);
         let check = self.snap.check();
         let solved = match &solutions {
-            Solutions::Unique(s) => doc::picture(&self.source, &self.snap, Some(s))
-                .ok()
-                .map(|img| canvas::color_image(&img)),
+            Solutions::Unique(s) => Some(solved_picture(&self.source, &self.snap, s)),
             _ => None,
         };
         Message::Counted {
@@ -273,6 +279,16 @@ impl Count {
             solved,
         }
     }
+}
+
+/// The picture of a state with its one solution drawn in, as the window
+/// uploads it.
+fn solved_picture(
+    source: &Source,
+    snap: &doc::Snapshot,
+    solution: &[u8],
+) -> Result<egui::ColorImage, String> {
+    doc::picture(source, snap, Some(solution)).map(|img| canvas::color_image(&img))
 }
 
 /// What the hint finder is asked: one state of a document.
@@ -347,6 +363,8 @@ pub struct SudokuApp {
     entry_check: Option<(Stamp, Option<EntryCheck>)>,
     /// The newest state handed to the solver and not yet counted.
     counting: Option<Stamp>,
+    /// The state whose solved picture is being drawn again.
+    drawing: Option<Stamp>,
     /// Counts solutions on a thread of its own, newest state first.
     solver: Worker<Count>,
     /// The hint asked for one state of a document: its level, its step.
@@ -437,6 +455,7 @@ impl SudokuApp {
             solutions: None,
             entry_check: None,
             counting: None,
+            drawing: None,
             solver,
             dialog_open: false,
             view: canvas::ViewState::default(),
@@ -524,6 +543,7 @@ impl SudokuApp {
         self.is_working()
             || self.reread_due.is_some()
             || self.needs_counting()
+            || self.needs_drawing()
             || self.needs_rating()
     }
 
@@ -534,6 +554,7 @@ impl SudokuApp {
             || self.rereading.is_some()
             || self.switching.is_some()
             || self.counting.is_some()
+            || self.drawing.is_some()
             || self.hinting.is_some()
             || self.rating_for.is_some()
             || self.dialog_open
@@ -569,6 +590,37 @@ impl SudokuApp {
             Some(e) => self.solutions().is_none() && self.counting != Some(e.stamp()),
             None => false,
         }
+    }
+
+    /// True when the open document's state has one solution, counted,
+    /// but no picture with it drawn in, nor one on the way: its pictures
+    /// were dropped when the document was left, and the count kept.
+    fn needs_drawing(&self) -> bool {
+        match (self.stamp(), self.solutions()) {
+            (Some(stamp), Some(Solutions::Unique(_))) => {
+                !self.textures.has_solved(stamp) && self.drawing != Some(stamp)
+            }
+            _ => false,
+        }
+    }
+
+    /// Draws the open document's solved picture again, in the background.
+    fn start_drawing(&mut self) {
+        let Some(e) = &self.current else { return };
+        let Some(Solutions::Unique(solution)) = self.solutions() else {
+            return;
+        };
+        let stamp = e.stamp();
+        let (source, snap, solution) = (
+            e.doc.source.clone(),
+            e.doc.current.clone(),
+            solution.clone(),
+        );
+        self.drawing = Some(stamp);
+        self.spawn(move || Message::Drawn {
+            stamp,
+            solved: solved_picture(&source, &snap, &solution),
+        });
     }
 
     /// The live status line.
@@ -1116,6 +1168,9 @@ impl SudokuApp {
         if self.needs_counting() {
             self.start_counting();
         }
+        if self.needs_drawing() {
+            self.start_drawing();
+        }
         if self.needs_rating() {
             self.start_rating();
         }
@@ -1125,7 +1180,7 @@ impl SudokuApp {
     /// is due: counting the solutions of a new state at once, reading the grid
     /// again once the corners have rested.
     fn wake_for_due_work(&self, ctx: &egui::Context) {
-        if self.needs_counting() || self.needs_rating() {
+        if self.needs_counting() || self.needs_drawing() || self.needs_rating() {
             ctx.request_repaint();
         }
         if let Some(due) = self.reread_due {
@@ -1214,7 +1269,17 @@ impl SudokuApp {
                 if self.current.as_ref().is_some_and(|e| e.stamp() == stamp) {
                     self.solutions = Some((stamp, solutions));
                     self.entry_check = Some((stamp, check));
-                    self.textures.offer_solved(stamp, solved);
+                    if let Some(solved) = solved {
+                        self.take_solved(stamp, solved);
+                    }
+                }
+            }
+            Message::Drawn { stamp, solved } => {
+                if self.drawing == Some(stamp) {
+                    self.drawing = None;
+                }
+                if self.stamp() == Some(stamp) {
+                    self.take_solved(stamp, solved);
                 }
             }
             Message::Hinted { stamp, result } => {
@@ -1267,6 +1332,18 @@ impl SudokuApp {
                     }
                     Err(e) => self.error = Some(e),
                 }
+            }
+        }
+    }
+
+    /// Takes the solved picture of the open document's state; a failure
+    /// to draw it is said, not passed over.
+    fn take_solved(&mut self, stamp: Stamp, solved: Result<egui::ColorImage, String>) {
+        match solved {
+            Ok(image) => self.textures.offer_solved(stamp, Some(image)),
+            Err(message) => {
+                self.error = Some(format!("cannot draw the solution: {message}"));
+                self.textures.offer_solved(stamp, None);
             }
         }
     }
