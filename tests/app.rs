@@ -1479,3 +1479,45 @@ fn entries_are_checked_marked_red_and_undone() {
     assert_eq!(back.entries().count(), entries.len() - 1);
     assert_eq!(back.puzzle().values()[cell], digit);
 }
+
+#[test]
+fn a_newly_opened_puzzle_shows_no_solution_until_asked() {
+    // "Show solution" left ticked from an earlier puzzle.
+    let mut h = harness();
+    assert!(h.state().prefs.show_solution);
+    h.run();
+    h.get_by_label("Classic sample").click();
+    settle(&mut h);
+    let puzzle = sample("classic.txt");
+    let solution = sample("classic.solution.txt");
+    let blank = puzzle.values().iter().position(|&v| v == 0).unwrap();
+    let name = puzzle.layout().cell_name(blank);
+    h.get_by_label_contains("One solution");
+    h.get_by_label(&format!("Cell {name}: empty"));
+    assert!(h.state().shown_solution().is_none());
+    assert!(!paints_solution(&h));
+
+    // Asked for, it shows; the next puzzle opened hides it again.
+    h.get_by_label("Solve").click();
+    settle(&mut h);
+    let solved = format!("Cell {name}: {} (solution)", solution.values()[blank]);
+    h.get_by_label(&solved);
+    open(
+        &mut h,
+        Input::Path(root().join("samples/images/classic-photo-page.jpg")),
+    );
+    h.get_by_label_contains("One solution");
+    h.get_by_label(&format!("Cell {name}: empty"));
+    assert!(h.state().shown_solution().is_none());
+    assert!(!paints_solution(&h));
+
+    // Opened with the solution asked for (the command line's --solve),
+    // it shows.
+    h.state_mut().open_solved(Input::Text {
+        name: "classic.txt".into(),
+        text: std::fs::read_to_string(root().join("samples/puzzles/classic.txt")).unwrap(),
+    });
+    settle(&mut h);
+    h.get_by_label(&solved);
+    assert!(paints_solution(&h));
+}

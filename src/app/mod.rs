@@ -154,11 +154,10 @@ pub fn run(options: Options) -> Result<(), String> {
                 .and_then(|s| eframe::get_value::<Prefs>(s, PREFS_KEY))
                 .unwrap_or_default();
             let mut app = SudokuApp::new(&cc.egui_ctx, prefs);
-            if options.solve {
-                app.prefs.show_solution = true;
-            }
-            if let Some(file) = options.file {
-                app.open(Input::Path(file));
+            match options.file {
+                Some(file) if options.solve => app.open_solved(Input::Path(file)),
+                Some(file) => app.open(Input::Path(file)),
+                None => {}
             }
             Ok(Box::new(app))
         }),
@@ -347,6 +346,9 @@ pub struct SudokuApp {
     next_id: u64,
     /// The newest open request; older results are discarded.
     ticket: u64,
+    /// The open request whose puzzle shows its solution at once (asked
+    /// for with it); any other opens without.
+    reveal: Option<u64>,
     pub loading: Option<Loading>,
     /// A failure to show (opening, reading, exporting).
     pub error: Option<String>,
@@ -446,6 +448,7 @@ impl SudokuApp {
             recent: Vec::new(),
             next_id: 1,
             ticket: 0,
+            reveal: None,
             loading: None,
             error: None,
             info: None,
@@ -512,6 +515,14 @@ impl SudokuApp {
                 texture,
             }
         });
+    }
+
+    /// Opens an input like [`Self::open`], its solution shown as soon as
+    /// it is read: the solution was asked for with it (the command line's
+    /// `--solve`).
+    pub fn open_solved(&mut self, input: Input) {
+        self.open(input);
+        self.reveal = Some(self.ticket);
     }
 
     /// Opens a bundled sample by its button text.
@@ -646,8 +657,11 @@ impl SudokuApp {
         }
     }
 
-    /// Takes a document in, moving the current one to the recent list.
-    fn show_doc(&mut self, doc: Doc, texture: Option<egui::ColorImage>) {
+    /// Takes a document in, moving the current one to the recent list. A
+    /// puzzle newly opened never shows its solution before it is asked
+    /// for, whatever the last one showed; `reveal`: it was asked for with
+    /// the puzzle.
+    fn show_doc(&mut self, doc: Doc, texture: Option<egui::ColorImage>, reveal: bool) {
         let id = self.next_id;
         self.next_id += 1;
         if let Some(old) = self.current.take() {
@@ -661,10 +675,7 @@ impl SudokuApp {
         if let Some(t) = texture {
             self.textures.offer_photo(id, t);
         }
-        // A puzzle being solved by hand opens without its solution.
-        if doc.writing == Writing::Entries {
-            self.prefs.show_solution = false;
-        }
+        self.prefs.show_solution = reveal;
         self.current = Some(Entry { id, doc });
         self.view.request_fit();
         self.reread_due = None;
@@ -1203,6 +1214,7 @@ impl SudokuApp {
                     return;
                 }
                 self.loading = None;
+                let reveal = self.reveal.take() == Some(ticket);
                 match result {
                     Ok(Loaded::Photo {
                         photo,
@@ -1214,11 +1226,11 @@ impl SudokuApp {
                         let name = pages.as_ref().map_or(name, |p| p.file.name());
                         let mut doc = Doc::from_photo(name, path, photo, reading);
                         doc.pages = pages;
-                        self.show_doc(doc, texture);
+                        self.show_doc(doc, texture, reveal);
                     }
                     Ok(Loaded::Text { progress }) => {
                         let doc = Doc::from_progress(name, path, progress);
-                        self.show_doc(doc, texture);
+                        self.show_doc(doc, texture, reveal);
                     }
                     Err(message) => self.error = Some(message),
                 }
