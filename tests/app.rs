@@ -1521,3 +1521,53 @@ fn a_newly_opened_puzzle_shows_no_solution_until_asked() {
     h.get_by_label(&solved);
     assert!(paints_solution(&h));
 }
+
+#[test]
+fn a_typed_path_opens_a_file_and_saves_an_export() {
+    let mut h = harness();
+    h.run();
+    let text = std::fs::read_to_string(root().join("samples/puzzles/classic.txt")).unwrap();
+    let typed = temp_file("typed.txt", text.as_bytes());
+    h.get_by_label("File path").focus();
+    h.run();
+    h.get_by_label("File path")
+        .type_text(&typed.display().to_string());
+    h.run();
+    h.get_by_label("Open path").click();
+    settle(&mut h);
+    let doc = h.state().doc().expect("the typed path opened");
+    assert_eq!(doc.name, "typed.txt");
+    assert_eq!(doc.values(), sample("classic.txt").values());
+
+    // The same field names where an export goes.
+    let out = typed.with_file_name("typed-export.png");
+    std::fs::remove_file(&out).ok();
+    h.get_by_label("File path").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("File path")
+        .type_text(&out.display().to_string());
+    h.run();
+    h.get_by_label("Export to path").click();
+    settle(&mut h);
+    let written = image::open(&out).expect("the export is a PNG");
+    assert_eq!(
+        written.to_rgba8(),
+        h.state().annotated_image().unwrap().unwrap()
+    );
+    std::fs::remove_file(&out).ok();
+    h.get_by_label_contains("Saved");
+
+    // A path that leads nowhere says so in the window.
+    let missing = typed.with_file_name("no-such-file.jpg");
+    h.get_by_label("File path").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("File path")
+        .type_text(&missing.display().to_string());
+    h.run();
+    h.get_by_label("Open path").click();
+    settle(&mut h);
+    h.get_by_label_contains("no-such-file.jpg");
+    assert!(h.state().error.is_some());
+}

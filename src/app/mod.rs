@@ -29,6 +29,7 @@ mod worker;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::{Duration, Instant};
 
 use eframe::egui;
 use serde::{Deserialize, Serialize};
@@ -94,6 +95,11 @@ pub const JIGSAW: &str = "jigsaw";
 
 /// How long corners must rest before the grid is read again, in seconds.
 pub const REREAD_DELAY: f64 = 0.25;
+
+/// A file dialog that comes back without a file sooner than this was
+/// never shown (no dialog service, as on a bare X server): nobody cancels
+/// a dialog this fast.
+pub const DIALOG_NOT_SHOWN: Duration = Duration::from_millis(400);
 
 /// Most documents kept in the recent list.
 pub const RECENT_MAX: usize = 20;
@@ -214,8 +220,16 @@ enum Message {
         stamp: Stamp,
         result: Result<Rating, String>,
     },
-    PickedOpen(Option<PathBuf>),
-    PickedExport(Option<PathBuf>),
+    /// The open dialog's answer, and how long it was up.
+    PickedOpen {
+        path: Option<PathBuf>,
+        waited: Duration,
+    },
+    /// The export dialog's answer, and how long it was up.
+    PickedExport {
+        path: Option<PathBuf>,
+        waited: Duration,
+    },
     Exported {
         stamp: Stamp,
         result: Result<PathBuf, String>,
@@ -388,6 +402,9 @@ pub struct SudokuApp {
     shape: Option<Arc<Shape>>,
     /// A file dialog is open.
     dialog_open: bool,
+    /// The path field's text: a file to open or where to export, typed
+    /// where no file dialog can be shown (or by choice).
+    pub path_field: String,
     /// Zoom and pan of the canvas.
     pub(crate) view: canvas::ViewState,
     /// The open document's pictures, uploaded on first use.
@@ -461,6 +478,7 @@ impl SudokuApp {
             drawing: None,
             solver,
             dialog_open: false,
+            path_field: String::new(),
             view: canvas::ViewState::default(),
             textures: Default::default(),
             now: 0.0,
@@ -1094,7 +1112,14 @@ impl SudokuApp {
         if let Some(dir) = &self.prefs.last_folder {
             dialog = dialog.set_directory(dir);
         }
-        self.spawn(move || Message::PickedOpen(dialog.pick_file()));
+        self.spawn(move || {
+            let since = Instant::now();
+            let path = dialog.pick_file();
+            Message::PickedOpen {
+                path,
+                waited: since.elapsed(),
+            }
+        });
     }
 
     /// Asks where to save the annotated image.
@@ -1103,6 +1128,26 @@ impl SudokuApp {
             return;
         }
         self.dialog_open = true;
+        let mut dialog = rfd::FileDialog::new()
+            .set_title("Export the solved puzzle as PNG")
+            .add_filter("PNG image", &["png"])
+            .set_file_name(self.export_name());
+        if let Some(dir) = &self.prefs.last_folder {
+            dialog = dialog.set_directory(dir);
+        }
+        self.spawn(move || {
+            let since = Instant::now();
+            let path = dialog.save_file();
+            Message::PickedExport {
+                path,
+                waited: since.elapsed(),
+            }
+        });
+    }
+
+    /// The file name an export of the open document is offered under:
+    /// "photo-solved.png".
+    fn export_name(&self) -> String {
         let stem = self
             .doc()
             .and_then(|d| {
@@ -1111,14 +1156,86 @@ impl SudokuApp {
                     .map(|s| s.to_string_lossy().into_owned())
             })
             .unwrap_or_else(|| "sudoku".into());
-        let mut dialog = rfd::FileDialog::new()
-            .set_title("Export the solved puzzle as PNG")
-            .add_filter("PNG image", &["png"])
-            .set_file_name(format!("{stem}-solved.png"));
-        if let Some(dir) = &self.prefs.last_folder {
-            dialog = dialog.set_directory(dir);
+        format!("{stem}-solved.png")
+    }
+
+    /// The path field's text as a path: `~` at its start is the home
+    /// folder. `None` when the field is empty.
+    fn typed_path(&self) -> Option<PathBuf> {
+        let text = self.path_field.trim();
+        if text.is_empty() {
+            return None;
         }
-        self.spawn(move || Message::PickedExport(dialog.save_file()));
+        let home = std::env::var_os("HOME").filter(|h| !h.is_empty());
+        Some(match (text.strip_prefix('~'), home) {
+            (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
+                PathBuf::from(home).join(rest.trim_start_matches('/'))
+            }
+            _ => PathBuf::from(text),
+        })
+    }
+
+    /// Opens the file the path field names (its Open path button, Enter in
+    /// the field).
+    pub fn open_typed_path(&mut self) {
+        match self.typed_path() {
+            Some(path) => self.open(Input::Path(path)),
+            None => {
+                self.error = Some("type the path of a file to open in the File path field".into());
+            }
+        }
+    }
+
+    /// Exports to the path the path field names (its Export to path
+    /// button): a folder gets the offered file name in it, a name without
+    /// an ending gets `.png`.
+    pub fn export_typed_path(&mut self) {
+        if self.doc().is_none() {
+            self.error = Some("nothing to export: open a puzzle first".into());
+            return;
+        }
+        let Some(mut path) = self.typed_path() else {
+            self.error = Some("type where to save the PNG in the File path field".into());
+            return;
+        };
+        if path.is_dir() {
+            path.push(self.export_name());
+        } else if path.extension().is_none() {
+            path.set_extension("png");
+        }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            self.prefs.last_folder = Some(dir.to_path_buf());
+        }
+        self.export_to(path);
+    }
+
+    /// A file dialog came back without a file after `waited`: a person
+    /// cancelled it, or, this fast, none could be shown. Then the window
+    /// says so and the path field is offered, started in the last folder.
+    fn dialog_gave_nothing(&mut self, waited: Duration, export: bool) {
+        if waited >= DIALOG_NOT_SHOWN {
+            return;
+        }
+        let (action, button) = if export {
+            ("save the export", "Export to path")
+        } else {
+            ("open a file", "Open path")
+        };
+        let message = format!(
+            "No file dialog could be shown: to {action}, type its path in the File path field and press {button}"
+        );
+        eprintln!("sudoku-lens: {message}");
+        self.error = Some(message);
+        if self.path_field.trim().is_empty() {
+            let folder = self.prefs.last_folder.clone();
+            let path = match (folder, export) {
+                (Some(dir), true) => dir.join(self.export_name()),
+                (Some(dir), false) => dir.join(""),
+                (None, true) => PathBuf::from(self.export_name()),
+                (None, false) => PathBuf::new(),
+            };
+            self.path_field = path.display().to_string();
+        }
     }
 
     /// Writes the annotated image (the photo with the solution drawn in, or
@@ -1313,19 +1430,23 @@ impl SudokuApp {
                     self.rating = Some((stamp, result));
                 }
             }
-            Message::PickedOpen(path) => {
+            Message::PickedOpen { path, waited } => {
                 self.dialog_open = false;
-                if let Some(p) = path {
-                    self.open(Input::Path(p));
+                match path {
+                    Some(p) => self.open(Input::Path(p)),
+                    None => self.dialog_gave_nothing(waited, false),
                 }
             }
-            Message::PickedExport(path) => {
+            Message::PickedExport { path, waited } => {
                 self.dialog_open = false;
-                if let Some(p) = path {
-                    if let Some(dir) = p.parent() {
-                        self.prefs.last_folder = Some(dir.to_path_buf());
+                match path {
+                    Some(p) => {
+                        if let Some(dir) = p.parent() {
+                            self.prefs.last_folder = Some(dir.to_path_buf());
+                        }
+                        self.export_to(p);
                     }
-                    self.export_to(p);
+                    None => self.dialog_gave_nothing(waited, true),
                 }
             }
             Message::Exported { stamp, result } => {
@@ -1465,5 +1586,77 @@ impl eframe::App for SudokuApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, PREFS_KEY, &self.prefs);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn app() -> SudokuApp {
+        SudokuApp::new(&egui::Context::default(), Prefs::default())
+    }
+
+    #[test]
+    fn a_dialog_back_at_once_says_none_could_be_shown_and_offers_the_path_field() {
+        let mut app = app();
+        app.receive(Message::PickedOpen {
+            path: None,
+            waited: Duration::from_millis(15),
+        });
+        let said = app.error.clone().expect("said in the window");
+        assert!(said.contains("No file dialog could be shown"), "{said}");
+        assert!(said.contains("Open path"), "{said}");
+
+        app.error = None;
+        app.receive(Message::PickedExport {
+            path: None,
+            waited: Duration::from_millis(15),
+        });
+        let said = app.error.clone().expect("said in the window");
+        assert!(said.contains("Export to path"), "{said}");
+        // The field starts with the name an export is offered under.
+        assert_eq!(app.path_field, "sudoku-solved.png");
+    }
+
+    #[test]
+    fn a_dialog_cancelled_by_a_person_says_nothing() {
+        let mut app = app();
+        for message in [
+            Message::PickedOpen {
+                path: None,
+                waited: Duration::from_secs(2),
+            },
+            Message::PickedExport {
+                path: None,
+                waited: Duration::from_secs(2),
+            },
+        ] {
+            app.receive(message);
+            assert_eq!(app.error, None);
+            assert_eq!(app.path_field, "");
+        }
+    }
+
+    #[test]
+    fn the_path_field_reads_a_home_folder_and_an_empty_field_is_said() {
+        let mut app = app();
+        app.open_typed_path();
+        assert!(
+            app.error
+                .as_deref()
+                .is_some_and(|e| e.contains("File path"))
+        );
+        app.path_field = "  /tmp/puzzle.txt ".into();
+        assert_eq!(app.typed_path(), Some(PathBuf::from("/tmp/puzzle.txt")));
+        if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+            app.path_field = "~/puzzle.txt".into();
+            assert_eq!(
+                app.typed_path(),
+                Some(PathBuf::from(home).join("puzzle.txt"))
+            );
+        }
+        app.path_field = "~other/puzzle.txt".into();
+        assert_eq!(app.typed_path(), Some(PathBuf::from("~other/puzzle.txt")));
     }
 }

@@ -359,7 +359,43 @@ fn toolbar(app: &mut SudokuApp, ui: &mut egui::Ui) {
             }
         });
     });
+    path_row(app, ui);
     ui.add_space(2.0);
+}
+
+/// A file's path typed in, to open or to export to: the way that works
+/// where no file dialog can be shown, and for those who prefer typing.
+fn path_row(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    let has_doc = app.doc().is_some();
+    ui.horizontal(|ui| {
+        let label = ui.label("File path");
+        ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+            if ui
+                .add_enabled(has_doc, egui::Button::new("Export to path"))
+                .on_hover_text("Save the PNG export at the path typed (a folder: a name is chosen)")
+                .clicked()
+            {
+                app.export_typed_path();
+            }
+            if ui
+                .button("Open path")
+                .on_hover_text("Open the file at the path typed (Enter in the field)")
+                .clicked()
+            {
+                app.open_typed_path();
+            }
+            let field = ui
+                .add(
+                    egui::TextEdit::singleline(&mut app.path_field)
+                        .desired_width(ui.available_width())
+                        .hint_text("type a file's path"),
+                )
+                .labelled_by(label.id);
+            if field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+                app.open_typed_path();
+            }
+        });
+    });
 }
 
 fn start_screen(app: &mut SudokuApp, ui: &mut egui::Ui) {
