@@ -1571,3 +1571,123 @@ fn a_typed_path_opens_a_file_and_saves_an_export() {
     h.get_by_label_contains("no-such-file.jpg");
     assert!(h.state().error.is_some());
 }
+
+/// The rectangle of the one widget labelled `label`.
+fn rect_of(h: &Window, label: &str) -> egui::Rect {
+    h.get_by_label(label).rect()
+}
+
+#[test]
+fn side_panel_controls_keep_their_place_when_messages_come_and_go() {
+    let mut h = harness();
+    open_sample(&mut h, "killer.txt");
+    h.get_by_label_contains("Cell r1c1:").click();
+    settle(&mut h);
+    let controls = ["Solve", "−1", "+1", "Hint", "Clear cell", "Copy puzzle"];
+    let before: Vec<_> = controls.iter().map(|l| rect_of(&h, l)).collect();
+
+    // A hint's words appear.
+    h.get_by_label("Hint").click();
+    settle(&mut h);
+    assert!(h.state().current_hint().is_some());
+    for (l, r) in controls.iter().zip(&before) {
+        assert_eq!(
+            rect_of(&h, l),
+            *r,
+            "{l} moved when the hint's words appeared"
+        );
+    }
+
+    // An edit: the puzzle is marked edited, the solution count changes.
+    h.get_by_label("5").click();
+    settle(&mut h);
+    assert!(h.state().doc().unwrap().is_edited());
+    for (l, r) in controls.iter().zip(&before) {
+        assert_eq!(rect_of(&h, l), *r, "{l} moved when the puzzle was edited");
+    }
+}
+
+#[test]
+fn every_control_can_be_reached_in_a_small_window() {
+    let mut h = harness();
+    h.set_size(egui::vec2(480.0, 360.0));
+    open_sample(&mut h, "killer.txt");
+    h.get_by_label_contains("Cell r1c1:").click();
+    settle(&mut h);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(480.0, 360.0));
+
+    // The toolbar's controls lie side by side, none over another.
+    let toolbar = [
+        "Open…",
+        "Samples",
+        "Recent",
+        "Undo",
+        "Redo",
+        "Export PNG…",
+        "Fit",
+        "−",
+        "+",
+    ];
+    let mut rects: Vec<(String, egui::Rect)> = toolbar
+        .iter()
+        .map(|l| (l.to_string(), rect_of(&h, l)))
+        .collect();
+    let zoom = h
+        .query_all_by(|n| {
+            n.label()
+                .or_else(|| n.value())
+                .is_some_and(|l| l.ends_with('%'))
+        })
+        .map(|n| n.rect())
+        .next()
+        .expect("the zoom figure is shown");
+    rects.push(("zoom".into(), zoom));
+    for (i, (a, ra)) in rects.iter().enumerate() {
+        assert!(
+            window.contains_rect(*ra),
+            "{a} lies outside the window: {ra:?}"
+        );
+        for (b, rb) in &rects[i + 1..] {
+            assert!(!ra.intersects(*rb), "{a} {ra:?} overlaps {b} {rb:?}");
+        }
+    }
+
+    // Every control of the side panel can be scrolled into the window.
+    let side = [
+        "Solve",
+        "Show solution",
+        // Givens and My digits, named by their row's label.
+        "Typing writes:",
+        "1",
+        "9",
+        "Clear cell",
+        "Hint",
+        "Apply step",
+        "Candidates",
+        "−1",
+        "+1",
+        "Copy puzzle",
+        "Copy solution",
+        "Close",
+    ];
+    for l in side {
+        let count = h.get_all_by_label(l).count();
+        for i in 0..count {
+            h.get_all_by_label(l).nth(i).unwrap().scroll_to_me();
+            h.run();
+            let r = h.get_all_by_label(l).nth(i).unwrap().rect();
+            assert!(window.contains_rect(r), "{l} cannot be reached: {r:?}");
+        }
+    }
+
+    // The status bar's key help is not cut off at the window's edge.
+    let help = h.get_by_label_contains("Arrows move").rect();
+    assert!(
+        help.right() <= window.right(),
+        "the key help is cut off: {help:?}"
+    );
+    assert!(
+        help.bottom() <= window.bottom(),
+        "the key help is cut off: {help:?}"
+    );
+}

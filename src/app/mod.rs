@@ -147,7 +147,7 @@ pub fn run(options: Options) -> Result<(), String> {
             .with_title("sudoku-lens")
             .with_app_id("sudoku-lens")
             .with_inner_size([1100.0, 760.0])
-            .with_min_inner_size([520.0, 380.0])
+            .with_min_inner_size([480.0, 360.0])
             .with_drag_and_drop(true),
         ..Default::default()
     };
