@@ -935,7 +935,7 @@ fn applying_a_step_and_undoing_it_restores_the_puzzle_and_its_candidates() {
     settle(&mut h);
     let after = h.state().doc().unwrap().current.clone();
     for p in &step.placements {
-        assert_eq!(after.puzzle.values()[p.cell], p.digit);
+        assert_eq!(after.current_values()[p.cell], p.digit);
     }
     assert_eq!(after.eliminated[struck.cell] >> (struck.digit - 1) & 1, 1);
     assert!(!marks_of(&h, &struck_name).contains(digit));
@@ -1690,4 +1690,32 @@ fn every_control_can_be_reached_in_a_small_window() {
         help.bottom() <= window.bottom(),
         "the key help is cut off: {help:?}"
     );
+}
+
+#[test]
+fn a_hint_applied_places_the_players_digit_not_a_given() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    h.get_by_label("One solution (26 givens)");
+    h.event(egui::Event::Text("?".into()));
+    settle(&mut h);
+    let step = h.state().hint_step().expect("a step").clone();
+    let placed = step
+        .placements
+        .first()
+        .expect("the first step places a digit");
+    h.event(egui::Event::Text("!".into()));
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!(
+        doc.values(),
+        sample("classic.txt").values(),
+        "no given added"
+    );
+    assert_eq!(doc.entries()[placed.cell], placed.digit);
+    let name = doc.layout().cell_name(placed.cell);
+    h.get_by_label(&format!("Cell {name}: {} (your digit)", placed.digit));
+    // Counted as the player's progress, not as printed.
+    assert!(h.query_by_label_contains("27 givens").is_none());
+    h.get_by_label_contains("to go");
 }

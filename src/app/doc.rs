@@ -594,7 +594,8 @@ impl Doc {
     }
 
     /// Applies a hint's step as one undo step: its placements become the
-    /// cells' values, its eliminations are struck from the candidates.
+    /// player's digits (whatever typing writes: a hint's digit was not
+    /// printed), its eliminations are struck from the candidates.
     /// Returns false when it would change nothing, or names a cell or
     /// symbol the puzzle does not have (a step for another state).
     pub fn apply_step(&mut self, step: &Step) -> bool {
@@ -605,7 +606,7 @@ impl Doc {
         }
         let now = self.current.current_values();
         // A given is never overwritten: the step is for another state.
-        let on_given = |cell: usize| self.writing == Writing::Entries && self.values()[cell] != 0;
+        let on_given = |cell: usize| self.values()[cell] != 0;
         if step
             .placements
             .iter()
@@ -621,7 +622,6 @@ impl Doc {
         if !places && !strikes {
             return false;
         }
-        let writing = self.writing;
         self.edit(|s| {
             for e in &step.eliminations {
                 if now[e.cell] == 0 {
@@ -630,12 +630,9 @@ impl Doc {
             }
             let mut entries = s.entries.values().to_vec();
             for p in &step.placements {
-                match writing {
-                    Writing::Givens => {
-                        s.puzzle.set(p.cell, p.digit);
-                        entries[p.cell] = 0;
-                    }
-                    Writing::Entries => entries[p.cell] = p.digit,
+                // A given that already holds the digit stays printed.
+                if s.puzzle.values()[p.cell] == 0 {
+                    entries[p.cell] = p.digit;
                 }
                 s.uncertain.retain(|&c| c != p.cell);
                 s.eliminated[p.cell] = 0;
@@ -974,8 +971,13 @@ mod tests {
         st.placements.push(Candidate::new(a, 5));
         st.eliminations.push(Candidate::new(b, 3));
         st.eliminations.push(Candidate::new(a, 7));
+        assert_eq!(doc.writing, Writing::Givens);
         assert!(doc.apply_step(&st));
-        assert_eq!(doc.values()[a], 5);
+        // The hint's digit is the player's, not a given, though typing
+        // writes givens.
+        assert_eq!((doc.values()[a], doc.entries()[a]), (0, 5));
+        assert_eq!(doc.values(), before.puzzle.values(), "no given added");
+        assert_eq!(doc.current.current_values()[a], 5);
         assert_eq!(doc.current.eliminated[b], 1 << 2);
         assert_eq!(doc.current.eliminated[a], 0, "a filled cell keeps no marks");
         assert!(!doc.apply_step(&st), "applied twice, it changes nothing");
@@ -992,7 +994,7 @@ mod tests {
         assert_eq!(doc.current.eliminated, before.eliminated);
         assert!(!doc.can_undo());
         assert!(doc.redo());
-        assert_eq!(doc.values()[a], 5);
+        assert_eq!(doc.entries()[a], 5);
         assert_eq!(doc.current.eliminated[b], 1 << 2);
 
         // A step for another puzzle is refused whole.
@@ -1002,7 +1004,7 @@ mod tests {
         assert!(!doc.apply_step(&bad));
         bad.placements[1] = Candidate::new(b, 10);
         assert!(!doc.apply_step(&bad));
-        assert_eq!(doc.values()[a], 5);
+        assert_eq!(doc.entries()[a], 5);
     }
 
     #[test]
