@@ -339,6 +339,11 @@ fn edit_conflict_undo_redo_and_solve() {
     settle(&mut h);
     h.get_by_label(&clashing);
     h.get_by_label_contains(&format!("Conflict: {clash} appears twice"));
+    // The house is named once: its cells say where it lies.
+    assert!(
+        h.query_by_label_contains("(columns").is_none()
+            && h.query_by_label_contains("(rows").is_none()
+    );
     assert_eq!(h.state().unsaved(), vec!["classic.txt".to_string()]);
 
     // Undo brings the empty cell and the single solution back.
@@ -1718,4 +1723,61 @@ fn a_hint_applied_places_the_players_digit_not_a_given() {
     // Counted as the player's progress, not as printed.
     assert!(h.query_by_label_contains("27 givens").is_none());
     h.get_by_label_contains("to go");
+}
+
+#[test]
+fn every_bundled_kind_of_sample_is_in_the_samples_menu_and_named_as_it_is() {
+    let mut h = harness();
+    h.run();
+    h.get_by_label("Samples").click();
+    h.run();
+    for label in [
+        "Jigsaw photo",
+        "Killer photo",
+        "16x16 photo",
+        "PDF sample",
+        "Handwriting photo",
+        "Jigsaw sample",
+        "16x16 sample",
+    ] {
+        h.get_by_label(label);
+    }
+    h.get_by_label("PDF sample").click();
+    settle(&mut h);
+    let doc = h.state().doc().expect("the PDF sample opened");
+    assert_eq!(
+        doc.pages.as_ref().map(|p| p.number),
+        Some(1),
+        "a PDF, at its first page"
+    );
+    h.get_by_label_contains("One solution");
+
+    h.state_mut().open_sample("Handwriting photo");
+    settle(&mut h);
+    assert!(!h.state().doc().unwrap().entries().iter().all(|&e| e == 0));
+
+    h.state_mut().open_sample("16x16 sample");
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().layout().size(), 16);
+
+    // The layout shown says what the puzzle is: a jigsaw, a killer.
+    h.state_mut().open_sample("Jigsaw sample");
+    settle(&mut h);
+    h.get_by_label("Layout: Jigsaw");
+    h.state_mut().open_sample("Killer photo");
+    settle(&mut h);
+    assert!(!h.state().doc().unwrap().current.puzzle.cages().is_empty());
+    let shown = |h: &Window, text: &str| {
+        let text = text.to_owned();
+        h.query_all_by(move |n| {
+            n.label().as_deref() == Some(&text) || n.value().as_deref() == Some(&text)
+        })
+        .count()
+    };
+    assert_eq!(shown(&h, "Killer"), 1, "the layout switch shows a killer");
+    assert_eq!(
+        shown(&h, "Classic"),
+        0,
+        "a killer is not shown as a classic"
+    );
 }

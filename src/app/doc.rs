@@ -331,7 +331,12 @@ pub fn count_solutions(puzzle: &Puzzle) -> Solutions {
             conflict,
         }) => Solutions::Conflict {
             cells: vec![conflict.first, conflict.second],
-            message: format!("{value} appears twice in {house}, at {first} and {second}"),
+            // The cells say where: the house once, without the columns or
+            // rows it spans ("row 1", not "row 1 (columns 1-9)").
+            message: format!(
+                "{value} appears twice in {}, at {first} and {second}",
+                house.split(" (").next().unwrap_or(&house)
+            ),
         },
         Err(SolveError::Cages(e)) => Solutions::Conflict {
             // The cell at fault, else the whole cage at fault.

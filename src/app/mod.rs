@@ -61,10 +61,21 @@ pub const TEXT_SAMPLES: &[(&str, &str, &str)] = &[
         "killer.txt",
         include_str!("../../samples/puzzles/killer.txt"),
     ),
+    (
+        "Jigsaw sample",
+        "jigsaw.txt",
+        include_str!("../../samples/puzzles/jigsaw.txt"),
+    ),
+    (
+        "16x16 sample",
+        "16by16.txt",
+        include_str!("../../samples/puzzles/16by16.txt"),
+    ),
 ];
 
-/// Bundled photos: (button text, file name, content), simulated phone
-/// photos of printed pages from `samples/images/`.
+/// Bundled photos and a PDF: (button text, file name, content), simulated
+/// phone photos of printed pages and a printed page from `samples/images/`.
+/// The start screen offers the first [`START_PHOTOS`]; the Samples menu all.
 pub const PHOTO_SAMPLES: &[(&str, &str, &[u8])] = &[
     (
         "Photo sample",
@@ -76,7 +87,37 @@ pub const PHOTO_SAMPLES: &[(&str, &str, &[u8])] = &[
         "samurai-photo-page.jpg",
         include_bytes!("../../samples/images/samurai-photo-page.jpg"),
     ),
+    (
+        "Killer photo",
+        "killer-photo-page.jpg",
+        include_bytes!("../../samples/images/killer-photo-page.jpg"),
+    ),
+    (
+        "Jigsaw photo",
+        "jigsaw-photo-page.jpg",
+        include_bytes!("../../samples/images/jigsaw-photo-page.jpg"),
+    ),
+    (
+        "16x16 photo",
+        "16x16-photo-page.jpg",
+        include_bytes!("../../samples/images/16x16-photo-page.jpg"),
+    ),
+    (
+        "Handwriting photo",
+        "classic-photo-entries.jpg",
+        include_bytes!("../../samples/images/classic-photo-entries.jpg"),
+    ),
+    (
+        "PDF sample",
+        "classic-pdf.pdf",
+        include_bytes!("../../samples/images/classic-pdf.pdf"),
+    ),
 ];
+
+/// How many of [`PHOTO_SAMPLES`] and of [`TEXT_SAMPLES`] the start screen
+/// offers (one row each); the Samples menu has them all.
+pub const START_PHOTOS: usize = 2;
+pub const START_TEXTS: usize = 3;
 
 /// The layouts a photo can be read as (the side panel's layout switch):
 /// those the locator tells apart, then [`JIGSAW`]. A 12x12, 16x16 or

@@ -422,7 +422,7 @@ fn path_row(app: &mut SudokuApp, ui: &mut egui::Ui) {
 fn start_screen(app: &mut SudokuApp, ui: &mut egui::Ui) {
     let rect = ui.max_rect();
     let card =
-        egui::Rect::from_center_size(rect.center(), Vec2::new(440.0, 330.0).min(rect.size()));
+        egui::Rect::from_center_size(rect.center(), Vec2::new(440.0, 360.0).min(rect.size()));
     ui.scope_builder(egui::UiBuilder::new().max_rect(card), |ui| {
         ui.vertical_centered(|ui| {
             ui.label(RichText::new("sudoku-lens").size(30.0).strong());
@@ -444,9 +444,12 @@ fn start_screen(app: &mut SudokuApp, ui: &mut egui::Ui) {
             ui.label("or paste one (Ctrl+V) — a screenshot or puzzle text");
             ui.add_space(18.0);
             ui.label(RichText::new("No puzzle at hand? Try a sample:").weak());
-            // Photos on one row, puzzle texts on the next: each fits the card.
+            // Photos on one row, puzzle texts on the next: each fits the
+            // card. The others are in the Samples menu.
             let labels = SudokuApp::sample_labels();
             let (photos, texts) = labels.split_at(super::PHOTO_SAMPLES.len());
+            let photos = &photos[..super::START_PHOTOS.min(photos.len())];
+            let texts = &texts[..super::START_TEXTS.min(texts.len())];
             for row in [photos, texts] {
                 ui.horizontal(|ui| {
                     let w: f32 = row.len() as f32 * 125.0;
@@ -458,6 +461,12 @@ fn start_screen(app: &mut SudokuApp, ui: &mut egui::Ui) {
                     }
                 });
             }
+            ui.label(
+                RichText::new(
+                    "More in the Samples menu: jigsaw, killer, 16x16, a PDF, handwriting",
+                )
+                .weak(),
+            );
             if !app.recent_names().is_empty() {
                 ui.add_space(12.0);
                 if ui.link("Back to the last puzzle").clicked() {
@@ -489,6 +498,12 @@ fn side_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
     let pages = doc.pages.as_ref().map(|p| (p.number, p.count));
     let is_photo = doc.is_photo();
     let layout_name = doc.layout().name().to_string();
+    // What the puzzle is: a killer's cages make it a killer.
+    let kind = match doc.current.puzzle.cages().is_empty() {
+        true => capitalise(&layout_name),
+        false if layout_name == "classic" => "Killer".to_string(),
+        false => format!("Killer {layout_name}"),
+    };
     let edited = doc.is_edited();
     let size = doc.layout().size();
     let selected = doc.selected.map(|c| {
@@ -520,7 +535,7 @@ fn side_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             let label = ui.label("Layout:");
             egui::ComboBox::from_id_salt("layout")
-                .selected_text(capitalise(&layout_name))
+                .selected_text(&kind)
                 // Every shape in view, none behind a scroll.
                 .height(f32::INFINITY)
                 .show_ui(ui, |ui| {
@@ -538,7 +553,7 @@ fn side_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
         });
         ui.checkbox(&mut app.prefs.show_readings, "Show digits as read");
     } else {
-        ui.label(format!("Layout: {}", capitalise(&layout_name)));
+        ui.label(format!("Layout: {kind}"));
     }
     ui.separator();
 
