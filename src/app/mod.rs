@@ -1378,12 +1378,20 @@ impl SudokuApp {
                         photo,
                         reading,
                         pages,
+                        damaged,
                     }) => {
                         // A page's document is named after its file; the
                         // page shows in its title.
                         let name = pages.as_ref().map_or(name, |p| p.file.name());
                         let mut doc = Doc::from_photo(name, path, photo, reading);
                         doc.pages = pages;
+                        // The damage first: it explains what else is amiss.
+                        if let Some(damage) = damaged {
+                            doc.notice = Some(match doc.notice.take() {
+                                Some(n) => format!("{damage}. {}", capitalise(&n)),
+                                None => damage,
+                            });
+                        }
                         self.show_doc(doc, texture, reveal);
                     }
                     Ok(Loaded::Text { progress }) => {
