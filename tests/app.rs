@@ -1764,20 +1764,8 @@ fn every_bundled_kind_of_sample_is_in_the_samples_menu_and_named_as_it_is() {
     h.state_mut().open_sample("Jigsaw sample");
     settle(&mut h);
     h.get_by_label("Layout: Jigsaw");
-    h.state_mut().open_sample("Killer photo");
+    h.state_mut().open_sample("Killer sample");
     settle(&mut h);
     assert!(!h.state().doc().unwrap().current.puzzle.cages().is_empty());
-    let shown = |h: &Window, text: &str| {
-        let text = text.to_owned();
-        h.query_all_by(move |n| {
-            n.label().as_deref() == Some(&text) || n.value().as_deref() == Some(&text)
-        })
-        .count()
-    };
-    assert_eq!(shown(&h, "Killer"), 1, "the layout switch shows a killer");
-    assert_eq!(
-        shown(&h, "Classic"),
-        0,
-        "a killer is not shown as a classic"
-    );
+    h.get_by_label("Layout: Killer");
 }
