@@ -1769,3 +1769,33 @@ fn every_bundled_kind_of_sample_is_in_the_samples_menu_and_named_as_it_is() {
     assert!(!h.state().doc().unwrap().current.puzzle.cages().is_empty());
     h.get_by_label("Layout: Killer");
 }
+
+#[test]
+fn a_status_that_names_cells_leads_to_them() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    let puzzle = sample("classic.txt");
+    let layout = puzzle.layout().clone();
+    // An empty cell given the digit of a given in its row: a clash.
+    let (cell, given) = (0..81)
+        .filter(|&c| puzzle.values()[c] == 0)
+        .find_map(|c| {
+            let row = c / 9;
+            (0..9)
+                .map(|k| row * 9 + k)
+                .find(|&g| puzzle.values()[g] != 0)
+                .map(|g| (c, g))
+        })
+        .unwrap();
+    assert!(h.state_mut().set_cell(cell, puzzle.values()[given]));
+    settle(&mut h);
+    h.get_by_label_contains("Conflict:");
+    let other = layout.cell_name(given);
+    h.get_by_label(&format!("Go to {other}")).click();
+    h.run();
+    assert_eq!(h.state().selected(), Some(given));
+    h.get_by_label(&format!("Go to {}", layout.cell_name(cell)))
+        .click();
+    h.run();
+    assert_eq!(h.state().selected(), Some(cell));
+}

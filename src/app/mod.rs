@@ -716,6 +716,32 @@ impl SudokuApp {
         }
     }
 
+    /// The cells of the open document that `text` names ("r1c5"), each
+    /// once, in the order named: where a message points.
+    pub fn cells_named(&self, text: &str) -> Vec<(String, usize)> {
+        let Some(doc) = self.doc() else {
+            return Vec::new();
+        };
+        let layout = doc.layout();
+        let number = |s: &str| s.parse::<usize>().ok().filter(|&n| n >= 1);
+        let mut found: Vec<(String, usize)> = Vec::new();
+        for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+            let Some((r, c)) = word.strip_prefix('r').and_then(|w| w.split_once('c')) else {
+                continue;
+            };
+            let Some(cell) = number(r)
+                .zip(number(c))
+                .and_then(|(r, c)| layout.cell_at(r - 1, c - 1))
+            else {
+                continue;
+            };
+            if !found.iter().any(|&(_, f)| f == cell) {
+                found.push((word.to_string(), cell));
+            }
+        }
+        found
+    }
+
     /// Takes a document in, moving the current one to the recent list. A
     /// puzzle newly opened never shows its solution before it is asked
     /// for, whatever the last one showed; `reveal`: it was asked for with

@@ -672,6 +672,21 @@ fn side_messages(app: &mut SudokuApp, ui: &mut egui::Ui) {
         None => ui.visuals().text_color(),
     };
     ui.label(RichText::new(&status).color(colour).strong());
+    // The cells the status names, one click away.
+    let named = app.cells_named(&status);
+    if !named.is_empty() {
+        ui.horizontal_wrapped(|ui| {
+            for (name, cell) in named {
+                if ui
+                    .link(format!("Go to {name}"))
+                    .on_hover_text("Select this cell")
+                    .clicked()
+                {
+                    app.select(Some(cell));
+                }
+            }
+        });
+    }
     if app.prefs.show_solution {
         match app.solutions() {
             Some(Solutions::NoSolution) => {
