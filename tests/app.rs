@@ -1799,3 +1799,25 @@ fn a_status_that_names_cells_leads_to_them() {
     h.run();
     assert_eq!(h.state().selected(), Some(cell));
 }
+
+#[test]
+fn corners_moved_by_hand_make_no_mistakes_of_the_players() {
+    let mut h = harness();
+    open(
+        &mut h,
+        Input::Path(root().join("samples/images/samurai-photo-page.jpg")),
+    );
+    let doc = h.state().doc().expect("the photo opened");
+    assert!(doc.entries().iter().all(|&e| e == 0), "a printed page");
+    let mut corners = doc.current.located.corners;
+    corners[0][0] += 30.0;
+    corners[0][1] += 30.0;
+    h.state_mut().move_corners(corners);
+    settle(&mut h);
+    let status = h.state().status_line();
+    assert!(!status.contains("mistake"), "{status}");
+    assert!(
+        h.state().doc().unwrap().entries().iter().all(|&e| e == 0),
+        "nothing was typed as the player's: {status}"
+    );
+}

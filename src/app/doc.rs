@@ -388,6 +388,11 @@ pub struct Doc {
     pub pages: Option<Pages>,
     /// What typing a symbol writes.
     pub writing: Writing,
+    /// The first reading found the player's digits on the page (or there
+    /// was none, the grid not found): a reading again may find them too.
+    /// On a page read without any, digits a later reading sees in a
+    /// second ink are misread print, not the player's.
+    players_ink: bool,
 }
 
 impl Doc {
@@ -398,6 +403,9 @@ impl Doc {
         photo: Photo,
         reading: Result<Box<Reading>, String>,
     ) -> Doc {
+        let players_ink = reading
+            .as_ref()
+            .map_or(true, |r| !r.entries.is_empty() || !r.written.is_empty());
         let (current, notice) = match reading {
             Ok(r) => (
                 Snapshot::new(r.puzzle, Arc::new(r.located), r.uncertain)
@@ -430,6 +438,7 @@ impl Doc {
             exported: None,
             pages: None,
             writing,
+            players_ink,
         }
     }
 
@@ -470,6 +479,7 @@ impl Doc {
             exported: None,
             pages: None,
             writing,
+            players_ink: true,
         }
     }
 
@@ -778,10 +788,24 @@ impl Doc {
         {
             puzzle = p;
         }
+        // On a page read without the player's digits, digits this reading
+        // sees in a second ink are misread print: not the player's, nor
+        // their mistakes. Their cells are left unsure, for a look.
+        let (mut uncertain, mut entries, mut written) =
+            (reading.uncertain, reading.entries, reading.written);
+        if !self.players_ink {
+            for (cell, &e) in entries.values().iter().enumerate() {
+                if e != 0 && !uncertain.contains(&cell) {
+                    uncertain.push(cell);
+                }
+            }
+            entries = Entries::none(entries.values().len());
+            written.clear();
+        }
         // Marks struck from the values read before do not hold for these.
-        self.current = Snapshot::new(puzzle, Arc::new(reading.located), reading.uncertain)
-            .with_entries(reading.entries)
-            .with_written(&reading.written);
+        self.current = Snapshot::new(puzzle, Arc::new(reading.located), uncertain)
+            .with_entries(entries)
+            .with_written(&written);
         self.revision += 1;
         true
     }
