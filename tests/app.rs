@@ -192,10 +192,8 @@ fn a_sample_opens_with_its_givens_and_status() {
     h.get_by_label_contains("One solution");
 }
 
-/// True when the last frame paints a texture of `size` pixels: the open
-/// document's picture (its photo, or a text puzzle's drawn grid with its
-/// givens), not the blank stand-in drawn while there is none.
-fn paints_picture(h: &Window, size: [f32; 2]) -> bool {
+/// The textures the last frame paints: each one's name and size.
+fn painted_textures(h: &Window) -> Vec<(String, [usize; 2])> {
     fn meshes<'s>(shape: &'s egui::Shape, out: &mut Vec<&'s egui::Mesh>) {
         match shape {
             egui::Shape::Mesh(m) => out.push(m),
@@ -209,11 +207,27 @@ fn paints_picture(h: &Window, size: [f32; 2]) -> bool {
     }
     let textures = h.ctx.tex_manager();
     let textures = textures.read();
-    let want = [size[0] as usize, size[1] as usize];
     found
         .iter()
         .filter_map(|m| textures.meta(m.texture_id))
-        .any(|meta| meta.size == want)
+        .map(|meta| (meta.name.clone(), meta.size))
+        .collect()
+}
+
+/// True when the last frame paints a texture of `size` pixels: the open
+/// document's picture (its photo, or a text puzzle's drawn grid with its
+/// givens), not the blank stand-in drawn while there is none.
+fn paints_picture(h: &Window, size: [f32; 2]) -> bool {
+    let want = [size[0] as usize, size[1] as usize];
+    painted_textures(h).iter().any(|(_, s)| *s == want)
+}
+
+/// True when the last frame paints the picture with the solution drawn in
+/// (the texture the canvas uploads for it), not the plain picture.
+fn paints_solution(h: &Window) -> bool {
+    painted_textures(h)
+        .iter()
+        .any(|(name, _)| name.starts_with("solved-"))
 }
 
 #[test]
@@ -238,6 +252,40 @@ fn a_text_puzzle_brought_back_is_drawn_with_its_givens() {
         paints_picture(&h, size),
         "the grid and its givens are drawn again after coming back"
     );
+}
+
+#[test]
+fn solve_draws_the_solution_after_coming_back_to_a_pdf_page() {
+    let mut h = harness();
+    h.run();
+    open(
+        &mut h,
+        Input::Path(root().join("samples/images/classic-pdf.pdf")),
+    );
+    h.get_by_label_contains("One solution");
+    h.get_by_label("Close").click();
+    settle(&mut h);
+    assert!(h.state().doc().is_none());
+    h.get_by_label("Back to the last puzzle").click();
+    settle(&mut h);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    h.get_by_label_contains("One solution");
+    assert!(
+        h.state().shown_solution().is_some(),
+        "the solution is asked for"
+    );
+    assert!(
+        paints_solution(&h),
+        "the solution is drawn after coming back and solving"
+    );
+    // Hidden and shown again, it is drawn again.
+    h.key_press(Key::H);
+    settle(&mut h);
+    assert!(!paints_solution(&h), "H hides the solution");
+    h.key_press(Key::H);
+    settle(&mut h);
+    assert!(paints_solution(&h), "H shows it again");
 }
 
 #[test]
@@ -291,6 +339,11 @@ fn edit_conflict_undo_redo_and_solve() {
     settle(&mut h);
     h.get_by_label(&clashing);
     h.get_by_label_contains(&format!("Conflict: {clash} appears twice"));
+    // The house is named once: its cells say where it lies.
+    assert!(
+        h.query_by_label_contains("(columns").is_none()
+            && h.query_by_label_contains("(rows").is_none()
+    );
     assert_eq!(h.state().unsaved(), vec!["classic.txt".to_string()]);
 
     // Undo brings the empty cell and the single solution back.
@@ -887,7 +940,7 @@ fn applying_a_step_and_undoing_it_restores_the_puzzle_and_its_candidates() {
     settle(&mut h);
     let after = h.state().doc().unwrap().current.clone();
     for p in &step.placements {
-        assert_eq!(after.puzzle.values()[p.cell], p.digit);
+        assert_eq!(after.current_values()[p.cell], p.digit);
     }
     assert_eq!(after.eliminated[struck.cell] >> (struck.digit - 1) & 1, 1);
     assert!(!marks_of(&h, &struck_name).contains(digit));
@@ -1430,4 +1483,341 @@ fn entries_are_checked_marked_red_and_undone() {
     let back = sudoku_lens::grid::parse_progress(&copied, "copied", None).unwrap();
     assert_eq!(back.entries().count(), entries.len() - 1);
     assert_eq!(back.puzzle().values()[cell], digit);
+}
+
+#[test]
+fn a_newly_opened_puzzle_shows_no_solution_until_asked() {
+    // "Show solution" left ticked from an earlier puzzle.
+    let mut h = harness();
+    assert!(h.state().prefs.show_solution);
+    h.run();
+    h.get_by_label("Classic sample").click();
+    settle(&mut h);
+    let puzzle = sample("classic.txt");
+    let solution = sample("classic.solution.txt");
+    let blank = puzzle.values().iter().position(|&v| v == 0).unwrap();
+    let name = puzzle.layout().cell_name(blank);
+    h.get_by_label_contains("One solution");
+    h.get_by_label(&format!("Cell {name}: empty"));
+    assert!(h.state().shown_solution().is_none());
+    assert!(!paints_solution(&h));
+
+    // Asked for, it shows; the next puzzle opened hides it again.
+    h.get_by_label("Solve").click();
+    settle(&mut h);
+    let solved = format!("Cell {name}: {} (solution)", solution.values()[blank]);
+    h.get_by_label(&solved);
+    open(
+        &mut h,
+        Input::Path(root().join("samples/images/classic-photo-page.jpg")),
+    );
+    h.get_by_label_contains("One solution");
+    h.get_by_label(&format!("Cell {name}: empty"));
+    assert!(h.state().shown_solution().is_none());
+    assert!(!paints_solution(&h));
+
+    // Opened with the solution asked for (the command line's --solve),
+    // it shows.
+    h.state_mut().open_solved(Input::Text {
+        name: "classic.txt".into(),
+        text: std::fs::read_to_string(root().join("samples/puzzles/classic.txt")).unwrap(),
+    });
+    settle(&mut h);
+    h.get_by_label(&solved);
+    assert!(paints_solution(&h));
+}
+
+#[test]
+fn a_typed_path_opens_a_file_and_saves_an_export() {
+    let mut h = harness();
+    h.run();
+    let text = std::fs::read_to_string(root().join("samples/puzzles/classic.txt")).unwrap();
+    let typed = temp_file("typed.txt", text.as_bytes());
+    h.get_by_label("File path").focus();
+    h.run();
+    h.get_by_label("File path")
+        .type_text(&typed.display().to_string());
+    h.run();
+    h.get_by_label("Open path").click();
+    settle(&mut h);
+    let doc = h.state().doc().expect("the typed path opened");
+    assert_eq!(doc.name, "typed.txt");
+    assert_eq!(doc.values(), sample("classic.txt").values());
+
+    // The same field names where an export goes.
+    let out = typed.with_file_name("typed-export.png");
+    std::fs::remove_file(&out).ok();
+    h.get_by_label("File path").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("File path")
+        .type_text(&out.display().to_string());
+    h.run();
+    h.get_by_label("Export to path").click();
+    settle(&mut h);
+    let written = image::open(&out).expect("the export is a PNG");
+    assert_eq!(
+        written.to_rgba8(),
+        h.state().annotated_image().unwrap().unwrap()
+    );
+    std::fs::remove_file(&out).ok();
+    h.get_by_label_contains("Saved");
+
+    // A path that leads nowhere says so in the window.
+    let missing = typed.with_file_name("no-such-file.jpg");
+    h.get_by_label("File path").focus();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.get_by_label("File path")
+        .type_text(&missing.display().to_string());
+    h.run();
+    h.get_by_label("Open path").click();
+    settle(&mut h);
+    h.get_by_label_contains("no-such-file.jpg");
+    assert!(h.state().error.is_some());
+}
+
+/// The rectangle of the one widget labelled `label`.
+fn rect_of(h: &Window, label: &str) -> egui::Rect {
+    h.get_by_label(label).rect()
+}
+
+#[test]
+fn side_panel_controls_keep_their_place_when_messages_come_and_go() {
+    let mut h = harness();
+    open_sample(&mut h, "killer.txt");
+    h.get_by_label_contains("Cell r1c1:").click();
+    settle(&mut h);
+    let controls = ["Solve", "−1", "+1", "Hint", "Clear cell", "Copy puzzle"];
+    let before: Vec<_> = controls.iter().map(|l| rect_of(&h, l)).collect();
+
+    // A hint's words appear.
+    h.get_by_label("Hint").click();
+    settle(&mut h);
+    assert!(h.state().current_hint().is_some());
+    for (l, r) in controls.iter().zip(&before) {
+        assert_eq!(
+            rect_of(&h, l),
+            *r,
+            "{l} moved when the hint's words appeared"
+        );
+    }
+
+    // An edit: the puzzle is marked edited, the solution count changes.
+    h.get_by_label("5").click();
+    settle(&mut h);
+    assert!(h.state().doc().unwrap().is_edited());
+    for (l, r) in controls.iter().zip(&before) {
+        assert_eq!(rect_of(&h, l), *r, "{l} moved when the puzzle was edited");
+    }
+}
+
+#[test]
+fn every_control_can_be_reached_in_a_small_window() {
+    let mut h = harness();
+    h.set_size(egui::vec2(480.0, 360.0));
+    open_sample(&mut h, "killer.txt");
+    h.get_by_label_contains("Cell r1c1:").click();
+    settle(&mut h);
+    let window = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(480.0, 360.0));
+
+    // The toolbar's controls lie side by side, none over another.
+    let toolbar = [
+        "Open…",
+        "Samples",
+        "Recent",
+        "Undo",
+        "Redo",
+        "Export PNG…",
+        "Fit",
+        "−",
+        "+",
+    ];
+    let mut rects: Vec<(String, egui::Rect)> = toolbar
+        .iter()
+        .map(|l| (l.to_string(), rect_of(&h, l)))
+        .collect();
+    let zoom = h
+        .query_all_by(|n| {
+            n.label()
+                .or_else(|| n.value())
+                .is_some_and(|l| l.ends_with('%'))
+        })
+        .map(|n| n.rect())
+        .next()
+        .expect("the zoom figure is shown");
+    rects.push(("zoom".into(), zoom));
+    for (i, (a, ra)) in rects.iter().enumerate() {
+        assert!(
+            window.contains_rect(*ra),
+            "{a} lies outside the window: {ra:?}"
+        );
+        for (b, rb) in &rects[i + 1..] {
+            assert!(!ra.intersects(*rb), "{a} {ra:?} overlaps {b} {rb:?}");
+        }
+    }
+
+    // Every control of the side panel can be scrolled into the window.
+    let side = [
+        "Solve",
+        "Show solution",
+        // Givens and My digits, named by their row's label.
+        "Typing writes:",
+        "1",
+        "9",
+        "Clear cell",
+        "Hint",
+        "Apply step",
+        "Candidates",
+        "−1",
+        "+1",
+        "Copy puzzle",
+        "Copy solution",
+        "Close",
+    ];
+    for l in side {
+        let count = h.get_all_by_label(l).count();
+        for i in 0..count {
+            h.get_all_by_label(l).nth(i).unwrap().scroll_to_me();
+            h.run();
+            let r = h.get_all_by_label(l).nth(i).unwrap().rect();
+            assert!(window.contains_rect(r), "{l} cannot be reached: {r:?}");
+        }
+    }
+
+    // The status bar's key help is not cut off at the window's edge.
+    let help = h.get_by_label_contains("Arrows move").rect();
+    assert!(
+        help.right() <= window.right(),
+        "the key help is cut off: {help:?}"
+    );
+    assert!(
+        help.bottom() <= window.bottom(),
+        "the key help is cut off: {help:?}"
+    );
+}
+
+#[test]
+fn a_hint_applied_places_the_players_digit_not_a_given() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    h.get_by_label("One solution (26 givens)");
+    h.event(egui::Event::Text("?".into()));
+    settle(&mut h);
+    let step = h.state().hint_step().expect("a step").clone();
+    let placed = step
+        .placements
+        .first()
+        .expect("the first step places a digit");
+    h.event(egui::Event::Text("!".into()));
+    settle(&mut h);
+    let doc = h.state().doc().unwrap();
+    assert_eq!(
+        doc.values(),
+        sample("classic.txt").values(),
+        "no given added"
+    );
+    assert_eq!(doc.entries()[placed.cell], placed.digit);
+    let name = doc.layout().cell_name(placed.cell);
+    h.get_by_label(&format!("Cell {name}: {} (your digit)", placed.digit));
+    // Counted as the player's progress, not as printed.
+    assert!(h.query_by_label_contains("27 givens").is_none());
+    h.get_by_label_contains("to go");
+}
+
+#[test]
+fn every_bundled_kind_of_sample_is_in_the_samples_menu_and_named_as_it_is() {
+    let mut h = harness();
+    h.run();
+    h.get_by_label("Samples").click();
+    h.run();
+    for label in [
+        "Jigsaw photo",
+        "Killer photo",
+        "16x16 photo",
+        "PDF sample",
+        "Handwriting photo",
+        "Jigsaw sample",
+        "16x16 sample",
+    ] {
+        h.get_by_label(label);
+    }
+    h.get_by_label("PDF sample").click();
+    settle(&mut h);
+    let doc = h.state().doc().expect("the PDF sample opened");
+    assert_eq!(
+        doc.pages.as_ref().map(|p| p.number),
+        Some(1),
+        "a PDF, at its first page"
+    );
+    h.get_by_label_contains("One solution");
+
+    h.state_mut().open_sample("Handwriting photo");
+    settle(&mut h);
+    assert!(!h.state().doc().unwrap().entries().iter().all(|&e| e == 0));
+
+    h.state_mut().open_sample("16x16 sample");
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().layout().size(), 16);
+
+    // The layout shown says what the puzzle is: a jigsaw, a killer.
+    h.state_mut().open_sample("Jigsaw sample");
+    settle(&mut h);
+    h.get_by_label("Layout: Jigsaw");
+    h.state_mut().open_sample("Killer sample");
+    settle(&mut h);
+    assert!(!h.state().doc().unwrap().current.puzzle.cages().is_empty());
+    h.get_by_label("Layout: Killer");
+}
+
+#[test]
+fn a_status_that_names_cells_leads_to_them() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    let puzzle = sample("classic.txt");
+    let layout = puzzle.layout().clone();
+    // An empty cell given the digit of a given in its row: a clash.
+    let (cell, given) = (0..81)
+        .filter(|&c| puzzle.values()[c] == 0)
+        .find_map(|c| {
+            let row = c / 9;
+            (0..9)
+                .map(|k| row * 9 + k)
+                .find(|&g| puzzle.values()[g] != 0)
+                .map(|g| (c, g))
+        })
+        .unwrap();
+    assert!(h.state_mut().set_cell(cell, puzzle.values()[given]));
+    settle(&mut h);
+    h.get_by_label_contains("Conflict:");
+    let other = layout.cell_name(given);
+    h.get_by_label(&format!("Go to {other}")).click();
+    h.run();
+    assert_eq!(h.state().selected(), Some(given));
+    h.get_by_label(&format!("Go to {}", layout.cell_name(cell)))
+        .click();
+    h.run();
+    assert_eq!(h.state().selected(), Some(cell));
+}
+
+#[test]
+fn corners_moved_by_hand_make_no_mistakes_of_the_players() {
+    let mut h = harness();
+    open(
+        &mut h,
+        Input::Path(root().join("samples/images/samurai-photo-page.jpg")),
+    );
+    let doc = h.state().doc().expect("the photo opened");
+    assert!(doc.entries().iter().all(|&e| e == 0), "a printed page");
+    let mut corners = doc.current.located.corners;
+    corners[0][0] += 30.0;
+    corners[0][1] += 30.0;
+    h.state_mut().move_corners(corners);
+    settle(&mut h);
+    let status = h.state().status_line();
+    assert!(!status.contains("mistake"), "{status}");
+    assert!(
+        h.state().doc().unwrap().entries().iter().all(|&e| e == 0),
+        "nothing was typed as the player's: {status}"
+    );
 }

@@ -24,6 +24,8 @@ const MAX_TEXTURE_SIDE: u32 = 4096;
 /// from the overlay renderer's blue solution and from print.
 pub const SELECT: Color32 = Color32::from_rgb(196, 30, 150);
 pub const GRID: Color32 = Color32::from_rgba_premultiplied(150, 20, 110, 170);
+/// A digit read but not for sure: amber, and nothing else in the window
+/// is amber.
 pub const UNCERTAIN: Color32 = Color32::from_rgba_premultiplied(140, 100, 0, 110);
 pub const MARKED: Color32 = Color32::from_rgba_premultiplied(150, 20, 20, 130);
 /// A wrong entry's tint and frame, and the status line's colour when
@@ -39,12 +41,12 @@ pub const ENTRY: Color32 = Color32::from_rgb(
 );
 /// The status line's colour for a single solution.
 pub const SOLUTION: Color32 = Color32::from_rgb(22, 128, 61);
-/// Where a hint asks the player to look: a light amber wash that leaves
-/// the print readable.
-pub const HINT_FOCUS: Color32 = Color32::from_rgba_premultiplied(120, 100, 0, 70);
-/// A hint's pattern (cells outlined, candidates ringed), in orange apart
-/// from the magenta of the app's own marks.
-pub const HINT_PATTERN: Color32 = Color32::from_rgb(230, 110, 0);
+/// Where a hint asks the player to look: a light sky-blue wash that leaves
+/// the print readable (amber is for unsure readings).
+pub const HINT_FOCUS: Color32 = Color32::from_rgba_premultiplied(0, 80, 140, 70);
+/// A hint's pattern (cells outlined, candidates ringed), in violet apart
+/// from the magenta of the app's own marks and from amber.
+pub const HINT_PATTERN: Color32 = Color32::from_rgb(110, 50, 210);
 /// What a hint places, in the overlay's solution green.
 pub const HINT_PLACE: Color32 = SOLUTION;
 /// What a hint strikes out, in red on a white patch.
@@ -54,12 +56,13 @@ pub const MARK: Color32 = Color32::from_rgb(40, 60, 110);
 /// A jigsaw's regions tinted over a photo, one wash per colour of
 /// [`Layout::region_colours`] (neighbouring regions differ): light enough
 /// to read the print through, apart enough to see a border read wrong.
+/// No amber (unsure readings) and no red (wrong entries) among them.
 pub const REGION_TINTS: [Color32; 5] = [
-    Color32::from_rgba_premultiplied(60, 30, 0, 45),
+    Color32::from_rgba_premultiplied(30, 30, 60, 45),
     Color32::from_rgba_premultiplied(0, 45, 60, 45),
     Color32::from_rgba_premultiplied(20, 55, 0, 45),
     Color32::from_rgba_premultiplied(55, 0, 50, 45),
-    Color32::from_rgba_premultiplied(50, 50, 0, 45),
+    Color32::from_rgba_premultiplied(35, 35, 35, 45),
 ];
 /// Smallest candidate drawn, in screen points: smaller ones are noise
 /// (zoom in to read them).
@@ -171,10 +174,12 @@ pub struct Textures {
     /// A photo converted off the window's thread for the document with
     /// this id, waiting to be uploaded.
     photo: Option<(u64, egui::ColorImage)>,
-    /// The picture with the solution drawn in.
-    solved: Option<(Stamp, egui::TextureHandle)>,
-    /// The solved picture drawn in the background, waiting to be uploaded.
-    pending_solved: Option<(Stamp, egui::ColorImage)>,
+    /// The picture with the solution drawn in; no texture: drawing it
+    /// failed for that stamp.
+    solved: Option<(Stamp, Option<egui::TextureHandle>)>,
+    /// The solved picture drawn in the background, waiting to be uploaded
+    /// (`None`: drawing it failed).
+    pending_solved: Option<(Stamp, Option<egui::ColorImage>)>,
 }
 
 impl Textures {
@@ -184,9 +189,19 @@ impl Textures {
     }
 
     /// Takes the picture with the solution drawn in for `stamp`, or notes
-    /// that there is none (the puzzle has no single solution).
+    /// that drawing it failed (`None`), so that it is not drawn again.
     pub fn offer_solved(&mut self, stamp: Stamp, image: Option<egui::ColorImage>) {
-        self.pending_solved = image.map(|i| (stamp, i));
+        self.pending_solved = Some((stamp, image));
+    }
+
+    /// True when the picture with the solution drawn in for `stamp` is
+    /// here or waiting to be uploaded, or drawing it failed: nothing to
+    /// draw again.
+    pub fn has_solved(&self, stamp: Stamp) -> bool {
+        self.pending_solved
+            .as_ref()
+            .is_some_and(|(s, _)| *s == stamp)
+            || self.solved.as_ref().is_some_and(|(s, _)| *s == stamp)
     }
 
     /// Drops every picture: the open document was left.
@@ -237,11 +252,11 @@ impl Textures {
     pub fn solved(&mut self, ctx: &egui::Context, stamp: Stamp) -> Option<egui::TextureHandle> {
         if let Some((_, image)) = self.pending_solved.take_if(|(s, _)| *s == stamp) {
             let name = format!("solved-{}-{}", stamp.doc, stamp.revision);
-            let handle = upload(ctx, name, image);
+            let handle = image.map(|image| upload(ctx, name, image));
             self.solved = Some((stamp, handle));
         }
         match &self.solved {
-            Some((s, t)) if *s == stamp => Some(t.clone()),
+            Some((s, t)) if *s == stamp => t.clone(),
             _ => None,
         }
     }
@@ -385,9 +400,11 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         }
     }
     for (cell, q) in quads.iter().enumerate() {
+        // A player's digit read for sure is no unsure reading (one read
+        // unsure is not among the entries).
         let fill = if marked.contains(&cell) {
             Some(MARKED)
-        } else if uncertain.contains(&cell) {
+        } else if uncertain.contains(&cell) && entries[cell] == 0 {
             Some(UNCERTAIN)
         } else {
             None
@@ -803,5 +820,60 @@ fn xf(rect: Rect, view: &ViewState, cw: f32, ch: f32) -> Xf {
         origin: rect.center() + view.pan,
         zoom: view.zoom,
         centre: vec2(cw, ch) / 2.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hue of a colour in degrees, and its saturation (0-1).
+    fn hue(c: Color32) -> (f32, f32) {
+        let [r, g, b, _] = c.to_array().map(|v| v as f32);
+        let (max, min) = (r.max(g).max(b), r.min(g).min(b));
+        if max - min < 1.0 {
+            return (0.0, 0.0);
+        }
+        let d = max - min;
+        let h = if max == r {
+            60.0 * ((g - b) / d).rem_euclid(6.0)
+        } else if max == g {
+            60.0 * ((b - r) / d + 2.0)
+        } else {
+            60.0 * ((r - g) / d + 4.0)
+        };
+        (h, d / max)
+    }
+
+    fn amber(c: Color32) -> bool {
+        let (h, s) = hue(c);
+        (25.0..=65.0).contains(&h) && s > 0.5
+    }
+
+    #[test]
+    fn amber_means_unsure_and_nothing_else() {
+        assert!(amber(UNCERTAIN));
+        let others = [
+            ("hint focus", HINT_FOCUS),
+            ("the player's digits", ENTRY),
+            ("a wrong entry", WRONG),
+            ("a wrong entry's tint", WRONG_TINT),
+            ("a hint's pattern", HINT_PATTERN),
+            ("the app's marks", SELECT),
+            ("the candidates", MARK),
+        ];
+        for (what, c) in others
+            .into_iter()
+            .chain(REGION_TINTS.map(|c| ("a region", c)))
+        {
+            assert!(!amber(c), "{what} is amber: {c:?}");
+        }
+        // Each state its own look: no two washes alike.
+        let washes = [UNCERTAIN, HINT_FOCUS, WRONG_TINT];
+        for (i, a) in washes.iter().enumerate() {
+            for b in &washes[i + 1..] {
+                assert!((hue(*a).0 - hue(*b).0).abs() > 20.0, "{a:?} and {b:?}");
+            }
+        }
     }
 }

@@ -331,7 +331,12 @@ pub fn count_solutions(puzzle: &Puzzle) -> Solutions {
             conflict,
         }) => Solutions::Conflict {
             cells: vec![conflict.first, conflict.second],
-            message: format!("{value} appears twice in {house}, at {first} and {second}"),
+            // The cells say where: the house once, without the columns or
+            // rows it spans ("row 1", not "row 1 (columns 1-9)").
+            message: format!(
+                "{value} appears twice in {}, at {first} and {second}",
+                house.split(" (").next().unwrap_or(&house)
+            ),
         },
         Err(SolveError::Cages(e)) => Solutions::Conflict {
             // The cell at fault, else the whole cage at fault.
@@ -397,6 +402,11 @@ pub struct Doc {
     pub pages: Option<Pages>,
     /// What typing a symbol writes.
     pub writing: Writing,
+    /// The first reading found the player's digits on the page (or there
+    /// was none, the grid not found): a reading again may find them too.
+    /// On a page read without any, digits a later reading sees in a
+    /// second ink are misread print, not the player's.
+    players_ink: bool,
 }
 
 impl Doc {
@@ -407,6 +417,9 @@ impl Doc {
         photo: Photo,
         reading: Result<Box<Reading>, String>,
     ) -> Doc {
+        let players_ink = reading
+            .as_ref()
+            .map_or(true, |r| !r.entries.is_empty() || !r.written.is_empty());
         let (current, notice) = match reading {
             Ok(r) => (
                 Snapshot::new(r.puzzle, Arc::new(r.located), r.uncertain)
@@ -439,6 +452,7 @@ impl Doc {
             exported: None,
             pages: None,
             writing,
+            players_ink,
         }
     }
 
@@ -479,6 +493,7 @@ impl Doc {
             exported: None,
             pages: None,
             writing,
+            players_ink: true,
         }
     }
 
@@ -608,7 +623,8 @@ impl Doc {
     }
 
     /// Applies a hint's step as one undo step: its placements become the
-    /// cells' values, its eliminations are struck from the candidates.
+    /// player's digits (whatever typing writes: a hint's digit was not
+    /// printed), its eliminations are struck from the candidates.
     /// Returns false when it would change nothing, or names a cell or
     /// symbol the puzzle does not have (a step for another state).
     pub fn apply_step(&mut self, step: &Step) -> bool {
@@ -619,7 +635,7 @@ impl Doc {
         }
         let now = self.current.current_values();
         // A given is never overwritten: the step is for another state.
-        let on_given = |cell: usize| self.writing == Writing::Entries && self.values()[cell] != 0;
+        let on_given = |cell: usize| self.values()[cell] != 0;
         if step
             .placements
             .iter()
@@ -635,7 +651,6 @@ impl Doc {
         if !places && !strikes {
             return false;
         }
-        let writing = self.writing;
         self.edit(|s| {
             for e in &step.eliminations {
                 if now[e.cell] == 0 {
@@ -644,12 +659,9 @@ impl Doc {
             }
             let mut entries = s.entries.values().to_vec();
             for p in &step.placements {
-                match writing {
-                    Writing::Givens => {
-                        s.puzzle.set(p.cell, p.digit);
-                        entries[p.cell] = 0;
-                    }
-                    Writing::Entries => entries[p.cell] = p.digit,
+                // A given that already holds the digit stays printed.
+                if s.puzzle.values()[p.cell] == 0 {
+                    entries[p.cell] = p.digit;
                 }
                 s.uncertain.retain(|&c| c != p.cell);
                 s.eliminated[p.cell] = 0;
@@ -790,10 +802,24 @@ impl Doc {
         {
             puzzle = p;
         }
+        // On a page read without the player's digits, digits this reading
+        // sees in a second ink are misread print: not the player's, nor
+        // their mistakes. Their cells are left unsure, for a look.
+        let (mut uncertain, mut entries, mut written) =
+            (reading.uncertain, reading.entries, reading.written);
+        if !self.players_ink {
+            for (cell, &e) in entries.values().iter().enumerate() {
+                if e != 0 && !uncertain.contains(&cell) {
+                    uncertain.push(cell);
+                }
+            }
+            entries = Entries::none(entries.values().len());
+            written.clear();
+        }
         // Marks struck from the values read before do not hold for these.
-        self.current = Snapshot::new(puzzle, Arc::new(reading.located), reading.uncertain)
-            .with_entries(reading.entries)
-            .with_written(&reading.written);
+        self.current = Snapshot::new(puzzle, Arc::new(reading.located), uncertain)
+            .with_entries(entries)
+            .with_written(&written);
         self.revision += 1;
         true
     }
@@ -988,8 +1014,13 @@ mod tests {
         st.placements.push(Candidate::new(a, 5));
         st.eliminations.push(Candidate::new(b, 3));
         st.eliminations.push(Candidate::new(a, 7));
+        assert_eq!(doc.writing, Writing::Givens);
         assert!(doc.apply_step(&st));
-        assert_eq!(doc.values()[a], 5);
+        // The hint's digit is the player's, not a given, though typing
+        // writes givens.
+        assert_eq!((doc.values()[a], doc.entries()[a]), (0, 5));
+        assert_eq!(doc.values(), before.puzzle.values(), "no given added");
+        assert_eq!(doc.current.current_values()[a], 5);
         assert_eq!(doc.current.eliminated[b], 1 << 2);
         assert_eq!(doc.current.eliminated[a], 0, "a filled cell keeps no marks");
         assert!(!doc.apply_step(&st), "applied twice, it changes nothing");
@@ -1006,7 +1037,7 @@ mod tests {
         assert_eq!(doc.current.eliminated, before.eliminated);
         assert!(!doc.can_undo());
         assert!(doc.redo());
-        assert_eq!(doc.values()[a], 5);
+        assert_eq!(doc.entries()[a], 5);
         assert_eq!(doc.current.eliminated[b], 1 << 2);
 
         // A step for another puzzle is refused whole.
@@ -1016,7 +1047,7 @@ mod tests {
         assert!(!doc.apply_step(&bad));
         bad.placements[1] = Candidate::new(b, 10);
         assert!(!doc.apply_step(&bad));
-        assert_eq!(doc.values()[a], 5);
+        assert_eq!(doc.entries()[a], 5);
     }
 
     #[test]

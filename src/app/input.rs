@@ -107,6 +107,9 @@ pub enum Loaded {
         photo: Photo,
         reading: Result<Box<Reading>, String>,
         pages: Option<Pages>,
+        /// The file is damaged: what shows is the part that could be
+        /// decoded. The message to say so.
+        damaged: Option<String>,
     },
     /// A puzzle text, with the player's entries when it gives them.
     Text { progress: Progress },
@@ -151,13 +154,21 @@ fn load_content(bytes: &[u8], name: &str, file: &Input, page: usize) -> Result<L
     if image::guess_format(bytes).is_ok() {
         let read = read_image_bytes(bytes, name, None, Colour::Keep).map_err(|e| e.to_string())?;
         let rgba = read.image.map(|i| i.into_rgba8()).unwrap_or_default();
-        return Ok(photo(
+        let mut loaded = photo(
             Arc::new(rgba),
             Arc::new(read.grey),
             read.reading,
             name,
             None,
-        ));
+        );
+        if jpeg_cut_short(bytes)
+            && let Loaded::Photo { damaged, .. } = &mut loaded
+        {
+            *damaged = Some(format!(
+                "{name} is damaged: the file ends before its picture does, and only the part shown could be decoded"
+            ));
+        }
+        return Ok(loaded);
     }
     match std::str::from_utf8(bytes) {
         Ok(text) => load_text(text, name),
@@ -167,11 +178,100 @@ fn load_content(bytes: &[u8], name: &str, file: &Input, page: usize) -> Result<L
     }
 }
 
+/// What the app opens, for a file it cannot.
+pub const FORMS: &str = "photos and screenshots (PNG, JPEG, WebP, BMP, GIF, TIFF), PDFs, and puzzle text: 81 symbols on a line (0 or . for a blank), a grid of rows, a jigsaw or a killer in text form, the JSON form, or an f-puzzles link";
+
+/// True when a JPEG ends before its end-of-image marker: the file was cut
+/// short (a copy or download that stopped), and the decoder fills the rest
+/// with grey. Walks the segments, skipping their contents (an EXIF
+/// thumbnail's markers included) and the coded data after each start of
+/// scan; data after the end marker (a phone's trailer) is no damage.
+pub fn jpeg_cut_short(bytes: &[u8]) -> bool {
+    if !bytes.starts_with(&[0xFF, 0xD8]) {
+        return false;
+    }
+    let mut i = 2;
+    loop {
+        // The next marker: 0xFF (any number of them), then its code.
+        while bytes.get(i).is_some_and(|&b| b != 0xFF) {
+            i += 1;
+        }
+        while bytes.get(i) == Some(&0xFF) {
+            i += 1;
+        }
+        let Some(&marker) = bytes.get(i) else {
+            return true;
+        };
+        i += 1;
+        match marker {
+            0xD9 => return false,
+            0x01 | 0xD0..=0xD7 => continue,
+            _ => {
+                let Some(len) = bytes.get(i..i + 2) else {
+                    return true;
+                };
+                i += u16::from_be_bytes([len[0], len[1]]) as usize;
+                if i > bytes.len() {
+                    return true;
+                }
+                if marker != 0xDA {
+                    continue;
+                }
+                // Coded data up to the next marker that is neither a
+                // stuffed 0xFF nor a restart.
+                loop {
+                    let Some(at) = bytes[i..].iter().position(|&b| b == 0xFF) else {
+                        return true;
+                    };
+                    i += at;
+                    match bytes.get(i + 1) {
+                        None => return true,
+                        Some(0x00 | 0xD0..=0xD7) => i += 2,
+                        Some(0xFF) => i += 1,
+                        Some(_) => break,
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// True when text looks like a puzzle gone wrong rather than some other
+/// text: a line of at least four cells' worth of digits, dots and grid
+/// separators, or the start of the JSON form or of an f-puzzles link.
+fn tries_to_be_a_puzzle(text: &str) -> bool {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') || trimmed.contains("f-puzzles") {
+        return true;
+    }
+    text.lines().any(|line| {
+        let cells: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+        cells.len() >= 4
+            && cells.iter().any(|c| c.is_ascii_digit() || *c == '.')
+            && cells
+                .iter()
+                .all(|c| c.is_ascii_digit() || ".-_*|+#".contains(*c))
+    })
+}
+
 /// Parses puzzle text; a batch file opens its first puzzle.
 pub fn load_text(text: &str, name: &str) -> Result<Loaded, String> {
     if text.trim().is_empty() {
         return Err(format!("{name} is empty: no puzzle in it"));
     }
+    // Not a puzzle it knows: say what it opens; the parser's line and
+    // column only for text that tries to be a puzzle.
+    parse_text(text, name).map_err(|detail| {
+        let first = format!("{name} is not a puzzle sudoku-lens knows: it opens {FORMS}.");
+        match tries_to_be_a_puzzle(text) {
+            true => format!("{first}\n{detail}"),
+            false => first,
+        }
+    })
+}
+
+/// [`load_text`]'s parsing: the parser's own message on failure.
+fn parse_text(text: &str, name: &str) -> Result<Loaded, String> {
     if has_entries(text) {
         let progress = parse_progress(text, name, None).map_err(|e| e.to_string())?;
         return Ok(Loaded::Text { progress });
@@ -260,6 +360,7 @@ fn photo(
         photo: Photo { rgba, grey },
         reading,
         pages,
+        damaged: None,
     }
 }
 
@@ -334,6 +435,88 @@ pub fn default_corners(width: u32, height: u32) -> [[f32; 2]; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sample(name: &str) -> Vec<u8> {
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("samples/images")
+                .join(name),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_jpeg_cut_short_is_told_from_a_whole_one() {
+        for name in ["classic-photo-page.jpg", "classic-photo-exif.jpg"] {
+            let whole = sample(name);
+            assert!(!jpeg_cut_short(&whole), "{name} is whole");
+            let mut trailer = whole.clone();
+            trailer.extend_from_slice(b"a phone's trailer after the picture");
+            assert!(!jpeg_cut_short(&trailer), "{name} with a trailer is whole");
+            for cut in [whole.len() / 2, whole.len() - 2, 600] {
+                assert!(jpeg_cut_short(&whole[..cut]), "{name} cut at {cut}");
+            }
+        }
+        assert!(!jpeg_cut_short(b"not a jpeg"));
+    }
+
+    #[test]
+    fn a_damaged_jpeg_opens_with_what_could_be_decoded_and_says_so() {
+        let whole = sample("classic-photo-page.jpg");
+        let cut = &whole[..whole.len() * 2 / 3];
+        let loaded = load(Input::Bytes {
+            name: "cut.jpg".into(),
+            bytes: cut.into(),
+        });
+        let Ok(Loaded::Photo { damaged, .. }) = loaded else {
+            panic!("what could be decoded opens");
+        };
+        let said = damaged.expect("the damage is said");
+        assert!(said.contains("cut.jpg is damaged"), "{said}");
+        let Ok(Loaded::Photo { damaged, .. }) = load(Input::Bytes {
+            name: "whole.jpg".into(),
+            bytes: whole.into(),
+        }) else {
+            panic!("the sample opens");
+        };
+        assert_eq!(damaged, None);
+    }
+
+    #[test]
+    fn text_that_is_no_puzzle_says_what_opens_and_a_broken_puzzle_where() {
+        let Err(notes) = load_text(
+            "Buy milk, eggs and 12 apples.\nCall Sam at noon.\n",
+            "notes.txt",
+        ) else {
+            panic!("notes are no puzzle");
+        };
+        assert!(
+            notes.starts_with("notes.txt is not a puzzle sudoku-lens knows"),
+            "{notes}"
+        );
+        assert!(
+            notes.contains("PDF") && notes.contains("a grid of rows"),
+            "{notes}"
+        );
+        assert!(
+            !notes.contains('\n'),
+            "no parser's detail for notes: {notes}"
+        );
+
+        let Err(broken) = load_text("53..7....\n6..195...\n.98....6.\n8...6...3\n", "broken.txt")
+        else {
+            panic!("four rows are no puzzle");
+        };
+        let (first, detail) = broken.split_once('\n').expect("a second line");
+        assert!(
+            first.starts_with("broken.txt is not a puzzle sudoku-lens knows"),
+            "{first}"
+        );
+        assert!(
+            detail.contains("broken.txt"),
+            "the parser's line and column: {detail}"
+        );
+    }
 
     #[test]
     fn the_jigsaw_switch_reads_regions_told_by_colour() {

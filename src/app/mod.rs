@@ -29,6 +29,7 @@ mod worker;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::{Duration, Instant};
 
 use eframe::egui;
 use serde::{Deserialize, Serialize};
@@ -60,10 +61,21 @@ pub const TEXT_SAMPLES: &[(&str, &str, &str)] = &[
         "killer.txt",
         include_str!("../../samples/puzzles/killer.txt"),
     ),
+    (
+        "Jigsaw sample",
+        "jigsaw.txt",
+        include_str!("../../samples/puzzles/jigsaw.txt"),
+    ),
+    (
+        "16x16 sample",
+        "16by16.txt",
+        include_str!("../../samples/puzzles/16by16.txt"),
+    ),
 ];
 
-/// Bundled photos: (button text, file name, content), simulated phone
-/// photos of printed pages from `samples/images/`.
+/// Bundled photos and a PDF: (button text, file name, content), simulated
+/// phone photos of printed pages and a printed page from `samples/images/`.
+/// The start screen offers the first [`START_PHOTOS`]; the Samples menu all.
 pub const PHOTO_SAMPLES: &[(&str, &str, &[u8])] = &[
     (
         "Photo sample",
@@ -75,7 +87,37 @@ pub const PHOTO_SAMPLES: &[(&str, &str, &[u8])] = &[
         "samurai-photo-page.jpg",
         include_bytes!("../../samples/images/samurai-photo-page.jpg"),
     ),
+    (
+        "Killer photo",
+        "killer-photo-page.jpg",
+        include_bytes!("../../samples/images/killer-photo-page.jpg"),
+    ),
+    (
+        "Jigsaw photo",
+        "jigsaw-photo-page.jpg",
+        include_bytes!("../../samples/images/jigsaw-photo-page.jpg"),
+    ),
+    (
+        "16x16 photo",
+        "16x16-photo-page.jpg",
+        include_bytes!("../../samples/images/16x16-photo-page.jpg"),
+    ),
+    (
+        "Handwriting photo",
+        "classic-photo-entries.jpg",
+        include_bytes!("../../samples/images/classic-photo-entries.jpg"),
+    ),
+    (
+        "PDF sample",
+        "classic-pdf.pdf",
+        include_bytes!("../../samples/images/classic-pdf.pdf"),
+    ),
 ];
+
+/// How many of [`PHOTO_SAMPLES`] and of [`TEXT_SAMPLES`] the start screen
+/// offers (one row each); the Samples menu has them all.
+pub const START_PHOTOS: usize = 2;
+pub const START_TEXTS: usize = 3;
 
 /// The layouts a photo can be read as (the side panel's layout switch):
 /// those the locator tells apart, then [`JIGSAW`]. A 12x12, 16x16 or
@@ -94,6 +136,11 @@ pub const JIGSAW: &str = "jigsaw";
 
 /// How long corners must rest before the grid is read again, in seconds.
 pub const REREAD_DELAY: f64 = 0.25;
+
+/// A file dialog that comes back without a file sooner than this was
+/// never shown (no dialog service, as on a bare X server): nobody cancels
+/// a dialog this fast.
+pub const DIALOG_NOT_SHOWN: Duration = Duration::from_millis(400);
 
 /// Most documents kept in the recent list.
 pub const RECENT_MAX: usize = 20;
@@ -141,7 +188,7 @@ pub fn run(options: Options) -> Result<(), String> {
             .with_title("sudoku-lens")
             .with_app_id("sudoku-lens")
             .with_inner_size([1100.0, 760.0])
-            .with_min_inner_size([520.0, 380.0])
+            .with_min_inner_size([480.0, 360.0])
             .with_drag_and_drop(true),
         ..Default::default()
     };
@@ -154,11 +201,10 @@ pub fn run(options: Options) -> Result<(), String> {
                 .and_then(|s| eframe::get_value::<Prefs>(s, PREFS_KEY))
                 .unwrap_or_default();
             let mut app = SudokuApp::new(&cc.egui_ctx, prefs);
-            if options.solve {
-                app.prefs.show_solution = true;
-            }
-            if let Some(file) = options.file {
-                app.open(Input::Path(file));
+            match options.file {
+                Some(file) if options.solve => app.open_solved(Input::Path(file)),
+                Some(file) => app.open(Input::Path(file)),
+                None => {}
             }
             Ok(Box::new(app))
         }),
@@ -196,8 +242,16 @@ enum Message {
         solutions: Solutions,
         /// The player's entries checked, when there are any.
         check: Option<EntryCheck>,
-        /// The picture with the solution drawn in, when there is one.
-        solved: Option<egui::ColorImage>,
+        /// The picture with the solution drawn in, when there is one
+        /// solution (`Err`: drawing it failed).
+        solved: Option<Result<egui::ColorImage, String>>,
+    },
+    /// The picture with the solution drawn in again, for a state whose
+    /// count was kept while its pictures were dropped (the document was
+    /// left and brought back).
+    Drawn {
+        stamp: Stamp,
+        solved: Result<egui::ColorImage, String>,
     },
     Hinted {
         stamp: Stamp,
@@ -207,8 +261,16 @@ enum Message {
         stamp: Stamp,
         result: Result<Rating, String>,
     },
-    PickedOpen(Option<PathBuf>),
-    PickedExport(Option<PathBuf>),
+    /// The open dialog's answer, and how long it was up.
+    PickedOpen {
+        path: Option<PathBuf>,
+        waited: Duration,
+    },
+    /// The export dialog's answer, and how long it was up.
+    PickedExport {
+        path: Option<PathBuf>,
+        waited: Duration,
+    },
     Exported {
         stamp: Stamp,
         result: Result<PathBuf, String>,
@@ -261,9 +323,7 @@ impl Count {
         let solutions = count_solutions(&self.snap.puzzle);
         let check = self.snap.check();
         let solved = match &solutions {
-            Solutions::Unique(s) => doc::picture(&self.source, &self.snap, Some(s))
-                .ok()
-                .map(|img| canvas::color_image(&img)),
+            Solutions::Unique(s) => Some(solved_picture(&self.source, &self.snap, s)),
             _ => None,
         };
         Message::Counted {
@@ -273,6 +333,16 @@ impl Count {
             solved,
         }
     }
+}
+
+/// The picture of a state with its one solution drawn in, as the window
+/// uploads it.
+fn solved_picture(
+    source: &Source,
+    snap: &doc::Snapshot,
+    solution: &[u8],
+) -> Result<egui::ColorImage, String> {
+    doc::picture(source, snap, Some(solution)).map(|img| canvas::color_image(&img))
 }
 
 /// What the hint finder is asked: one state of a document.
@@ -331,6 +401,9 @@ pub struct SudokuApp {
     next_id: u64,
     /// The newest open request; older results are discarded.
     ticket: u64,
+    /// The open request whose puzzle shows its solution at once (asked
+    /// for with it); any other opens without.
+    reveal: Option<u64>,
     pub loading: Option<Loading>,
     /// A failure to show (opening, reading, exporting).
     pub error: Option<String>,
@@ -347,6 +420,8 @@ pub struct SudokuApp {
     entry_check: Option<(Stamp, Option<EntryCheck>)>,
     /// The newest state handed to the solver and not yet counted.
     counting: Option<Stamp>,
+    /// The state whose solved picture is being drawn again.
+    drawing: Option<Stamp>,
     /// Counts solutions on a thread of its own, newest state first.
     solver: Worker<Count>,
     /// The hint asked for one state of a document: its level, its step.
@@ -368,6 +443,9 @@ pub struct SudokuApp {
     shape: Option<Arc<Shape>>,
     /// A file dialog is open.
     dialog_open: bool,
+    /// The path field's text: a file to open or where to export, typed
+    /// where no file dialog can be shown (or by choice).
+    pub path_field: String,
     /// Zoom and pan of the canvas.
     pub(crate) view: canvas::ViewState,
     /// The open document's pictures, uploaded on first use.
@@ -428,6 +506,7 @@ impl SudokuApp {
             recent: Vec::new(),
             next_id: 1,
             ticket: 0,
+            reveal: None,
             loading: None,
             error: None,
             info: None,
@@ -437,8 +516,10 @@ impl SudokuApp {
             solutions: None,
             entry_check: None,
             counting: None,
+            drawing: None,
             solver,
             dialog_open: false,
+            path_field: String::new(),
             view: canvas::ViewState::default(),
             textures: Default::default(),
             now: 0.0,
@@ -495,6 +576,14 @@ impl SudokuApp {
         });
     }
 
+    /// Opens an input like [`Self::open`], its solution shown as soon as
+    /// it is read: the solution was asked for with it (the command line's
+    /// `--solve`).
+    pub fn open_solved(&mut self, input: Input) {
+        self.open(input);
+        self.reveal = Some(self.ticket);
+    }
+
     /// Opens a bundled sample by its button text.
     pub fn open_sample(&mut self, label: &str) {
         if let Some((_, name, text)) = TEXT_SAMPLES.iter().find(|s| s.0 == label) {
@@ -524,6 +613,7 @@ impl SudokuApp {
         self.is_working()
             || self.reread_due.is_some()
             || self.needs_counting()
+            || self.needs_drawing()
             || self.needs_rating()
     }
 
@@ -534,6 +624,7 @@ impl SudokuApp {
             || self.rereading.is_some()
             || self.switching.is_some()
             || self.counting.is_some()
+            || self.drawing.is_some()
             || self.hinting.is_some()
             || self.rating_for.is_some()
             || self.dialog_open
@@ -571,6 +662,37 @@ impl SudokuApp {
         }
     }
 
+    /// True when the open document's state has one solution, counted,
+    /// but no picture with it drawn in, nor one on the way: its pictures
+    /// were dropped when the document was left, and the count kept.
+    fn needs_drawing(&self) -> bool {
+        match (self.stamp(), self.solutions()) {
+            (Some(stamp), Some(Solutions::Unique(_))) => {
+                !self.textures.has_solved(stamp) && self.drawing != Some(stamp)
+            }
+            _ => false,
+        }
+    }
+
+    /// Draws the open document's solved picture again, in the background.
+    fn start_drawing(&mut self) {
+        let Some(e) = &self.current else { return };
+        let Some(Solutions::Unique(solution)) = self.solutions() else {
+            return;
+        };
+        let stamp = e.stamp();
+        let (source, snap, solution) = (
+            e.doc.source.clone(),
+            e.doc.current.clone(),
+            solution.clone(),
+        );
+        self.drawing = Some(stamp);
+        self.spawn(move || Message::Drawn {
+            stamp,
+            solved: solved_picture(&source, &snap, &solution),
+        });
+    }
+
     /// The live status line.
     pub fn status_line(&self) -> String {
         let Some(doc) = self.doc() else {
@@ -594,8 +716,37 @@ impl SudokuApp {
         }
     }
 
-    /// Takes a document in, moving the current one to the recent list.
-    fn show_doc(&mut self, doc: Doc, texture: Option<egui::ColorImage>) {
+    /// The cells of the open document that `text` names ("r1c5"), each
+    /// once, in the order named: where a message points.
+    pub fn cells_named(&self, text: &str) -> Vec<(String, usize)> {
+        let Some(doc) = self.doc() else {
+            return Vec::new();
+        };
+        let layout = doc.layout();
+        let number = |s: &str| s.parse::<usize>().ok().filter(|&n| n >= 1);
+        let mut found: Vec<(String, usize)> = Vec::new();
+        for word in text.split(|c: char| !c.is_ascii_alphanumeric()) {
+            let Some((r, c)) = word.strip_prefix('r').and_then(|w| w.split_once('c')) else {
+                continue;
+            };
+            let Some(cell) = number(r)
+                .zip(number(c))
+                .and_then(|(r, c)| layout.cell_at(r - 1, c - 1))
+            else {
+                continue;
+            };
+            if !found.iter().any(|&(_, f)| f == cell) {
+                found.push((word.to_string(), cell));
+            }
+        }
+        found
+    }
+
+    /// Takes a document in, moving the current one to the recent list. A
+    /// puzzle newly opened never shows its solution before it is asked
+    /// for, whatever the last one showed; `reveal`: it was asked for with
+    /// the puzzle.
+    fn show_doc(&mut self, doc: Doc, texture: Option<egui::ColorImage>, reveal: bool) {
         let id = self.next_id;
         self.next_id += 1;
         if let Some(old) = self.current.take() {
@@ -609,10 +760,7 @@ impl SudokuApp {
         if let Some(t) = texture {
             self.textures.offer_photo(id, t);
         }
-        // A puzzle being solved by hand opens without its solution.
-        if doc.writing == Writing::Entries {
-            self.prefs.show_solution = false;
-        }
+        self.prefs.show_solution = reveal;
         self.current = Some(Entry { id, doc });
         self.view.request_fit();
         self.reread_due = None;
@@ -1031,7 +1179,14 @@ impl SudokuApp {
         if let Some(dir) = &self.prefs.last_folder {
             dialog = dialog.set_directory(dir);
         }
-        self.spawn(move || Message::PickedOpen(dialog.pick_file()));
+        self.spawn(move || {
+            let since = Instant::now();
+            let path = dialog.pick_file();
+            Message::PickedOpen {
+                path,
+                waited: since.elapsed(),
+            }
+        });
     }
 
     /// Asks where to save the annotated image.
@@ -1040,6 +1195,26 @@ impl SudokuApp {
             return;
         }
         self.dialog_open = true;
+        let mut dialog = rfd::FileDialog::new()
+            .set_title("Export the solved puzzle as PNG")
+            .add_filter("PNG image", &["png"])
+            .set_file_name(self.export_name());
+        if let Some(dir) = &self.prefs.last_folder {
+            dialog = dialog.set_directory(dir);
+        }
+        self.spawn(move || {
+            let since = Instant::now();
+            let path = dialog.save_file();
+            Message::PickedExport {
+                path,
+                waited: since.elapsed(),
+            }
+        });
+    }
+
+    /// The file name an export of the open document is offered under:
+    /// "photo-solved.png".
+    fn export_name(&self) -> String {
         let stem = self
             .doc()
             .and_then(|d| {
@@ -1048,14 +1223,86 @@ impl SudokuApp {
                     .map(|s| s.to_string_lossy().into_owned())
             })
             .unwrap_or_else(|| "sudoku".into());
-        let mut dialog = rfd::FileDialog::new()
-            .set_title("Export the solved puzzle as PNG")
-            .add_filter("PNG image", &["png"])
-            .set_file_name(format!("{stem}-solved.png"));
-        if let Some(dir) = &self.prefs.last_folder {
-            dialog = dialog.set_directory(dir);
+        format!("{stem}-solved.png")
+    }
+
+    /// The path field's text as a path: `~` at its start is the home
+    /// folder. `None` when the field is empty.
+    fn typed_path(&self) -> Option<PathBuf> {
+        let text = self.path_field.trim();
+        if text.is_empty() {
+            return None;
         }
-        self.spawn(move || Message::PickedExport(dialog.save_file()));
+        let home = std::env::var_os("HOME").filter(|h| !h.is_empty());
+        Some(match (text.strip_prefix('~'), home) {
+            (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
+                PathBuf::from(home).join(rest.trim_start_matches('/'))
+            }
+            _ => PathBuf::from(text),
+        })
+    }
+
+    /// Opens the file the path field names (its Open path button, Enter in
+    /// the field).
+    pub fn open_typed_path(&mut self) {
+        match self.typed_path() {
+            Some(path) => self.open(Input::Path(path)),
+            None => {
+                self.error = Some("type the path of a file to open in the File path field".into());
+            }
+        }
+    }
+
+    /// Exports to the path the path field names (its Export to path
+    /// button): a folder gets the offered file name in it, a name without
+    /// an ending gets `.png`.
+    pub fn export_typed_path(&mut self) {
+        if self.doc().is_none() {
+            self.error = Some("nothing to export: open a puzzle first".into());
+            return;
+        }
+        let Some(mut path) = self.typed_path() else {
+            self.error = Some("type where to save the PNG in the File path field".into());
+            return;
+        };
+        if path.is_dir() {
+            path.push(self.export_name());
+        } else if path.extension().is_none() {
+            path.set_extension("png");
+        }
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            self.prefs.last_folder = Some(dir.to_path_buf());
+        }
+        self.export_to(path);
+    }
+
+    /// A file dialog came back without a file after `waited`: a person
+    /// cancelled it, or, this fast, none could be shown. Then the window
+    /// says so and the path field is offered, started in the last folder.
+    fn dialog_gave_nothing(&mut self, waited: Duration, export: bool) {
+        if waited >= DIALOG_NOT_SHOWN {
+            return;
+        }
+        let (action, button) = if export {
+            ("save the export", "Export to path")
+        } else {
+            ("open a file", "Open path")
+        };
+        let message = format!(
+            "No file dialog could be shown: to {action}, type its path in the File path field and press {button}"
+        );
+        eprintln!("sudoku-lens: {message}");
+        self.error = Some(message);
+        if self.path_field.trim().is_empty() {
+            let folder = self.prefs.last_folder.clone();
+            let path = match (folder, export) {
+                (Some(dir), true) => dir.join(self.export_name()),
+                (Some(dir), false) => dir.join(""),
+                (None, true) => PathBuf::from(self.export_name()),
+                (None, false) => PathBuf::new(),
+            };
+            self.path_field = path.display().to_string();
+        }
     }
 
     /// Writes the annotated image (the photo with the solution drawn in, or
@@ -1116,6 +1363,9 @@ impl SudokuApp {
         if self.needs_counting() {
             self.start_counting();
         }
+        if self.needs_drawing() {
+            self.start_drawing();
+        }
         if self.needs_rating() {
             self.start_rating();
         }
@@ -1125,7 +1375,7 @@ impl SudokuApp {
     /// is due: counting the solutions of a new state at once, reading the grid
     /// again once the corners have rested.
     fn wake_for_due_work(&self, ctx: &egui::Context) {
-        if self.needs_counting() || self.needs_rating() {
+        if self.needs_counting() || self.needs_drawing() || self.needs_rating() {
             ctx.request_repaint();
         }
         if let Some(due) = self.reread_due {
@@ -1148,22 +1398,31 @@ impl SudokuApp {
                     return;
                 }
                 self.loading = None;
+                let reveal = self.reveal.take() == Some(ticket);
                 match result {
                     Ok(Loaded::Photo {
                         photo,
                         reading,
                         pages,
+                        damaged,
                     }) => {
                         // A page's document is named after its file; the
                         // page shows in its title.
                         let name = pages.as_ref().map_or(name, |p| p.file.name());
                         let mut doc = Doc::from_photo(name, path, photo, reading);
                         doc.pages = pages;
-                        self.show_doc(doc, texture);
+                        // The damage first: it explains what else is amiss.
+                        if let Some(damage) = damaged {
+                            doc.notice = Some(match doc.notice.take() {
+                                Some(n) => format!("{damage}. {}", capitalise(&n)),
+                                None => damage,
+                            });
+                        }
+                        self.show_doc(doc, texture, reveal);
                     }
                     Ok(Loaded::Text { progress }) => {
                         let doc = Doc::from_progress(name, path, progress);
-                        self.show_doc(doc, texture);
+                        self.show_doc(doc, texture, reveal);
                     }
                     Err(message) => self.error = Some(message),
                 }
@@ -1214,7 +1473,17 @@ impl SudokuApp {
                 if self.current.as_ref().is_some_and(|e| e.stamp() == stamp) {
                     self.solutions = Some((stamp, solutions));
                     self.entry_check = Some((stamp, check));
-                    self.textures.offer_solved(stamp, solved);
+                    if let Some(solved) = solved {
+                        self.take_solved(stamp, solved);
+                    }
+                }
+            }
+            Message::Drawn { stamp, solved } => {
+                if self.drawing == Some(stamp) {
+                    self.drawing = None;
+                }
+                if self.stamp() == Some(stamp) {
+                    self.take_solved(stamp, solved);
                 }
             }
             Message::Hinted { stamp, result } => {
@@ -1236,19 +1505,23 @@ impl SudokuApp {
                     self.rating = Some((stamp, result));
                 }
             }
-            Message::PickedOpen(path) => {
+            Message::PickedOpen { path, waited } => {
                 self.dialog_open = false;
-                if let Some(p) = path {
-                    self.open(Input::Path(p));
+                match path {
+                    Some(p) => self.open(Input::Path(p)),
+                    None => self.dialog_gave_nothing(waited, false),
                 }
             }
-            Message::PickedExport(path) => {
+            Message::PickedExport { path, waited } => {
                 self.dialog_open = false;
-                if let Some(p) = path {
-                    if let Some(dir) = p.parent() {
-                        self.prefs.last_folder = Some(dir.to_path_buf());
+                match path {
+                    Some(p) => {
+                        if let Some(dir) = p.parent() {
+                            self.prefs.last_folder = Some(dir.to_path_buf());
+                        }
+                        self.export_to(p);
                     }
-                    self.export_to(p);
+                    None => self.dialog_gave_nothing(waited, true),
                 }
             }
             Message::Exported { stamp, result } => {
@@ -1267,6 +1540,18 @@ impl SudokuApp {
                     }
                     Err(e) => self.error = Some(e),
                 }
+            }
+        }
+    }
+
+    /// Takes the solved picture of the open document's state; a failure
+    /// to draw it is said, not passed over.
+    fn take_solved(&mut self, stamp: Stamp, solved: Result<egui::ColorImage, String>) {
+        match solved {
+            Ok(image) => self.textures.offer_solved(stamp, Some(image)),
+            Err(message) => {
+                self.error = Some(format!("cannot draw the solution: {message}"));
+                self.textures.offer_solved(stamp, None);
             }
         }
     }
@@ -1376,5 +1661,77 @@ impl eframe::App for SudokuApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, PREFS_KEY, &self.prefs);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn app() -> SudokuApp {
+        SudokuApp::new(&egui::Context::default(), Prefs::default())
+    }
+
+    #[test]
+    fn a_dialog_back_at_once_says_none_could_be_shown_and_offers_the_path_field() {
+        let mut app = app();
+        app.receive(Message::PickedOpen {
+            path: None,
+            waited: Duration::from_millis(15),
+        });
+        let said = app.error.clone().expect("said in the window");
+        assert!(said.contains("No file dialog could be shown"), "{said}");
+        assert!(said.contains("Open path"), "{said}");
+
+        app.error = None;
+        app.receive(Message::PickedExport {
+            path: None,
+            waited: Duration::from_millis(15),
+        });
+        let said = app.error.clone().expect("said in the window");
+        assert!(said.contains("Export to path"), "{said}");
+        // The field starts with the name an export is offered under.
+        assert_eq!(app.path_field, "sudoku-solved.png");
+    }
+
+    #[test]
+    fn a_dialog_cancelled_by_a_person_says_nothing() {
+        let mut app = app();
+        for message in [
+            Message::PickedOpen {
+                path: None,
+                waited: Duration::from_secs(2),
+            },
+            Message::PickedExport {
+                path: None,
+                waited: Duration::from_secs(2),
+            },
+        ] {
+            app.receive(message);
+            assert_eq!(app.error, None);
+            assert_eq!(app.path_field, "");
+        }
+    }
+
+    #[test]
+    fn the_path_field_reads_a_home_folder_and_an_empty_field_is_said() {
+        let mut app = app();
+        app.open_typed_path();
+        assert!(
+            app.error
+                .as_deref()
+                .is_some_and(|e| e.contains("File path"))
+        );
+        app.path_field = "  /tmp/puzzle.txt ".into();
+        assert_eq!(app.typed_path(), Some(PathBuf::from("/tmp/puzzle.txt")));
+        if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+            app.path_field = "~/puzzle.txt".into();
+            assert_eq!(
+                app.typed_path(),
+                Some(PathBuf::from(home).join("puzzle.txt"))
+            );
+        }
+        app.path_field = "~other/puzzle.txt".into();
+        assert_eq!(app.typed_path(), Some(PathBuf::from("~other/puzzle.txt")));
     }
 }

@@ -265,9 +265,15 @@ fn shortcuts(app: &mut SudokuApp, ctx: &egui::Context) {
     }
 }
 
+/// Room the zoom controls need at the toolbar's right; with less, they
+/// go on a row of their own.
+const ZOOM_CONTROLS_WIDTH: f32 = 170.0;
+
 fn toolbar(app: &mut SudokuApp, ui: &mut egui::Ui) {
     ui.add_space(4.0);
-    ui.horizontal(|ui| {
+    // Wrapped: in a narrow window no button lies over another.
+    let has_doc = app.doc().is_some();
+    let row = ui.horizontal_wrapped(|ui| {
         if ui
             .button("Open…")
             .on_hover_text("Open a photo, screenshot or puzzle text (Ctrl+O)")
@@ -332,7 +338,6 @@ fn toolbar(app: &mut SudokuApp, ui: &mut egui::Ui) {
             app.redo();
         }
         ui.separator();
-        let has_doc = app.doc().is_some();
         if ui
             .add_enabled(has_doc, egui::Button::new("Export PNG…"))
             .on_hover_text("Save the puzzle with its solution drawn in (Ctrl+S)")
@@ -340,32 +345,84 @@ fn toolbar(app: &mut SudokuApp, ui: &mut egui::Ui) {
         {
             app.pick_export();
         }
+        // The zoom controls at the row's right when they fit there.
+        // (A wrapping row's available width is a whole row's.)
+        let fits = ui.max_rect().right() - ui.cursor().left() >= ZOOM_CONTROLS_WIDTH;
+        if has_doc && fits {
+            ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+                zoom_controls(app, ui);
+            });
+        }
+        fits
+    });
+    // Else on a row of their own.
+    if has_doc && !row.inner {
+        let size = Vec2::new(ui.available_width(), ui.spacing().interact_size.y);
+        ui.allocate_ui_with_layout(size, Layout::right_to_left(Align::Center), |ui| {
+            zoom_controls(app, ui);
+        });
+    }
+    path_row(app, ui);
+    ui.add_space(2.0);
+}
+
+/// The zoom figure and its buttons, laid right to left.
+fn zoom_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    if ui
+        .button("Fit")
+        .on_hover_text("Fit to the window (Ctrl+0)")
+        .clicked()
+    {
+        app.view.request_fit();
+    }
+    if ui.button("−").on_hover_text("Zoom out (-)").clicked() {
+        app.view.zoom_by(0.8);
+    }
+    if ui.button("+").on_hover_text("Zoom in (+)").clicked() {
+        app.view.zoom_by(1.25);
+    }
+    ui.label(format!("{:.0}%", app.view.zoom() * 100.0));
+}
+
+/// A file's path typed in, to open or to export to: the way that works
+/// where no file dialog can be shown, and for those who prefer typing.
+fn path_row(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    let has_doc = app.doc().is_some();
+    ui.horizontal(|ui| {
+        let label = ui.label("File path");
         ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
-            if has_doc {
-                if ui
-                    .button("Fit")
-                    .on_hover_text("Fit to the window (Ctrl+0)")
-                    .clicked()
-                {
-                    app.view.request_fit();
-                }
-                if ui.button("−").on_hover_text("Zoom out (-)").clicked() {
-                    app.view.zoom_by(0.8);
-                }
-                if ui.button("+").on_hover_text("Zoom in (+)").clicked() {
-                    app.view.zoom_by(1.25);
-                }
-                ui.label(format!("{:.0}%", app.view.zoom() * 100.0));
+            if ui
+                .add_enabled(has_doc, egui::Button::new("Export to path"))
+                .on_hover_text("Save the PNG export at the path typed (a folder: a name is chosen)")
+                .clicked()
+            {
+                app.export_typed_path();
+            }
+            if ui
+                .button("Open path")
+                .on_hover_text("Open the file at the path typed (Enter in the field)")
+                .clicked()
+            {
+                app.open_typed_path();
+            }
+            let field = ui
+                .add(
+                    egui::TextEdit::singleline(&mut app.path_field)
+                        .desired_width(ui.available_width())
+                        .hint_text("type a file's path"),
+                )
+                .labelled_by(label.id);
+            if field.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)) {
+                app.open_typed_path();
             }
         });
     });
-    ui.add_space(2.0);
 }
 
 fn start_screen(app: &mut SudokuApp, ui: &mut egui::Ui) {
     let rect = ui.max_rect();
     let card =
-        egui::Rect::from_center_size(rect.center(), Vec2::new(440.0, 330.0).min(rect.size()));
+        egui::Rect::from_center_size(rect.center(), Vec2::new(440.0, 360.0).min(rect.size()));
     ui.scope_builder(egui::UiBuilder::new().max_rect(card), |ui| {
         ui.vertical_centered(|ui| {
             ui.label(RichText::new("sudoku-lens").size(30.0).strong());
@@ -387,9 +444,12 @@ fn start_screen(app: &mut SudokuApp, ui: &mut egui::Ui) {
             ui.label("or paste one (Ctrl+V) — a screenshot or puzzle text");
             ui.add_space(18.0);
             ui.label(RichText::new("No puzzle at hand? Try a sample:").weak());
-            // Photos on one row, puzzle texts on the next: each fits the card.
+            // Photos on one row, puzzle texts on the next: each fits the
+            // card. The others are in the Samples menu.
             let labels = SudokuApp::sample_labels();
             let (photos, texts) = labels.split_at(super::PHOTO_SAMPLES.len());
+            let photos = &photos[..super::START_PHOTOS.min(photos.len())];
+            let texts = &texts[..super::START_TEXTS.min(texts.len())];
             for row in [photos, texts] {
                 ui.horizontal(|ui| {
                     let w: f32 = row.len() as f32 * 125.0;
@@ -401,6 +461,12 @@ fn start_screen(app: &mut SudokuApp, ui: &mut egui::Ui) {
                     }
                 });
             }
+            ui.label(
+                RichText::new(
+                    "More in the Samples menu: jigsaw, killer, 16x16, a PDF, handwriting",
+                )
+                .weak(),
+            );
             if !app.recent_names().is_empty() {
                 ui.add_space(12.0);
                 if ui.link("Back to the last puzzle").clicked() {
@@ -411,12 +477,33 @@ fn start_screen(app: &mut SudokuApp, ui: &mut egui::Ui) {
     });
 }
 
+/// The side panel, in a scroll area so that a small window reaches every
+/// control. Controls come first, each line of them always there, so that
+/// none moves under the pointer; what comes and goes (the status, why
+/// there is no solution, a hint's words, the rating) is said below them.
 fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    egui::ScrollArea::vertical()
+        .auto_shrink(false)
+        .show(ui, |ui| {
+            side_controls(app, ui);
+            cage_editor(app, ui);
+            side_messages(app, ui);
+            ui.add_space(8.0);
+        });
+}
+
+fn side_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
     let Some(doc) = app.doc() else { return };
     let name = doc.name.clone();
     let pages = doc.pages.as_ref().map(|p| (p.number, p.count));
     let is_photo = doc.is_photo();
     let layout_name = doc.layout().name().to_string();
+    // What the puzzle is: a killer's cages make it a killer.
+    let kind = match doc.current.puzzle.cages().is_empty() {
+        true => capitalise(&layout_name),
+        false if layout_name == "classic" => "Killer".to_string(),
+        false => format!("Killer {layout_name}"),
+    };
     let edited = doc.is_edited();
     let size = doc.layout().size();
     let selected = doc.selected.map(|c| {
@@ -430,17 +517,16 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
         )
     });
     let writing = doc.writing;
+    let path = doc
+        .path
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
     ui.add_space(8.0);
-    ui.label(RichText::new(&name).strong().size(15.0))
-        .on_hover_text(
-            doc.path
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default(),
-        );
-    if edited {
-        ui.label(RichText::new("edited").weak());
-    }
+    // One line each, whatever the name's length or the edits.
+    ui.add(egui::Label::new(RichText::new(&name).strong().size(15.0)).truncate())
+        .on_hover_text(path);
+    ui.label(RichText::new(if edited { "edited" } else { "as opened" }).weak());
     if let Some((number, count)) = pages {
         page_picker(app, ui, number, count);
     }
@@ -449,7 +535,7 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             let label = ui.label("Layout:");
             egui::ComboBox::from_id_salt("layout")
-                .selected_text(capitalise(&layout_name))
+                .selected_text(&kind)
                 // Every shape in view, none behind a scroll.
                 .height(f32::INFINITY)
                 .show_ui(ui, |ui| {
@@ -467,21 +553,10 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
         });
         ui.checkbox(&mut app.prefs.show_readings, "Show digits as read");
     } else {
-        ui.label(format!("Layout: {}", capitalise(&layout_name)));
+        ui.label(format!("Layout: {kind}"));
     }
     ui.separator();
 
-    // Status and solving.
-    let status = app.status_line();
-    let mistakes = app.entry_check().is_some_and(|c| !c.wrong.is_empty());
-    let colour = match app.solutions() {
-        _ if mistakes => canvas::WRONG,
-        Some(Solutions::Unique(_)) => canvas::SOLUTION,
-        Some(_) => canvas::WRONG,
-        None => ui.visuals().text_color(),
-    };
-    ui.label(RichText::new(&status).color(colour).strong());
-    ui.add_space(4.0);
     ui.horizontal(|ui| {
         if ui
             .add(egui::Button::new("Solve").min_size(Vec2::new(70.0, 26.0)))
@@ -493,29 +568,6 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
         ui.checkbox(&mut app.prefs.show_solution, "Show solution")
             .on_hover_text("H");
     });
-    if app.prefs.show_solution {
-        match app.solutions() {
-            Some(Solutions::NoSolution) => {
-                ui.label("No way to fill the grid: check the amber (unsure) cells and your edits.");
-            }
-            Some(Solutions::Several(..)) => {
-                ui.label("More than one way to fill the grid: red cells differ between two solutions; a given may be missing.");
-            }
-            Some(Solutions::Conflict { .. }) => {
-                if app
-                    .doc()
-                    .is_some_and(|d| !d.current.puzzle.cages().is_empty())
-                {
-                    ui.label(
-                        "The givens or cages break a rule (red): fix a given, a sum or a cage.",
-                    );
-                } else {
-                    ui.label("Two givens clash (red): fix one of them.");
-                }
-            }
-            _ => {}
-        }
-    }
     ui.separator();
 
     // What typing writes: a given, or the player's own digit.
@@ -536,19 +588,18 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
     });
 
     // Editing the selected cell with the mouse alone.
-    match &selected {
+    let chosen = match &selected {
         Some((cell, v, sym, mine)) => {
             let shown = match (*v, *mine) {
                 (0, _) => "empty".to_string(),
                 (_, true) => format!("{sym} (your digit)"),
                 _ => sym.to_string(),
             };
-            ui.label(format!("Selected {cell}: {shown}"));
+            RichText::new(format!("Selected {cell}: {shown}"))
         }
-        None => {
-            ui.label(RichText::new("Click a cell to change it").weak());
-        }
-    }
+        None => RichText::new("Click a cell to change it").weak(),
+    };
+    ui.add(egui::Label::new(chosen).truncate());
     let alphabet = app.doc().map(|d| d.current.puzzle.alphabet());
     ui.add_enabled_ui(selected.is_some(), |ui| {
         let cols = if size <= 9 { 3 } else { 4 };
@@ -580,8 +631,7 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
             app.set_selected(0);
         }
     });
-    hint_panel(app, ui);
-    cage_editor(app, ui);
+    hint_controls(app, ui);
     ui.separator();
     ui.horizontal_wrapped(|ui| {
         if ui.button("Copy puzzle").clicked()
@@ -599,9 +649,6 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
             ui.ctx().copy_text(t);
             app.info = Some("Solution copied as text".into());
         }
-    });
-    ui.with_layout(Layout::bottom_up(Align::Min), |ui| {
-        ui.add_space(6.0);
         if ui
             .button("Close")
             .on_hover_text("Back to the start screen; the puzzle stays under Recent")
@@ -610,6 +657,60 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
             app.close();
         }
     });
+}
+
+/// What comes and goes, below the controls: the status, why the solution
+/// cannot be shown, the hint's words, the rating.
+fn side_messages(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    ui.separator();
+    let status = app.status_line();
+    let mistakes = app.entry_check().is_some_and(|c| !c.wrong.is_empty());
+    let colour = match app.solutions() {
+        _ if mistakes => canvas::WRONG,
+        Some(Solutions::Unique(_)) => canvas::SOLUTION,
+        Some(_) => canvas::WRONG,
+        None => ui.visuals().text_color(),
+    };
+    ui.label(RichText::new(&status).color(colour).strong());
+    // The cells the status names, one click away.
+    let named = app.cells_named(&status);
+    if !named.is_empty() {
+        ui.horizontal_wrapped(|ui| {
+            for (name, cell) in named {
+                if ui
+                    .link(format!("Go to {name}"))
+                    .on_hover_text("Select this cell")
+                    .clicked()
+                {
+                    app.select(Some(cell));
+                }
+            }
+        });
+    }
+    if app.prefs.show_solution {
+        match app.solutions() {
+            Some(Solutions::NoSolution) => {
+                ui.label("No way to fill the grid: check the amber (unsure) cells and your edits.");
+            }
+            Some(Solutions::Several(..)) => {
+                ui.label("More than one way to fill the grid: red cells differ between two solutions; a given may be missing.");
+            }
+            Some(Solutions::Conflict { .. }) => {
+                if app
+                    .doc()
+                    .is_some_and(|d| !d.current.puzzle.cages().is_empty())
+                {
+                    ui.label(
+                        "The givens or cages break a rule (red): fix a given, a sum or a cage.",
+                    );
+                } else {
+                    ui.label("Two givens clash (red): fix one of them.");
+                }
+            }
+            _ => {}
+        }
+    }
+    hint_messages(app, ui);
 }
 
 /// The page of a PDF, and the way to the pages before and after it.
@@ -633,8 +734,8 @@ fn page_picker(app: &mut SudokuApp, ui: &mut egui::Ui, number: usize, count: usi
     });
 }
 
-/// Hints, the candidates view and the rating.
-fn hint_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
+/// The hint's buttons and the candidates view.
+fn hint_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
     ui.separator();
     let level = app.hint_level();
     let thinking = app.is_hinting();
@@ -673,6 +774,10 @@ fn hint_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
     {
         app.toggle_candidates();
     }
+}
+
+/// The hint's words and the rating.
+fn hint_messages(app: &mut SudokuApp, ui: &mut egui::Ui) {
     if let Some(h) = app.current_hint() {
         if let Some(t) = h.technique() {
             ui.label(RichText::new(t).strong());
@@ -768,8 +873,13 @@ fn cage_editor(app: &mut SudokuApp, ui: &mut egui::Ui) {
     }
 }
 
+/// The keys, said short enough to read at a glance; wrapped in a narrow
+/// window.
+const KEY_HELP: &str = "Arrows move · 1-9 set · 0 clears · Enter solves · H hides the solution · ? hint · ! applies it · # candidates · Ctrl+E givens or your digits · drag the round handles onto the grid if it was found wrong";
+
+/// Messages and key help, wrapped to the window's width: nothing cut off.
 fn status_bar(app: &mut SudokuApp, ui: &mut egui::Ui) {
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         let notice = app.doc().and_then(|d| d.notice.clone());
         if let Some(e) = app.error.clone().or(notice) {
             ui.label(RichText::new(e).color(Color32::from_rgb(200, 50, 50)));
@@ -782,10 +892,7 @@ fn status_bar(app: &mut SudokuApp, ui: &mut egui::Ui) {
         } else if let Some(i) = &app.info {
             ui.label(i.clone());
         } else if app.doc().is_some() {
-            ui.label(
-                RichText::new("Arrows move, 1-9 set, 0 clears, Ctrl+E switches between givens and your digits, Enter solves, H hides the solution, ? hints, ! applies the hint, # shows candidates. Drag the round corner handles onto the grid if it was found wrong.")
-                    .weak(),
-            );
+            ui.label(RichText::new(KEY_HELP).weak());
         } else {
             ui.label(RichText::new("Open, drop or paste a puzzle").weak());
         }
