@@ -1001,7 +1001,13 @@ mod tests {
             let mut sets: Vec<Vec<Rule>> = families.clone();
             // Rules over the whole grid rarely hold for a random solution:
             // each alone, whatever it counts (none, often).
-            let whole = ["diagonal+", "antiknight", "antiking", "nonconsecutive", "disjoint"];
+            let whole = [
+                "diagonal+",
+                "antiknight",
+                "antiking",
+                "nonconsecutive",
+                "disjoint",
+            ];
             let alone: Vec<Vec<Rule>> = whole
                 .iter()
                 .map(|w| Rule::parse(w, &layout).unwrap())
@@ -1028,7 +1034,10 @@ mod tests {
                     other => other.unwrap(),
                 };
                 let text: Vec<String> = rules.iter().map(|r| r.to_text(&layout)).collect();
-                assert!(k >= kept || want >= 1, "{text:?}: the picked solution keeps them");
+                assert!(
+                    k >= kept || want >= 1,
+                    "{text:?}: the picked solution keeps them"
+                );
                 assert_eq!(got.count, want, "{text:?}");
                 for s in &got.solutions {
                     assert!(
