@@ -387,3 +387,33 @@ fn hint_export_draws_the_step_at_its_cells() {
         "the step is drawn on the photo"
     );
 }
+
+#[test]
+fn a_killer_is_hinted_and_rated_by_its_cages() {
+    let killer = samples().join("killer.txt");
+    let path = killer.to_str().unwrap();
+    let o = run(&["hint", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let hint = stdout(&o);
+    assert!(!hint.contains("No technique here applies"), "{hint}");
+    assert!(
+        [
+            "Cage combinations: the ",
+            "45 rule: ",
+            "Last cell of a cage: "
+        ]
+        .iter()
+        .any(|t| hint.contains(t)),
+        "{hint}"
+    );
+
+    let o = run(&["rate", "--json", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let row = &lines_json(&o)[0];
+    assert_eq!(row["logic_solved"], true, "{row}");
+    assert!(row["rating"].as_f64().unwrap() < 11.0, "{row}");
+    assert!(
+        row["techniques"]["cage combinations"].as_u64().unwrap() > 0,
+        "{row}"
+    );
+}

@@ -1,15 +1,18 @@
 //! The logic engine on the shared puzzle collections (`../shared/data/puzzles`):
 //! every step of every path checked against the unique solution, on a
-//! sample of each classic collection and on the samurai puzzles (as given
-//! and thinned to about 100 givens). Ignored by default (they need the
-//! shared data and a release build); `.ci/run` runs them.
+//! sample of each classic collection, on the samurai puzzles (as given
+//! and thinned to about 100 givens) and on the killers of the shared
+//! screenshots' truth files (`../shared/data/screens/killer-train`).
+//! Ignored by default (they need the shared data and a release build);
+//! `.ci/run` runs them.
 //!
 //! cargo test --release --test logic_shared -- --ignored --nocapture
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use sudoku_lens::grid::Layout;
+use sudoku_lens::grid::{Document, Layout, parse_file};
 use sudoku_lens::logic::{Candidates, Explanation, Logic, Options, Technique, apply};
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::thin;
@@ -23,6 +26,9 @@ const CLASSIC_SAMPLE: usize = 150;
 const SAMURAI_THINNED: usize = 24;
 const THIN_TARGET: usize = 100;
 const THIN_SEED: u64 = 1;
+/// The shared killers the cage techniques take to the end without the
+/// solver's step (of 30 with one solution), as measured: fewer is a loss.
+const KILLERS_BY_LOGIC: usize = 23;
 
 /// Checks a path against the solution: every placement right, no removal
 /// of the solution's symbol, and the solution at the end. Returns the
@@ -191,4 +197,80 @@ fn ratings_of_unbiased_1000() {
     for (ms, d, top) in rows.iter().take(12) {
         println!("  {ms:7.2} ms  {d:.1}  {top}");
     }
+}
+
+/// The shared killer screenshots' truth files: every cage and shown digit
+/// of 32 puzzles from several apps.
+fn killer_truths() -> Option<Vec<PathBuf>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/screens/killer-train");
+    if !dir.is_dir() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{} is missing: CI needs the shared killer truths",
+            dir.display()
+        );
+        return None;
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    Some(files)
+}
+
+#[test]
+#[ignore = "needs ../shared/data; run in release"]
+fn every_step_on_the_shared_killers_is_true() {
+    let Some(files) = killer_truths() else {
+        println!("no shared data; nothing to check");
+        return;
+    };
+    assert!(files.len() >= 30, "expected the 32 killer truths");
+    let t = Instant::now();
+    let (mut unique, mut steps, mut solver_steps, mut by_logic) = (0, 0, 0, 0);
+    for path in &files {
+        let name = path.display().to_string();
+        let puzzle = match parse_file(path, None).unwrap_or_else(|e| panic!("{name}: {e}")) {
+            Document::Single(p) => p,
+            Document::Batch(_) => panic!("{name} holds one puzzle"),
+        };
+        assert!(!puzzle.cages().is_empty(), "{name} has no cages");
+        let layout = puzzle.layout().clone();
+        let mut solver = SudokuSolver::with_cages(layout.clone(), puzzle.cages()).unwrap();
+        let mut solution = vec![0u8; puzzle.values().len()];
+        if solver.solve_into(puzzle.values(), 2, &mut solution) != Ok(1) {
+            continue;
+        }
+        unique += 1;
+        let mut logic = Logic::for_puzzle(&puzzle).unwrap();
+        let opts = logic.options(&puzzle).unwrap();
+        let path = logic
+            .explain(puzzle.values(), &opts)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let by_solver = check(&name, &layout, puzzle.values(), &path, &solution, &logic);
+        let rating = logic
+            .rate(puzzle.values(), &opts)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        println!(
+            "{name}: {} steps, {by_solver} by the solver, rating {:.1}",
+            path.steps.len(),
+            rating.difficulty
+        );
+        steps += path.steps.len();
+        solver_steps += by_solver;
+        by_logic += usize::from(by_solver == 0);
+    }
+    println!(
+        "killers: {unique} of {} unique, {by_logic} solved without the solver; {steps} steps \
+         ({solver_steps} by the solver) checked in {:.2} s",
+        files.len(),
+        t.elapsed().as_secs_f64()
+    );
+    assert!(unique >= 30, "only {unique} killers have one solution");
+    assert!(
+        by_logic >= KILLERS_BY_LOGIC,
+        "only {by_logic} killers solved without the solver, {KILLERS_BY_LOGIC} before"
+    );
 }

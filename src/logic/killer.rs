@@ -15,7 +15,11 @@
 //! - cage and house: a symbol every combination of a cage holds, whose
 //!   places in the cage lie in one house, leaves the rest of that house;
 //!   and a house whose places for a symbol all lie in one cage puts it in
-//!   the cage, so it leaves the cage's other cells.
+//!   the cage, so it leaves the cage's other cells;
+//! - cage combinations in a house: the cages wholly inside a house (and
+//!   its other cells, whose sum the 45 rule gives) share out its symbols,
+//!   each once, so a combination that leaves the others no disjoint choice
+//!   is out.
 //!
 //! The search over a cage's fillings walks its cells in order with a memo
 //! keyed by the set of symbols used so far (cells all different), or by
@@ -1127,6 +1131,212 @@ pub(crate) fn locked(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
     None
 }
 
+/// The most combination choices tried for one house.
+const CLASH_BUDGET: u32 = 100_000;
+
+/// One part of a house for [`clash`]: a cage wholly inside it, or the
+/// house's other cells (their sum known by the 45 rule).
+struct Part {
+    sum: u32,
+    cells: Vec<usize>,
+    /// Its combinations that fit the candidates, and which of them some
+    /// sharing-out of the house's symbols uses.
+    combos: Vec<u32>,
+    kept: Vec<bool>,
+    /// The house's cells outside its cages.
+    rest: bool,
+}
+
+/// Cage combinations in a house: the cages wholly inside a house (with
+/// its other cells as one more part) share out its symbols, each once, so
+/// a combination that leaves no disjoint choice for the others is out.
+pub(crate) fn clash(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
+    let shape = g.shape();
+    let n = g.size();
+    let house_total = (n * (n + 1) / 2) as u32;
+    let full = full_mask(n);
+    let Killer {
+        cages,
+        owner,
+        scratch,
+        ..
+    } = k;
+    if owner.iter().all(|&o| o == NONE) {
+        return None;
+    }
+    for h in 0..shape.house_count() {
+        let cells = shape.house(h);
+        let mut inside: Vec<u32> = Vec::new();
+        for &c in cells {
+            let o = owner[c as usize];
+            if o != NONE
+                && !inside.contains(&o)
+                && cages[o as usize]
+                    .cells
+                    .iter()
+                    .all(|&x| shape.index_in(x, h).is_some())
+            {
+                inside.push(o);
+            }
+        }
+        if inside.is_empty() {
+            continue;
+        }
+        let mut parts: Vec<Part> = inside
+            .iter()
+            .map(|&o| Part {
+                sum: cages[o as usize].sum,
+                cells: cages[o as usize].cells.clone(),
+                combos: Vec::new(),
+                kept: Vec::new(),
+                rest: false,
+            })
+            .collect();
+        let rest: Vec<usize> = cells
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| !parts.iter().any(|p| p.cells.contains(&c)))
+            .collect();
+        let inner: u32 = parts.iter().map(|p| p.sum).sum();
+        if !rest.is_empty() {
+            let Some(sum) = house_total.checked_sub(inner) else {
+                continue;
+            };
+            parts.push(Part {
+                sum,
+                cells: rest,
+                combos: Vec::new(),
+                kept: Vec::new(),
+                rest: true,
+            });
+        }
+        if parts.len() < 2 {
+            continue;
+        }
+        let mut dead = false;
+        for p in &mut parts {
+            let got = placed(g, &p.cells);
+            match scratch.fill(g, &p.cells, got, (p.sum, 0), true) {
+                Some(f) => p.combos.extend_from_slice(f.combos),
+                None => dead = true,
+            }
+            p.kept = vec![false; p.combos.len()];
+        }
+        if dead {
+            continue;
+        }
+        // Fewest combinations first, so the search cuts early.
+        parts.sort_by_key(|p| p.combos.len());
+        let mut choice = vec![0usize; parts.len()];
+        let mut budget = CLASH_BUDGET;
+        share(&mut parts, 0, 0, full, &mut choice, &mut budget);
+        if budget == 0 {
+            continue;
+        }
+        let mut elims = Vec::new();
+        let mut narrowed: Vec<usize> = Vec::new();
+        for (i, p) in parts.iter().enumerate() {
+            let union = p
+                .combos
+                .iter()
+                .zip(&p.kept)
+                .filter(|&(_, &k)| k)
+                .fold(0u32, |u, (&m, _)| u | m);
+            let before = elims.len();
+            for &c in &p.cells {
+                for d in digits(g.cell(c) & !union) {
+                    elims.push(Candidate::new(c, d));
+                }
+            }
+            if elims.len() > before {
+                narrowed.push(i);
+            }
+        }
+        if elims.is_empty() {
+            continue;
+        }
+        let mut st = Step::new(Technique::CageClash);
+        st.houses.push(h);
+        st.cells.extend(cells.iter().map(|&c| c as usize));
+        if cx.text {
+            let said: Vec<String> = narrowed
+                .iter()
+                .map(|&i| {
+                    let p = &parts[i];
+                    let v: Vec<String> = p
+                        .combos
+                        .iter()
+                        .zip(&p.kept)
+                        .filter(|&(_, &k)| k)
+                        .map(|(&m, _)| combo_name(cx, m))
+                        .collect();
+                    let name = if p.rest {
+                        format!(
+                            "its other cells ({}, adding up to {})",
+                            cx.cells(&p.cells),
+                            p.sum
+                        )
+                    } else {
+                        cage_name(cx, p.sum, &p.cells)
+                    };
+                    let v = if v.len() <= LISTED {
+                        join_or(&v)
+                    } else {
+                        format!("one of {} combinations", v.len())
+                    };
+                    format!("{name} only {v}")
+                })
+                .collect();
+            st.text = format!(
+                "Cage combinations in {}: its cages hold each symbol once between them, which \
+                 leaves {}; {}.",
+                cx.house(h),
+                join_and(&said),
+                keeps(cx, g, &elims)
+            );
+        }
+        st.eliminations = elims;
+        return Some(st);
+    }
+    None
+}
+
+/// Chooses for parts `i..` disjoint combinations outside `used` that fill
+/// `left`; marks every combination of a full sharing-out as kept.
+fn share(
+    parts: &mut [Part],
+    i: usize,
+    used: u32,
+    left: u32,
+    choice: &mut [usize],
+    budget: &mut u32,
+) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    if i == parts.len() {
+        if left != 0 {
+            return false;
+        }
+        for (p, &c) in parts.iter_mut().zip(choice.iter()) {
+            p.kept[c] = true;
+        }
+        return true;
+    }
+    let mut ok = false;
+    let mut c = 0;
+    while c < parts[i].combos.len() {
+        let m = parts[i].combos[c];
+        if m & used == 0 {
+            choice[i] = c;
+            ok |= share(parts, i + 1, used | m, left & !m, choice, budget);
+        }
+        c += 1;
+    }
+    ok
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1352,5 +1562,41 @@ mod tests {
         let k = killer(&[(3, &[0, 1]), (10, &[1, 2])]);
         assert!(k.derived.is_empty());
         assert!(k.owner.iter().all(|&o| o == NONE));
+    }
+
+    #[test]
+    fn the_cages_of_a_row_share_out_its_symbols() {
+        // Row 1: the 3 is 1+2, the 17 is 8+9, so the 10 can only be 3+7 or
+        // 4+6, and the other cells (adding up to 15) 3+5+7 or 4+5+6.
+        let mut k = killer(&[(10, &[0, 1]), (3, &[2, 3]), (17, &[4, 5])]);
+        let g = classic("");
+        let sh = g.shape().clone();
+        let st = clash(&g, &ctx(&sh), &mut k).unwrap();
+        let lost = |cell: usize| {
+            st.eliminations
+                .iter()
+                .filter(|e| e.cell == cell)
+                .fold(0u32, |m, e| m | 1 << (e.digit - 1))
+        };
+        let mask = |ds: &[u8]| ds.iter().fold(0u32, |m, &d| m | 1 << (d - 1));
+        for cell in [0, 1] {
+            assert_eq!(lost(cell), mask(&[1, 2, 5, 8, 9]));
+        }
+        for cell in [6, 7, 8] {
+            assert_eq!(lost(cell), mask(&[1, 2, 8, 9]));
+        }
+        assert!(
+            st.text.starts_with(
+                "Cage combinations in row 1: its cages hold each symbol once between them, \
+                 which leaves "
+            ),
+            "{}",
+            st.text
+        );
+        assert!(
+            st.text.contains("the 10 in r1c1-r1c2 only 3+7 or 4+6"),
+            "{}",
+            st.text
+        );
     }
 }

@@ -48,6 +48,9 @@ pub enum Technique {
     /// The 45 rule gives several cells a sum: the fillings that make it
     /// leave their candidates.
     InniesSum,
+    /// The cages inside a house share out its symbols: a combination that
+    /// leaves the others no disjoint choice is out.
+    CageClash,
     XWing,
     HiddenPair,
     NakedTriple,
@@ -117,6 +120,7 @@ pub const ALL: &[Technique] = &[
     Technique::CageLocked,
     Technique::NakedPair,
     Technique::InniesSum,
+    Technique::CageClash,
     Technique::XWing,
     Technique::HiddenPair,
     Technique::NakedTriple,
@@ -184,6 +188,7 @@ impl Technique {
             Pointing | Innies => 2.6,
             Claiming | LockedCandidates | CageLocked => 2.8,
             NakedPair | InniesSum => 3.0,
+            CageClash => 3.2,
             XWing => 3.2,
             HiddenPair => 3.4,
             NakedTriple => 3.6,
@@ -230,6 +235,7 @@ impl Technique {
             CageLocked => "cage and house",
             NakedPair => "naked pair",
             InniesSum => "45 rule sum",
+            CageClash => "cage combinations in a house",
             XWing => "X-wing",
             HiddenPair => "hidden pair",
             NakedTriple => "naked triple",
