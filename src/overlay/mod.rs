@@ -60,7 +60,7 @@ use crate::vision::locate::{Located, Quad};
 
 pub use marks::{WRONG_ON_DARK, WRONG_ON_LIGHT, mark_wrong};
 use rayon::prelude::*;
-pub use render::render_grid;
+pub use render::{RenderFrame, render_frame, render_grid};
 pub use rules::{draw_rule_highlight, draw_rules};
 pub use stamp::{Canvas, Paintable, PixelRect};
 use stamp::{GlyphSet, Stamp, Tile, segment};

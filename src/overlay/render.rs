@@ -30,6 +30,7 @@ use crate::vision::homography::Homography;
 /// and under the digits; with a little killer or sandwich clue the margin
 /// grows by one cell, where the clues stand; rules over the whole grid are
 /// named in a caption under the grid, which makes the image taller.
+/// [`render_frame`] tells where the grid lies in the image.
 ///
 /// The palette is `options.palette`, or [`Palette::LIGHT`].
 pub fn render_grid(
@@ -45,26 +46,13 @@ pub fn render_grid(
     let palette = options.palette.unwrap_or(Palette::LIGHT);
     let cell = options.cell_px;
     let rules = puzzle.rules();
-    // Clues outside the grid stand one cell beyond its edge.
-    let outside = if rules.iter().any(is_outside_clue) {
-        cell
-    } else {
-        0
-    };
-    let margin = cell / 2 + outside;
     let font = FontRef::try_from_slice(FONT).expect("the bundled font parses");
-    let (w, h) = (
-        layout.width() as u32 * cell + 2 * margin,
-        layout.height() as u32 * cell + 2 * margin,
-    );
-    // Rules without marks, named under the grid, a quarter cell of paper
-    // each side.
-    let names = caption(rules);
-    let lines = if names.is_empty() {
-        Vec::new()
-    } else {
-        caption_lines(&font, &names, w as f32 / cell as f32 - 0.5)
-    };
+    let Frame {
+        margin,
+        width: w,
+        grid_height: h,
+        lines,
+    } = frame(puzzle, options, &font);
     let line_px = CAPTION_LINE * cell as f32;
     let band = (lines.len() as f32 * line_px).ceil() as u32;
     let mut image = RgbaImage::from_pixel(w, h + band, palette.paper);
@@ -157,6 +145,80 @@ pub fn render_grid(
         }
     }
     Ok(image)
+}
+
+/// Where [`render_grid`] draws a puzzle's grid, for drawing onto its image
+/// afterwards (the solution, wrong entries, a hint) through a location at
+/// these corners.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderFrame {
+    /// The image's width in pixels.
+    pub width: u32,
+    /// The image's height in pixels, a caption under the grid included.
+    pub height: u32,
+    /// The grid canvas's outer corners, in pixels from the image's top-left
+    /// edge, clockwise from the top-left: half a cell in from the image's
+    /// sides, or a cell and a half with clues outside the grid.
+    pub corners: [[f32; 2]; 4],
+}
+
+/// Where [`render_grid`] with `options` draws the grid of `puzzle`, and
+/// the image's size, without drawing it: the margin grows with clues
+/// outside the grid and a caption makes the image taller, so place
+/// anything drawn onto the render through these corners.
+pub fn render_frame(puzzle: &Puzzle, options: &Options) -> RenderFrame {
+    let font = FontRef::try_from_slice(FONT).expect("the bundled font parses");
+    let f = frame(puzzle, options, &font);
+    let layout = puzzle.layout();
+    let cell = options.cell_px as f32;
+    let m = f.margin as f32;
+    let (w, h) = (layout.width() as f32 * cell, layout.height() as f32 * cell);
+    let band = (f.lines.len() as f32 * CAPTION_LINE * cell).ceil() as u32;
+    RenderFrame {
+        width: f.width,
+        height: f.grid_height + band,
+        corners: [[m, m], [m + w, m], [m + w, m + h], [m, m + h]],
+    }
+}
+
+/// The layout of a render: its margin (pixels around the grid), its width,
+/// its height without the caption, and the caption's lines.
+struct Frame {
+    margin: u32,
+    width: u32,
+    grid_height: u32,
+    lines: Vec<String>,
+}
+
+fn frame(puzzle: &Puzzle, options: &Options, font: &FontRef) -> Frame {
+    let layout = puzzle.layout();
+    let cell = options.cell_px;
+    let rules = puzzle.rules();
+    // Clues outside the grid stand one cell beyond its edge.
+    let outside = if rules.iter().any(is_outside_clue) {
+        cell
+    } else {
+        0
+    };
+    let margin = cell / 2 + outside;
+    let (width, grid_height) = (
+        layout.width() as u32 * cell + 2 * margin,
+        layout.height() as u32 * cell + 2 * margin,
+    );
+    // Rules without marks, named under the grid, a quarter cell of paper
+    // each side.
+    let names = caption(rules);
+    let lines = if names.is_empty() {
+        Vec::new()
+    } else {
+        caption_lines(font, &names, width as f32 / cell as f32 - 0.5)
+    };
+    Frame {
+        margin,
+        width,
+        grid_height,
+        lines,
+    }
 }
 
 /// The puzzle's cages on the grid drawn by [`render_grid`]: dashed

@@ -678,9 +678,17 @@ fn x_and_v_are_written_on_their_edge() {
 fn outside_clues_widen_the_margin_by_a_cell() {
     let s = Options::default().cell_px;
     let plain = rendered(&ruled(""));
-    let img = rendered(&ruled("sandwich r0c2 8\nlittlekiller r10c1 ur 14"));
+    let puzzle = ruled("sandwich r0c2 8\nlittlekiller r10c1 ur 14");
+    let img = rendered(&puzzle);
     assert_eq!(img.width(), plain.width() + 2 * s);
     assert_eq!(img.height(), plain.height() + 2 * s);
+    // Where the grid lies: a cell and a half in.
+    let frame = render_frame(&puzzle, &Options::default());
+    assert_eq!((frame.width, frame.height), img.dimensions());
+    let (m, g) = (1.5 * s as f32, 10.5 * s as f32);
+    assert_eq!(frame.corners, [[m, m], [g, m], [g, g], [m, g]]);
+    let plain_frame = render_frame(&ruled(""), &Options::default());
+    assert_eq!(plain_frame.corners[0], [s as f32 / 2.0; 2]);
     let dark = |p: Rgba<u8>| p[0] < 100;
     // Dark pixels in the place at (x0, y0), a tenth of a cell in from its
     // sides (clear of the grid's outline).
@@ -712,9 +720,16 @@ fn outside_clues_widen_the_margin_by_a_cell() {
 #[test]
 fn whole_grid_rules_are_named_under_the_grid() {
     let plain = rendered(&ruled(""));
-    let img = rendered(&ruled("antiknight\nnonconsecutive\nantiknight"));
+    let puzzle = ruled("antiknight\nnonconsecutive\nantiknight");
+    let img = rendered(&puzzle);
     assert_eq!(img.width(), plain.width());
     assert!(img.height() > plain.height());
+    let frame = render_frame(&puzzle, &Options::default());
+    assert_eq!((frame.width, frame.height), img.dimensions());
+    assert_eq!(
+        frame.corners,
+        render_frame(&ruled(""), &Options::default()).corners
+    );
     // The grid is as without them; the band under it holds the caption.
     let (w, h) = plain.dimensions();
     let top = image::imageops::crop_imm(&img, 0, 0, w, h).to_image();
@@ -936,7 +951,25 @@ fn every_rule_family_renders() {
     let s = Options::default().cell_px;
     assert_eq!(img.width(), 12 * s);
     assert!(img.height() > 12 * s);
-    if let Some(path) = std::env::var_os("SUDOKU_LENS_RULES_PNG") {
-        img.save(path).unwrap();
+    // The same rules onto a photo in perspective, under the solution.
+    let loc = located(
+        Layout::classic(),
+        [
+            [150.0, 140.0],
+            [760.0, 110.0],
+            [800.0, 760.0],
+            [120.0, 720.0],
+        ],
+    );
+    let mut photo = RgbaImage::from_pixel(900, 900, Rgba([236, 232, 220, 255]));
+    let options = Options::default().for_rules(true);
+    let rects = draw_rules(&mut photo, &loc, puzzle.rules(), &options);
+    // Every mark but the caption's rules: 30 rules, 5 without marks.
+    assert!(rects.len() >= 25, "{}", rects.len());
+    draw_digits(&mut photo, &loc, puzzle.values(), &solution, &options).unwrap();
+    if let Some(dir) = std::env::var_os("SUDOKU_LENS_PREVIEW_DIR") {
+        let dir = std::path::Path::new(&dir);
+        img.save(dir.join("rules.png")).unwrap();
+        photo.save(dir.join("rules-photo.png")).unwrap();
     }
 }
