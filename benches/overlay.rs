@@ -5,6 +5,10 @@
 //!   CLI (on the RGB pixels a JPEG decodes to) and the app (RGBA) call it:
 //!   background sampling, glyph rasterising, warped drawing of every empty
 //!   cell's digit.
+//! - `overlay/draw_rules/classic`: [`draw_rules`] of a busy variant (both
+//!   diagonals, a shaded window, thermometers, an arrow, lines, dots, X / V
+//!   and outside clues) onto the same photo, before the digits: each mark
+//!   is a distance field walked over its own blocks of pixels only.
 //! - `overlay/rgb_to_rgba`: [`into_rgba`] of the decoded RGB photo (a clone
 //!   of it included), the conversion drawing on RGB avoids.
 //! - `overlay/render_then_warp/classic`: the alternative design, digits
@@ -22,7 +26,7 @@ use criterion::Criterion;
 use image::{Rgba, RgbaImage};
 use imageproc::geometric_transformations::{Border, Interpolation, warp_into};
 use sudoku_lens::grid::{Alphabet, Document, Layout, Puzzle, parse};
-use sudoku_lens::overlay::{Options, draw_solution, into_rgba, render_grid};
+use sudoku_lens::overlay::{Options, draw_rules, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::solve;
 use sudoku_lens::vision::homography::Homography;
 use sudoku_lens::vision::locate::Located;
@@ -109,6 +113,32 @@ fn main() {
             })
         });
     }
+    let variant = format!(
+        "{}rules:\ndiagonal+\ndiagonal-\nregion r2c2 r2c3 r2c4 r3c2 r3c3 r3c4 r4c2 r4c3 r4c4\n\
+         thermo r1c1 r1c2 r1c3 r2c4 r3c5\nthermo r9c1 r8c1 r7c1 r6c2\n\
+         arrow r5c5 : r6c6 r7c7 r8c8\nwhispers r1c9 r2c8 r3c9 r4c8\nrenban r9c5 r9c6 r9c7\n\
+         white r4c5 r4c6\nblack r6c4 r7c4\nx r8c5 r8c6\nv r2c6 r2c7\n\
+         littlekiller r0c4 dl 12\nsandwich r5c0 17\n",
+        std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/puzzles/classic.txt")
+        )
+        .unwrap()
+    );
+    let variant = match parse(&variant, "variant", None).unwrap() {
+        Document::Single(p) => p,
+        Document::Batch(_) => panic!("one puzzle"),
+    };
+    let loc = located(variant.layout());
+    g.bench_function("draw_rules/classic", |b| {
+        b.iter(|| {
+            draw_rules(
+                &mut photo,
+                &loc,
+                black_box(variant.rules()),
+                &Options::default(),
+            )
+        })
+    });
     let rgb = image::RgbImage::from_pixel(W, H, image::Rgb([225, 220, 210]));
     g.bench_function("rgb_to_rgba", |b| {
         b.iter(|| into_rgba(image::DynamicImage::ImageRgb8(black_box(&rgb).clone())))

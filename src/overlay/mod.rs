@@ -11,6 +11,9 @@
 //!   (tinted, framed, struck through), through the same homography.
 //! - [`cages`]: the geometry of a cage's dashed outline and sum, shared by
 //!   [`render_grid`] and the app's view of a photo.
+//! - [`rules`]: variant rules (thermometers, arrows, dots, lines, outside
+//!   clues...) as players know them, in [`render_grid`] and, through
+//!   [`draw_rules`], onto the photo under the solution's digits.
 //!
 //! Plain functions over `image` buffers ([`image::RgbaImage`], or for
 //! drawing on a photo also [`image::RgbImage`], as JPEG decodes, which saves
@@ -45,6 +48,7 @@ pub mod cages;
 pub mod hint;
 mod marks;
 mod render;
+pub mod rules;
 mod stamp;
 
 use ab_glyph::FontRef;
@@ -56,7 +60,8 @@ use crate::vision::locate::{Located, Quad};
 
 pub use marks::{WRONG_ON_DARK, WRONG_ON_LIGHT, mark_wrong};
 use rayon::prelude::*;
-pub use render::render_grid;
+pub use render::{RenderFrame, render_frame, render_grid};
+pub use rules::{draw_rule_highlight, draw_rules};
 pub use stamp::{Canvas, Paintable, PixelRect};
 use stamp::{GlyphSet, Stamp, Tile, segment};
 
@@ -161,6 +166,19 @@ impl Options {
         Options {
             cover_marks: false,
             digit_height: self.digit_height.min(cages::CAGE_DIGIT_HEIGHT),
+            ..self.clone()
+        }
+    }
+}
+
+impl Options {
+    /// These options for a puzzle whose variant rules are drawn or printed
+    /// in its cells ([`draw_rules`]), unchanged for one without: the cells'
+    /// marks are not covered with paper, or a thermometer, a circle or a
+    /// shaded cell would be blanked out under each solved digit.
+    pub fn for_rules(&self, ruled: bool) -> Options {
+        Options {
+            cover_marks: self.cover_marks && !ruled,
             ..self.clone()
         }
     }

@@ -6,6 +6,10 @@ use image::{Rgba, RgbaImage};
 use super::cages::{
     CAGE_DASH, CAGE_GAP, CAGE_INSET, CAGE_SUM_AT, CAGE_SUM_HEIGHT, cage_outline, dashes, sum_cell,
 };
+use super::rules::{
+    CAPTION_HEIGHT, CAPTION_LINE, GridMap, Inks, Shape, caption, caption_lines, draw_on_grid,
+    draw_shape, is_outside_clue,
+};
 use super::stamp::{GlyphSet, Stamp, segment};
 use super::{FONT, Options, OverlayError, Palette, check_options, check_values};
 use crate::grid::Puzzle;
@@ -21,6 +25,12 @@ use crate::vision::homography::Homography;
 /// A puzzle's cages (killer) are drawn as printed: a dashed outline inside
 /// each cage, its sum small in its top-left cell (see [`super::cages`]),
 /// and digits at most [`CAGE_DIGIT_HEIGHT`](super::cages::CAGE_DIGIT_HEIGHT) tall, clear of the sums.
+/// Its variant rules are drawn as players know them (see [`super::rules`]):
+/// extra regions' shading under the grid lines, the other marks over them
+/// and under the digits; with a little killer or sandwich clue the margin
+/// grows by one cell, where the clues stand; rules over the whole grid are
+/// named in a caption under the grid, which makes the image taller.
+/// [`render_frame`] tells where the grid lies in the image.
 ///
 /// The palette is `options.palette`, or [`Palette::LIGHT`].
 pub fn render_grid(
@@ -35,12 +45,27 @@ pub fn render_grid(
     }
     let palette = options.palette.unwrap_or(Palette::LIGHT);
     let cell = options.cell_px;
-    let margin = cell / 2;
-    let (w, h) = (
-        layout.width() as u32 * cell + 2 * margin,
-        layout.height() as u32 * cell + 2 * margin,
-    );
-    let mut image = RgbaImage::from_pixel(w, h, palette.paper);
+    let rules = puzzle.rules();
+    let font = FontRef::try_from_slice(FONT).expect("the bundled font parses");
+    let Frame {
+        margin,
+        width: w,
+        grid_height: h,
+        lines,
+    } = frame(puzzle, options, &font);
+    let line_px = CAPTION_LINE * cell as f32;
+    let band = (lines.len() as f32 * line_px).ceil() as u32;
+    let mut image = RgbaImage::from_pixel(w, h + band, palette.paper);
+    let map = GridMap::scaled(cell as f32, margin as f32, margin as f32);
+    let inks = Inks {
+        mark: palette.given,
+        text: palette.given,
+        paper: palette.paper,
+        ..Inks::for_paper(palette.paper)
+    };
+    if !rules.is_empty() {
+        draw_on_grid(&mut image, &map, &font, layout, rules, &inks, true);
+    }
     let thin = (cell as f32 / 32.0).round().max(1.0) as u32;
     let thick = (cell as f32 / 12.0).round().max(2.0) as u32;
     for pass_thick in [false, true] {
@@ -80,7 +105,24 @@ pub fn render_grid(
             }
         }
     }
-    let font = FontRef::try_from_slice(FONT).expect("the bundled font parses");
+    if !rules.is_empty() {
+        draw_on_grid(&mut image, &map, &font, layout, rules, &inks, false);
+    }
+    // The caption's lines from halfway down the bottom margin.
+    let top = (h - margin / 2) as f32;
+    for (i, text) in lines.into_iter().enumerate() {
+        let y = top + (i as f32 + 0.5) * line_px;
+        let shape = Shape::Text {
+            centre: [
+                layout.width() as f32 / 2.0,
+                (y - margin as f32) / cell as f32,
+            ],
+            height: CAPTION_HEIGHT,
+            text,
+            colour: palette.given,
+        };
+        draw_shape(&mut image, &map, &font, &shape);
+    }
     draw_cages(&mut image, puzzle, &font, margin, cell, &palette);
     let height = options.for_cages(!puzzle.cages().is_empty()).digit_height;
     let mut glyphs = GlyphSet::new(font, height as f64, cell as f64);
@@ -103,6 +145,80 @@ pub fn render_grid(
         }
     }
     Ok(image)
+}
+
+/// Where [`render_grid`] draws a puzzle's grid, for drawing onto its image
+/// afterwards (the solution, wrong entries, a hint) through a location at
+/// these corners.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RenderFrame {
+    /// The image's width in pixels.
+    pub width: u32,
+    /// The image's height in pixels, a caption under the grid included.
+    pub height: u32,
+    /// The grid canvas's outer corners, in pixels from the image's top-left
+    /// edge, clockwise from the top-left: half a cell in from the image's
+    /// sides, or a cell and a half with clues outside the grid.
+    pub corners: [[f32; 2]; 4],
+}
+
+/// Where [`render_grid`] with `options` draws the grid of `puzzle`, and
+/// the image's size, without drawing it: the margin grows with clues
+/// outside the grid and a caption makes the image taller, so place
+/// anything drawn onto the render through these corners.
+pub fn render_frame(puzzle: &Puzzle, options: &Options) -> RenderFrame {
+    let font = FontRef::try_from_slice(FONT).expect("the bundled font parses");
+    let f = frame(puzzle, options, &font);
+    let layout = puzzle.layout();
+    let cell = options.cell_px as f32;
+    let m = f.margin as f32;
+    let (w, h) = (layout.width() as f32 * cell, layout.height() as f32 * cell);
+    let band = (f.lines.len() as f32 * CAPTION_LINE * cell).ceil() as u32;
+    RenderFrame {
+        width: f.width,
+        height: f.grid_height + band,
+        corners: [[m, m], [m + w, m], [m + w, m + h], [m, m + h]],
+    }
+}
+
+/// The layout of a render: its margin (pixels around the grid), its width,
+/// its height without the caption, and the caption's lines.
+struct Frame {
+    margin: u32,
+    width: u32,
+    grid_height: u32,
+    lines: Vec<String>,
+}
+
+fn frame(puzzle: &Puzzle, options: &Options, font: &FontRef) -> Frame {
+    let layout = puzzle.layout();
+    let cell = options.cell_px;
+    let rules = puzzle.rules();
+    // Clues outside the grid stand one cell beyond its edge.
+    let outside = if rules.iter().any(is_outside_clue) {
+        cell
+    } else {
+        0
+    };
+    let margin = cell / 2 + outside;
+    let (width, grid_height) = (
+        layout.width() as u32 * cell + 2 * margin,
+        layout.height() as u32 * cell + 2 * margin,
+    );
+    // Rules without marks, named under the grid, a quarter cell of paper
+    // each side.
+    let names = caption(rules);
+    let lines = if names.is_empty() {
+        Vec::new()
+    } else {
+        caption_lines(font, &names, width as f32 / cell as f32 - 0.5)
+    };
+    Frame {
+        margin,
+        width,
+        grid_height,
+        lines,
+    }
 }
 
 /// The puzzle's cages on the grid drawn by [`render_grid`]: dashed

@@ -334,7 +334,7 @@ impl Tile {
 /// `dst = dst + (colour - dst) * a / 255` on the colour channels of an RGB
 /// or RGBA pixel; alpha moves towards opaque the same way.
 #[inline]
-fn blend(dst: &mut [u8], colour: Rgba<u8>, a: u32) {
+pub(super) fn blend(dst: &mut [u8], colour: Rgba<u8>, a: u32) {
     let a = a.min(255);
     for k in 0..3 {
         let d = dst[k] as u32;

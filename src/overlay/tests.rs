@@ -1,7 +1,7 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::grid::Puzzle;
+use crate::grid::{Puzzle, Rule};
 
 pub(super) fn located(layout: Layout, corners: [[f32; 2]; 4]) -> Located {
     let (w, h) = (layout.width() as f64, layout.height() as f64);
@@ -475,5 +475,501 @@ fn solved_symbols_are_drawn_in_the_puzzles_alphabet() {
     assert!(draw(Alphabet::Hex, 16) != draw(Alphabet::Digits, 16));
     for v in 1..=16 {
         assert!(draw(Alphabet::Hex, 1) != draw(Alphabet::Digits, v), "{v}");
+    }
+}
+
+/// An empty classic grid with the rules in `rules` (the text form, one a
+/// line).
+fn ruled(rules: &str) -> Puzzle {
+    use crate::grid::{Document, parse};
+    let text = format!("{}\nrules:\n{rules}\n", ".".repeat(81));
+    match parse(&text, "ruled", None).unwrap() {
+        Document::Single(p) => p,
+        Document::Batch(_) => panic!("one puzzle"),
+    }
+}
+
+/// The clean render of `puzzle` at the default size, and the pixel at grid
+/// point (x, y) of it (margin `m` cells).
+fn rendered(puzzle: &Puzzle) -> RgbaImage {
+    render_grid(puzzle, None, &Options::default()).unwrap()
+}
+
+fn at(img: &RgbaImage, margin: f32, x: f32, y: f32) -> Rgba<u8> {
+    let s = Options::default().cell_px as f32;
+    *img.get_pixel(((margin + x) * s) as u32, ((margin + y) * s) as u32)
+}
+
+/// The (row, column) of the cell holding pixel (x, y) of a render with
+/// `margin` cells of margin, if any.
+fn cell_of(margin: f32, x: u32, y: u32) -> Option<(i32, i32)> {
+    let s = Options::default().cell_px as f32;
+    let (gx, gy) = (x as f32 / s - margin, y as f32 / s - margin);
+    (gx >= 0.0 && gy >= 0.0 && gx < 9.0 && gy < 9.0).then_some((gy as i32, gx as i32))
+}
+
+fn same_rgb(a: Rgba<u8>, b: Rgba<u8>) -> bool {
+    a.0[..3] == b.0[..3]
+}
+
+#[test]
+fn a_thermometer_runs_through_its_cells_with_its_bulb_first() {
+    use rules::{BULB_RADIUS, Inks, THERMO_WIDTH};
+    let img = rendered(&ruled("thermo r2c2 r2c3 r2c4"));
+    let thermo = Inks::LIGHT.thermo;
+    let mut seen = [0usize; 3];
+    for (x, y, p) in img.enumerate_pixels() {
+        if !same_rgb(*p, thermo) {
+            continue;
+        }
+        let cell = cell_of(0.5, x, y);
+        assert!(
+            matches!(cell, Some((1, 1..=3))),
+            "thermometer ink at {x},{y} in {cell:?}"
+        );
+        if let Some((_, c)) = cell {
+            seen[c as usize - 1] += 1;
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
+    // Beside the tube but inside the bulb: only the first cell is inked.
+    let off = (THERMO_WIDTH / 2.0 + BULB_RADIUS) / 2.0;
+    assert!(same_rgb(at(&img, 0.5, 1.5, 1.5 + off), thermo), "the bulb");
+    assert!(same_rgb(
+        at(&img, 0.5, 3.5, 1.5 + off),
+        Palette::LIGHT.paper
+    ));
+    assert!(same_rgb(
+        at(&img, 0.5, 2.5, 1.5 + off),
+        Palette::LIGHT.paper
+    ));
+    // The tube joins the cells' centres.
+    assert!(same_rgb(at(&img, 0.5, 3.0, 1.5), thermo));
+}
+
+#[test]
+fn kropki_dots_sit_on_the_shared_edge() {
+    use rules::{DOT_RADIUS, DOT_RING_WIDTH};
+    let img = rendered(&ruled("black r1c1 r1c2\nwhite r5c5 r6c5"));
+    let dark = |p: Rgba<u8>| p[0] < 80 && p[1] < 80 && p[2] < 80;
+    // The black dot's centre, on the edge between r1c1 and r1c2, and
+    // around it; not in the cells' middles.
+    assert!(dark(at(&img, 0.5, 1.0, 0.5)));
+    assert!(dark(at(&img, 0.5, 1.0 + DOT_RADIUS * 0.6, 0.5)));
+    assert!(!dark(at(&img, 0.5, 0.5, 0.5)));
+    assert!(!dark(at(&img, 0.5, 1.0 + DOT_RADIUS * 1.6, 0.5)));
+    // The white dot is hollow: paper at its centre, over the grid line,
+    // its ring dark.
+    assert_eq!(at(&img, 0.5, 4.5, 5.0), Palette::LIGHT.paper);
+    let ring = DOT_RADIUS - DOT_RING_WIDTH / 2.0;
+    assert!(dark(at(&img, 0.5, 4.5 + ring, 5.0)), "the ring");
+    assert!(dark(at(&img, 0.5, 4.5, 5.0 - ring)), "the ring");
+    // Without the dot, the edge's centre is the grid line.
+    let plain = rendered(&ruled(""));
+    assert!(dark(at(&plain, 0.5, 4.5, 5.0)));
+}
+
+#[test]
+fn lines_and_cell_marks_have_their_colours_in_their_cells() {
+    use rules::Inks;
+    let inks = Inks::LIGHT;
+    let img = rendered(&ruled(
+        "whispers r1c1 r1c2 r1c3\nrenban r3c1 r3c2\nregionsum r5c1 r5c2\n\
+         palindrome r7c1 r7c2\nregion r9c9 r9c8\nodd r1c9\neven r2c9\ndiagonal-",
+    ));
+    for (name, colour, cells) in [
+        ("whispers", inks.whispers, vec![(0, 0), (0, 1), (0, 2)]),
+        ("renban", inks.renban, vec![(2, 0), (2, 1)]),
+        ("region sum", inks.region_sum, vec![(4, 0), (4, 1)]),
+        ("palindrome", inks.palindrome, vec![(6, 0), (6, 1)]),
+        ("shading", inks.shade, vec![(8, 8), (8, 7)]),
+        ("odd and even", inks.parity, vec![(0, 8), (1, 8)]),
+    ] {
+        // Per cell, the pixels of exactly that colour: many in the rule's
+        // cells, at most a few elsewhere (another mark's smooth edge may
+        // pass through the same grey).
+        let mut count = std::collections::HashMap::new();
+        for (x, y, p) in img.enumerate_pixels() {
+            if same_rgb(*p, colour) {
+                *count.entry(cell_of(0.5, x, y)).or_insert(0usize) += 1;
+            }
+        }
+        for (cell, n) in &count {
+            let listed = cell.is_some_and(|(r, c)| cells.contains(&(r as usize, c as usize)));
+            assert!(listed || *n <= 8, "{name}: {n} pixels in {cell:?}");
+        }
+        for &(r, c) in &cells {
+            let n = count.get(&Some((r as i32, c as i32))).copied().unwrap_or(0);
+            assert!(n > 50, "{name}: {n} pixels in r{}c{}", r + 1, c + 1);
+        }
+    }
+    // A circle for odd, a square for even: a cell's corner region is
+    // inked in the square only.
+    assert!(same_rgb(at(&img, 0.5, 8.2, 1.2), inks.parity), "even");
+    assert!(
+        same_rgb(at(&img, 0.5, 8.2, 0.2), Palette::LIGHT.paper),
+        "odd"
+    );
+    // The diagonal passes through r5c5's centre, not r5c6's.
+    assert!(same_rgb(at(&img, 0.5, 4.5, 4.5), inks.diagonal));
+    assert!(same_rgb(at(&img, 0.5, 5.5, 4.5), Palette::LIGHT.paper));
+}
+
+#[test]
+fn an_arrow_has_its_ring_and_a_head_at_the_end() {
+    use rules::{ARROW_RING_RADIUS, Inks};
+    let img = rendered(&ruled("arrow r1c1 : r1c2 r1c3"));
+    let arrow = |p: Rgba<u8>| (p[0] as i32 - Inks::LIGHT.arrow[0] as i32).abs() < 30;
+    assert!(arrow(at(&img, 0.5, 0.5, 0.5 + ARROW_RING_RADIUS)), "ring");
+    assert!(arrow(at(&img, 0.5, 0.5 - ARROW_RING_RADIUS, 0.5)), "ring");
+    assert_eq!(at(&img, 0.5, 0.5, 0.5), Palette::LIGHT.paper, "inside");
+    assert!(arrow(at(&img, 0.5, 1.5, 0.5)), "shaft");
+    // The head's sides, behind the tip, above and below the shaft; none
+    // at the line's start.
+    let wing =
+        |x: f32, dy: f32| (0..20).any(|i| arrow(at(&img, 0.5, x - i as f32 * 0.01, 0.5 + dy)));
+    assert!(wing(2.4, 0.08) && wing(2.4, -0.08), "head");
+    assert!(!wing(1.4, 0.08), "no head at the start");
+}
+
+#[test]
+fn a_comparison_sign_points_to_the_smaller_cell() {
+    use rules::{SIGN_HALF, SIGN_SPREAD};
+    // Dark ink within a hundredth of a cell or so of (x, y).
+    let dark = |img: &RgbaImage, x: f32, y: f32| {
+        (-1..=1).any(|j| {
+            (-1..=1).any(|i| at(img, 0.5, x + i as f32 * 0.01, y + j as f32 * 0.01)[0] < 100)
+        })
+    };
+    // r1c2 < r1c1: the tip on r1c2's side, the opening on r1c1's.
+    let img = rendered(&ruled("less r1c2 r1c1"));
+    let wing_y = 0.5 - SIGN_SPREAD * 0.9;
+    assert!(dark(&img, 1.0 - SIGN_HALF, wing_y));
+    assert!(!dark(&img, 1.0 + SIGN_HALF, wing_y));
+    assert!(dark(&img, 1.0 + SIGN_HALF, 0.5), "the tip");
+    let img = rendered(&ruled("less r1c1 r1c2"));
+    assert!(dark(&img, 1.0 + SIGN_HALF, wing_y));
+    assert!(!dark(&img, 1.0 - SIGN_HALF, wing_y));
+    assert!(dark(&img, 1.0 - SIGN_HALF, 0.5), "the tip");
+}
+
+#[test]
+fn x_and_v_are_written_on_their_edge() {
+    let dark = |p: Rgba<u8>| p[0] < 100;
+    let ink = |img: &RgbaImage, cx: f32, cy: f32| {
+        (-10..10)
+            .flat_map(|j| (-10..10).map(move |i| (cx + i as f32 * 0.01, cy + j as f32 * 0.01)))
+            .filter(|&(x, y)| dark(at(img, 0.5, x, y)))
+            .count()
+    };
+    let x = rendered(&ruled("x r3c3 r3c4"));
+    let v = rendered(&ruled("v r3c3 r3c4"));
+    let plain = rendered(&ruled(""));
+    // The grid line under the letter is covered; the letter's ink there.
+    let (ix, ip) = (ink(&x, 3.0, 2.5), ink(&plain, 3.0, 2.5));
+    assert!(ix > ip + 20, "{ix} {ip}");
+    // An X is inked at its centre, a V not (its arms part there).
+    assert!(dark(at(&x, 0.5, 3.0, 2.5)));
+    assert!(!dark(at(&v, 0.5, 3.0, 2.5 - 0.06)));
+    assert_ne!(x, v);
+}
+
+#[test]
+fn outside_clues_widen_the_margin_by_a_cell() {
+    let s = Options::default().cell_px;
+    let plain = rendered(&ruled(""));
+    let puzzle = ruled("sandwich r0c2 8\nlittlekiller r10c1 ur 14");
+    let img = rendered(&puzzle);
+    assert_eq!(img.width(), plain.width() + 2 * s);
+    assert_eq!(img.height(), plain.height() + 2 * s);
+    // Where the grid lies: a cell and a half in.
+    let frame = render_frame(&puzzle, &Options::default());
+    assert_eq!((frame.width, frame.height), img.dimensions());
+    let (m, g) = (1.5 * s as f32, 10.5 * s as f32);
+    assert_eq!(frame.corners, [[m, m], [g, m], [g, g], [m, g]]);
+    let plain_frame = render_frame(&ruled(""), &Options::default());
+    assert_eq!(plain_frame.corners[0], [s as f32 / 2.0; 2]);
+    let dark = |p: Rgba<u8>| p[0] < 100;
+    // Dark pixels in the place at (x0, y0), a tenth of a cell in from its
+    // sides (clear of the grid's outline).
+    let ink = |x0: f32, y0: f32| {
+        (0..40)
+            .flat_map(|j| {
+                (0..40).map(move |i| (x0 + 0.1 + i as f32 * 0.02, y0 + 0.1 + j as f32 * 0.02))
+            })
+            .filter(|&(x, y)| dark(at(&img, 1.5, x, y)))
+            .count()
+    };
+    // The sandwich's 8 above column 2, the little killer's 14 below
+    // column 1; nothing above column 3 or below column 2.
+    assert!(ink(1.0, -1.0) > 30, "{}", ink(1.0, -1.0));
+    assert!(ink(0.0, 9.0) > 30, "{}", ink(0.0, 9.0));
+    assert_eq!(ink(2.0, -1.0), 0);
+    assert_eq!(ink(1.0, 9.0), 0);
+    // Its arrow points up and right, into the grid: ink towards the
+    // place's top-right corner, none towards its bottom-left.
+    let near = |x: f32, y: f32| {
+        (-1..=1).any(|j| {
+            (-1..=1).any(|i| dark(at(&img, 1.5, x + i as f32 * 0.01, y + j as f32 * 0.01)))
+        })
+    };
+    assert!(near(0.5 + 0.35, 9.5 - 0.35));
+    assert!(!near(0.5 - 0.4, 9.5 + 0.4));
+}
+
+#[test]
+fn whole_grid_rules_are_named_under_the_grid() {
+    let plain = rendered(&ruled(""));
+    let puzzle = ruled("antiknight\nnonconsecutive\nantiknight");
+    let img = rendered(&puzzle);
+    assert_eq!(img.width(), plain.width());
+    assert!(img.height() > plain.height());
+    let frame = render_frame(&puzzle, &Options::default());
+    assert_eq!((frame.width, frame.height), img.dimensions());
+    assert_eq!(
+        frame.corners,
+        render_frame(&ruled(""), &Options::default()).corners
+    );
+    // The grid is as without them; the band under it holds the caption.
+    let (w, h) = plain.dimensions();
+    let top = image::imageops::crop_imm(&img, 0, 0, w, h).to_image();
+    let plain_top = image::imageops::crop_imm(&plain, 0, 0, w, h - 20).to_image();
+    assert_eq!(
+        image::imageops::crop_imm(&top, 0, 0, w, h - 20).to_image(),
+        plain_top
+    );
+    let band = (h - 10..img.height())
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .filter(|&(x, y)| img.get_pixel(x, y)[0] < 100)
+        .count();
+    assert!(band > 200, "{band}");
+    assert_eq!(
+        rules::caption(ruled("antiknight\nnonconsecutive\nantiknight").rules()),
+        ["Anti-knight", "Non-consecutive"]
+    );
+}
+
+#[test]
+fn a_puzzle_without_rules_renders_as_before() {
+    use crate::grid::{Document, parse};
+    let text = include_str!("../../samples/puzzles/classic.txt");
+    let Document::Single(classic) = parse(text, "classic.txt", None).unwrap() else {
+        panic!("one puzzle");
+    };
+    assert!(classic.rules().is_empty());
+    let solution = vec![5u8; 81];
+    let options = Options::default();
+    let before = render_grid(&classic, Some(&solution), &options).unwrap();
+    let again = render_grid(
+        &classic.clone().with_rules(vec![]),
+        Some(&solution),
+        &options,
+    );
+    assert_eq!(before, again.unwrap());
+    assert_eq!(
+        before.dimensions(),
+        (10 * 64, 10 * 64),
+        "half a cell of margin"
+    );
+    // A rule does change it, where it is.
+    let thermo = Rule::parse("thermo r5c5 r5c6", classic.layout()).unwrap();
+    let with = render_grid(&classic.with_rules(thermo), Some(&solution), &options).unwrap();
+    assert_eq!(with.dimensions(), before.dimensions());
+    assert_ne!(with, before);
+    for (x, y, p) in with.enumerate_pixels() {
+        if p != before.get_pixel(x, y) {
+            assert!(matches!(cell_of(0.5, x, y), Some((4, 4..=5))), "{x},{y}");
+        }
+    }
+}
+
+#[test]
+fn digits_stay_on_top_of_the_lines() {
+    let puzzle = ruled("thermo r1c1 r1c2 r1c3\nregion r1c1 r1c2");
+    let solution = vec![8u8; 81];
+    let img = render_grid(&puzzle, Some(&solution), &Options::default()).unwrap();
+    // The solved 8's ink at r1c2's centre line is the solved colour.
+    let solved = (0..64)
+        .map(|i| at(&img, 0.5, 1.2 + i as f32 * 0.01, 0.5))
+        .filter(|&p| p == Palette::LIGHT.solved)
+        .count();
+    assert!(solved > 3, "{solved}");
+}
+
+#[test]
+fn odd_rules_draw_without_panicking() {
+    use crate::grid::{Diagonal, Direction, Mark};
+    let odd = vec![
+        Rule::Thermometer(vec![500, 0]),
+        Rule::Thermometer(vec![7]),
+        Rule::Whispers {
+            cells: vec![3],
+            gap: 5,
+        },
+        Rule::Renban(vec![]),
+        Rule::Arrow {
+            circle: vec![],
+            line: vec![1, 2],
+        },
+        Rule::Arrow {
+            circle: vec![4],
+            line: vec![4],
+        },
+        Rule::Between(vec![5]),
+        Rule::Between(vec![5, 5]),
+        Rule::Less { cells: [3, 3] },
+        Rule::Difference {
+            cells: [0, 80],
+            value: 1,
+        },
+        Rule::Xv {
+            cells: [0, 900],
+            sum: 7,
+        },
+        Rule::Distinct(vec![999, 1]),
+        Rule::Region(vec![]),
+        Rule::Odd(1000),
+        Rule::LittleKiller {
+            clue: (-7, 40),
+            direction: Direction::UpLeft,
+            sum: 3,
+        },
+        Rule::LittleKiller {
+            clue: (4, 4),
+            direction: Direction::DownRight,
+            sum: 3,
+        },
+        Rule::Sandwich {
+            clue: (i32::MAX, i32::MIN),
+            sum: 0,
+        },
+        Rule::Diagonal(Diagonal::Anti),
+        Rule::AllGiven(Mark::Xv),
+    ];
+    for layout in [
+        Layout::classic(),
+        Layout::samurai(),
+        Layout::square(4).unwrap(),
+    ] {
+        let puzzle = Puzzle::empty(Arc::new(layout.clone())).with_rules(odd.clone());
+        let img = render_grid(&puzzle, None, &Options::default()).unwrap();
+        assert!(img.height() > img.width(), "a caption");
+        let loc = located(
+            layout,
+            [[20.0, 30.0], [400.0, 10.0], [430.0, 420.0], [5.0, 390.0]],
+        );
+        let mut photo = RgbaImage::from_pixel(440, 440, Rgba([250, 250, 250, 255]));
+        draw_rules(&mut photo, &loc, &odd, &Options::default());
+    }
+}
+
+#[test]
+fn rules_on_a_photo_follow_the_grid_and_restore() {
+    let loc = located(
+        Layout::classic(),
+        [[60.0, 70.0], [400.0, 50.0], [430.0, 420.0], [45.0, 390.0]],
+    );
+    let original = RgbaImage::from_pixel(480, 480, Rgba([250, 250, 250, 255]));
+    let mut image = original.clone();
+    let rules = ruled("thermo r5c5 r5c6\nsandwich r0c2 8").rules().to_vec();
+    let rects = draw_rules(&mut image, &loc, &rules, &Options::default());
+    let (q1, q2) = (loc.cell_quad(40), loc.cell_quad(41));
+    let mut inked = [0usize; 3];
+    for (x, y, p) in image.enumerate_pixels() {
+        if p == original.get_pixel(x, y) {
+            continue;
+        }
+        let (fx, fy) = (x as f32, y as f32);
+        if inside(&q1, fx, fy) {
+            inked[0] += 1;
+        } else if inside(&q2, fx, fy) {
+            inked[1] += 1;
+        } else {
+            // The clue above column 2, beyond the grid's top edge.
+            assert!(fy < 70.0 && fx > 60.0 && fx < 160.0, "ink at {x},{y}");
+            inked[2] += 1;
+        }
+    }
+    assert!(inked.iter().all(|&n| n > 20), "{inked:?}");
+    restore(&mut image, &original, &rects);
+    assert_eq!(image, original);
+
+    // A grid filling the photo has no room for the clue: it is skipped.
+    let full = located(
+        Layout::classic(),
+        [[0.0, 0.0], [479.0, 0.0], [479.0, 479.0], [0.0, 479.0]],
+    );
+    let sandwich = ruled("sandwich r0c2 8").rules().to_vec();
+    let mut image = original.clone();
+    assert!(draw_rules(&mut image, &full, &sandwich, &Options::default()).is_empty());
+    assert_eq!(image, original);
+
+    // On RGB as on RGBA.
+    let mut rgb = image::RgbImage::from_pixel(480, 480, image::Rgb([250, 250, 250]));
+    draw_rules(&mut rgb, &loc, &rules, &Options::default());
+    assert!(rgb.pixels().any(|p| p.0 != [250, 250, 250]));
+    // With rules, marks in cells are not covered.
+    assert!(!Options::default().for_rules(true).cover_marks);
+    assert!(Options::default().for_rules(false).cover_marks);
+}
+
+#[test]
+fn a_highlighted_rule_tints_its_cells_only() {
+    let loc = located(
+        Layout::classic(),
+        [[0.0, 0.0], [450.0, 0.0], [450.0, 450.0], [0.0, 450.0]],
+    );
+    let original = RgbaImage::from_pixel(451, 451, Rgba([250, 250, 250, 255]));
+    let mut image = original.clone();
+    let rule = ruled("renban r2c2 r2c3").rules()[0].clone();
+    let tint = Rgba([255, 200, 0, 120]);
+    let rects = draw_rule_highlight(&mut image, &loc, &rule, tint);
+    assert!(!rects.is_empty());
+    // A cell's corner: the tint only; another cell: untouched.
+    let p = image.get_pixel(50 + 5, 50 + 5);
+    assert!(p[2] < 200 && p[0] > 240, "{p:?}");
+    assert_eq!(image.get_pixel(100 + 5, 50 + 5), p);
+    assert_eq!(image.get_pixel(150 + 5, 50 + 5), original.get_pixel(0, 0));
+}
+
+#[test]
+fn every_rule_family_renders() {
+    let puzzle = ruled(
+        "diagonal+\ndiagonal-\nregion r7c7 r7c8 r8c7 r8c8\ncage r1c7 r1c8 r2c8\n\
+         odd r9c1\neven r9c2\nwhite r4c1 r4c2\nblack r5c1 r5c2\nx r6c1 r6c2\nv r6c2 r6c3\n\
+         less r7c1 r7c2\nless r8c2 r7c2\nthermo r1c1 r1c2 r1c3 r2c4\n\
+         arrow r3c5 r3c6 : r4c7 r5c8 r6c9\narrow r2c1 : r3c2 r3c3\n\
+         whispers r9c4 r8c5 r9c6\nrenban r5c4 r5c5 r5c6\npalindrome r2c6 r2c7\n\
+         between r4c4 r3c4 r2c5\nregionsum r9c8 r9c9\nlittlekiller r0c3 dl 14\n\
+         littlekiller r10c10 ul 45\nsandwich r0c6 8\nsandwich r4c10 0\nsandwich r4c0 35\n\
+         antiknight\nantiking\nnonconsecutive\ndisjoint\nallgiven white",
+    );
+    let solution: Vec<u8> = (0..81)
+        .map(|i| ((i * 3 + i / 9 + i / 27) % 9 + 1) as u8)
+        .collect();
+    let img = render_grid(&puzzle, Some(&solution), &Options::default()).unwrap();
+    let s = Options::default().cell_px;
+    assert_eq!(img.width(), 12 * s);
+    assert!(img.height() > 12 * s);
+    // The same rules onto a photo in perspective, under the solution.
+    let loc = located(
+        Layout::classic(),
+        [
+            [150.0, 140.0],
+            [760.0, 110.0],
+            [800.0, 760.0],
+            [120.0, 720.0],
+        ],
+    );
+    let mut photo = RgbaImage::from_pixel(900, 900, Rgba([236, 232, 220, 255]));
+    let options = Options::default().for_rules(true);
+    let rects = draw_rules(&mut photo, &loc, puzzle.rules(), &options);
+    // Every mark but the caption's rules: 30 rules, 5 without marks.
+    assert!(rects.len() >= 25, "{}", rects.len());
+    draw_digits(&mut photo, &loc, puzzle.values(), &solution, &options).unwrap();
+    if let Some(dir) = std::env::var_os("SUDOKU_LENS_PREVIEW_DIR") {
+        let dir = std::path::Path::new(&dir);
+        img.save(dir.join("rules.png")).unwrap();
+        photo.save(dir.join("rules-photo.png")).unwrap();
     }
 }
