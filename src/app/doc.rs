@@ -89,7 +89,9 @@ pub fn picture(
     solution: Option<&[u8]>,
 ) -> Result<RgbaImage, String> {
     // A killer's printed cages are in its cells: never covered.
-    let options = overlay_options().for_cages(!snap.puzzle.cages().is_empty());
+    let options = overlay_options()
+        .for_cages(!snap.puzzle.cages().is_empty())
+        .for_rules(!snap.puzzle.rules().is_empty());
     let fail = |e: overlay::OverlayError| e.to_string();
     let current = snap.current_values();
     // The solution in the remaining cells only: the player's digits are on
@@ -112,6 +114,7 @@ pub fn picture(
     let image = match source {
         Source::Photo(p) => {
             let mut image = (*p.rgba).clone();
+            overlay::draw_rules(&mut image, &snap.located, snap.puzzle.rules(), &options);
             draw_remaining(&mut image)?;
             image
         }
@@ -472,8 +475,12 @@ impl Doc {
             layout.height() as f32 * cell + 2.0 * margin,
         );
         let (x0, y0, x1, y1) = (margin, margin, w - margin, h - margin);
-        let located = located_at_corners([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], &layout)
-            .expect("a rectangle is a valid quad");
+        let mut corners = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+        if !puzzle.rules().is_empty() {
+            // Clues outside the grid widen the rendered margin.
+            corners = overlay::render_frame(&puzzle, &overlay_options()).corners;
+        }
+        let located = located_at_corners(corners, &layout).expect("a rectangle is a valid quad");
         let current = Snapshot::new(puzzle, Arc::new(located), Vec::new())
             .with_entries(progress.entries().clone());
         let writing = Writing::starting(&current);

@@ -191,11 +191,9 @@ fn export_marks(judged: Judged, check: &EntryCheck, path: &Path) -> Result<(), S
             let options = Options::default();
             let current = judged.progress.current();
             let mut image = render_grid(puzzle, Some(&current), &options).map_err(|e| fail(&e))?;
-            // The rendered grid's corners: half a cell of margin each side.
+            // Where the renderer put the grid (clues outside it widen the margin).
             let layout = puzzle.layout();
-            let (m, cell) = ((options.cell_px / 2) as f32, options.cell_px as f32);
-            let (w, h) = (layout.width() as f32 * cell, layout.height() as f32 * cell);
-            let corners = [[m, m], [m + w, m], [m + w, m + h], [m, m + h]];
+            let corners = sudoku_lens::overlay::render_frame(puzzle, &options).corners;
             let located =
                 located_at_corners(corners, layout).ok_or_else(|| fail(&"no grid corners"))?;
             mark(&mut image, &located, puzzle.values(), &cells).map_err(|e| fail(&e))?;

@@ -131,11 +131,10 @@ struct Picture {
 fn text_picture(puzzle: &Puzzle) -> Result<Picture, String> {
     let options = Options::default();
     let image = render_grid(puzzle, None, &options).map_err(|e| e.to_string())?;
-    let margin = (options.cell_px / 2) as f32;
-    let (w, h) = (image.width() as f32, image.height() as f32);
-    let (x0, y0, x1, y1) = (margin, margin, w - margin, h - margin);
-    let located = located_at_corners([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], puzzle.layout())
-        .ok_or("cannot place the drawn grid")?;
+    // Where the renderer put the grid (clues outside it widen the margin).
+    let corners = sudoku_lens::overlay::render_frame(puzzle, &options).corners;
+    let located =
+        located_at_corners(corners, puzzle.layout()).ok_or("cannot place the drawn grid")?;
     Ok(Picture { image, located })
 }
 

@@ -357,7 +357,9 @@ fn paint<P: Paintable>(
     options: &Options,
 ) -> Result<(), String> {
     // A killer's outlines and sums are printed in the cells.
-    let options = options.for_cages(!reading.puzzle.cages().is_empty());
+    let options = options
+        .for_cages(!reading.puzzle.cages().is_empty())
+        .for_rules(!reading.puzzle.rules().is_empty());
     // The player's entries that agree with the solution are left as they
     // wrote them; the other cells get the solution.
     let mut kept = reading.puzzle.values().to_vec();
@@ -366,6 +368,7 @@ fn paint<P: Paintable>(
             *k = e;
         }
     }
+    sudoku_lens::overlay::draw_rules(image, &reading.located, reading.puzzle.rules(), &options);
     draw_solution(
         image,
         &reading.located,

@@ -383,7 +383,7 @@ impl Rule {
                 None => Ok(()),
             }
         };
-        let pair = |what: &str| -> Result<([u32; 2], &[(usize, &str)]), (usize, String)> {
+        let pair = |what: &str| -> Result<([u32; 2], Words<'_>), (usize, String)> {
             at_least(2, what)?;
             Ok(([cell(&rest[0])?, cell(&rest[1])?], &rest[2..]))
         };
@@ -732,6 +732,9 @@ pub const RULE_WORDS: &[&str] = &[
     "littlekiller",
     "sandwich",
 ];
+
+/// The words of a rule line after one, with their columns.
+type Words<'a> = &'a [(usize, &'a str)];
 
 /// German whispers' usual gap: half the symbols, rounded up (5 for 9
 /// symbols, 3 for 6).
@@ -1253,7 +1256,7 @@ cage r9c8 r9c9
         );
         let six = Layout::square(6).unwrap();
         let rules = Rule::parse("sandwich r0c1 15", &six).unwrap();
-        assert!(check_rules(&six, &vec![0; 36], &rules).is_err());
+        assert!(check_rules(&six, &[0; 36], &rules).is_err());
         let samurai = Layout::samurai();
         let rules = Rule::parse("diagonal+", &samurai).unwrap();
         assert!(check_rules(&samurai, &vec![0; samurai.cell_count()], &rules).is_err());

@@ -480,7 +480,7 @@ impl RuleSet {
     /// Whether a full filling (one symbol per cell) keeps every rule.
     pub fn holds(&mut self, values: &[u8]) -> bool {
         let bit = |c: u32| 1u32 << (values[c as usize] - 1);
-        if values.iter().any(|&v| v == 0) {
+        if values.contains(&0) {
             return false;
         }
         for (c, &m) in self.masks.iter().enumerate() {
@@ -842,13 +842,13 @@ fn add_pair(pairs: &mut Vec<Pair>, n: usize, a: u32, b: u32, rel: &dyn Fn(u32, u
     let (a, b, flip) = if a < b { (a, b, false) } else { (b, a, true) };
     let mut ab = [0u32; MAX_SIZE];
     let mut ba = [0u32; MAX_SIZE];
-    for x in 0..n {
-        for y in 0..n {
+    for (x, row) in ab.iter_mut().enumerate().take(n) {
+        for (y, column) in ba.iter_mut().enumerate().take(n) {
             let (vx, vy) = (x as u32 + 1, y as u32 + 1);
             let ok = if flip { rel(vy, vx) } else { rel(vx, vy) };
             if ok {
-                ab[x] |= 1 << y;
-                ba[y] |= 1 << x;
+                *row |= 1 << y;
+                *column |= 1 << x;
             }
         }
     }
@@ -908,12 +908,15 @@ mod tests {
             .collect()
     }
 
+    /// Makes one random rule line of a family.
+    type Maker<'a> = Box<dyn Fn(&mut Rng) -> Option<String> + 'a>;
+
     /// Random rules of every family that `solution` keeps.
     fn rules_kept_by(layout: &Layout, solution: &[u8], rng: &mut Rng) -> Vec<Vec<Rule>> {
         let cell = |rng: &mut Rng| rng.below(81);
         let name = |c: u32| layout.cell_name(c as usize);
         let mut families: Vec<Vec<Rule>> = Vec::new();
-        let makers: Vec<Box<dyn Fn(&mut Rng) -> Option<String>>> = vec![
+        let makers: Vec<Maker<'_>> = vec![
             Box::new(|_| Some("diagonal+".into())),
             Box::new(|_| Some("diagonal-".into())),
             Box::new(|_| Some("antiknight".into())),
@@ -966,7 +969,7 @@ mod tests {
                 let Ok(rules) = Rule::parse(&line, layout) else {
                     continue;
                 };
-                if crate::grid::check_rules(layout, &vec![0; 81], &rules).is_err() {
+                if crate::grid::check_rules(layout, &[0; 81], &rules).is_err() {
                     continue;
                 }
                 if rules_hold(layout, solution, &rules) {

@@ -174,7 +174,9 @@ impl SudokuSolver {
         }
     }
 
-    /// The layout the solver was made for.
+    /// The layout the solver was made for (without the extra houses its
+    /// variant rules add).
+    #[allow(clippy::misnamed_getters)]
     pub fn layout(&self) -> &Arc<Layout> {
         &self.base
     }
@@ -888,9 +890,9 @@ fn matrix(layout: &Layout, rules: &CageRules, variant: &RuleSet) -> (Matrix, Vec
                     }
                 } else {
                     // Every symbol of `a` that does not go with `v` here.
-                    for x in 0..n {
-                        if ids[x] != u32::MAX && p.ab[x] & 1 << v == 0 {
-                            items.push(ids[x] as usize);
+                    for (x, &id) in ids.iter().enumerate().take(n) {
+                        if id != u32::MAX && p.ab[x] & 1 << v == 0 {
+                            items.push(id as usize);
                         }
                     }
                 }
@@ -1034,7 +1036,8 @@ mod tests {
             let layout = Arc::new(Layout::named(name).unwrap());
             let n = layout.size();
             let mut s = SudokuSolver::new(layout.clone());
-            let mut plain = Dlx::new(&matrix(&layout, &CageRules::default()).0);
+            let mut plain =
+                Dlx::new(&matrix(&layout, &CageRules::default(), &RuleSet::default()).0);
             let mut rng = Rng::new(seed);
             for round in 0..6 {
                 let full = full_grid(&mut s, seed * 10 + round);
