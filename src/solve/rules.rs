@@ -981,6 +981,21 @@ mod tests {
         families
     }
 
+    #[test]
+    fn a_search_past_its_deadline_gives_up_at_once() {
+        let layout = Arc::new(Layout::classic());
+        let rules = Rule::parse("thermo r1c1 r1c2 r1c3", &layout).unwrap();
+        let mut solver = SudokuSolver::with_rules(layout, &[], &rules).unwrap();
+        solver.set_deadline(Some(std::time::Instant::now()));
+        let out = solver.solve(&[0; 81], 2, 0).unwrap();
+        assert!(solver.timed_out());
+        assert_eq!(out.count, 0);
+        solver.set_deadline(None);
+        let out = solver.solve(&[0; 81], 2, 0).unwrap();
+        assert!(!solver.timed_out());
+        assert_eq!(out.count, 2);
+    }
+
     /// The solver with rules counts what the plain solver's solutions,
     /// filtered by the rules' own definitions, count: for each rule family
     /// alone and for mixes of them.

@@ -63,6 +63,11 @@ pub struct SudokuSolver {
     variant: RuleSet,
     /// The puzzle's own variant rules.
     own_rules: Vec<Rule>,
+    /// When a search with variant rules gives up (see
+    /// [`SudokuSolver::set_deadline`]).
+    deadline: Option<std::time::Instant>,
+    /// Whether the last search gave up at the deadline.
+    timed_out: bool,
     /// The first option of each cage's combinations, and the end of the
     /// last; cell options come before them all.
     combo_start: Vec<u32>,
@@ -171,7 +176,22 @@ impl SudokuSolver {
             variant,
             own_rules,
             combo_start,
+            deadline: None,
+            timed_out: false,
         }
+    }
+
+    /// Makes a search on a puzzle with variant rules give up at `deadline`
+    /// (none: never), its count then short of the truth and
+    /// [`SudokuSolver::timed_out`] true. Searches without such rules do not
+    /// look at the clock.
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// Whether the last search gave up at the deadline.
+    pub fn timed_out(&self) -> bool {
+        self.timed_out
     }
 
     /// The layout the solver was made for (without the extra houses its
@@ -247,6 +267,7 @@ impl SudokuSolver {
         limit: u64,
         found: impl FnMut(&[u32]),
     ) -> Result<u64, SolveError> {
+        self.timed_out = false;
         assert_eq!(values.len(), self.layout.cell_count(), "one value per cell");
         let n = self.layout.size();
         self.dlx.reset();
@@ -336,7 +357,15 @@ impl SudokuSolver {
         let cell_options = cells * n;
         let value = &mut self.singles.value;
         let variant = &mut self.variant;
+        let (deadline, timed_out) = (self.deadline, &mut self.timed_out);
+        *timed_out = false;
         Ok(self.dlx.search_with(limit, found, |dlx| {
+            // Past the deadline every choice fails, so the search unwinds
+            // at once.
+            if *timed_out || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                *timed_out = true;
+                return false;
+            }
             value.fill(0);
             dlx.for_each_chosen(|k| {
                 let k = k as usize;
