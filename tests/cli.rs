@@ -492,13 +492,20 @@ fn killer_mistakes_name_file_line_and_column() {
         stderr(&o)
     );
     // An f-puzzles rule the solver does not know is refused, not ignored.
-    let json = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"thermometer":[{"lines":[["R1C1","R1C2"]]}]}"#;
-    let path = temp_file("fpuzzles-thermo", "t.json", json.as_bytes());
+    let json = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"clone":[{"cells":["R1C1"],"cloneCells":["R4C4"]}]}"#;
+    let path = temp_file("fpuzzles-clone", "c.json", json.as_bytes());
     let o = run(&["solve", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stderr(&o).contains("\"thermometer\" constraint"),
+        stderr(&o).contains("\"clone\" constraint"),
         "{}",
         stderr(&o)
     );
+    // A rule it knows is solved: a thermometer on an empty 4x4 leaves
+    // several solutions, each rising along it.
+    let json = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"thermometer":[{"lines":[["R1C1","R1C2","R1C3","R1C4"]]}]}"#;
+    let path = temp_file("fpuzzles-thermo", "t.json", json.as_bytes());
+    let o = run(&["solve", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert!(stdout(&o).starts_with("1234\n"), "{}", stdout(&o));
 }

@@ -1009,15 +1009,20 @@ mod tests {
         );
         let grid = json!(vec![vec![json!({}); 4]; 4]);
         let read = |v: Value| from_fpuzzles(&v, "f.json").map(|_| ()).unwrap_err().message;
-        assert_eq!(
-            read(json!({"size": 4, "grid": grid, "antiknight": true})),
-            "the puzzle has a \"antiknight\" constraint, which sudoku-lens does not solve \
-             (it solves givens, boxes or jigsaw regions, and killer cages)"
+        let e = read(json!({"size": 4, "grid": grid, "clone": [{"cells": ["R1C1"]}]}));
+        assert!(
+            e.starts_with(
+                "the puzzle has a \"clone\" constraint, which sudoku-lens does not solve \
+                 (it solves givens, boxes or jigsaw regions, killer cages and the variant rules \
+                 diagonal+,"
+            ),
+            "{e}"
         );
-        assert_eq!(
-            read(json!({"size": 4, "grid": grid, "killercage": [{"cells": ["R1C1", "R1C2"]}]})),
-            "killercage[0] (cells R1C1, R1C2) has no sum; cages without a sum are not supported"
-        );
+        // A cage without a sum is a rule: its digits differ.
+        let sumless = json!({"size": 4, "grid": grid, "killercage": [{"cells": ["R1C1", "R1C2"]}]});
+        let p = from_fpuzzles(&sumless, "f.json").unwrap();
+        assert!(p.cages().is_empty());
+        assert_eq!(p.rules(), [crate::grid::Rule::Distinct(vec![0, 1])]);
         assert_eq!(
             read(
                 json!({"size": 4, "grid": grid, "killercage": [{"cells": ["R1C1", "R5C2"], "value": "3"}]})
