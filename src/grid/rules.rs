@@ -607,8 +607,9 @@ impl Rule {
                 distinct(cs) && hi - lo + 1 == cs.len() as u32
             }
             Rule::Palindrome(cs) => (0..cs.len() / 2).all(|i| v(cs[i]) == v(cs[cs.len() - 1 - i])),
+            Rule::Between(cs) if cs.len() < 2 => true,
             Rule::Between(cs) => {
-                let (a, b) = (v(cs[0]), v(*cs.last().unwrap_or(&cs[0])));
+                let (a, b) = (v(cs[0]), v(cs[cs.len() - 1]));
                 let (lo, hi) = (a.min(b), a.max(b));
                 cs[1..cs.len().saturating_sub(1)]
                     .iter()
@@ -880,6 +881,19 @@ pub fn check_rules(layout: &Layout, values: &[u8], rules: &[Rule]) -> Result<(),
                 .find(|&(j, c)| cs[..j].contains(c))
                 .map(|(_, &c)| c)
         };
+        let listed = matches!(
+            rule,
+            Rule::Thermometer(_)
+                | Rule::Renban(_)
+                | Rule::Palindrome(_)
+                | Rule::RegionSum(_)
+                | Rule::Region(_)
+                | Rule::Distinct(_)
+                | Rule::Whispers { .. }
+        );
+        if listed && cells.is_empty() {
+            return err("has no cells".into());
+        }
         match rule {
             Rule::Diagonal(_) | Rule::Sandwich { .. } if !square => {
                 return err(format!(
@@ -1006,9 +1020,10 @@ pub fn check_rules(layout: &Layout, values: &[u8], rules: &[Rule]) -> Result<(),
                     return err(format!("passes {} twice", name(c)));
                 }
             }
-            Rule::Between(c) if c.first() == c.last() => {
-                return err("its two ends are one cell".into());
+            Rule::Between(c) if c.len() < 2 || c.first() == c.last() => {
+                return err("needs two different cells for its ends".into());
             }
+
             Rule::Arrow { circle, line } => {
                 if circle.iter().any(|c| line.contains(c)) {
                     return err("a cell of its circle is on its line too".into());
@@ -1254,6 +1269,11 @@ cage r9c8 r9c9
             "{}",
             e.message
         );
+        // Lines as an f-puzzles file may hold them, too short to mean anything.
+        for short in [Rule::Between(vec![0]), Rule::Thermometer(vec![])] {
+            let e = check_rules(&l, &values, &[short]).unwrap_err();
+            assert!(e.message.contains("cells"), "{}", e.message);
+        }
         let six = Layout::square(6).unwrap();
         let rules = Rule::parse("sandwich r0c1 15", &six).unwrap();
         assert!(check_rules(&six, &[0; 36], &rules).is_err());

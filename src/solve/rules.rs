@@ -290,8 +290,10 @@ impl RuleSet {
                     }
                     set.checks.push(Check::Renban { cells: cs.clone() });
                 }
+                // Checked: two different ends; guarded all the same.
+                Rule::Between(cs) if cs.len() < 2 => {}
                 Rule::Between(cs) => {
-                    let (e1, e2) = (cs[0], *cs.last().expect("checked: three cells or more"));
+                    let (e1, e2) = (cs[0], cs[cs.len() - 1]);
                     let middle: Vec<u32> = cs[1..cs.len() - 1].to_vec();
                     if !middle.is_empty() {
                         add(&mut pairs, e1, e2, &|x, y| x.abs_diff(y) >= 2);
