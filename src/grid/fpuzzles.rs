@@ -47,7 +47,8 @@ use super::text::ParseError;
 /// Where f-puzzles links lead; a puzzle exported as a link opens there.
 pub const LINK_PREFIX: &str = "https://f-puzzles.com/?load=";
 
-/// Keys of an f-puzzles object that carry no rule the solver must know.
+/// Keys of an f-puzzles object that carry no rule the solver must know
+/// (besides the variant rules' keys, [`RULE_KEYS`], read on their own).
 const IGNORED: &[&str] = &[
     "size",
     "grid",
@@ -65,29 +66,6 @@ const IGNORED: &[&str] = &[
     "rectangle",
     "circle",
     "cage",
-    // The variant rules read by `read_rules`.
-    "diagonal+",
-    "diagonal-",
-    "antiknight",
-    "antiking",
-    "nonconsecutive",
-    "disjointgroups",
-    "extraregion",
-    "odd",
-    "even",
-    "difference",
-    "ratio",
-    "xv",
-    "negative",
-    "thermometer",
-    "arrow",
-    "whispers",
-    "renban",
-    "palindrome",
-    "betweenline",
-    "regionsumline",
-    "littlekillersum",
-    "sandwichsum",
 ];
 
 /// The f-puzzles keys of the variant rules read, for messages.
@@ -713,7 +691,7 @@ fn square_box(size: usize) -> (usize, usize) {
 
 fn refuse_other_rules(obj: &Map<String, Value>) -> Result<(), String> {
     for (key, value) in obj {
-        if IGNORED.contains(&key.as_str()) {
+        if IGNORED.contains(&key.as_str()) || RULE_KEYS.contains(&key.as_str()) {
             continue;
         }
         let empty = match value {
