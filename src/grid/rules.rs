@@ -993,7 +993,7 @@ pub fn check_rules(layout: &Layout, values: &[u8], rules: &[Rule]) -> Result<(),
                 let len = cells.len() as u32;
                 if *sum < len || *sum > len * n {
                     return err(format!(
-                        "{len} cells add up to between {len} and {} , not {sum}",
+                        "{len} cells add up to between {len} and {}, not {sum}",
                         len * n
                     ));
                 }
