@@ -3,18 +3,17 @@
 //! puzzle, a clean rendered grid).
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use image::DynamicImage;
-use image::codecs::jpeg::JpegEncoder;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use sudoku_lens::batch::solve_all;
 use sudoku_lens::grid::json::{cages_json, regions_json};
 use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, fpuzzles};
+use sudoku_lens::overlay::export::writes_over;
 use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
 use sudoku_lens::vision::check::CheckOutcome;
@@ -202,10 +201,10 @@ pub(super) fn is_image(path: &Path) -> bool {
 /// Each input's export target. An input is never overwritten, and two inputs
 /// never write the same file.
 fn plan_exports(items: &[Input], export: &Export) -> Vec<Target> {
-    let inputs: Vec<PathBuf> = items
+    let inputs: Vec<&Path> = items
         .iter()
         .filter_map(|it| match it {
-            Input::Text(p) | Input::Image(p) => p.canonicalize().ok(),
+            Input::Text(p) | Input::Image(p) => Some(p.as_path()),
             Input::Unusable(_) => None,
         })
         .collect();
@@ -233,14 +232,17 @@ fn plan_exports(items: &[Input], export: &Export) -> Vec<Target> {
             } else {
                 return None;
             };
-            let canonical = target.canonicalize().ok();
-            if canonical.as_ref().is_some_and(|c| inputs.contains(c)) {
+            // Files, not names, are compared: a hard link to an input is
+            // that input.
+            if let Some(input) = writes_over(&target, &inputs) {
                 return Some(Err(format!(
-                    "{}: will not export to {}, which is an input",
+                    "{}: will not export to {}, which is the input {}",
                     source.display(),
-                    target.display()
+                    target.display(),
+                    input.display()
                 )));
             }
+            let canonical = target.canonicalize().ok();
             let key = canonical.unwrap_or_else(|| target.clone());
             if let Some(first) = claimed.get(&key) {
                 return Some(Err(format!(
@@ -382,28 +384,10 @@ fn paint<P: Paintable>(
     .map_err(|e| e.to_string())
 }
 
-/// Writes `image` as JPEG when the name ends in .jpg or .jpeg, else as PNG.
+/// Writes `image` as JPEG when the name ends in .jpg or .jpeg, else as PNG,
+/// whole or not at all.
 pub(super) fn save(image: &DynamicImage, path: &Path) -> Result<(), String> {
-    let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
-    let jpeg = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg"));
-    let file = File::create(path).map_err(|e| fail(&e))?;
-    let mut w = BufWriter::new(file);
-    if jpeg {
-        let mut encoder = JpegEncoder::new_with_quality(&mut w, 92);
-        match image {
-            DynamicImage::ImageRgb8(rgb) => encoder.encode_image(rgb),
-            other => encoder.encode_image(&other.to_rgb8()),
-        }
-        .map_err(|e| fail(&e))?;
-    } else {
-        image
-            .write_to(&mut w, image::ImageFormat::Png)
-            .map_err(|e| fail(&e))?;
-    }
-    w.flush().map_err(|e| fail(&e))
+    sudoku_lens::overlay::export::save(image, path).map_err(|e| e.to_string())
 }
 
 /// Prints one image's result (stdout) and its problems (stderr).
@@ -518,6 +502,11 @@ fn assess(
     drew: &str,
 ) -> (u64, Option<Puzzle>, Status) {
     match result {
+        Err(SolveError::GaveUp { .. }) => {
+            let e = result.as_ref().unwrap_err().to_string();
+            eprintln!("sudoku-lens: {place}: {}", super::gave_up(&e));
+            (0, None, Status::GaveUp)
+        }
         Err(e) => {
             eprintln!("sudoku-lens: {place}: {e}{hint}");
             (0, None, Status::NoSolution)
