@@ -195,3 +195,41 @@ fn a_search_past_its_time_limit_gives_up_and_says_so() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("number of seconds"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_batch_longer_than_a_part_is_solved_in_order_with_its_line_numbers() {
+    let classic = std::fs::read_to_string(samples().join("classic.txt"))
+        .unwrap()
+        .replace('\n', "");
+    let solution = std::fs::read_to_string(samples().join("classic.solution.txt"))
+        .unwrap()
+        .replace('\n', "");
+    // Over 1 MiB: more than one part. A comment, a bad line and a puzzle
+    // with no solution far into the file.
+    let lines = 14_000;
+    let mut text = String::new();
+    for i in 1..=lines {
+        match i {
+            2 => text.push_str("# a comment\n"),
+            13_001 => text.push_str("not a puzzle\n"),
+            13_002 => text.push_str(&format!("11{}\n", &classic[2..])),
+            _ => text.push_str(&format!("{classic}\n")),
+        }
+    }
+    assert!(text.len() > 1 << 20);
+    let file = temp_file("long-batch", "batch.txt", &text);
+    let o = run(&["solve", file.to_str().unwrap()]);
+    let out = stdout(&o);
+    let err = stderr(&o);
+    // Every line has its line of output, in order.
+    let got: Vec<&str> = out.lines().collect();
+    assert_eq!(got.len(), lines, "{err}");
+    assert_eq!(got[0], solution);
+    assert_eq!(got[1], "# a comment");
+    assert_eq!(got[13_000], "not a puzzle");
+    assert_eq!(got[lines - 1], solution);
+    // Problems name the file's own line numbers, past the first part.
+    assert!(err.contains("batch.txt:13001"), "{err}");
+    assert!(err.contains("batch.txt:13002"), "{err}");
+    assert_eq!(o.status.code(), Some(1), "{err}");
+}

@@ -538,6 +538,72 @@ fn read_input(path: &PathBuf) -> Result<(String, String), String> {
     }
 }
 
+/// A text input (a file, or standard input for `-`) read a part at a time.
+pub struct TextReader {
+    name: String,
+    reader: Box<dyn io::BufRead>,
+    /// Bytes read so far, to say where text that is not UTF-8 is.
+    read: usize,
+}
+
+impl TextReader {
+    /// Opens `path` (`-`: standard input); the error names the file.
+    pub fn open(path: &Path) -> Result<TextReader, String> {
+        if path.as_os_str() == "-" {
+            return Ok(TextReader {
+                name: "<stdin>".into(),
+                reader: Box::new(io::stdin().lock()),
+                read: 0,
+            });
+        }
+        let name = path.display().to_string();
+        let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => format!("{name}: no such file"),
+            _ => format!("{name}: cannot read: {e}"),
+        })?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(format!("{name}: is a folder; give a puzzle file"));
+        }
+        Ok(TextReader {
+            name,
+            reader: Box::new(io::BufReader::new(file)),
+            read: 0,
+        })
+    }
+
+    /// The input's name, as messages give it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The next whole lines, about `bytes` of them (more when one line is
+    /// longer), and whether the input ended there.
+    pub fn part(&mut self, bytes: usize) -> Result<(String, bool), String> {
+        let mut buf = Vec::with_capacity(bytes + 1024);
+        let mut ended = false;
+        while buf.len() < bytes {
+            let n = self
+                .reader
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| format!("{}: cannot read: {e}", self.name))?;
+            if n == 0 {
+                ended = true;
+                break;
+            }
+        }
+        let start = self.read;
+        self.read += buf.len();
+        match String::from_utf8(buf) {
+            Ok(text) => Ok((text, ended)),
+            Err(e) => Err(format!(
+                "{}: not a puzzle text file (byte {} is not UTF-8 text)",
+                self.name,
+                start + e.utf8_error().valid_up_to() + 1
+            )),
+        }
+    }
+}
+
 /// Parses puzzle text for a command that works on the givens (`solve`,
 /// `rate`): a text with a player's entries is its puzzle alone, with a note
 /// on standard error that the entries were not used (`doing` says what is

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use serde_json::{Value, json};
 use sudoku_lens::batch::solve_all;
 use sudoku_lens::grid::json::{cages_json, regions_json};
-use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, fpuzzles};
+use sudoku_lens::grid::{BatchLines, Document, Entry, Layout, Puzzle, fpuzzles, parse};
 use sudoku_lens::overlay::export::writes_over;
 use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
@@ -110,23 +110,16 @@ pub fn run(
                 let outcome = done.remove(&i).expect("every image was processed");
                 report_image(&mut out, path, &outcome, json, limit, export.link)
             }
-            Input::Text(path) => match read_input(path) {
-                Err(e) => {
-                    eprintln!("sudoku-lens: {e}");
-                    Ok(Status::Malformed)
-                }
-                Ok((name, text)) => solve_text(
-                    &name,
-                    &text,
-                    json,
-                    limit,
-                    layout,
-                    &targets[i],
-                    &options,
-                    export.link,
-                    &mut out,
-                ),
-            },
+            Input::Text(path) => solve_text_input(
+                path,
+                json,
+                limit,
+                layout,
+                &targets[i],
+                &options,
+                export.link,
+                &mut out,
+            ),
         };
         match written {
             Ok(st) => status = status.max(st),
@@ -589,6 +582,94 @@ fn solve_text(
             Ok(status)
         }
     }
+}
+
+/// A batch is read and solved this many bytes at a time (whole lines):
+/// memory stays bounded by the part, not the batch (a part of classic lines
+/// is about 12,000 puzzles: some 20 MB with their solutions and output),
+/// and a part holds enough puzzles to keep every core busy.
+const PART_BYTES: usize = 1 << 20;
+
+/// Solves a text input: a link, a file or standard input. A text longer
+/// than [`PART_BYTES`] that starts as a batch is read, solved and written
+/// a part at a time, in order.
+#[allow(clippy::too_many_arguments)]
+fn solve_text_input(
+    path: &Path,
+    json: bool,
+    limit: u64,
+    layout: Option<&Layout>,
+    target: &Target,
+    options: &Options,
+    link: bool,
+    out: &mut impl Write,
+) -> io::Result<Status> {
+    let failed = |e: String| {
+        eprintln!("sudoku-lens: {e}");
+        Ok(Status::Malformed)
+    };
+    if super::as_link(path).is_some() {
+        return match read_input(&path.to_path_buf()) {
+            Ok((name, text)) => solve_text(
+                &name, &text, json, limit, layout, target, options, link, out,
+            ),
+            Err(e) => failed(e),
+        };
+    }
+    let mut text = match super::TextReader::open(path) {
+        Ok(t) => t,
+        Err(e) => return failed(e),
+    };
+    let (first, mut ended) = match text.part(PART_BYTES) {
+        Ok(p) => p,
+        Err(e) => return failed(e),
+    };
+    let first = match first.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => first,
+    };
+    let name = text.name().to_string();
+    let batch = !ended && matches!(parse(&first, &name, layout), Ok(Document::Batch(_)));
+    if !batch {
+        // One puzzle, or a text short enough to read whole.
+        let mut whole = first;
+        while !ended {
+            match text.part(PART_BYTES) {
+                Ok((more, end)) => {
+                    whole.push_str(&more);
+                    ended = end;
+                }
+                Err(e) => return failed(e),
+            }
+        }
+        return solve_text(
+            &name, &whole, json, limit, layout, target, options, link, out,
+        );
+    }
+    let mut lines = BatchLines::new(&name, layout);
+    let (mut part, mut before, mut status) = (first, 0, Status::Solved);
+    loop {
+        let entries = lines.parse(part.lines(), before);
+        before += part.lines().count();
+        status = status.max(solve_batch(&name, &entries, json, limit, link, out)?);
+        if ended {
+            break;
+        }
+        match text.part(PART_BYTES) {
+            Ok((next, end)) => (part, ended) = (next, end),
+            Err(e) => {
+                eprintln!("sudoku-lens: {e}");
+                return Ok(status.max(Status::Malformed));
+            }
+        }
+    }
+    if target.is_some() {
+        eprintln!(
+            "sudoku-lens: {name}: not exported: the file is a batch, and an export draws one puzzle"
+        );
+        status = status.max(Status::Malformed);
+    }
+    Ok(status)
 }
 
 /// Writes the clean rendered grid of a solved text puzzle to its target.
