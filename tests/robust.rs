@@ -2,6 +2,7 @@
 //! in bounded time, never a panic or an endless wait, and no command writes
 //! over one of its inputs.
 
+use std::io::Write;
 use std::path::Path;
 
 mod common;
@@ -232,4 +233,94 @@ fn a_batch_longer_than_a_part_is_solved_in_order_with_its_line_numbers() {
     assert!(err.contains("batch.txt:13001"), "{err}");
     assert!(err.contains("batch.txt:13002"), "{err}");
     assert_eq!(o.status.code(), Some(1), "{err}");
+}
+
+/// Peak memory (resident, MB) of the binary run with `args`, measured by
+/// `/usr/bin/time -v`; its exit code beside.
+fn peak_mb(args: &[&str]) -> (f64, Option<i32>) {
+    let o = std::process::Command::new("/usr/bin/time")
+        .arg("-v")
+        .arg(env!("CARGO_BIN_EXE_sudoku-lens"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .output()
+        .expect("/usr/bin/time runs (apt-get install time)");
+    let report = String::from_utf8_lossy(&o.stderr);
+    let kb: f64 = report
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("Maximum resident set size (kbytes): ")
+        })
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak in: {report}"));
+    (kb / 1024.0, o.status.code())
+}
+
+/// Peak memory bounds (MB), from the figures measured on the release
+/// binary (in the comments) and a margin for other machines and decoders.
+const PHOTO_PEAK_MB: f64 = 400.0;
+const PHOTO_16MP_PEAK_MB: f64 = 700.0;
+const BATCH_PEAK_MB: f64 = 200.0;
+
+#[test]
+#[ignore = "release binary, a 16 MP image and a 164 MB batch: run by .ci/run"]
+fn peak_memory_stays_within_its_bounds() {
+    let dir = temp_dir("peak-memory");
+    // The largest sample photo, as it is.
+    let largest = std::fs::read_dir(images())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".jpg"))
+        .max_by_key(|e| e.metadata().unwrap().len())
+        .unwrap()
+        .path();
+    // The same photo at 16 megapixels, as a phone takes it.
+    let photo = image::open(&largest).unwrap();
+    let (w, h) = (4618, 3464);
+    let big = photo.resize_exact(w, h, image::imageops::FilterType::Triangle);
+    let big_path = dir.join("16mp.jpg");
+    big.to_rgb8().save(&big_path).unwrap();
+    // 2,000,000 lines of the classic sample: 164 MB.
+    let classic = std::fs::read_to_string(samples().join("classic.txt"))
+        .unwrap()
+        .replace('\n', "");
+    let batch = dir.join("batch.txt");
+    {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(&batch).unwrap());
+        for _ in 0..2_000_000 {
+            writeln!(f, "{classic}").unwrap();
+        }
+    }
+    let cases: [(&str, Vec<&str>, f64); 3] = [
+        (
+            "the largest sample photo",
+            vec!["read", largest.to_str().unwrap()],
+            PHOTO_PEAK_MB,
+        ),
+        (
+            "a 16 MP photo",
+            vec!["read", big_path.to_str().unwrap()],
+            PHOTO_16MP_PEAK_MB,
+        ),
+        (
+            "2,000,000 puzzles",
+            vec!["solve", batch.to_str().unwrap()],
+            BATCH_PEAK_MB,
+        ),
+    ];
+    for (what, args, bound) in cases {
+        let start = std::time::Instant::now();
+        let (peak, code) = peak_mb(&args);
+        println!(
+            "{what}: peak {peak:.0} MB (bound {bound:.0}), {:.1} s, status {code:?}",
+            start.elapsed().as_secs_f64()
+        );
+        assert!(code.is_some_and(|c| c != 101), "{what}: status {code:?}");
+        assert!(
+            peak <= bound,
+            "{what}: peak {peak:.0} MB, above {bound:.0} MB"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

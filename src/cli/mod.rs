@@ -375,7 +375,7 @@ pub fn refuse_export_over_input(export: Option<&Path>, input: &Path) -> Result<(
 pub fn gave_up(why: &str) -> String {
     let limit = sudoku_lens::solve::time_limit().map_or(0.0, |t| t.as_secs_f64());
     format!(
-        "gave up after {limit} s: {why}; --time-limit SECONDS gives the search longer (0: no limit)"
+        "gave up after {limit} s ({why}); --time-limit SECONDS gives the search longer (0: no limit)"
     )
 }
 

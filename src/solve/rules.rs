@@ -1002,7 +1002,7 @@ mod tests {
             matches!(e, SolveError::GaveUp { found: 0, limit: 2 }),
             "{e:?}"
         );
-        assert!(e.to_string().contains("gave up"), "{e}");
+        assert!(e.to_string().contains("did not finish"), "{e}");
         let one = SolveError::GaveUp { found: 1, limit: 2 }.to_string();
         assert!(one.contains("not yet known to be the only one"), "{one}");
         // A past deadline is noticed within a few choices.

@@ -57,7 +57,7 @@ fn gave_up_message(found: u64, limit: u64) -> String {
         (1, 2) => "one solution found, not yet known to be the only one".to_string(),
         (n, _) => format!("{n} solutions found so far"),
     };
-    format!("the search gave up before it finished ({what})")
+    format!("the search did not finish: {what}")
 }
 
 /// Solutions found, counted up to the limit asked for.
