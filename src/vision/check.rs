@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::classify::CellReading;
 use crate::grid::Layout;
-use crate::solve::{Budget, SudokuSolver};
+use crate::solve::{Budget, SolveError, SudokuSolver};
 
 /// How many of the least confident cells are considered for changes.
 pub const CANDIDATE_CELLS: usize = 12;
@@ -36,11 +36,12 @@ const FEWEST_GIVENS_PER_CELL: usize = 8;
 
 /// Each search of a reading's check gives up after this many choices, and
 /// its trial counts as no answer: a search that gives up leaves the reading
-/// as it was, never passes for a count. A grid read right takes from a few
-/// dozen choices (a classic) to a few thousand (a 25x25) to count to two; a
-/// 25x25 read wrong can take minutes to prove it has no second solution,
-/// which no one waits for. Choices, not seconds, so that a reading is the
-/// same on every machine.
+/// as it was, never passes for a count. Counting to two takes no choice at
+/// all on most puzzles (the givens force every cell: the samples of every
+/// shape), 20 on average on 17-clue classics and 1,700 on the hardest
+/// classics known; a 25x25 read wrong from a damaged photo searched for
+/// minutes. Choices, not seconds, so that a reading is the same on every
+/// machine.
 pub const SEARCH_NODES: u64 = 200_000;
 
 /// The same for each trial of changed cells: there are hundreds of trials,
@@ -102,7 +103,8 @@ pub fn check_solved(
             Ok(count) => count,
             // A search that gave up: the reading stays as read, and no
             // trial is tried on it (each would be as long).
-            Err(_) => return (CheckOutcome::Unresolved, None),
+            Err(SolveError::GaveUp { .. }) => return (CheckOutcome::Unresolved, None),
+            Err(_) => 0,
         }
     };
     if count == 1 {
