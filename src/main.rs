@@ -9,7 +9,7 @@ use clap::Parser;
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
     // A person waits for each answer: no search runs on unseen.
-    sudoku_lens::solve::set_time_limit(Some(args.time_limit).filter(|t| !t.is_zero()));
+    sudoku_lens::solve::set_time_limit(args.search_time_limit());
     let Some(command) = args.command else {
         return start_app();
     };

@@ -22,9 +22,23 @@ pub struct Cli {
     pub command: Option<Command>,
     /// Give up a search for solutions after this many seconds (each
     /// puzzle's, each page's), saying so with exit status 6; 0: no limit.
-    /// Most puzzles take milliseconds.
-    #[arg(long, global = true, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
-    pub time_limit: std::time::Duration,
+    /// Most puzzles take milliseconds. Default 10, and none for `eval`,
+    /// whose figures must not depend on the machine's speed.
+    #[arg(long, global = true, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub time_limit: Option<std::time::Duration>,
+}
+
+impl Cli {
+    /// The time limit of every search of this run (none for 0).
+    pub fn search_time_limit(&self) -> Option<std::time::Duration> {
+        let default = match self.command {
+            Some(Command::Eval { .. }) => None,
+            _ => Some(sudoku_lens::solve::DEFAULT_TIME),
+        };
+        self.time_limit
+            .map_or(default, Some)
+            .filter(|t| !t.is_zero())
+    }
 }
 
 /// `--time-limit`: seconds, whole or not, from 0.
