@@ -42,7 +42,7 @@ use crate::vision::read::{Reading, Regions};
 use doc::{Doc, Solutions, Source, Writing, count_solutions};
 use hint::{Engines, Found, Hint};
 use input::{Input, Loaded, Pages, load};
-use worker::Worker;
+use worker::{Cancel, Worker};
 
 /// Bundled samples: (button text, file name, content).
 pub const TEXT_SAMPLES: &[(&str, &str, &str)] = &[
@@ -466,29 +466,46 @@ impl SudokuApp {
             tx,
             ctx: ctx.clone(),
         };
+        // A job whose token is set was replaced or withdrawn: whatever it
+        // ends with (a search given up, or an answer just too late) is no
+        // answer to anything shown, and is not sent.
         let solver = {
             let outbox = outbox.clone();
-            Worker::spawn("sudoku-lens solver", move |count: Count| {
-                outbox.send(count.run());
-            })
+            Worker::spawn(
+                "sudoku-lens solver",
+                move |count: Count, cancel: &Cancel| {
+                    let message = count.run();
+                    if !cancel.is_set() {
+                        outbox.send(message);
+                    }
+                },
+            )
         };
         let hinter = {
             let outbox = outbox.clone();
             let mut engines = Engines::default();
-            Worker::spawn("sudoku-lens hints", move |job: HintJob| {
-                outbox.send(job.run(&mut engines));
+            Worker::spawn("sudoku-lens hints", move |job: HintJob, cancel: &Cancel| {
+                let message = job.run(&mut engines);
+                if !cancel.is_set() {
+                    outbox.send(message);
+                }
             })
         };
         let rater = {
             let outbox = outbox.clone();
             let mut engines = Engines::default();
-            Worker::spawn("sudoku-lens rating", move |job: RateJob| {
-                let result = engines.rate(&job.puzzle);
-                outbox.send(Message::Rated {
-                    stamp: job.stamp,
-                    result,
-                });
-            })
+            Worker::spawn(
+                "sudoku-lens rating",
+                move |job: RateJob, cancel: &Cancel| {
+                    let result = engines.rate(&job.puzzle);
+                    if !cancel.is_set() {
+                        outbox.send(Message::Rated {
+                            stamp: job.stamp,
+                            result,
+                        });
+                    }
+                },
+            )
         };
         SudokuApp {
             hint: None,
@@ -1351,6 +1368,7 @@ impl SudokuApp {
         while let Ok(msg) = self.rx.try_recv() {
             self.receive(msg);
         }
+        self.withdraw_stale_work();
         if let Some(due) = self.reread_due
             && self.now >= due
         {
@@ -1368,6 +1386,34 @@ impl SudokuApp {
         }
         if self.needs_rating() {
             self.start_rating();
+        }
+    }
+
+    /// Stops the background work for a state no longer open (edited past,
+    /// closed, or left for another document): its answer would be dropped,
+    /// and a hard puzzle's search would keep a core busy for nothing. A
+    /// hint asked for that state and not yet found is forgotten, so that
+    /// coming back to the document asks again rather than waits.
+    fn withdraw_stale_work(&mut self) {
+        let now = self.stamp();
+        if self.counting.is_some_and(|s| Some(s) != now) {
+            self.solver.cancel();
+            self.counting = None;
+        }
+        if let Some(s) = self.hinting.filter(|&s| Some(s) != now) {
+            self.hinter.cancel();
+            self.hinting = None;
+            if self
+                .hint
+                .as_ref()
+                .is_some_and(|(h, hint)| *h == s && hint.found.is_none())
+            {
+                self.hint = None;
+            }
+        }
+        if self.rating_for.is_some_and(|s| Some(s) != now) {
+            self.rater.cancel();
+            self.rating_for = None;
         }
     }
 
