@@ -364,7 +364,7 @@ pub fn count_solutions(puzzle: &Puzzle) -> Solutions {
                 .unwrap_or_default(),
             message: e.message,
         },
-        Err(e @ SolveError::Unsupported(_)) => Solutions::Conflict {
+        Err(e @ (SolveError::Unsupported(_) | SolveError::GaveUp { .. })) => Solutions::Conflict {
             cells: Vec::new(),
             message: e.to_string(),
         },

@@ -18,6 +18,8 @@
 //! allocates nor copies the whole matrix.
 
 /// Items (columns) and options (rows) of an exact-cover problem.
+use super::budget::Budget;
+
 #[derive(Clone, Debug, Default)]
 pub struct Matrix {
     primary: usize,
@@ -151,6 +153,14 @@ pub struct Dlx {
     visited: u64,
     /// Ties for the fewest options are weighed among this many tied items.
     tie_reach: usize,
+    /// When a search gives up, as set.
+    budget: Budget,
+    /// The same for the search under way (a deadline counted from its start).
+    running: Budget,
+    /// Choices made in the current search, against the budget.
+    spent: u64,
+    /// Whether the last search gave up on its budget.
+    gave_up: bool,
 }
 
 impl Dlx {
@@ -231,6 +241,10 @@ impl Dlx {
             tied: vec![0; headers],
             visited: 0,
             tie_reach: usize::MAX,
+            budget: Budget::default(),
+            running: Budget::default(),
+            spent: 0,
+            gave_up: false,
         };
         d.set_subset_limit(2);
         d
@@ -250,6 +264,18 @@ impl Dlx {
         self.tie_reach = max.max(1);
     }
 
+    /// Sets when the searches from now on give up (see [`Budget`]); a
+    /// search that does returns the solutions found so far, and
+    /// [`Dlx::gave_up`] says it did not finish.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
+    /// Whether the last search gave up on its budget before it finished.
+    pub fn gave_up(&self) -> bool {
+        self.gave_up
+    }
+
     /// The number of choices (search tree nodes) made since the last call.
     pub fn take_node_count(&mut self) -> u64 {
         std::mem::take(&mut self.visited)
@@ -258,6 +284,7 @@ impl Dlx {
     /// Returns to the matrix as built: nothing selected, nothing covered.
     /// No allocation; the links are rebuilt when the next search starts.
     pub fn reset(&mut self) {
+        self.gave_up = false;
         for &k in &self.selected {
             let (a, b) = option_range(&self.option_start, k as usize);
             for x in a..b {
@@ -388,6 +415,9 @@ impl Dlx {
             self.link();
         }
         let mut count = 0;
+        self.spent = 0;
+        self.gave_up = false;
+        self.running = self.budget.starting_now();
         self.stack.clear();
         self.marks.clear();
         self.undo_len = 0;
@@ -427,6 +457,9 @@ impl Dlx {
                     }
                     let i = forced.unwrap_or_else(|| self.choose());
                     if self.len[i] > 0 {
+                        if self.out_of_budget() {
+                            return count;
+                        }
                         self.visited += 1;
                         let x = self.nodes[i].down;
                         self.deactivate(x as usize);
@@ -446,6 +479,9 @@ impl Dlx {
             // and those whose options are all tried) are undone together
             // with the level that takes its next option, in one pass.
             self.clear_pending();
+            if !self.stack.is_empty() && self.out_of_budget() {
+                return count;
+            }
             loop {
                 let Some(x) = self.stack.pop() else {
                     self.restore(0);
@@ -502,6 +538,19 @@ impl Dlx {
     }
 
     /// Undoes every level of the search and the reductions before it.
+    /// Counts a choice against the budget; when it is spent, undoes the
+    /// search and notes that it gave up.
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        self.spent += 1;
+        if self.running.spent(self.spent) {
+            self.gave_up = true;
+            self.unwind();
+            return true;
+        }
+        false
+    }
+
     fn unwind(&mut self) {
         self.clear_pending();
         self.stack.clear();

@@ -1,12 +1,14 @@
 //! Solving: a generic exact-cover engine ([`dlx`]) and the encoding of any
 //! layout into it ([`SudokuSolver`]).
 
+mod budget;
 mod cages;
 pub mod dlx;
 pub mod generate;
 mod rules;
 mod sudoku;
 
+pub use budget::{Budget, CHECK_EVERY, DEFAULT_TIME, set_time_limit, time_limit};
 pub use cages::MAX_COMBINATIONS;
 pub use rules::RuleEliminations;
-pub use sudoku::{Outcome, SolveError, SudokuSolver, solve};
+pub use sudoku::{Outcome, SolveError, SudokuSolver, solve, solve_within};

@@ -984,18 +984,35 @@ mod tests {
     }
 
     #[test]
-    fn a_search_past_its_deadline_gives_up_at_once() {
+    fn a_search_out_of_budget_gives_up_and_says_so() {
         let layout = Arc::new(Layout::classic());
         let rules = Rule::parse("thermo r1c1 r1c2 r1c3", &layout).unwrap();
-        let mut solver = SudokuSolver::with_rules(layout, &[], &rules).unwrap();
-        solver.set_deadline(Some(std::time::Instant::now()));
-        let out = solver.solve(&[0; 81], 2, 0).unwrap();
-        assert!(solver.timed_out());
-        assert_eq!(out.count, 0);
-        solver.set_deadline(None);
-        let out = solver.solve(&[0; 81], 2, 0).unwrap();
-        assert!(!solver.timed_out());
-        assert_eq!(out.count, 2);
+        let mut solver = SudokuSolver::with_rules(layout.clone(), &[], &rules).unwrap();
+        solver.set_budget(crate::solve::Budget::nodes(10));
+        assert_eq!(
+            solver.solve(&[0; 81], 2, 0),
+            Err(SolveError::GaveUp { found: 0, limit: 2 })
+        );
+        // A search with no rules is held to its budget too.
+        let mut plain = SudokuSolver::new(layout);
+        // (The first solution takes 81 choices, one a cell.)
+        plain.set_budget(crate::solve::Budget::nodes(50));
+        let e = plain.solve(&[0; 81], 2, 0).unwrap_err();
+        assert!(
+            matches!(e, SolveError::GaveUp { found: 0, limit: 2 }),
+            "{e:?}"
+        );
+        assert!(e.to_string().contains("gave up"), "{e}");
+        let one = SolveError::GaveUp { found: 1, limit: 2 }.to_string();
+        assert!(one.contains("not yet known to be the only one"), "{one}");
+        // A past deadline is noticed within a few choices.
+        plain.set_budget(crate::solve::Budget::time(std::time::Duration::ZERO));
+        assert!(plain.solve(&[0; 81], 1000, 0).is_err());
+        // Without a budget, the same searches finish.
+        solver.set_budget(crate::solve::Budget::default());
+        assert_eq!(solver.solve(&[0; 81], 2, 0).unwrap().count, 2);
+        plain.set_budget(crate::solve::Budget::default());
+        assert_eq!(plain.solve(&[0; 81], 1000, 0).unwrap().count, 1000);
     }
 
     /// The solver with rules counts what the plain solver's solutions,

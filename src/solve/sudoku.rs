@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use super::budget::Budget;
 use super::cages::CageRules;
 use super::dlx::{Dlx, Matrix};
 use super::rules::RuleSet;
@@ -38,6 +39,25 @@ pub enum SolveError {
     /// The puzzle is well formed but beyond what the solver takes.
     #[error("cannot solve: {0}")]
     Unsupported(String),
+    /// The search ran out of its [`Budget`] before it finished: the count
+    /// is not known.
+    #[error("{}", gave_up_message(*.found, *.limit))]
+    GaveUp {
+        /// Solutions found before it gave up.
+        found: u64,
+        /// The count it was asked to reach.
+        limit: u64,
+    },
+}
+
+/// What a search that gave up knew.
+fn gave_up_message(found: u64, limit: u64) -> String {
+    let what = match (found, limit) {
+        (0, _) => "no solution found yet".to_string(),
+        (1, 2) => "one solution found, not yet known to be the only one".to_string(),
+        (n, _) => format!("{n} solutions found so far"),
+    };
+    format!("the search gave up before it finished ({what})")
 }
 
 /// Solutions found, counted up to the limit asked for.
@@ -63,11 +83,6 @@ pub struct SudokuSolver {
     variant: RuleSet,
     /// The puzzle's own variant rules.
     own_rules: Vec<Rule>,
-    /// When a search with variant rules gives up (see
-    /// [`SudokuSolver::set_deadline`]).
-    deadline: Option<std::time::Instant>,
-    /// Whether the last search gave up at the deadline.
-    timed_out: bool,
     /// The first option of each cage's combinations, and the end of the
     /// last; cell options come before them all.
     combo_start: Vec<u32>,
@@ -176,22 +191,14 @@ impl SudokuSolver {
             variant,
             own_rules,
             combo_start,
-            deadline: None,
-            timed_out: false,
         }
     }
 
-    /// Makes a search on a puzzle with variant rules give up at `deadline`
-    /// (none: never), its count then short of the truth and
-    /// [`SudokuSolver::timed_out`] true. Searches without such rules do not
-    /// look at the clock.
-    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
-        self.deadline = deadline;
-    }
-
-    /// Whether the last search gave up at the deadline.
-    pub fn timed_out(&self) -> bool {
-        self.timed_out
+    /// Sets when the searches from now on give up (see [`Budget`]): one
+    /// that does returns [`SolveError::GaveUp`], never a count short of
+    /// the truth.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.dlx.set_budget(budget);
     }
 
     /// The layout the solver was made for (without the extra houses its
@@ -267,7 +274,23 @@ impl SudokuSolver {
         limit: u64,
         found: impl FnMut(&[u32]),
     ) -> Result<u64, SolveError> {
-        self.timed_out = false;
+        let count = self.search_within(values, limit, found)?;
+        if self.dlx.gave_up() {
+            return Err(SolveError::GaveUp {
+                found: count,
+                limit,
+            });
+        }
+        Ok(count)
+    }
+
+    /// [`SudokuSolver::search`], its count short when the budget ran out.
+    fn search_within(
+        &mut self,
+        values: &[u8],
+        limit: u64,
+        found: impl FnMut(&[u32]),
+    ) -> Result<u64, SolveError> {
         assert_eq!(values.len(), self.layout.cell_count(), "one value per cell");
         let n = self.layout.size();
         self.dlx.reset();
@@ -357,15 +380,7 @@ impl SudokuSolver {
         let cell_options = cells * n;
         let value = &mut self.singles.value;
         let variant = &mut self.variant;
-        let (deadline, timed_out) = (self.deadline, &mut self.timed_out);
-        *timed_out = false;
         Ok(self.dlx.search_with(limit, found, |dlx| {
-            // Past the deadline every choice fails, so the search unwinds
-            // at once.
-            if *timed_out || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-                *timed_out = true;
-                return false;
-            }
             value.fill(0);
             dlx.for_each_chosen(|k| {
                 let k = k as usize;
@@ -971,6 +986,16 @@ fn conflict_error(layout: &Layout, c: Conflict, name: impl Fn(usize) -> String) 
 /// `keep`. Conflicting givens are reported naming both cells and where they
 /// were written.
 pub fn solve(puzzle: &Puzzle, limit: u64, keep: usize) -> Result<Outcome, SolveError> {
+    solve_within(puzzle, limit, keep, Budget::default())
+}
+
+/// [`solve`], giving up when `budget` runs out ([`SolveError::GaveUp`]).
+pub fn solve_within(
+    puzzle: &Puzzle,
+    limit: u64,
+    keep: usize,
+    budget: Budget,
+) -> Result<Outcome, SolveError> {
     if let Some(c) = puzzle.layout().first_conflict(puzzle.values()) {
         let mut e = conflict_error(puzzle.layout(), c, |cell| puzzle.describe_cell(cell));
         if let SolveError::Conflict { value, .. } = &mut e {
@@ -980,11 +1005,10 @@ pub fn solve(puzzle: &Puzzle, limit: u64, keep: usize) -> Result<Outcome, SolveE
     }
     puzzle.check_cages().map_err(SolveError::Cages)?;
     puzzle.check_rules().map_err(SolveError::Rules)?;
-    SudokuSolver::with_rules(puzzle.layout().clone(), puzzle.cages(), puzzle.rules())?.solve(
-        puzzle.values(),
-        limit,
-        keep,
-    )
+    let mut solver =
+        SudokuSolver::with_rules(puzzle.layout().clone(), puzzle.cages(), puzzle.rules())?;
+    solver.set_budget(budget);
+    solver.solve(puzzle.values(), limit, keep)
 }
 
 #[cfg(test)]
