@@ -39,7 +39,7 @@ use crate::grid::{Layout, Puzzle};
 use crate::logic::{Rating, Shape, Step, pencil_marks};
 use crate::vision::read::{Reading, Regions};
 
-use doc::{Doc, Solutions, Source, Writing, count_solutions};
+use doc::{Doc, Solutions, Source, Writing, count_solutions_within};
 use hint::{Engines, Found, Hint};
 use input::{Input, Loaded, Pages, load};
 use worker::{Cancel, Worker};
@@ -318,20 +318,25 @@ struct Count {
 
 impl Count {
     /// Counts the solutions, and draws the solved picture when there is
-    /// one, so that showing and hiding the solution is instant.
-    fn run(self) -> Message {
-        let solutions = count_solutions(&self.snap.puzzle);
+    /// one, so that showing and hiding the solution is instant. `None`
+    /// once `cancel` is set: the count may have given up, and nobody
+    /// waits for the rest.
+    fn run(self, cancel: &Cancel) -> Option<Message> {
+        let solutions = count_solutions_within(&self.snap.puzzle, cancel.budget());
+        if cancel.is_set() {
+            return None;
+        }
         let check = self.snap.check();
         let solved = match &solutions {
             Solutions::Unique(s) => Some(solved_picture(&self.source, &self.snap, s)),
             _ => None,
         };
-        Message::Counted {
+        Some(Message::Counted {
             stamp: self.stamp,
             solutions,
             check,
             solved,
-        }
+        })
     }
 }
 
@@ -474,8 +479,9 @@ impl SudokuApp {
             Worker::spawn(
                 "sudoku-lens solver",
                 move |count: Count, cancel: &Cancel| {
-                    let message = count.run();
-                    if !cancel.is_set() {
+                    if let Some(message) = count.run(cancel)
+                        && !cancel.is_set()
+                    {
                         outbox.send(message);
                     }
                 },
@@ -485,6 +491,7 @@ impl SudokuApp {
             let outbox = outbox.clone();
             let mut engines = Engines::default();
             Worker::spawn("sudoku-lens hints", move |job: HintJob, cancel: &Cancel| {
+                engines.set_budget(cancel.budget());
                 let message = job.run(&mut engines);
                 if !cancel.is_set() {
                     outbox.send(message);
@@ -497,6 +504,7 @@ impl SudokuApp {
             Worker::spawn(
                 "sudoku-lens rating",
                 move |job: RateJob, cancel: &Cancel| {
+                    engines.set_budget(cancel.budget());
                     let result = engines.rate(&job.puzzle);
                     if !cancel.is_set() {
                         outbox.send(Message::Rated {
@@ -1716,6 +1724,39 @@ mod tests {
 
     fn app() -> SudokuApp {
         SudokuApp::new(&egui::Context::default(), Prefs::default())
+    }
+
+    /// A token as a request replaced while it ran holds it.
+    fn replaced() -> Cancel {
+        let slot = worker::Latest::default();
+        slot.put(());
+        let (_, cancel) = slot.take().expect("put above");
+        slot.put(());
+        assert!(cancel.is_set());
+        cancel
+    }
+
+    #[test]
+    fn a_count_replaced_says_nothing_rather_than_gave_up() {
+        let text = include_str!("../../samples/puzzles/25by25.txt");
+        let progress = crate::grid::parse_progress(text, "25by25.txt", None).unwrap();
+        let doc = Doc::from_progress("25by25.txt".into(), None, progress);
+        let count = |cancel: &Cancel| {
+            Count {
+                stamp: Stamp {
+                    doc: 1,
+                    revision: 0,
+                },
+                snap: doc.current.clone(),
+                source: doc.source.clone(),
+            }
+            .run(cancel)
+        };
+        assert!(count(&replaced()).is_none());
+        let Some(Message::Counted { solutions, .. }) = count(&Cancel::default()) else {
+            panic!("a count not replaced is sent");
+        };
+        assert!(matches!(solutions, Solutions::Unique(_)), "{solutions:?}");
     }
 
     #[test]

@@ -8,6 +8,8 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
+use crate::solve::Budget;
+
 /// Set once the request it came with is no longer wanted: a newer request
 /// came in, the request was withdrawn, or the worker was dropped. The work
 /// looks at it (or hands its flag to the solver's budget) and stops early;
@@ -19,6 +21,16 @@ impl Cancel {
     /// Whether the request is no longer wanted.
     pub fn is_set(&self) -> bool {
         self.0.load(Ordering::Relaxed)
+    }
+
+    /// The flag itself, for a solver's budget to look at.
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.0)
+    }
+
+    /// A budget that runs out when the token is set.
+    pub fn budget(&self) -> Budget {
+        Budget::default().with_cancel(self.flag())
     }
 
     fn set(&self) {
