@@ -449,6 +449,91 @@ fn fast_edits_end_with_the_count_of_the_last_state() {
     assert_eq!(*counted, count_solutions(&doc.current.puzzle));
 }
 
+/// A 25x25 whose givens go wrong deep down: its count, to prove that it
+/// has no second solution, takes the solver about 20 s in a release build
+/// and minutes in a debug one.
+const SLOW_25X25: &str = "\
+CN.....F..5..DJ7......9..
+.G.F3..9.I1..P.5.JDK..47A
+26..A.....8I....EG.3C.P.M
+BJ....M...72...8.L.OE...K
+.L8.O7.4..H.3F....PM..D..
+MPL.1.H.F.GK.B..A...O....
+O9J..N7..A63.EI.M....D.G.
+3F....8I..LM1C.GKD......7
+A4N27...DKJO8..6...HM..L.
+..GB5L1..MNA.2.JO.I..F..H
+6....B.8OJ.L...EGK...A...
+....F....L.N.7.....D6.H2.
+..B....7.N.64.3ILM19.K5E.
+..I1.2.H.6EG....N.7P.O8BD
+NA....F.KG...8O.6..4L....
+.7......5.K...8.4H629.LO.
+4HA.2KBJ.DO9I...F5.E..N.C
+.5..E.IL...PC.MK....4..A2
+91.L..26H.3FE.5.P.N.D8JK.
+.8.JBMCN.PA...H...L.F5.3.
+HE....J..8.1.MCF.BKG.2..N
+.C.ML4....F...B.....8IOD.
+8..........H.3..1...5BK..
+..F...L.C1P7..2.8...HE.4.
+72..NF...5.8J..4H.3...M9.
+";
+
+/// Steps the window until the app holds a document, waiting between steps
+/// for background work to ask for a repaint.
+fn step_until_shown(h: &mut Window) {
+    let deadline = Instant::now() + SETTLE_LIMIT;
+    loop {
+        let seen = h.wakes.count();
+        h.step();
+        if h.state().doc().is_some() {
+            return;
+        }
+        assert!(
+            h.wakes.wait_past(seen, deadline),
+            "nothing opened within {SETTLE_LIMIT:?}"
+        );
+    }
+}
+
+/// A count that nobody waits for any more (the puzzle was left) stops at
+/// once: the next puzzle's count does not wait minutes behind it, and no
+/// "gave up" is shown for it.
+#[test]
+fn a_slow_count_left_for_another_puzzle_stops_and_frees_the_solver() {
+    let mut h = harness();
+    h.state_mut().open(Input::Text {
+        name: "slow.txt".into(),
+        text: SLOW_25X25.into(),
+    });
+    // Shown, its count begins in the same frame.
+    step_until_shown(&mut h);
+    open_sample(&mut h, "classic.txt");
+    h.get_by_label_contains("One solution");
+    assert!(h.query_by_label_contains("gave up").is_none());
+
+    // Back to the slow puzzle, its count runs again; closed, it stops, and
+    // the window is idle at once.
+    h.state_mut().reopen_recent(0);
+    h.step();
+    assert_eq!(h.state().doc().unwrap().name, "slow.txt");
+    h.state_mut().close();
+    settle(&mut h);
+    assert!(h.state().error.is_none());
+    // The solver is free: the classic is counted again without waiting.
+    let classic = h
+        .state()
+        .recent_names()
+        .iter()
+        .position(|n| n == "classic.txt")
+        .unwrap();
+    h.state_mut().reopen_recent(classic);
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().name, "classic.txt");
+    h.get_by_label_contains("One solution");
+}
+
 #[test]
 fn a_later_input_replaces_one_still_being_read() {
     let mut h = harness();
