@@ -82,6 +82,9 @@ pub enum Givens {
     /// Every cell is a given and none is an entry: a solution page, checked
     /// as a solution.
     SolutionPage,
+    /// The solver gave up before it knew (the message says what it had
+    /// found): entries were checked against their houses and cages only.
+    Unknown(String),
 }
 
 /// What [`check_entries`] found.
@@ -193,6 +196,7 @@ pub fn check_entries(progress: &Progress) -> EntryCheck {
             Ok(out) if out.count == 1 => (Givens::Unique, out.solutions.into_iter().next()),
             Ok(out) if out.count == 0 => (Givens::NoSolution("no solution".into()), None),
             Ok(_) => (Givens::Several, None),
+            Err(e @ solve::SolveError::GaveUp { .. }) => (Givens::Unknown(e.to_string()), None),
             Err(e) => (Givens::NoSolution(e.to_string()), None),
         }
     };

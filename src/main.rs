@@ -8,6 +8,8 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let args = cli::Cli::parse();
+    // A person waits for each answer: no search runs on unseen.
+    sudoku_lens::solve::set_time_limit(Some(args.time_limit).filter(|t| !t.is_zero()));
     let Some(command) = args.command else {
         return start_app();
     };

@@ -1689,9 +1689,8 @@ fn export(
     path: &Path,
 ) -> Result<PathBuf, String> {
     let image = doc::annotated_with_step(source, snap, solution, step)?;
-    image
-        .save_with_format(path, image::ImageFormat::Png)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::overlay::export::save(&image::DynamicImage::ImageRgba8(image), path)
+        .map_err(|e| e.to_string())?;
     Ok(path.to_path_buf())
 }
 

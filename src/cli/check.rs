@@ -36,6 +36,7 @@ pub fn run(
     layout: Option<&Layout>,
     page: usize,
 ) -> Result<Status, String> {
+    super::refuse_export_over_input(export, input)?;
     let name = input.display().to_string();
     let judged = if input.as_os_str() != "-" && input.is_file() && super::solve::is_image(input) {
         load_image(input, page, layout, export.is_some())?
@@ -57,6 +58,10 @@ pub fn run(
         Givens::NoSolution(why) => eprintln!(
             "sudoku-lens: {name}: the givens have no solution ({why}); \
              entries were checked against their houses only"
+        ),
+        Givens::Unknown(why) => eprintln!(
+            "sudoku-lens: {name}: {}; entries were checked against their houses only",
+            super::gave_up(why)
         ),
         Givens::Unique | Givens::SolutionPage => {}
     }
@@ -97,6 +102,7 @@ fn status(check: &EntryCheck) -> Status {
     }
     match check.givens {
         Givens::NoSolution(_) => Status::NoSolution,
+        Givens::Unknown(_) => Status::GaveUp,
         Givens::Several if !check.solved => Status::Multiple,
         _ => Status::Solved,
     }
@@ -122,6 +128,7 @@ fn check_json(progress: &Progress, check: &EntryCheck, unsure: &[Unsure]) -> Val
         Givens::Several => "several solutions",
         Givens::NoSolution(_) => "no solution",
         Givens::SolutionPage => "solution page",
+        Givens::Unknown(_) => "unknown",
     };
     json!({
         "wrong": wrong,

@@ -39,6 +39,7 @@ pub fn run_one(
     layout: Option<&Layout>,
     export: Option<&Path>,
 ) -> Result<Status, String> {
+    super::refuse_export_over_input(export, input)?;
     let (puzzle, picture) = load_one(input, layout, export.is_some())?;
     let place = input.display().to_string();
     let checked = Logic::for_puzzle(&puzzle).and_then(|mut logic| {
@@ -153,16 +154,8 @@ fn export_step(
         &Options::default(),
     )
     .map_err(|e| format!("{}: cannot draw the step: {e}", out.display()))?;
-    let jpeg = out
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg"));
-    let written = if jpeg {
-        DynamicImage::ImageRgba8(picture.image).to_rgb8().save(out)
-    } else {
-        picture.image.save_with_format(out, image::ImageFormat::Png)
-    };
-    written.map_err(|e| format!("cannot write {}: {e}", out.display()))
+    sudoku_lens::overlay::export::save(&DynamicImage::ImageRgba8(picture.image), out)
+        .map_err(|e| e.to_string())
 }
 
 /// One puzzle from a text file (a batch must hold exactly one) or an image;
@@ -380,12 +373,16 @@ fn round1(x: f32) -> f64 {
 
 /// Reports a logic error on stderr; the exit status it means.
 fn report_error(place: &str, e: &LogicError) -> Status {
-    eprintln!("sudoku-lens: {place}: {e}");
+    match e {
+        LogicError::GaveUp(why) => eprintln!("sudoku-lens: {place}: {}", super::gave_up(why)),
+        e => eprintln!("sudoku-lens: {place}: {e}"),
+    }
     match e {
         LogicError::NotUnique => Status::Multiple,
         LogicError::NoSolution(_) | LogicError::Conflict { .. } => Status::NoSolution,
         LogicError::Solved => Status::Solved,
         LogicError::Values(_) => Status::Malformed,
+        LogicError::GaveUp(_) => Status::GaveUp,
     }
 }
 

@@ -20,6 +20,21 @@ use sudoku_lens::grid::{Document, Layout, ParseError, has_entries, parse, parse_
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
+    /// Give up a search for solutions after this many seconds (each
+    /// puzzle's, each page's), saying so with exit status 6; 0: no limit.
+    /// Most puzzles take milliseconds.
+    #[arg(long, global = true, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub time_limit: std::time::Duration,
+}
+
+/// `--time-limit`: seconds, whole or not, from 0.
+fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+        .ok_or_else(|| {
+            format!("expected a number of seconds (10, 2.5, 0 for none), found {text:?}")
+        })
 }
 
 #[derive(Debug, Subcommand)]
@@ -45,8 +60,9 @@ pub enum Command {
     ///
     /// Exit status: 0 every puzzle solved uniquely; 1 unreadable or malformed
     /// input, or no grid found in an image; 3 no solution (or conflicting
-    /// givens); 4 more than one solution (the first is printed and drawn).
-    /// With several problems, the first of 1, 3, 4.
+    /// givens); 4 more than one solution (the first is printed and drawn);
+    /// 6 the search gave up at --time-limit. With several problems, the
+    /// first of 1, 6, 3, 4.
     #[command(
         after_help = "Examples:\n  sudoku-lens solve samples/puzzles/samurai.txt\n  \
         sudoku-lens solve --json puzzles.txt\n  \
@@ -322,6 +338,8 @@ pub enum Status {
     NoSolution,
     /// `check` found wrong entries.
     Mistakes,
+    /// A search ran past `--time-limit`.
+    GaveUp,
     Malformed,
 }
 
@@ -333,8 +351,32 @@ impl From<Status> for ExitCode {
             Status::NoSolution => 3,
             Status::Multiple => 4,
             Status::Mistakes => 5,
+            Status::GaveUp => 6,
         })
     }
+}
+
+/// Refuses an export onto the input it is made from (the same file, by
+/// whatever path or link): the input would be lost.
+pub fn refuse_export_over_input(export: Option<&Path>, input: &Path) -> Result<(), String> {
+    let Some(out) = export else { return Ok(()) };
+    match sudoku_lens::overlay::export::writes_over(out, &[input]) {
+        Some(input) => Err(format!(
+            "will not export to {}: it is the input {}, which would be lost; choose another name",
+            out.display(),
+            input.display()
+        )),
+        None => Ok(()),
+    }
+}
+
+/// What a search that gave up tells the user, from what it had found
+/// (`why`): how long it ran and how to give it longer.
+pub fn gave_up(why: &str) -> String {
+    let limit = sudoku_lens::solve::time_limit().map_or(0.0, |t| t.as_secs_f64());
+    format!(
+        "gave up after {limit} s: {why}; --time-limit SECONDS gives the search longer (0: no limit)"
+    )
 }
 
 pub fn run(command: Command) -> Result<Status, String> {
@@ -493,6 +535,72 @@ fn read_input(path: &PathBuf) -> Result<(String, String), String> {
             "{name}: not a puzzle text file (byte {} is not UTF-8 text)",
             e.utf8_error().valid_up_to() + 1
         )),
+    }
+}
+
+/// A text input (a file, or standard input for `-`) read a part at a time.
+pub struct TextReader {
+    name: String,
+    reader: Box<dyn io::BufRead>,
+    /// Bytes read so far, to say where text that is not UTF-8 is.
+    read: usize,
+}
+
+impl TextReader {
+    /// Opens `path` (`-`: standard input); the error names the file.
+    pub fn open(path: &Path) -> Result<TextReader, String> {
+        if path.as_os_str() == "-" {
+            return Ok(TextReader {
+                name: "<stdin>".into(),
+                reader: Box::new(io::stdin().lock()),
+                read: 0,
+            });
+        }
+        let name = path.display().to_string();
+        let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+            io::ErrorKind::NotFound => format!("{name}: no such file"),
+            _ => format!("{name}: cannot read: {e}"),
+        })?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(format!("{name}: is a folder; give a puzzle file"));
+        }
+        Ok(TextReader {
+            name,
+            reader: Box::new(io::BufReader::new(file)),
+            read: 0,
+        })
+    }
+
+    /// The input's name, as messages give it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The next whole lines, about `bytes` of them (more when one line is
+    /// longer), and whether the input ended there.
+    pub fn part(&mut self, bytes: usize) -> Result<(String, bool), String> {
+        let mut buf = Vec::with_capacity(bytes + 1024);
+        let mut ended = false;
+        while buf.len() < bytes {
+            let n = self
+                .reader
+                .read_until(b'\n', &mut buf)
+                .map_err(|e| format!("{}: cannot read: {e}", self.name))?;
+            if n == 0 {
+                ended = true;
+                break;
+            }
+        }
+        let start = self.read;
+        self.read += buf.len();
+        match String::from_utf8(buf) {
+            Ok(text) => Ok((text, ended)),
+            Err(e) => Err(format!(
+                "{}: not a puzzle text file (byte {} is not UTF-8 text)",
+                self.name,
+                start + e.utf8_error().valid_up_to() + 1
+            )),
+        }
     }
 }
 

@@ -3,18 +3,17 @@
 //! puzzle, a clean rendered grid).
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use image::DynamicImage;
-use image::codecs::jpeg::JpegEncoder;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use serde_json::{Value, json};
 use sudoku_lens::batch::solve_all;
 use sudoku_lens::grid::json::{cages_json, regions_json};
-use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, fpuzzles};
+use sudoku_lens::grid::{BatchLines, Document, Entry, Layout, Puzzle, fpuzzles, parse};
+use sudoku_lens::overlay::export::writes_over;
 use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
 use sudoku_lens::vision::check::CheckOutcome;
@@ -111,23 +110,16 @@ pub fn run(
                 let outcome = done.remove(&i).expect("every image was processed");
                 report_image(&mut out, path, &outcome, json, limit, export.link)
             }
-            Input::Text(path) => match read_input(path) {
-                Err(e) => {
-                    eprintln!("sudoku-lens: {e}");
-                    Ok(Status::Malformed)
-                }
-                Ok((name, text)) => solve_text(
-                    &name,
-                    &text,
-                    json,
-                    limit,
-                    layout,
-                    &targets[i],
-                    &options,
-                    export.link,
-                    &mut out,
-                ),
-            },
+            Input::Text(path) => solve_text_input(
+                path,
+                json,
+                limit,
+                layout,
+                &targets[i],
+                &options,
+                export.link,
+                &mut out,
+            ),
         };
         match written {
             Ok(st) => status = status.max(st),
@@ -202,10 +194,10 @@ pub(super) fn is_image(path: &Path) -> bool {
 /// Each input's export target. An input is never overwritten, and two inputs
 /// never write the same file.
 fn plan_exports(items: &[Input], export: &Export) -> Vec<Target> {
-    let inputs: Vec<PathBuf> = items
+    let inputs: Vec<&Path> = items
         .iter()
         .filter_map(|it| match it {
-            Input::Text(p) | Input::Image(p) => p.canonicalize().ok(),
+            Input::Text(p) | Input::Image(p) => Some(p.as_path()),
             Input::Unusable(_) => None,
         })
         .collect();
@@ -233,14 +225,17 @@ fn plan_exports(items: &[Input], export: &Export) -> Vec<Target> {
             } else {
                 return None;
             };
-            let canonical = target.canonicalize().ok();
-            if canonical.as_ref().is_some_and(|c| inputs.contains(c)) {
+            // Files, not names, are compared: a hard link to an input is
+            // that input.
+            if let Some(input) = writes_over(&target, &inputs) {
                 return Some(Err(format!(
-                    "{}: will not export to {}, which is an input",
+                    "{}: will not export to {}, which is the input {}",
                     source.display(),
-                    target.display()
+                    target.display(),
+                    input.display()
                 )));
             }
+            let canonical = target.canonicalize().ok();
             let key = canonical.unwrap_or_else(|| target.clone());
             if let Some(first) = claimed.get(&key) {
                 return Some(Err(format!(
@@ -382,28 +377,10 @@ fn paint<P: Paintable>(
     .map_err(|e| e.to_string())
 }
 
-/// Writes `image` as JPEG when the name ends in .jpg or .jpeg, else as PNG.
+/// Writes `image` as JPEG when the name ends in .jpg or .jpeg, else as PNG,
+/// whole or not at all.
 pub(super) fn save(image: &DynamicImage, path: &Path) -> Result<(), String> {
-    let fail = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
-    let jpeg = path
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("jpg") || e.eq_ignore_ascii_case("jpeg"));
-    let file = File::create(path).map_err(|e| fail(&e))?;
-    let mut w = BufWriter::new(file);
-    if jpeg {
-        let mut encoder = JpegEncoder::new_with_quality(&mut w, 92);
-        match image {
-            DynamicImage::ImageRgb8(rgb) => encoder.encode_image(rgb),
-            other => encoder.encode_image(&other.to_rgb8()),
-        }
-        .map_err(|e| fail(&e))?;
-    } else {
-        image
-            .write_to(&mut w, image::ImageFormat::Png)
-            .map_err(|e| fail(&e))?;
-    }
-    w.flush().map_err(|e| fail(&e))
+    sudoku_lens::overlay::export::save(image, path).map_err(|e| e.to_string())
 }
 
 /// Prints one image's result (stdout) and its problems (stderr).
@@ -518,6 +495,11 @@ fn assess(
     drew: &str,
 ) -> (u64, Option<Puzzle>, Status) {
     match result {
+        Err(SolveError::GaveUp { .. }) => {
+            let e = result.as_ref().unwrap_err().to_string();
+            eprintln!("sudoku-lens: {place}: {}", super::gave_up(&e));
+            (0, None, Status::GaveUp)
+        }
         Err(e) => {
             eprintln!("sudoku-lens: {place}: {e}{hint}");
             (0, None, Status::NoSolution)
@@ -600,6 +582,94 @@ fn solve_text(
             Ok(status)
         }
     }
+}
+
+/// A batch is read and solved this many bytes at a time (whole lines):
+/// memory stays bounded by the part, not the batch (a part of classic lines
+/// is about 12,000 puzzles: some 20 MB with their solutions and output),
+/// and a part holds enough puzzles to keep every core busy.
+const PART_BYTES: usize = 1 << 20;
+
+/// Solves a text input: a link, a file or standard input. A text longer
+/// than [`PART_BYTES`] that starts as a batch is read, solved and written
+/// a part at a time, in order.
+#[allow(clippy::too_many_arguments)]
+fn solve_text_input(
+    path: &Path,
+    json: bool,
+    limit: u64,
+    layout: Option<&Layout>,
+    target: &Target,
+    options: &Options,
+    link: bool,
+    out: &mut impl Write,
+) -> io::Result<Status> {
+    let failed = |e: String| {
+        eprintln!("sudoku-lens: {e}");
+        Ok(Status::Malformed)
+    };
+    if super::as_link(path).is_some() {
+        return match read_input(&path.to_path_buf()) {
+            Ok((name, text)) => solve_text(
+                &name, &text, json, limit, layout, target, options, link, out,
+            ),
+            Err(e) => failed(e),
+        };
+    }
+    let mut text = match super::TextReader::open(path) {
+        Ok(t) => t,
+        Err(e) => return failed(e),
+    };
+    let (first, mut ended) = match text.part(PART_BYTES) {
+        Ok(p) => p,
+        Err(e) => return failed(e),
+    };
+    let first = match first.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => first,
+    };
+    let name = text.name().to_string();
+    let batch = !ended && matches!(parse(&first, &name, layout), Ok(Document::Batch(_)));
+    if !batch {
+        // One puzzle, or a text short enough to read whole.
+        let mut whole = first;
+        while !ended {
+            match text.part(PART_BYTES) {
+                Ok((more, end)) => {
+                    whole.push_str(&more);
+                    ended = end;
+                }
+                Err(e) => return failed(e),
+            }
+        }
+        return solve_text(
+            &name, &whole, json, limit, layout, target, options, link, out,
+        );
+    }
+    let mut lines = BatchLines::new(&name, layout);
+    let (mut part, mut before, mut status) = (first, 0, Status::Solved);
+    loop {
+        let entries = lines.parse(part.lines(), before);
+        before += part.lines().count();
+        status = status.max(solve_batch(&name, &entries, json, limit, link, out)?);
+        if ended {
+            break;
+        }
+        match text.part(PART_BYTES) {
+            Ok((next, end)) => (part, ended) = (next, end),
+            Err(e) => {
+                eprintln!("sudoku-lens: {e}");
+                return Ok(status.max(Status::Malformed));
+            }
+        }
+    }
+    if target.is_some() {
+        eprintln!(
+            "sudoku-lens: {name}: not exported: the file is a batch, and an export draws one puzzle"
+        );
+        status = status.max(Status::Malformed);
+    }
+    Ok(status)
 }
 
 /// Writes the clean rendered grid of a solved text puzzle to its target.

@@ -39,7 +39,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value, json};
 
 use super::cage::{Cage, check_cages};
-use super::layout::Layout;
+use super::layout::{Layout, MAX_SIZE};
 use super::puzzle::{Alphabet, Format, Puzzle};
 use super::rules::{Diagonal, Direction, Mark, Rule, check_rules, default_gap};
 use super::text::ParseError;
@@ -168,7 +168,7 @@ pub fn player_values(value: &Value, file: &str) -> Result<Vec<u8>, ParseError> {
         column: 0,
         message,
     };
-    let size = value.get("size").and_then(Value::as_u64).unwrap_or(9) as usize;
+    let size = grid_size(value.get("size")).map_err(err)?;
     let rows = value
         .get("grid")
         .and_then(Value::as_array)
@@ -242,6 +242,22 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// The grid's side from its `size` (9 when there is none), checked before
+/// anything is made that size: a side past [`MAX_SIZE`] is refused at
+/// once, whatever it would cost.
+fn grid_size(size: Option<&Value>) -> Result<usize, String> {
+    let Some(v) = size else { return Ok(9) };
+    let n = v
+        .as_u64()
+        .ok_or_else(|| format!("size: expected a whole number, found {v}"))?;
+    if n == 0 || n > MAX_SIZE as u64 {
+        return Err(format!(
+            "size {n} is not a grid size sudoku-lens reads (1 to {MAX_SIZE}; sudokus are 4, 6, 8, 9, 12, 16 or 25)"
+        ));
+    }
+    Ok(n as usize)
+}
+
 /// Box height and width f-puzzles gives a `size` x `size` grid.
 pub fn box_shape(size: usize) -> (usize, usize) {
     let mut h = (size as f64).sqrt().floor() as usize;
@@ -264,13 +280,7 @@ pub fn from_fpuzzles(value: &Value, file: &str) -> Result<Puzzle, ParseError> {
         .as_object()
         .ok_or_else(|| err("expected an f-puzzles JSON object".into()))?;
     refuse_other_rules(obj).map_err(err)?;
-    let size = match obj.get("size") {
-        None => 9,
-        Some(v) => v
-            .as_u64()
-            .map(|s| s as usize)
-            .ok_or_else(|| err("size: expected a whole number".into()))?,
-    };
+    let size = grid_size(obj.get("size")).map_err(err)?;
     let rows = obj
         .get("grid")
         .and_then(Value::as_array)
@@ -917,6 +927,24 @@ mod tests {
         }
         assert_eq!(decompress("not base64 at all!"), None);
         assert_eq!(decompress(""), None);
+    }
+
+    #[test]
+    fn a_size_past_the_largest_grid_is_refused_before_anything_is_made() {
+        // 2^32 squared wraps to 0 in 64 bits; 100000 squared is 10 GB.
+        for size in ["4294967296", "100000", "26", "0", "18446744073709551615"] {
+            let text = format!(r#"{{"size":{size},"grid":[[{{"value":1}}]]}}"#);
+            let e = parse(&text, "big.json", None).unwrap_err();
+            assert!(
+                e.message
+                    .contains(&format!("size {size} is not a grid size")),
+                "{size}: {e}"
+            );
+            let value: Value = serde_json::from_str(&text).unwrap();
+            assert!(player_values(&value, "big.json").is_err(), "{size}");
+        }
+        let e = parse(r#"{"size":"nine","grid":[]}"#, "s.json", None).unwrap_err();
+        assert!(e.message.contains("size: expected a whole number"), "{e}");
     }
 
     #[test]

@@ -24,4 +24,4 @@ pub use rules::{
     default_gap, diagonal_cells, disjoint_groups, marks_pair, orthogonal, parse_place, ray,
     rule_holds_among, rules_hold, sandwich_cells, touching,
 };
-pub use text::{Document, Entry, ParseError, parse, parse_file};
+pub use text::{BatchLines, Document, Entry, ParseError, parse, parse_file};

@@ -186,32 +186,7 @@ pub fn parse(text: &str, file: &str, layout: Option<&Layout>) -> Result<Document
         .collect();
 
     if is_line_format(&lines, &puzzle_lines, layout) {
-        let mut layouts: HashMap<usize, Arc<Layout>> = HashMap::new();
-        if let Some(l) = layout {
-            layouts.insert(l.cell_count(), Arc::new(l.clone()));
-        }
-        let mut entries = Vec::with_capacity(lines.len());
-        for (i, raw) in lines.iter().enumerate() {
-            let trimmed = raw.trim();
-            if trimmed.is_empty() || trimmed.starts_with('#') {
-                entries.push(Entry::Other(raw.to_string()));
-                continue;
-            }
-            let lead = raw.chars().take_while(|c| c.is_whitespace()).count();
-            let puzzle = parse_line(trimmed, &mut layouts, layout.is_some())
-                .map_err(|(col, msg)| err(i + 1, lead + col, msg))
-                .map(|mut p| {
-                    for o in &mut p.origin {
-                        *o = (i as u32 + 1, o.1 + lead as u32);
-                    }
-                    p
-                });
-            entries.push(Entry::Puzzle {
-                line: i + 1,
-                text: trimmed.to_string(),
-                puzzle,
-            });
-        }
+        let entries = BatchLines::new(file, layout).parse(lines.iter().copied(), 0);
         if puzzle_lines.len() == 1 {
             let Some(Entry::Puzzle { puzzle, .. }) = entries
                 .into_iter()
@@ -231,6 +206,65 @@ pub fn parse(text: &str, file: &str, layout: Option<&Layout>) -> Result<Document
     parse_block(&block, layout)
         .map(Document::Single)
         .map_err(|(line, col, msg)| err(line, col, msg))
+}
+
+/// Reads the lines of a batch, one puzzle a line (`#` lines and blank ones
+/// kept as they are), a part at a time: a batch of millions of lines is read
+/// and solved in parts, its memory bounded by the part. The layouts met are
+/// kept from part to part, so puzzles of one shape share one layout.
+pub struct BatchLines<'a> {
+    file: &'a str,
+    forced: bool,
+    layouts: HashMap<usize, Arc<Layout>>,
+}
+
+impl<'a> BatchLines<'a> {
+    /// A reader of the batch `file`, all of `layout` when one is given.
+    pub fn new(file: &'a str, layout: Option<&Layout>) -> BatchLines<'a> {
+        let mut layouts = HashMap::new();
+        if let Some(l) = layout {
+            layouts.insert(l.cell_count(), Arc::new(l.clone()));
+        }
+        BatchLines {
+            file,
+            forced: layout.is_some(),
+            layouts,
+        }
+    }
+
+    /// The entries of `lines`, the first of them line `before + 1` of the
+    /// file (errors and entries name the file's own line numbers).
+    pub fn parse<'t>(&mut self, lines: impl Iterator<Item = &'t str>, before: usize) -> Vec<Entry> {
+        let mut entries = Vec::with_capacity(lines.size_hint().0);
+        for (i, raw) in lines.enumerate() {
+            let line = before + i + 1;
+            let trimmed = raw.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                entries.push(Entry::Other(raw.to_string()));
+                continue;
+            }
+            let lead = raw.chars().take_while(|c| c.is_whitespace()).count();
+            let puzzle = parse_line(trimmed, &mut self.layouts, self.forced)
+                .map_err(|(col, msg)| ParseError {
+                    file: self.file.to_string(),
+                    line,
+                    column: lead + col,
+                    message: msg,
+                })
+                .map(|mut p| {
+                    for o in &mut p.origin {
+                        *o = (line as u32, o.1 + lead as u32);
+                    }
+                    p
+                });
+            entries.push(Entry::Puzzle {
+                line,
+                text: trimmed.to_string(),
+                puzzle,
+            });
+        }
+        entries
+    }
 }
 
 /// A JSON puzzle: an f-puzzles object (it has `size`, or cells as objects)

@@ -86,6 +86,19 @@ pub enum LogicError {
     Solved,
     #[error("{0}")]
     Values(String),
+    /// The solver ran out of its budget (see [`crate::solve::Budget`]).
+    #[error("{0}")]
+    GaveUp(String),
+}
+
+impl LogicError {
+    /// The logic's error for a solver's that is not about the values.
+    fn from_search(e: crate::solve::SolveError) -> LogicError {
+        match e {
+            e @ crate::solve::SolveError::GaveUp { .. } => LogicError::GaveUp(e.to_string()),
+            e => LogicError::Values(e.to_string()),
+        }
+    }
 }
 
 /// A difficulty level, from the rating.
@@ -429,7 +442,7 @@ impl Logic {
                         first: puzzle.describe_cell(c.first),
                         second: puzzle.describe_cell(c.second),
                     },
-                    None => LogicError::Values(e.to_string()),
+                    None => LogicError::from_search(e),
                 });
             }
         };
@@ -748,7 +761,7 @@ impl Logic {
         let count = self
             .solver
             .solve_into(g.values(), 2, &mut solution)
-            .map_err(|e| LogicError::Values(e.to_string()))?;
+            .map_err(LogicError::from_search)?;
         match count {
             0 => return Err(LogicError::NoSolution(String::new())),
             1 => {}

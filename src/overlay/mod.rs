@@ -45,6 +45,7 @@
 //! ```
 
 pub mod cages;
+pub mod export;
 pub mod hint;
 mod marks;
 mod render;

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use image::{GrayImage, Luma};
 
 use super::borders::{Borders, Edge, may_have_outlines, measure};
-use super::check::CheckOutcome;
+use super::check::{self, CheckOutcome};
 use super::classify::Model;
 use super::classify::prep::{WORK, features};
 use super::locate::CROP_INSET;
@@ -26,7 +26,7 @@ use super::locate::Located;
 use super::num::{bilinear, median};
 use crate::grid::{Cage, Layout};
 use crate::grid::{layout_total, sum_range};
-use crate::solve::SudokuSolver;
+use crate::solve::{Budget, SudokuSolver};
 
 /// Rectified pixels per cell for reading a sum: small sums on a 50-pixel
 /// cell are 8-10 pixels high, upsampled 3x here.
@@ -486,8 +486,12 @@ fn unique(layout: &Arc<Layout>, cages: &[Cage], values: &[u8]) -> bool {
     let Ok(mut solver) = SudokuSolver::with_cages(layout.clone(), cages) else {
         return false;
     };
+    // A search that gives up proves nothing (see [`check::SEARCH_NODES`]).
+    solver.set_budget(Budget::nodes(check::SEARCH_NODES));
     let mut first = vec![0u8; values.len()];
-    solver.solve_into(values, 2, &mut first).unwrap_or(0) == 1
+    solver
+        .solve_into(values, 2, &mut first)
+        .is_ok_and(|n| n == 1)
 }
 
 /// The sets of edges to flip, at most `max_flips` of the `candidates`

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::classify::CellReading;
 use crate::grid::Layout;
-use crate::solve::SudokuSolver;
+use crate::solve::{Budget, SudokuSolver};
 
 /// How many of the least confident cells are considered for changes.
 pub const CANDIDATE_CELLS: usize = 12;
@@ -33,6 +33,27 @@ const COMBOS_PER_JOB: usize = 32;
 /// unresolved without trials: a samurai read over a classic's corners,
 /// 7 givens on 369 cells, took 9 s of trials to find nothing.
 const FEWEST_GIVENS_PER_CELL: usize = 8;
+
+/// Each search of a reading's check gives up after this many choices, and
+/// its trial counts as no answer: a search that gives up leaves the reading
+/// as it was, never passes for a count. A grid read right takes from a few
+/// dozen choices (a classic) to a few thousand (a 25x25) to count to two; a
+/// 25x25 read wrong can take minutes to prove it has no second solution,
+/// which no one waits for. Choices, not seconds, so that a reading is the
+/// same on every machine.
+pub const SEARCH_NODES: u64 = 200_000;
+
+/// The same for each trial of changed cells: there are hundreds of trials,
+/// and a trial that only a long search settles is not the reading's.
+pub const TRIAL_NODES: u64 = 20_000;
+
+/// A solver for checking readings of `layout`, held to `nodes` choices a
+/// search.
+pub fn solver_within(layout: &Arc<Layout>, nodes: u64) -> SudokuSolver {
+    let mut solver = SudokuSolver::new(layout.clone());
+    solver.set_budget(Budget::nodes(nodes));
+    solver
+}
 
 /// What the solver says of a reading.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,16 +92,19 @@ pub fn check_solved(
     values: &mut [u8],
     cells: &[CellReading],
 ) -> (CheckOutcome, Option<Vec<u8>>) {
-    let mut solver = SudokuSolver::new(layout.clone());
+    let mut solver = solver_within(layout, SEARCH_NODES);
     let mut first = vec![0u8; values.len()];
     // 0, 1, or 2 meaning "several"; `first` gets the first solution.
-    let mut solutions = |v: &[u8], first: &mut [u8]| -> u64 {
-        if layout.first_conflict(v).is_some() {
-            return 0;
+    let count = if layout.first_conflict(values).is_some() {
+        0
+    } else {
+        match solver.solve_into(values, 2, &mut first) {
+            Ok(count) => count,
+            // A search that gave up: the reading stays as read, and no
+            // trial is tried on it (each would be as long).
+            Err(_) => return (CheckOutcome::Unresolved, None),
         }
-        solver.solve_into(v, 2, first).unwrap_or(0)
     };
-    let count = solutions(values, &mut first);
     if count == 1 {
         return (CheckOutcome::Unique, Some(first));
     }
@@ -124,7 +148,7 @@ pub fn check_solved(
             .map_init(
                 || {
                     (
-                        SudokuSolver::new(layout.clone()),
+                        solver_within(layout, TRIAL_NODES),
                         base.to_vec(),
                         vec![0u8; base.len()],
                     )
@@ -135,7 +159,7 @@ pub fn check_solved(
                         trial[alternatives[i].cell] = alternatives[i].value;
                     }
                     let unique = layout.first_conflict(trial).is_none()
-                        && solver.solve_into(trial, 2, first).unwrap_or(0) == 1;
+                        && solver.solve_into(trial, 2, first).is_ok_and(|n| n == 1);
                     unique.then(|| (combo, first.clone()))
                 },
             )

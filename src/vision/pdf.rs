@@ -18,6 +18,21 @@ pub const RENDER_DPI: f32 = 200.0;
 /// more, and the pixels cost memory.
 pub const MAX_RENDER_PIXELS: f64 = 24_000_000.0;
 
+/// The most image pixels a page may declare, summed over every image it
+/// draws (in its forms, patterns and soft masks too), for it to be
+/// rendered. The rasteriser decodes an image whole at the size its
+/// dictionary declares, whatever the data holds, at about 24 bytes and a
+/// microsecond a pixel: a damaged or hostile file declaring an image
+/// 67 million pixels wide took 1.6 GB and over a minute. A page scanned at
+/// 300 dpi holds about 9 million; a larger page is refused with
+/// [`PdfError::TooLarge`] before the rasteriser runs.
+pub const MAX_IMAGE_PIXELS: u64 = 16_000_000;
+
+/// Forms within forms are followed this deep when counting a page's image
+/// pixels; deeper nesting is refused as too large.
+#[cfg(feature = "pdf")]
+const MAX_FORM_DEPTH: usize = 16;
+
 /// PDF points per inch: page sizes are given in points.
 #[cfg(any(feature = "pdf", test))]
 const POINTS_PER_INCH: f32 = 72.0;
@@ -50,6 +65,13 @@ pub enum PdfError {
     /// The page has no area to render.
     #[error("page {page} is empty (its size is zero)")]
     EmptyPage { page: usize },
+    /// The page's images declare more pixels than [`MAX_IMAGE_PIXELS`].
+    #[error(
+        "page {page} is too large to render: its images declare {pixels} pixels, more than \
+         {max}; export the page as an image (PNG, JPEG) first",
+        max = MAX_IMAGE_PIXELS
+    )]
+    TooLarge { page: usize, pixels: u64 },
     /// This build has no PDF rasteriser.
     #[error(
         "PDF pages cannot be read: this build has no PDF support (build with the `pdf` feature), \
@@ -93,7 +115,117 @@ mod imp {
     use hayro::{PixmapSettings, RenderCache, RenderSettings, render};
     use image::{DynamicImage, RgbaImage};
 
-    use super::{PdfError, render_scale};
+    use super::{MAX_FORM_DEPTH, MAX_IMAGE_PIXELS, PdfError, render_scale};
+
+    use hayro::hayro_syntax::content::TypedIter;
+    use hayro::hayro_syntax::content::ops::TypedInstruction;
+    use hayro::hayro_syntax::object::dict::keys::{
+        G, H, HEIGHT, IMAGE, RESOURCES, SMASK, SUBTYPE, W, WIDTH,
+    };
+    use hayro::hayro_syntax::object::{Dict, Name, Stream};
+    use hayro::hayro_syntax::page::{Page, Resources};
+
+    /// The image pixels `page` declares, summed over every image it can
+    /// draw: its resources' images, those of its forms, tiling patterns and
+    /// soft masks (followed [`MAX_FORM_DEPTH`] deep), and the inline images
+    /// of every content stream met. An image drawn twice counts twice: the
+    /// count only has to bound the cost. It stops counting past
+    /// [`MAX_IMAGE_PIXELS`]; nesting too deep counts as too many.
+    pub(super) fn image_pixels(page: &Page<'_>) -> u64 {
+        let mut count = Count::default();
+        count.content(page.page_stream());
+        // (The page's resources, inherited from its parents where it has none.)
+        count.resources(page.resources(), 0);
+        count.pixels
+    }
+
+    #[derive(Default)]
+    struct Count {
+        pixels: u64,
+    }
+
+    impl Count {
+        fn over(&self) -> bool {
+            self.pixels > MAX_IMAGE_PIXELS
+        }
+
+        fn add(&mut self, dict: &Dict<'_>) {
+            let side = |a, b| dict.get::<u32>(a).or_else(|| dict.get::<u32>(b));
+            if let (Some(w), Some(h)) = (side(W, WIDTH), side(H, HEIGHT)) {
+                self.pixels = self.pixels.saturating_add(w as u64 * h as u64);
+            }
+        }
+
+        /// The inline images of a content stream.
+        fn content(&mut self, data: Option<&[u8]>) {
+            let Some(data) = data else { return };
+            let mut ops = TypedIter::new(data);
+            while let Some(op) = ops.next() {
+                if let TypedInstruction::InlineImage(image) = op {
+                    let dict = image.0.dict().clone();
+                    self.add(&dict);
+                }
+                if self.over() {
+                    return;
+                }
+            }
+        }
+
+        /// A stream that draws: an image (and its soft mask), or a form
+        /// (its content and resources).
+        fn drawn(&mut self, stream: &Stream<'_>, depth: usize) {
+            let dict = stream.dict();
+            if dict
+                .get::<Name<'_>>(SUBTYPE)
+                .is_some_and(|s| s.as_ref() == IMAGE)
+            {
+                self.add(dict);
+                if let Some(mask) = dict.get::<Stream<'_>>(SMASK) {
+                    self.add(mask.dict());
+                }
+                return;
+            }
+            if let Ok(data) = stream.decoded() {
+                self.content(Some(&data));
+            }
+            if let Some(r) = dict.get::<Dict<'_>>(RESOURCES) {
+                self.resources(&Resources::new(r), depth + 1);
+            }
+        }
+
+        fn resources(&mut self, resources: &Resources<'_>, depth: usize) {
+            if depth > MAX_FORM_DEPTH {
+                self.pixels = u64::MAX;
+                return;
+            }
+            fn streams<'a>(d: &Dict<'a>) -> Vec<Stream<'a>> {
+                d.keys().filter_map(|k| d.get::<Stream<'a>>(k)).collect()
+            }
+            // Images and forms; tiling patterns are drawn like forms.
+            let xobjects = streams(&resources.x_objects);
+            let patterns = streams(&resources.patterns);
+            for stream in xobjects.iter().chain(&patterns) {
+                if self.over() {
+                    return;
+                }
+                self.drawn(stream, depth);
+            }
+            // Soft masks of graphics states are forms too.
+            let states = &resources.ext_g_states;
+            for k in states.keys() {
+                let group = states
+                    .get::<Dict<'_>>(k)
+                    .and_then(|s| s.get::<Dict<'_>>(SMASK))
+                    .and_then(|m| m.get::<Stream<'_>>(G));
+                if let Some(group) = group {
+                    self.drawn(&group, depth);
+                }
+                if self.over() {
+                    return;
+                }
+            }
+        }
+    }
 
     fn open(bytes: &[u8]) -> Result<Pdf, PdfError> {
         Pdf::new(bytes.to_vec()).map_err(|e| match e {
@@ -118,6 +250,10 @@ mod imp {
         let (w, h) = p.render_dimensions();
         if !(w >= 1.0 && h >= 1.0) {
             return Err(PdfError::EmptyPage { page });
+        }
+        let pixels = image_pixels(p);
+        if pixels > MAX_IMAGE_PIXELS {
+            return Err(PdfError::TooLarge { page, pixels });
         }
         let scale = render_scale(w, h);
         let settings = PixmapSettings {
@@ -219,6 +355,132 @@ mod tests {
             render_page(&bytes, 0).unwrap_err(),
             PdfError::NoPage { page: 0, pages: 2 }
         );
+    }
+
+    /// A one-page PDF of `objects` (from object 3 on: the page is 3, its
+    /// content stream 4), with offsets worked out.
+    #[cfg(feature = "pdf")]
+    fn pdf(objects: &[String]) -> Vec<u8> {
+        let mut all = vec![
+            "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        ];
+        all.extend(objects.iter().cloned());
+        let mut out = b"%PDF-1.7\n".to_vec();
+        let mut offsets = Vec::new();
+        for (i, o) in all.iter().enumerate() {
+            offsets.push(out.len());
+            out.extend(format!("{} 0 obj\n{o}\nendobj\n", i + 1).bytes());
+        }
+        let xref = out.len();
+        out.extend(format!("xref\n0 {}\n0000000000 65535 f \n", all.len() + 1).bytes());
+        for o in offsets {
+            out.extend(format!("{o:010} 00000 n \n").bytes());
+        }
+        out.extend(
+            format!(
+                "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+                all.len() + 1
+            )
+            .bytes(),
+        );
+        out
+    }
+
+    #[cfg(feature = "pdf")]
+    fn stream(dict: &str, data: &str) -> String {
+        format!(
+            "<< {dict} /Length {} >>\nstream\n{data}\nendstream",
+            data.len()
+        )
+    }
+
+    /// A page drawing `/Im` (object 5) over the whole page.
+    #[cfg(feature = "pdf")]
+    fn page_with(image: String) -> Vec<u8> {
+        pdf(&[
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R \
+             /Resources << /XObject << /Im 5 0 R >> >> >>"
+                .into(),
+            stream("", "q 200 0 0 200 0 0 cm /Im Do Q"),
+            image,
+        ])
+    }
+
+    #[cfg(feature = "pdf")]
+    fn grey_image(w: u64, h: u64, data: &str) -> String {
+        stream(
+            &format!(
+                "/Type /XObject /Subtype /Image /Width {w} /Height {h} \
+                 /ColorSpace /DeviceGray /BitsPerComponent 8"
+            ),
+            data,
+        )
+    }
+
+    #[cfg(feature = "pdf")]
+    #[test]
+    fn a_page_whose_images_declare_too_many_pixels_is_refused_before_rendering() {
+        // A small image renders: a black 2 x 2 over the page.
+        let img = render_page(&page_with(grey_image(2, 2, "\0\0\0\0")), 1).unwrap();
+        assert!(img.to_luma8().get_pixel(100, 100)[0] < 40);
+        // An image declared 67 million pixels wide, 4 bytes of data: refused
+        // at once (it took 1.6 GB and over a minute to render).
+        let start = std::time::Instant::now();
+        let wide = page_with(grey_image(67_108_864, 1, "abcd"));
+        assert_eq!(
+            render_page(&wide, 1).unwrap_err(),
+            PdfError::TooLarge {
+                page: 1,
+                pixels: 67_108_864
+            }
+        );
+        assert!(start.elapsed().as_secs() < 2, "{:?}", start.elapsed());
+        assert!(
+            PdfError::TooLarge { page: 1, pixels: 5 }
+                .to_string()
+                .contains("too large to render")
+        );
+        // The same inside a form, inside a form.
+        let nested = pdf(&[
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R \
+             /Resources << /XObject << /F 5 0 R >> >> >>"
+                .into(),
+            stream("", "/F Do"),
+            stream(
+                "/Type /XObject /Subtype /Form /BBox [0 0 200 200] \
+                 /Resources << /XObject << /G 6 0 R >> >>",
+                "/G Do",
+            ),
+            stream(
+                "/Type /XObject /Subtype /Form /BBox [0 0 200 200] \
+                 /Resources << /XObject << /Im 7 0 R >> >>",
+                "q 200 0 0 200 0 0 cm /Im Do Q",
+            ),
+            grey_image(20_000, 1_000, "abcd"),
+        ]);
+        assert!(matches!(
+            render_page(&nested, 1),
+            Err(PdfError::TooLarge {
+                pixels: 20_000_000,
+                ..
+            })
+        ));
+        // And an inline image in the page's content.
+        let inline = pdf(&[
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>".into(),
+            stream(
+                "",
+                "q 200 0 0 200 0 0 cm BI /W 100000 /H 1000 /CS /G /BPC 8 ID abcd EI Q",
+            ),
+        ]);
+        assert!(matches!(
+            render_page(&inline, 1),
+            Err(PdfError::TooLarge {
+                pixels: 100_000_000,
+                ..
+            })
+        ));
     }
 
     #[test]

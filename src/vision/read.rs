@@ -8,7 +8,7 @@ use image::{DynamicImage, GrayImage};
 use rayon::prelude::*;
 
 use super::cages::{KillerReading, clear_outlines, clear_sums, read_killer};
-use super::check::{CheckOutcome, check_solved};
+use super::check::{self, CheckOutcome, check_solved};
 use super::classify::prep::{EmptyReason, Prepared, light_ink, prepare_entry, prepare_shadowed};
 use super::classify::{CellReading, Classes, Model, PRINT_SURE};
 use super::colour::{ColourSplit, InkColour, ink_colour, split_by_colour};
@@ -24,7 +24,7 @@ use super::locate::{
 use super::num::median_of;
 use super::orient::{apply, orient};
 use crate::grid::{Alphabet, Entries, Layout, Puzzle};
-use crate::solve::solve;
+use crate::solve::{Budget, solve_within};
 
 /// Cells read with less confidence than this are reported as uncertain.
 pub const UNCERTAIN_BELOW: f32 = 0.75;
@@ -601,7 +601,7 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
     let solution = match &outcome {
         CheckOutcome::Unresolved => None,
         _ => solved.or_else(|| {
-            solve(&puzzle, 2, 1)
+            solve_within(&puzzle, 2, 1, Budget::nodes(check::SEARCH_NODES))
                 .ok()
                 .filter(|o| o.count == 1)
                 .and_then(|mut o| o.solutions.pop())

@@ -118,6 +118,10 @@ pub(super) fn strokes_only(small: &GrayImage, dark: &GrayImage) -> GrayImage {
 /// the mean of its (2 radius + 1)^2 window, light ink when `light_by` above.
 fn threshold(img: &GrayImage, radius: u32, dark_by: i32, light_by: i32) -> [GrayImage; 2] {
     let (w, h) = img.dimensions();
+    if w == 0 || h == 0 {
+        // No pixel, no ink (and no rows to share out among threads).
+        return [GrayImage::new(w, h), GrayImage::new(w, h)];
+    }
     let (wu, hu) = (w as usize, h as usize);
     let iw = wu + 1;
     let mut integral = vec![0u32; iw * (hu + 1)];
@@ -184,6 +188,14 @@ mod tests {
             let (sw, sh) = small.dimensions();
             assert_eq!((sw, sh), (w / f as u32, h / f as u32), "{w}x{h}");
             assert!(sw.min(sh) >= w.min(h).min(1), "{w}x{h}: {sw}x{sh}");
+        }
+    }
+
+    #[test]
+    fn an_image_without_pixels_has_no_ink() {
+        for (w, h) in [(0, 0), (0, 40), (40, 0)] {
+            let masks = ink_masks(&GrayImage::new(w, h));
+            assert!(masks.iter().all(|m| m.dimensions() == (w, h)), "{w}x{h}");
         }
     }
 

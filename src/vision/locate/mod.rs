@@ -330,6 +330,17 @@ pub fn locate_traced(
     grey: &GrayImage,
     layout: Option<&Layout>,
 ) -> (Result<Located, LocateError>, Trace) {
+    let (width, height) = grey.dimensions();
+    if width < MIN_IMAGE_SIDE || height < MIN_IMAGE_SIDE {
+        // Nothing to trace: the image as it is, without ink.
+        let trace = Trace {
+            small: grey.clone(),
+            scale: 1.0,
+            ink: [GrayImage::new(width, height), GrayImage::new(width, height)],
+            candidates: Vec::new(),
+        };
+        return (Err(LocateError::TooSmall { width, height }), trace);
+    }
     let (small, scale) = downscale(grey, WORK_SIDE);
     let ink = ink::ink_masks(&small);
     let mut trace = Trace {
@@ -338,13 +349,6 @@ pub fn locate_traced(
         ink,
         candidates: Vec::new(),
     };
-    if grey.width() < MIN_IMAGE_SIDE || grey.height() < MIN_IMAGE_SIDE {
-        let err = LocateError::TooSmall {
-            width: grey.width(),
-            height: grey.height(),
-        };
-        return (Err(err), trace);
-    }
     let layouts: Vec<Layout> = match layout {
         Some(l) => vec![l.clone()],
         None => DETECTED_LAYOUTS
