@@ -46,7 +46,7 @@ pub use shape::{Intersection, Shape, SubGrid};
 pub use step::{ALL, ChainNode, SOLVER_DIFFICULTY, Step, Technique, length_bonus};
 
 use crate::grid::{Alphabet, Cage, Layout, Puzzle};
-use crate::solve::{Budget, SolveError, SudokuSolver};
+use crate::solve::{Budget, SudokuSolver};
 use ctx::Ctx;
 
 /// Choices for a search.
@@ -387,8 +387,9 @@ impl Logic {
     /// An error once the budget has run out.
     fn within_budget(&self) -> Result<(), LogicError> {
         if self.budget.expired() {
-            let e = SolveError::GaveUp { found: 0, limit: 1 };
-            return Err(LogicError::Values(e.to_string()));
+            return Err(LogicError::GaveUp(
+                "the search for steps gave up before it finished".into(),
+            ));
         }
         Ok(())
     }
