@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use image::RgbaImage;
 
-use crate::check::{EntryCheck, check_entries};
+use crate::check::{EntryCheck, check_entries_within};
 use crate::grid::{Cage, Entries, Layout, Progress, Puzzle};
 use crate::logic::{Candidate, Step};
 use crate::overlay;
@@ -242,7 +242,12 @@ impl Snapshot {
     /// The check of the entries against the givens' solution, or `None`
     /// when there are no entries to check.
     pub fn check(&self) -> Option<EntryCheck> {
-        (!self.entries.is_empty()).then(|| check_entries(&self.progress()))
+        self.check_within(Budget::default())
+    }
+
+    /// [`Snapshot::check`], its search giving up when `budget` runs out.
+    pub fn check_within(&self, budget: Budget) -> Option<EntryCheck> {
+        (!self.entries.is_empty()).then(|| check_entries_within(&self.progress(), budget))
     }
 
     /// The puzzle a hint or the candidates start from: the givens and the

@@ -326,7 +326,10 @@ impl Count {
         if cancel.is_set() {
             return None;
         }
-        let check = self.snap.check();
+        let check = self.snap.check_within(cancel.budget());
+        if cancel.is_set() {
+            return None;
+        }
         let solved = match &solutions {
             Solutions::Unique(s) => Some(solved_picture(&self.source, &self.snap, s)),
             _ => None,
@@ -358,9 +361,12 @@ struct HintJob {
 
 impl HintJob {
     /// The next step from the givens and the player's right entries (the
-    /// wrong ones, marked red on the picture, left out).
-    fn run(self, engines: &mut Engines) -> Message {
-        let puzzle = self.snap.resumed(self.snap.check().as_ref());
+    /// wrong ones, marked red on the picture, left out). The check's search
+    /// and the engines give up once `cancel` is set.
+    fn run(self, engines: &mut Engines, cancel: &Cancel) -> Message {
+        engines.set_budget(cancel.budget());
+        let check = self.snap.check_within(cancel.budget());
+        let puzzle = self.snap.resumed(check.as_ref());
         Message::Hinted {
             stamp: self.stamp,
             result: engines.hint(&puzzle, &self.snap.eliminated),
@@ -491,8 +497,7 @@ impl SudokuApp {
             let outbox = outbox.clone();
             let mut engines = Engines::default();
             Worker::spawn("sudoku-lens hints", move |job: HintJob, cancel: &Cancel| {
-                engines.set_budget(cancel.budget());
-                let message = job.run(&mut engines);
+                let message = job.run(&mut engines, cancel);
                 if !cancel.is_set() {
                     outbox.send(message);
                 }
