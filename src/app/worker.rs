@@ -55,7 +55,7 @@ struct Slot<T> {
 
 impl<T> Slot<T> {
     /// Sets the tokens of the request taken last and of the one waiting,
-    /// and drops the waiting one, which is returned.
+    /// and takes the waiting one out of the slot, to be returned.
     fn cancel(&mut self) -> Option<T> {
         if let Some(c) = self.taken.take() {
             c.set();
