@@ -178,6 +178,12 @@ const SOLUTION_LIMIT: u64 = 2;
 
 /// Checks the entries of `progress` (see the module's description).
 pub fn check_entries(progress: &Progress) -> EntryCheck {
+    check_entries_within(progress, solve::Budget::default())
+}
+
+/// [`check_entries`], its search of the givens' solutions giving up when
+/// `budget` runs out (the givens are then [`Givens::Unknown`]).
+pub fn check_entries_within(progress: &Progress, budget: solve::Budget) -> EntryCheck {
     let puzzle = progress.puzzle();
     let layout = puzzle.layout();
     let shape = Shape::new(layout.clone());
@@ -192,7 +198,7 @@ pub fn check_entries(progress: &Progress) -> EntryCheck {
     let (givens, solution) = if page {
         (Givens::SolutionPage, None)
     } else {
-        match solve::solve(puzzle, SOLUTION_LIMIT, 1) {
+        match solve::solve_within(puzzle, SOLUTION_LIMIT, 1, budget) {
             Ok(out) if out.count == 1 => (Givens::Unique, out.solutions.into_iter().next()),
             Ok(out) if out.count == 0 => (Givens::NoSolution("no solution".into()), None),
             Ok(_) => (Givens::Several, None),
@@ -553,6 +559,25 @@ mod tests {
         let p = Progress::new(puzzle, Entries::from_values(v)).unwrap();
         let check = check_entries(&p);
         assert_eq!(check.givens, Givens::Several);
+        assert_eq!(check.wrong.len(), 1);
+        assert_eq!(check.wrong[0].cell, 2);
+    }
+
+    #[test]
+    fn a_check_whose_search_gives_up_says_the_givens_are_unknown() {
+        // Givens with many solutions: only a search tells.
+        let few = "53..7....\n6..195...\n.98......\n.........\n.........\n.........\n.........\n.........\n.........\n";
+        let puzzle = parse_progress(few, "t", None).unwrap().puzzle().clone();
+        let mut v = vec![0u8; 81];
+        v[2] = 5; // repeats r1c1: judged by its houses all the same
+        let p = Progress::new(puzzle, Entries::from_values(v)).unwrap();
+        let flag = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let check = check_entries_within(&p, solve::Budget::default().with_cancel(flag));
+        assert!(
+            matches!(&check.givens, Givens::Unknown(why) if why.contains("gave up")),
+            "{:?}",
+            check.givens
+        );
         assert_eq!(check.wrong.len(), 1);
         assert_eq!(check.wrong[0].cell, 2);
     }

@@ -81,6 +81,25 @@ impl DerefMut for Window {
     }
 }
 
+impl Window {
+    /// Runs frames until the window is still, after input that starts no
+    /// background work (a selection, a menu, a focus). Stands in for
+    /// [`Harness::run`], whose frames would never end while a spinner turns:
+    /// input that starts work (an edit, a hint, an open) is followed by
+    /// [`settle`] instead, and this fails at once, whatever the machine's
+    /// speed, when the app has work pending after the input's frame.
+    #[track_caller]
+    fn run(&mut self) {
+        self.harness.step();
+        assert!(
+            !self.harness.state().is_busy(),
+            "background work is pending: wait for it with settle(); status: {:?}",
+            self.harness.state().status_line()
+        );
+        self.harness.run();
+    }
+}
+
 /// The accessibility labels of the first `n` givens of `puzzle`, as the
 /// canvas names its cells ("Cell r1c5: 8").
 fn given_labels(puzzle: &Puzzle, n: usize) -> Vec<String> {
@@ -127,7 +146,7 @@ fn settle(h: &mut Window) {
         let seen = h.wakes.count();
         h.step();
         if !h.state().is_busy() {
-            h.run();
+            h.harness.run();
             return;
         }
         let waited = if h.state().is_working() {
@@ -428,6 +447,91 @@ fn fast_edits_end_with_the_count_of_the_last_state() {
     assert_eq!(doc.values()[givens[7]], 0);
     let counted = h.state().solutions().expect("the last state is counted");
     assert_eq!(*counted, count_solutions(&doc.current.puzzle));
+}
+
+/// A 25x25 whose givens go wrong deep down: its count, to prove that it
+/// has no second solution, takes the solver about 20 s in a release build
+/// and minutes in a debug one.
+const SLOW_25X25: &str = "\
+CN.....F..5..DJ7......9..
+.G.F3..9.I1..P.5.JDK..47A
+26..A.....8I....EG.3C.P.M
+BJ....M...72...8.L.OE...K
+.L8.O7.4..H.3F....PM..D..
+MPL.1.H.F.GK.B..A...O....
+O9J..N7..A63.EI.M....D.G.
+3F....8I..LM1C.GKD......7
+A4N27...DKJO8..6...HM..L.
+..GB5L1..MNA.2.JO.I..F..H
+6....B.8OJ.L...EGK...A...
+....F....L.N.7.....D6.H2.
+..B....7.N.64.3ILM19.K5E.
+..I1.2.H.6EG....N.7P.O8BD
+NA....F.KG...8O.6..4L....
+.7......5.K...8.4H629.LO.
+4HA.2KBJ.DO9I...F5.E..N.C
+.5..E.IL...PC.MK....4..A2
+91.L..26H.3FE.5.P.N.D8JK.
+.8.JBMCN.PA...H...L.F5.3.
+HE....J..8.1.MCF.BKG.2..N
+.C.ML4....F...B.....8IOD.
+8..........H.3..1...5BK..
+..F...L.C1P7..2.8...HE.4.
+72..NF...5.8J..4H.3...M9.
+";
+
+/// Steps the window until the app holds a document, waiting between steps
+/// for background work to ask for a repaint.
+fn step_until_shown(h: &mut Window) {
+    let deadline = Instant::now() + SETTLE_LIMIT;
+    loop {
+        let seen = h.wakes.count();
+        h.step();
+        if h.state().doc().is_some() {
+            return;
+        }
+        assert!(
+            h.wakes.wait_past(seen, deadline),
+            "nothing opened within {SETTLE_LIMIT:?}"
+        );
+    }
+}
+
+/// A count that nobody waits for any more (the puzzle was left) stops at
+/// once: the next puzzle's count does not wait minutes behind it, and no
+/// "gave up" is shown for it.
+#[test]
+fn a_slow_count_left_for_another_puzzle_stops_and_frees_the_solver() {
+    let mut h = harness();
+    h.state_mut().open(Input::Text {
+        name: "slow.txt".into(),
+        text: SLOW_25X25.into(),
+    });
+    // Shown, its count begins in the same frame.
+    step_until_shown(&mut h);
+    open_sample(&mut h, "classic.txt");
+    h.get_by_label_contains("One solution");
+    assert!(h.query_by_label_contains("gave up").is_none());
+
+    // Back to the slow puzzle, its count runs again; closed, it stops, and
+    // the window is idle at once.
+    h.state_mut().reopen_recent(0);
+    h.step();
+    assert_eq!(h.state().doc().unwrap().name, "slow.txt");
+    h.state_mut().close();
+    settle(&mut h);
+    assert!(h.state().error.is_none());
+    // The solver is free: the classic is counted again without waiting.
+    let classic = h
+        .state()
+        .recent_names()
+        .iter()
+        .position(|n| n == "classic.txt")
+        .unwrap();
+    h.state_mut().reopen_recent(classic);
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().name, "classic.txt");
+    h.get_by_label_contains("One solution");
 }
 
 #[test]
@@ -756,15 +860,14 @@ fn a_killer_shows_its_cages_and_its_sums_and_cells_are_edited_and_undone() {
     );
     for _ in 0..v {
         h.get_by_label("+1").click();
-        h.run();
+        settle(&mut h);
     }
     h.get_by_label(&r1c1).click();
     h.run();
     for _ in 0..v {
         h.get_by_label("−1").click();
-        h.run();
+        settle(&mut h);
     }
-    settle(&mut h);
     h.get_by_label(&format!("Cell r1c1: empty, in a cage of {}", a - v));
     h.get_by_label(&format!("Cell {name}: empty, in a cage of {}", b + v));
     let now = h.state().doc().unwrap().current.puzzle.clone();
@@ -783,9 +886,8 @@ fn a_killer_shows_its_cages_and_its_sums_and_cells_are_edited_and_undone() {
     // sample's cages are back.
     for _ in 0..(2 * v + 1) {
         h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
-        h.run();
+        settle(&mut h);
     }
-    settle(&mut h);
     assert_eq!(
         h.state().doc().unwrap().current.puzzle.cages(),
         killer.cages()
@@ -1177,8 +1279,10 @@ fn the_pages_of_a_pdf_are_picked_and_edits_on_a_page_left_survive() {
 
     // Page Up goes back to page 1 as it was left, edit and history.
     h.key_press(Key::PageUp);
-    h.run();
+    h.step();
     assert!(h.state().loading.is_none(), "nothing read again");
+    // The page's solutions are counted again (only the open state's are kept).
+    settle(&mut h);
     let doc = h.state().doc().unwrap();
     assert_eq!(doc.title(), "classic-pdf.pdf, page 1 of 2");
     assert_eq!(doc.values()[blank], 7, "the edit survived");

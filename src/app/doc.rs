@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use image::RgbaImage;
 
-use crate::check::{EntryCheck, check_entries};
+use crate::check::{EntryCheck, check_entries_within};
 use crate::grid::{Cage, Entries, Layout, Progress, Puzzle};
 use crate::logic::{Candidate, Step};
 use crate::overlay;
-use crate::solve::{SolveError, solve};
+use crate::solve::{Budget, SolveError, solve_within};
 use crate::vision::entries::{Written, unsure_cells};
 use crate::vision::locate::Located;
 use crate::vision::read::{Reading, located_at_corners};
@@ -242,7 +242,12 @@ impl Snapshot {
     /// The check of the entries against the givens' solution, or `None`
     /// when there are no entries to check.
     pub fn check(&self) -> Option<EntryCheck> {
-        (!self.entries.is_empty()).then(|| check_entries(&self.progress()))
+        self.check_within(Budget::default())
+    }
+
+    /// [`Snapshot::check`], its search giving up when `budget` runs out.
+    pub fn check_within(&self, budget: Budget) -> Option<EntryCheck> {
+        (!self.entries.is_empty()).then(|| check_entries_within(&self.progress(), budget))
     }
 
     /// The puzzle a hint or the candidates start from: the givens and the
@@ -325,7 +330,13 @@ impl Solutions {
 /// Counts the solutions of `puzzle` up to two. Runs on a background thread
 /// for large layouts.
 pub fn count_solutions(puzzle: &Puzzle) -> Solutions {
-    match solve(puzzle, 2, 2) {
+    count_solutions_within(puzzle, Budget::default())
+}
+
+/// [`count_solutions`], giving up when `budget` runs out: the app's
+/// solver thread stops a count whose state was left this way.
+pub fn count_solutions_within(puzzle: &Puzzle, budget: Budget) -> Solutions {
+    match solve_within(puzzle, 2, 2, budget) {
         Err(SolveError::Conflict {
             value,
             house,

@@ -4,6 +4,7 @@
 
 use crate::grid::Puzzle;
 use crate::logic::{Logic, LogicError, Rating, Step};
+use crate::solve::Budget;
 
 /// Levels of a hint, as HoDoKu gives them: where to look, then which
 /// technique, then the whole step.
@@ -94,6 +95,8 @@ fn capitalised(s: &str) -> String {
 #[derive(Default)]
 pub struct Engines {
     logic: Option<Logic>,
+    /// When the next hints and ratings give up.
+    budget: Budget,
 }
 
 impl Engines {
@@ -106,7 +109,16 @@ impl Engines {
         if !fits {
             self.logic = Some(Logic::for_puzzle(puzzle)?);
         }
-        Ok(self.logic.as_mut().expect("made above"))
+        let logic = self.logic.as_mut().expect("made above");
+        logic.set_budget(self.budget.clone());
+        Ok(logic)
+    }
+
+    /// Sets when the hints and ratings asked from now on give up (see
+    /// [`Logic::set_budget`]): the app's worker gives each request its own
+    /// cancel flag.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
     }
 
     /// The easiest next step from `puzzle`'s values with the candidates in
@@ -221,5 +233,40 @@ mod tests {
             found: Some(Err(engines.hint(&several, &[]).unwrap_err())),
         };
         assert!(h.words().starts_with("No hint: "), "{}", h.words());
+    }
+
+    /// A budget whose cancel flag is already set, as a replaced request's.
+    fn cancelled() -> Budget {
+        Budget::default().with_cancel(std::sync::Arc::new(true.into()))
+    }
+
+    #[test]
+    fn a_cancelled_request_gives_up_and_the_next_one_runs() {
+        let p = classic();
+        let mut engines = Engines::default();
+        engines.set_budget(cancelled());
+        let e = engines.rate(&p).unwrap_err();
+        assert!(e.contains("gave up"), "{e}");
+        let e = engines.hint(&p, &[]).unwrap_err();
+        assert!(e.contains("gave up"), "{e}");
+        // The next request's own budget: the flag of the last one is gone.
+        engines.set_budget(Budget::default());
+        assert!(engines.rate(&p).is_ok());
+        assert!(engines.hint(&p, &[]).is_ok());
+    }
+
+    /// The rating's loop over steps looks at the flag before each step,
+    /// not only inside the solver's searches.
+    #[test]
+    fn the_rating_stops_between_steps() {
+        let p = classic();
+        let mut logic = Logic::for_puzzle(&p).unwrap();
+        let opts = logic.options(&p).unwrap();
+        logic.set_budget(cancelled());
+        let e = logic.rate(p.values(), &opts).unwrap_err();
+        assert!(e.to_string().contains("gave up"), "{e}");
+        let (steps, stuck) = logic.steps(p.values(), &opts).unwrap();
+        assert!(steps.is_empty());
+        assert!(stuck.unwrap().to_string().contains("gave up"));
     }
 }

@@ -39,10 +39,10 @@ use crate::grid::{Layout, Puzzle};
 use crate::logic::{Rating, Shape, Step, pencil_marks};
 use crate::vision::read::{Reading, Regions};
 
-use doc::{Doc, Solutions, Source, Writing, count_solutions};
+use doc::{Doc, Solutions, Source, Writing, count_solutions_within};
 use hint::{Engines, Found, Hint};
 use input::{Input, Loaded, Pages, load};
-use worker::Worker;
+use worker::{Cancel, Worker};
 
 /// Bundled samples: (button text, file name, content).
 pub const TEXT_SAMPLES: &[(&str, &str, &str)] = &[
@@ -318,20 +318,28 @@ struct Count {
 
 impl Count {
     /// Counts the solutions, and draws the solved picture when there is
-    /// one, so that showing and hiding the solution is instant.
-    fn run(self) -> Message {
-        let solutions = count_solutions(&self.snap.puzzle);
-        let check = self.snap.check();
+    /// one, so that showing and hiding the solution is instant. `None`
+    /// once `cancel` is set: the count may have given up, and nobody
+    /// waits for the rest.
+    fn run(self, cancel: &Cancel) -> Option<Message> {
+        let solutions = count_solutions_within(&self.snap.puzzle, cancel.budget());
+        if cancel.is_set() {
+            return None;
+        }
+        let check = self.snap.check_within(cancel.budget());
+        if cancel.is_set() {
+            return None;
+        }
         let solved = match &solutions {
             Solutions::Unique(s) => Some(solved_picture(&self.source, &self.snap, s)),
             _ => None,
         };
-        Message::Counted {
+        Some(Message::Counted {
             stamp: self.stamp,
             solutions,
             check,
             solved,
-        }
+        })
     }
 }
 
@@ -353,9 +361,12 @@ struct HintJob {
 
 impl HintJob {
     /// The next step from the givens and the player's right entries (the
-    /// wrong ones, marked red on the picture, left out).
-    fn run(self, engines: &mut Engines) -> Message {
-        let puzzle = self.snap.resumed(self.snap.check().as_ref());
+    /// wrong ones, marked red on the picture, left out). The check's search
+    /// and the engines give up once `cancel` is set.
+    fn run(self, engines: &mut Engines, cancel: &Cancel) -> Message {
+        engines.set_budget(cancel.budget());
+        let check = self.snap.check_within(cancel.budget());
+        let puzzle = self.snap.resumed(check.as_ref());
         Message::Hinted {
             stamp: self.stamp,
             result: engines.hint(&puzzle, &self.snap.eliminated),
@@ -466,29 +477,48 @@ impl SudokuApp {
             tx,
             ctx: ctx.clone(),
         };
+        // A job whose token is set was replaced or withdrawn: whatever it
+        // ends with (a search given up, or an answer just too late) is no
+        // answer to anything shown, and is not sent.
         let solver = {
             let outbox = outbox.clone();
-            Worker::spawn("sudoku-lens solver", move |count: Count| {
-                outbox.send(count.run());
-            })
+            Worker::spawn(
+                "sudoku-lens solver",
+                move |count: Count, cancel: &Cancel| {
+                    if let Some(message) = count.run(cancel)
+                        && !cancel.is_set()
+                    {
+                        outbox.send(message);
+                    }
+                },
+            )
         };
         let hinter = {
             let outbox = outbox.clone();
             let mut engines = Engines::default();
-            Worker::spawn("sudoku-lens hints", move |job: HintJob| {
-                outbox.send(job.run(&mut engines));
+            Worker::spawn("sudoku-lens hints", move |job: HintJob, cancel: &Cancel| {
+                let message = job.run(&mut engines, cancel);
+                if !cancel.is_set() {
+                    outbox.send(message);
+                }
             })
         };
         let rater = {
             let outbox = outbox.clone();
             let mut engines = Engines::default();
-            Worker::spawn("sudoku-lens rating", move |job: RateJob| {
-                let result = engines.rate(&job.puzzle);
-                outbox.send(Message::Rated {
-                    stamp: job.stamp,
-                    result,
-                });
-            })
+            Worker::spawn(
+                "sudoku-lens rating",
+                move |job: RateJob, cancel: &Cancel| {
+                    engines.set_budget(cancel.budget());
+                    let result = engines.rate(&job.puzzle);
+                    if !cancel.is_set() {
+                        outbox.send(Message::Rated {
+                            stamp: job.stamp,
+                            result,
+                        });
+                    }
+                },
+            )
         };
         SudokuApp {
             hint: None,
@@ -1351,6 +1381,7 @@ impl SudokuApp {
         while let Ok(msg) = self.rx.try_recv() {
             self.receive(msg);
         }
+        self.withdraw_stale_work();
         if let Some(due) = self.reread_due
             && self.now >= due
         {
@@ -1368,6 +1399,34 @@ impl SudokuApp {
         }
         if self.needs_rating() {
             self.start_rating();
+        }
+    }
+
+    /// Stops the background work for a state no longer open (edited past,
+    /// closed, or left for another document): its answer would be dropped,
+    /// and a hard puzzle's search would keep a core busy for nothing. A
+    /// hint asked for that state and not yet found is forgotten, so that
+    /// coming back to the document asks again rather than waits.
+    fn withdraw_stale_work(&mut self) {
+        let now = self.stamp();
+        if self.counting.is_some_and(|s| Some(s) != now) {
+            self.solver.cancel();
+            self.counting = None;
+        }
+        if let Some(s) = self.hinting.filter(|&s| Some(s) != now) {
+            self.hinter.cancel();
+            self.hinting = None;
+            if self
+                .hint
+                .as_ref()
+                .is_some_and(|(h, hint)| *h == s && hint.found.is_none())
+            {
+                self.hint = None;
+            }
+        }
+        if self.rating_for.is_some_and(|s| Some(s) != now) {
+            self.rater.cancel();
+            self.rating_for = None;
         }
     }
 
@@ -1669,6 +1728,39 @@ mod tests {
 
     fn app() -> SudokuApp {
         SudokuApp::new(&egui::Context::default(), Prefs::default())
+    }
+
+    /// A token as a request replaced while it ran holds it.
+    fn replaced() -> Cancel {
+        let slot = worker::Latest::default();
+        slot.put(());
+        let (_, cancel) = slot.take().expect("put above");
+        slot.put(());
+        assert!(cancel.is_set());
+        cancel
+    }
+
+    #[test]
+    fn a_count_replaced_says_nothing_rather_than_gave_up() {
+        let text = include_str!("../../samples/puzzles/25by25.txt");
+        let progress = crate::grid::parse_progress(text, "25by25.txt", None).unwrap();
+        let doc = Doc::from_progress("25by25.txt".into(), None, progress);
+        let count = |cancel: &Cancel| {
+            Count {
+                stamp: Stamp {
+                    doc: 1,
+                    revision: 0,
+                },
+                snap: doc.current.clone(),
+                source: doc.source.clone(),
+            }
+            .run(cancel)
+        };
+        assert!(count(&replaced()).is_none());
+        let Some(Message::Counted { solutions, .. }) = count(&Cancel::default()) else {
+            panic!("a count not replaced is sent");
+        };
+        assert!(matches!(solutions, Solutions::Unique(_)), "{solutions:?}");
     }
 
     #[test]

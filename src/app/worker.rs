@@ -1,20 +1,70 @@
 //! One background thread fed only the newest request: a request that
-//! arrives while another waits replaces it. Fast edits on a puzzle that is
-//! slow to solve cost the solve that runs and one more, not a thread each.
-//! No window code.
+//! arrives while another waits replaces it, and one that arrives while
+//! another runs stops it. Fast edits on a puzzle that is slow to solve cost
+//! the newest state's solve, not a thread each nor a core kept busy on a
+//! state already left. No window code.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-/// A slot that holds the newest request not yet taken.
+use crate::solve::Budget;
+
+/// Set once the request it came with is no longer wanted: a newer request
+/// came in, the request was withdrawn, or the worker was dropped. The work
+/// looks at it (or hands its flag to the solver's budget) and stops early;
+/// a request stopped so has no answer anyone waits for.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// Whether the request is no longer wanted.
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// The flag itself, for a solver's budget to look at.
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.0)
+    }
+
+    /// A budget that runs out when the token is set.
+    pub fn budget(&self) -> Budget {
+        Budget::default().with_cancel(self.flag())
+    }
+
+    fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// A slot that holds the newest request not yet taken, and the token of
+/// the request taken last.
 pub struct Latest<T> {
     state: Mutex<Slot<T>>,
     changed: Condvar,
 }
 
 struct Slot<T> {
-    next: Option<T>,
+    next: Option<(T, Cancel)>,
+    /// The token of the request taken last (set once it is done too:
+    /// harmless, nobody looks at it then).
+    taken: Option<Cancel>,
     closed: bool,
+}
+
+impl<T> Slot<T> {
+    /// Sets the tokens of the request taken last and of the one waiting,
+    /// and takes the waiting one out of the slot, to be returned.
+    fn cancel(&mut self) -> Option<T> {
+        if let Some(c) = self.taken.take() {
+            c.set();
+        }
+        self.next.take().map(|(request, c)| {
+            c.set();
+            request
+        })
+    }
 }
 
 impl<T> Default for Latest<T> {
@@ -22,6 +72,7 @@ impl<T> Default for Latest<T> {
         Latest {
             state: Mutex::new(Slot {
                 next: None,
+                taken: None,
                 closed: false,
             }),
             changed: Condvar::new(),
@@ -36,23 +87,37 @@ impl<T> Latest<T> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Puts `request` in; returns the request it replaced, if one waited.
+    /// Puts `request` in, and sets the token of the request taken last;
+    /// returns the request it replaced, if one waited.
     pub fn put(&self, request: T) -> Option<T> {
-        let replaced = self.lock().next.replace(request);
+        let replaced = {
+            let mut slot = self.lock();
+            let replaced = slot.cancel();
+            slot.next = Some((request, Cancel::default()));
+            replaced
+        };
         self.changed.notify_one();
         replaced
     }
 
-    /// Waits for a request and takes it; `None` once the slot is closed
-    /// (a request still waiting then is dropped).
-    pub fn take(&self) -> Option<T> {
+    /// Withdraws every request: sets the token of the request taken last
+    /// and drops the one waiting, which is returned.
+    pub fn cancel(&self) -> Option<T> {
+        let mut slot = self.lock();
+        slot.cancel()
+    }
+
+    /// Waits for a request and takes it, with its token; `None` once the
+    /// slot is closed (a request still waiting then is dropped).
+    pub fn take(&self) -> Option<(T, Cancel)> {
         let mut slot = self.lock();
         loop {
             if slot.closed {
                 return None;
             }
-            if let Some(request) = slot.next.take() {
-                return Some(request);
+            if let Some((request, cancel)) = slot.next.take() {
+                slot.taken = Some(cancel.clone());
+                return Some((request, cancel));
             }
             slot = self
                 .changed
@@ -61,42 +126,55 @@ impl<T> Latest<T> {
         }
     }
 
-    /// Closes the slot: [`Latest::take`] returns `None` from now on.
+    /// Closes the slot: [`Latest::take`] returns `None` from now on, and
+    /// the token of the request taken last is set.
     pub fn close(&self) {
-        self.lock().closed = true;
+        let dropped = {
+            let mut slot = self.lock();
+            slot.closed = true;
+            slot.cancel()
+        };
         self.changed.notify_all();
+        drop(dropped);
     }
 }
 
 /// A thread that runs `work` on each request it takes from a [`Latest`]
-/// slot. Dropping the worker closes the slot: the thread ends once the
-/// request it is running, if any, is done, and nothing holds up the exit.
+/// slot, with the request's [`Cancel`] token. Dropping the worker closes
+/// the slot and sets the running request's token: the thread ends once
+/// that request's work stops, and nothing holds up the exit.
 pub struct Worker<T> {
     slot: Arc<Latest<T>>,
 }
 
 impl<T: Send + 'static> Worker<T> {
     /// Starts the thread, named `name`.
-    pub fn spawn(name: &str, mut work: impl FnMut(T) + Send + 'static) -> Worker<T> {
+    pub fn spawn(name: &str, mut work: impl FnMut(T, &Cancel) + Send + 'static) -> Worker<T> {
         let slot = Arc::new(Latest::default());
         let taken = Arc::clone(&slot);
         std::thread::Builder::new()
             .name(name.into())
             .spawn(move || {
-                while let Some(request) = taken.take() {
+                while let Some((request, cancel)) = taken.take() {
                     // A request that panics (a bug, reported by the panic
                     // hook) loses its own answer, not the worker.
-                    let _ = catch_unwind(AssertUnwindSafe(|| work(request)));
+                    let _ = catch_unwind(AssertUnwindSafe(|| work(request, &cancel)));
                 }
             })
             .expect("the system cannot start a thread");
         Worker { slot }
     }
 
-    /// Asks for `request` to be worked on after the running one, in place
-    /// of any request still waiting.
+    /// Asks for `request` to be worked on once the running one stops (its
+    /// token is set), in place of any request still waiting.
     pub fn request(&self, request: T) {
         self.slot.put(request);
+    }
+
+    /// Withdraws the running request (its token is set) and any waiting
+    /// one: nobody wants their answers any more.
+    pub fn cancel(&self) {
+        self.slot.cancel();
     }
 }
 
@@ -110,7 +188,7 @@ impl<T> Drop for Worker<T> {
 mod tests {
     use super::*;
     use std::sync::mpsc::{RecvTimeoutError, channel};
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     #[test]
     fn a_new_request_replaces_one_not_yet_taken() {
@@ -118,10 +196,13 @@ mod tests {
         assert_eq!(slot.put(1), None);
         assert_eq!(slot.put(2), Some(1));
         assert_eq!(slot.put(3), Some(2));
-        assert_eq!(slot.take(), Some(3));
+        assert_eq!(slot.take().map(|(n, _)| n), Some(3));
         assert_eq!(slot.put(4), None, "the taken request is gone");
         slot.close();
-        assert_eq!(slot.take(), None, "closed: the waiting request is dropped");
+        assert!(
+            slot.take().is_none(),
+            "closed: the waiting request is dropped"
+        );
     }
 
     #[test]
@@ -132,13 +213,13 @@ mod tests {
             std::thread::spawn(move || slot.take())
         };
         slot.close();
-        assert_eq!(taker.join().unwrap(), None);
+        assert!(taker.join().unwrap().is_none());
     }
 
     #[test]
     fn a_request_that_panics_leaves_the_worker_running() {
         let (started_tx, started) = channel();
-        let worker = Worker::spawn("test worker", move |n: u32| {
+        let worker = Worker::spawn("test worker", move |n: u32, _: &Cancel| {
             started_tx.send(n).unwrap();
             assert_ne!(n, 1, "request 1 fails");
         });
@@ -155,7 +236,7 @@ mod tests {
         let (started_tx, started) = channel();
         let (gate_tx, gate) = channel::<()>();
         let (done_tx, done) = channel();
-        let worker = Worker::spawn("test worker", move |n: u32| {
+        let worker = Worker::spawn("test worker", move |n: u32, _: &Cancel| {
             started_tx.send(n).unwrap();
             gate.recv().unwrap();
             done_tx.send(n).unwrap();
@@ -178,6 +259,72 @@ mod tests {
         assert_eq!(
             done.recv_timeout(limit),
             Err(RecvTimeoutError::Disconnected)
+        );
+    }
+
+    #[test]
+    fn the_token_of_the_request_taken_is_set_when_it_is_replaced_withdrawn_or_closed() {
+        let slot = Latest::default();
+        slot.put(1);
+        let (_, first) = slot.take().unwrap();
+        assert!(!first.is_set(), "nothing newer yet");
+        slot.put(2);
+        assert!(first.is_set(), "replaced while it runs");
+        let (_, second) = slot.take().unwrap();
+        assert!(!second.is_set());
+        assert_eq!(slot.cancel(), None, "nothing waited");
+        assert!(second.is_set(), "withdrawn");
+        slot.put(3);
+        slot.put(4);
+        let (n, fourth) = slot.take().unwrap();
+        assert_eq!(n, 4);
+        assert!(!fourth.is_set(), "what replaced a waiting request runs");
+        slot.put(5);
+        assert!(fourth.is_set());
+        assert_eq!(slot.cancel(), Some(5), "a waiting request is withdrawn too");
+        slot.put(6);
+        let (_, sixth) = slot.take().unwrap();
+        slot.close();
+        assert!(sixth.is_set(), "closed");
+    }
+
+    /// Work that would run for a minute unless its token is set: what a
+    /// count on a hard puzzle is to the worker.
+    fn slow(n: u32, cancel: &Cancel) -> (u32, bool) {
+        let until = Instant::now() + Duration::from_secs(60);
+        while Instant::now() < until {
+            if cancel.is_set() {
+                return (n, true);
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        (n, false)
+    }
+
+    #[test]
+    fn a_slow_request_replaced_withdrawn_or_left_by_a_dropped_worker_stops_early() {
+        let (started_tx, started) = channel();
+        let (done_tx, done) = channel();
+        let worker = Worker::spawn("test worker", move |n: u32, cancel: &Cancel| {
+            started_tx.send(n).unwrap();
+            done_tx.send(slow(n, cancel)).unwrap();
+        });
+        let limit = Duration::from_secs(30);
+        worker.request(1);
+        assert_eq!(started.recv(), Ok(1));
+        worker.request(2);
+        assert_eq!(done.recv_timeout(limit), Ok((1, true)), "1 stopped");
+        assert_eq!(started.recv(), Ok(2), "the newer request runs");
+        worker.cancel();
+        assert_eq!(done.recv_timeout(limit), Ok((2, true)), "2 withdrawn");
+        worker.request(3);
+        assert_eq!(started.recv(), Ok(3));
+        drop(worker);
+        assert_eq!(done.recv_timeout(limit), Ok((3, true)), "3 left");
+        assert_eq!(
+            done.recv_timeout(limit),
+            Err(RecvTimeoutError::Disconnected),
+            "the thread ended"
         );
     }
 }

@@ -46,7 +46,7 @@ pub use shape::{Intersection, Shape, SubGrid};
 pub use step::{ALL, ChainNode, SOLVER_DIFFICULTY, Step, Technique, length_bonus};
 
 use crate::grid::{Alphabet, Cage, Layout, Puzzle};
-use crate::solve::SudokuSolver;
+use crate::solve::{Budget, SudokuSolver};
 use ctx::Ctx;
 
 /// Choices for a search.
@@ -305,6 +305,8 @@ pub struct Logic {
     killer: Option<killer::Killer>,
     /// What each variant rule alone rules out (none without rules).
     variant: Option<crate::solve::RuleEliminations>,
+    /// When the solver's searches and the loops over steps give up.
+    budget: Budget,
 }
 
 impl Logic {
@@ -368,7 +370,28 @@ impl Logic {
             shape,
             killer: None,
             variant: None,
+            budget: Budget::default(),
         }
+    }
+
+    /// Sets when the engine gives up from now on: its solver's searches
+    /// (see [`SudokuSolver::set_budget`]), and the loops over steps
+    /// (rating, explaining, a hint), which look at the clock and the
+    /// cancel flag before each step. A step that has begun runs to its end
+    /// (bar the solver's searches in it).
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.solver.set_budget(budget.clone());
+        self.budget = budget;
+    }
+
+    /// An error once the budget has run out.
+    fn within_budget(&self) -> Result<(), LogicError> {
+        if self.budget.expired() {
+            return Err(LogicError::GaveUp(
+                "the search for steps gave up before it finished".into(),
+            ));
+        }
+        Ok(())
     }
 
     /// The cages the engine was made for (empty without).
@@ -480,6 +503,7 @@ impl Logic {
         if g.is_solved() {
             return Err(LogicError::Solved);
         }
+        self.within_budget()?;
         self.dead_end(g)?;
         self.next_step(g, opts, true)
     }
@@ -507,7 +531,8 @@ impl Logic {
         let mut steps = Vec::new();
         while !g.is_solved() {
             let st = match self
-                .dead_end(&g)
+                .within_budget()
+                .and_then(|()| self.dead_end(&g))
                 .and_then(|()| self.next_step(&g, opts, true))
             {
                 Ok(st) => st,
@@ -531,6 +556,7 @@ impl Logic {
         let mut used = Vec::new();
         let mut hardest = 0.0f32;
         while !g.is_solved() {
+            self.within_budget()?;
             let naked = hardest >= Technique::NakedSingle.base() - 1e-4;
             if let Some(s) = singles::any_single(&g, naked) {
                 g.place(s.cell, s.digit);
