@@ -488,6 +488,11 @@ impl Rule {
                     Some(w) if w.1.parse::<u32>().is_ok() => (number(w)?, &rest[..rest.len() - 1]),
                     _ => (default_gap(layout.size()), rest),
                 };
+                // The gap is no cell: `whispers r1c1 4` is one cell, and a
+                // line of one cell would be written back as a line refused.
+                if ws.len() < 2 {
+                    return Err((end, format!("`{keyword}` needs 2 cells or more")));
+                }
                 Rule::Whispers {
                     cells: cells(ws)?,
                     gap,
@@ -1118,6 +1123,10 @@ mod tests {
         let e = Rule::parse("antiknight r1c1", &l).unwrap_err();
         assert!(e.1.contains("unexpected `r1c1`"), "{}", e.1);
         assert_eq!(Rule::parse("odd r1c1 r1c3", &l).unwrap().len(), 2);
+        // A whispers' gap is not one of its two cells (found by fuzzing:
+        // the line of one cell was written back as a line refused).
+        let e = Rule::parse("whispers r1c1 4", &l).unwrap_err();
+        assert!(e.1.contains("2 cells or more"), "{}", e.1);
     }
 
     const WITH_RULES: &str = "\
