@@ -488,6 +488,11 @@ impl Rule {
                     Some(w) if w.1.parse::<u32>().is_ok() => (number(w)?, &rest[..rest.len() - 1]),
                     _ => (default_gap(layout.size()), rest),
                 };
+                // The gap is no cell: `whispers r1c1 4` is one cell, and a
+                // line of one cell would be written back as a line refused.
+                if ws.len() < 2 {
+                    return Err((end, format!("`{keyword}` needs 2 cells or more")));
+                }
                 Rule::Whispers {
                     cells: cells(ws)?,
                     gap,
@@ -894,6 +899,26 @@ pub fn check_rules(layout: &Layout, values: &[u8], rules: &[Rule]) -> Result<(),
         if listed && cells.is_empty() {
             return err("has no cells".into());
         }
+        // The fewest cells of a line, as the text form asks (f-puzzles
+        // draws lines of one cell too, which that form cannot write).
+        let line = match rule {
+            Rule::Thermometer(c)
+            | Rule::Renban(c)
+            | Rule::Palindrome(c)
+            | Rule::RegionSum(c)
+            | Rule::Whispers { cells: c, .. } => Some((c, 2)),
+            Rule::Between(c) => Some((c, 3)),
+            _ => None,
+        };
+        if let Some((c, fewest)) = line
+            && c.len() < fewest
+        {
+            return err(format!(
+                "a line of {} cell{} is too short: it needs {fewest} cells or more",
+                c.len(),
+                if c.len() == 1 { "" } else { "s" }
+            ));
+        }
         match rule {
             Rule::Diagonal(_) | Rule::Sandwich { .. } if !square => {
                 return err(format!(
@@ -1118,6 +1143,10 @@ mod tests {
         let e = Rule::parse("antiknight r1c1", &l).unwrap_err();
         assert!(e.1.contains("unexpected `r1c1`"), "{}", e.1);
         assert_eq!(Rule::parse("odd r1c1 r1c3", &l).unwrap().len(), 2);
+        // A whispers' gap is not one of its two cells (found by fuzzing:
+        // the line of one cell was written back as a line refused).
+        let e = Rule::parse("whispers r1c1 4", &l).unwrap_err();
+        assert!(e.1.contains("2 cells or more"), "{}", e.1);
     }
 
     const WITH_RULES: &str = "\
@@ -1186,6 +1215,44 @@ cage r9c8 r9c9
         let e = crate::grid::parse(&text, "t.txt", None).unwrap_err();
         assert_eq!((e.line, e.column), (20, 5), "{e}");
         assert!(e.message.contains("r4c44 is not a cell"), "{e}");
+    }
+
+    #[test]
+    fn a_rule_the_checks_refuse_is_named_by_its_line() {
+        // A sandwich clue inside the grid parses as a place, but no
+        // sandwich stands there: refused with its line, as the JSON form
+        // refuses it (found by fuzzing: the text read, its JSON did not).
+        let text = WITH_RULES.replace("sandwich r0c1 8", "  sandwich r5c3 15");
+        let e = crate::grid::parse(&text, "t.txt", None).unwrap_err();
+        assert_eq!((e.line, e.column), (28, 3), "{e}");
+        assert!(e.message.contains("not beside the grid"), "{e}");
+        // A given that breaks a rule, too.
+        let text = WITH_RULES.replacen(".........", "...2.....", 4);
+        let text = text.replacen("...2.....", ".........", 3);
+        let e = crate::grid::parse(&text, "t.txt", None).unwrap_err();
+        assert_eq!(e.line, 20, "{e}");
+        assert!(e.message.contains("is not odd"), "{e}");
+    }
+
+    #[test]
+    fn a_line_too_short_for_the_text_form_is_refused_from_f_puzzles() {
+        // f-puzzles may hold a palindrome of one cell; the text form needs
+        // two, so such a puzzle could not be written back (found by
+        // fuzzing). Every reader refuses it before search.
+        let mut grid = vec![vec![serde_json::json!({}); 9]; 9];
+        grid[0][0] = serde_json::json!({"value": 1, "given": true});
+        for (key, cells) in [
+            ("palindrome", vec!["R2C3"]),
+            ("renban", vec!["R2C3"]),
+            ("thermometer", vec!["R2C3"]),
+            ("betweenline", vec!["R2C3", "R2C4"]),
+        ] {
+            let v = serde_json::json!({"size": 9, "grid": grid, key: [{"lines": [cells]}]});
+            let e = crate::grid::fpuzzles::from_fpuzzles(&v, "f.json").unwrap_err();
+            assert!(e.message.contains("too short"), "{key}: {e}");
+        }
+        let ok = serde_json::json!({"size": 9, "grid": grid, "palindrome": [{"lines": [["R2C3", "R2C4"]]}]});
+        assert!(crate::grid::fpuzzles::from_fpuzzles(&ok, "f.json").is_ok());
     }
 
     #[test]

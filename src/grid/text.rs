@@ -40,7 +40,7 @@ use std::sync::Arc;
 use super::cage::{Cage, CageErrorKind, check_cages};
 use super::layout::{Layout, MAX_SIZE};
 use super::puzzle::{Alphabet, Format, Puzzle, RULES_MARKER};
-use super::rules::Rule;
+use super::rules::{Rule, check_rules};
 use super::{fpuzzles, json};
 
 /// A malformed puzzle text: where, and what was expected.
@@ -160,6 +160,8 @@ pub fn parse(text: &str, file: &str, layout: Option<&Layout>) -> Result<Document
             }
         };
         let mut rules = Vec::new();
+        // The line (from 0) and column (from 1) of each rule's first word.
+        let mut source = Vec::new();
         for (i, raw) in lines.iter().enumerate().skip(marker + 1) {
             let t = raw.trim();
             if t.is_empty() || t.starts_with('#') {
@@ -168,8 +170,16 @@ pub fn parse(text: &str, file: &str, layout: Option<&Layout>) -> Result<Document
             let parsed = Rule::parse(raw, puzzle.layout()).map_err(|(col, msg)| {
                 err(i + 1, raw[..col.min(raw.len())].chars().count() + 1, msg)
             })?;
+            let column = raw.chars().take_while(|c| c.is_whitespace()).count() + 1;
+            source.extend(std::iter::repeat_n((i, column), parsed.len()));
             rules.extend(parsed);
         }
+        // Checked as the JSON and f-puzzles readers check them, so that a
+        // puzzle read from text has those forms too.
+        check_rules(puzzle.layout(), puzzle.values(), &rules).map_err(|e| {
+            let (line, column) = e.rule.map_or((0, 0), |k| (source[k].0 + 1, source[k].1));
+            err(line, column, e.message)
+        })?;
         return Ok(Document::Single(puzzle.with_rules(rules)));
     }
 
