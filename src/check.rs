@@ -574,7 +574,7 @@ mod tests {
         let flag = Arc::new(std::sync::atomic::AtomicBool::new(true));
         let check = check_entries_within(&p, solve::Budget::default().with_cancel(flag));
         assert!(
-            matches!(&check.givens, Givens::Unknown(why) if why.contains("gave up")),
+            matches!(&check.givens, Givens::Unknown(why) if why.contains("did not finish")),
             "{:?}",
             check.givens
         );

@@ -250,7 +250,7 @@ fn an_input_is_never_overwritten() {
     let before = std::fs::read(&input).unwrap();
     let o = run(&["solve", s(&input), "--export", s(&input)]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    assert!(stderr(&o).contains("which is an input"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("which is the input"), "{}", stderr(&o));
     assert_eq!(std::fs::read(&input).unwrap(), before);
     // Nor through --export-dir: an input named like an export.
     let named = screenshot(&dir, "q.solved.png", CLASSIC);

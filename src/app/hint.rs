@@ -246,9 +246,9 @@ mod tests {
         let mut engines = Engines::default();
         engines.set_budget(cancelled());
         let e = engines.rate(&p).unwrap_err();
-        assert!(e.contains("gave up"), "{e}");
+        assert!(e.contains("did not finish"), "{e}");
         let e = engines.hint(&p, &[]).unwrap_err();
-        assert!(e.contains("gave up"), "{e}");
+        assert!(e.contains("did not finish"), "{e}");
         // The next request's own budget: the flag of the last one is gone.
         engines.set_budget(Budget::default());
         assert!(engines.rate(&p).is_ok());
@@ -264,9 +264,9 @@ mod tests {
         let opts = logic.options(&p).unwrap();
         logic.set_budget(cancelled());
         let e = logic.rate(p.values(), &opts).unwrap_err();
-        assert!(e.to_string().contains("gave up"), "{e}");
+        assert!(e.to_string().contains("did not finish"), "{e}");
         let (steps, stuck) = logic.steps(p.values(), &opts).unwrap();
         assert!(steps.is_empty());
-        assert!(stuck.unwrap().to_string().contains("gave up"));
+        assert!(stuck.unwrap().to_string().contains("did not finish"));
     }
 }

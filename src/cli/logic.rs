@@ -13,6 +13,7 @@ use sudoku_lens::grid::{Document, Entry, Layout, Puzzle, parse};
 use sudoku_lens::logic::{Logic, LogicError, Rating, Step, Technique};
 use sudoku_lens::overlay::hint::draw_step;
 use sudoku_lens::overlay::{Options, into_rgba, render_grid};
+use sudoku_lens::solve::Budget;
 use sudoku_lens::vision::load::is_image_file;
 use sudoku_lens::vision::locate::Located;
 use sudoku_lens::vision::read::{Colour, located_at_corners, read_image};
@@ -43,6 +44,7 @@ pub fn run_one(
     let (puzzle, picture) = load_one(input, layout, export.is_some())?;
     let place = input.display().to_string();
     let checked = Logic::for_puzzle(&puzzle).and_then(|mut logic| {
+        logic.set_budget(time_budget());
         let opts = logic.options(&puzzle)?;
         Ok((logic, opts))
     });
@@ -315,8 +317,15 @@ fn rate_with(engines: &mut Vec<Logic>, puzzle: &Puzzle) -> Rated {
         }
     };
     let logic = &mut engines[i];
+    logic.set_budget(time_budget());
     let opts = logic.options(puzzle)?;
     logic.rate(puzzle.values(), &opts)
+}
+
+/// The budget of one puzzle's steps, all of them: `--time-limit` from now
+/// (each of the solver's searches has it too).
+fn time_budget() -> Budget {
+    sudoku_lens::solve::time_limit().map_or_else(Budget::default, Budget::time)
 }
 
 /// A rating as JSON.

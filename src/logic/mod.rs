@@ -388,7 +388,7 @@ impl Logic {
     fn within_budget(&self) -> Result<(), LogicError> {
         if self.budget.expired() {
             return Err(LogicError::GaveUp(
-                "the search for steps gave up before it finished".into(),
+                "the search for steps did not finish".into(),
             ));
         }
         Ok(())
