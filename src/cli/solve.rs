@@ -572,14 +572,8 @@ fn solve_text(
             Ok(status.max(export_text(name, &p, first, target, options)))
         }
         Document::Batch(entries) => {
-            let mut status = solve_batch(name, &entries, json, limit, link, out)?;
-            if target.is_some() {
-                eprintln!(
-                    "sudoku-lens: {name}: not exported: the file is a batch, and an export draws one puzzle"
-                );
-                status = status.max(Status::Malformed);
-            }
-            Ok(status)
+            let status = solve_batch(name, &entries, json, limit, link, out)?;
+            Ok(status.max(batch_not_exported(name, target)))
         }
     }
 }
@@ -663,13 +657,18 @@ fn solve_text_input(
             }
         }
     }
-    if target.is_some() {
-        eprintln!(
-            "sudoku-lens: {name}: not exported: the file is a batch, and an export draws one puzzle"
-        );
-        status = status.max(Status::Malformed);
+    Ok(status.max(batch_not_exported(&name, target)))
+}
+
+/// A batch is not exported: says so when an export was asked for.
+fn batch_not_exported(name: &str, target: &Target) -> Status {
+    if target.is_none() {
+        return Status::Solved;
     }
-    Ok(status)
+    eprintln!(
+        "sudoku-lens: {name}: not exported: the file is a batch, and an export draws one puzzle"
+    );
+    Status::Malformed
 }
 
 /// Writes the clean rendered grid of a solved text puzzle to its target.
