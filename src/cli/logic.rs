@@ -156,8 +156,7 @@ fn export_step(
         &Options::default(),
     )
     .map_err(|e| format!("{}: cannot draw the step: {e}", out.display()))?;
-    sudoku_lens::overlay::export::save(&DynamicImage::ImageRgba8(picture.image), out)
-        .map_err(|e| e.to_string())
+    super::solve::save(&DynamicImage::ImageRgba8(picture.image), out)
 }
 
 /// One puzzle from a text file (a batch must hold exactly one) or an image;
