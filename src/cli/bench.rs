@@ -16,7 +16,7 @@ pub fn run(
     repeat: u64,
     layout: Option<&Layout>,
 ) -> Result<Status, String> {
-    let (name, text) = read_input(&file.to_path_buf())?;
+    let (name, text) = read_input(file)?;
     let puzzles: Vec<Puzzle> = match parse(&text, &name, layout).map_err(|e| e.to_string())? {
         Document::Single(p) => vec![p],
         Document::Batch(entries) => entries

@@ -41,7 +41,7 @@ pub fn run(
     let judged = if input.as_os_str() != "-" && input.is_file() && super::solve::is_image(input) {
         load_image(input, page, layout, export.is_some())?
     } else {
-        let (name, text) = read_input(&input.to_path_buf())?;
+        let (name, text) = read_input(input)?;
         let progress = parse_progress(&text, &name, layout).map_err(|e| e.to_string())?;
         Judged {
             progress,

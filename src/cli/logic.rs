@@ -178,7 +178,7 @@ fn load_one(
         });
         return Ok((reading.puzzle, picture));
     }
-    let (name, text) = read_input(&input.to_path_buf()).map_err(|e| {
+    let (name, text) = read_input(input).map_err(|e| {
         if input.is_dir() {
             format!("{name}: is a folder; give one puzzle file or image")
         } else {
@@ -345,7 +345,7 @@ pub fn rating_json(puzzle: &str, r: &Rating) -> Value {
 
 /// The puzzles of one file: each line of a batch, or the one puzzle.
 fn collect(file: &Path, layout: Option<&Layout>) -> Result<Vec<Item>, String> {
-    let (name, text) = read_input(&file.to_path_buf())?;
+    let (name, text) = read_input(file)?;
     Ok(
         match super::parse_givens(&text, &name, layout, "rating the givens")
             .map_err(|e| e.to_string())?

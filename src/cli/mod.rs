@@ -7,7 +7,7 @@ mod logic;
 mod read;
 mod solve;
 
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -526,30 +526,13 @@ fn usage_error(subcommand: &str, message: &str) -> ! {
 /// Reads a text input (`-` is standard input; an f-puzzles or SudokuPad
 /// link that is not a file's name is its own text); returns its display
 /// name too.
-fn read_input(path: &PathBuf) -> Result<(String, String), String> {
+fn read_input(path: &Path) -> Result<(String, String), String> {
     if let Some(link) = as_link(path) {
         return Ok((link_name(link), link.to_string()));
     }
-    if path.as_os_str() == "-" {
-        let mut s = String::new();
-        io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| format!("<stdin>: cannot read standard input: {e}"))?;
-        return Ok(("<stdin>".into(), s));
-    }
-    let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| match e.kind() {
-        io::ErrorKind::NotFound => format!("{name}: no such file"),
-        io::ErrorKind::IsADirectory => format!("{name}: is a folder; give a puzzle file"),
-        _ => format!("{name}: cannot read: {e}"),
-    })?;
-    match String::from_utf8(bytes) {
-        Ok(s) => Ok((name, s)),
-        Err(e) => Err(format!(
-            "{name}: not a puzzle text file (byte {} is not UTF-8 text)",
-            e.utf8_error().valid_up_to() + 1
-        )),
-    }
+    let mut text = TextReader::open(path)?;
+    let (whole, _) = text.part(usize::MAX)?;
+    Ok((text.name, whole))
 }
 
 /// A text input (a file, or standard input for `-`) read a part at a time.
@@ -593,7 +576,8 @@ impl TextReader {
     /// The next whole lines, about `bytes` of them (more when one line is
     /// longer), and whether the input ended there.
     pub fn part(&mut self, bytes: usize) -> Result<(String, bool), String> {
-        let mut buf = Vec::with_capacity(bytes + 1024);
+        // (Room for a part and the end of its last line; a whole file grows.)
+        let mut buf = Vec::with_capacity(bytes.min(1 << 24).saturating_add(1024));
         let mut ended = false;
         while buf.len() < bytes {
             let n = self

@@ -603,7 +603,7 @@ fn solve_text_input(
         Ok(Status::Malformed)
     };
     if super::as_link(path).is_some() {
-        return match read_input(&path.to_path_buf()) {
+        return match read_input(path) {
             Ok((name, text)) => solve_text(
                 &name, &text, json, limit, layout, target, options, link, out,
             ),
