@@ -101,10 +101,12 @@ pub struct Engines {
 
 impl Engines {
     /// The engine for `puzzle`, made when the last one was for another
-    /// layout or other cages.
+    /// layout, other cages or other variant rules.
     fn for_puzzle(&mut self, puzzle: &Puzzle) -> Result<&mut Logic, LogicError> {
         let fits = self.logic.as_ref().is_some_and(|l| {
-            **l.shape().layout() == **puzzle.layout() && l.cages() == puzzle.cages()
+            **l.layout() == **puzzle.layout()
+                && l.cages() == puzzle.cages()
+                && l.rules() == puzzle.rules()
         });
         if !fits {
             self.logic = Some(Logic::for_puzzle(puzzle)?);

@@ -306,8 +306,9 @@ pub fn run_rate(files: &[PathBuf], json: bool, layout: Option<&Layout>) -> Resul
 fn rate_with(engines: &mut Vec<Logic>, puzzle: &Puzzle) -> Rated {
     let layout = puzzle.layout();
     let i = match engines.iter().position(|l| {
-        (Arc::ptr_eq(l.shape().layout(), layout) || **l.shape().layout() == **layout)
+        (Arc::ptr_eq(l.layout(), layout) || **l.layout() == **layout)
             && l.cages() == puzzle.cages()
+            && l.rules() == puzzle.rules()
     }) {
         Some(i) => i,
         None => {

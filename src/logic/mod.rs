@@ -311,8 +311,7 @@ pub struct Logic {
 
 impl Logic {
     pub fn new(layout: Arc<Layout>) -> Logic {
-        let solver = SudokuSolver::new(layout.clone());
-        Logic::build(layout, solver)
+        Logic::build(SudokuSolver::new(layout))
     }
 
     /// The engine for puzzles of `layout` with `cages` as extra rules
@@ -322,17 +321,19 @@ impl Logic {
     /// take the cages into account, and the techniques that rest on
     /// uniqueness are not used (a cage may be what makes the solution one).
     pub fn with_cages(layout: Arc<Layout>, cages: &[Cage]) -> Result<Logic, LogicError> {
-        let solver = SudokuSolver::with_cages(layout.clone(), cages)
+        let solver = SudokuSolver::with_cages(layout, cages)
             .map_err(|e| LogicError::Values(e.to_string()))?;
-        let mut logic = Logic::build(layout, solver);
+        let mut logic = Logic::build(solver);
         logic.killer = killer::Killer::new(&logic.shape, cages);
         Ok(logic)
     }
 
     /// The engine for `puzzle`'s layout, cages and variant rules. The
-    /// techniques reason on the houses, which stays true with any rule;
-    /// the solver's step and the uniqueness check take every rule into
-    /// account.
+    /// techniques reason on the houses, which stays true with any rule,
+    /// and a rule that makes a house (a diagonal, an extra region of as
+    /// many cells as symbols, a disjoint group) is one more house for every
+    /// technique; the solver's step and the uniqueness check take every
+    /// rule into account.
     pub fn for_puzzle(puzzle: &Puzzle) -> Result<Logic, LogicError> {
         if puzzle.cages().is_empty() && puzzle.rules().is_empty() {
             Ok(Logic::new(puzzle.layout().clone()))
@@ -340,7 +341,7 @@ impl Logic {
             let solver =
                 SudokuSolver::with_rules(puzzle.layout().clone(), puzzle.cages(), puzzle.rules())
                     .map_err(|e| LogicError::Values(e.to_string()))?;
-            let mut logic = Logic::build(puzzle.layout().clone(), solver);
+            let mut logic = Logic::build(solver);
             if !puzzle.cages().is_empty() {
                 logic.killer = killer::Killer::new(&logic.shape, puzzle.cages());
             }
@@ -359,8 +360,8 @@ impl Logic {
         self.solver.rules()
     }
 
-    fn build(layout: Arc<Layout>, solver: SudokuSolver) -> Logic {
-        let shape = Arc::new(Shape::new(layout));
+    fn build(solver: SudokuSolver) -> Logic {
+        let shape = Arc::new(Shape::new(solver.houses_layout().clone()));
         let k = shape.cell_count() * shape.size();
         Logic {
             last: None,
@@ -399,20 +400,28 @@ impl Logic {
         self.solver.cages()
     }
 
+    /// The houses the techniques reason on: the layout's, and those of
+    /// the variant rules that make houses.
     pub fn shape(&self) -> &Arc<Shape> {
         &self.shape
+    }
+
+    /// The layout the engine was made for (its puzzles' layout, without
+    /// the houses the variant rules add).
+    pub fn layout(&self) -> &Arc<Layout> {
+        self.solver.layout()
     }
 
     /// The options for `puzzle` (of this engine's layout): the solver tells
     /// whether it has one solution, and its alphabet is kept for sentences.
     /// Conflicting values are named with their place in the source text.
     pub fn options(&mut self, puzzle: &Puzzle) -> Result<Options, LogicError> {
-        let same_layout = Arc::ptr_eq(puzzle.layout(), self.shape.layout())
-            || **puzzle.layout() == **self.shape.layout();
+        let same_layout =
+            Arc::ptr_eq(puzzle.layout(), self.layout()) || **puzzle.layout() == **self.layout();
         if !same_layout {
             return Err(LogicError::Values(format!(
                 "the engine was made for a {} layout; this puzzle is a {}",
-                self.shape.layout().name(),
+                self.layout().name(),
                 puzzle.layout().name()
             )));
         }
@@ -435,7 +444,8 @@ impl Logic {
         let count = match self.solver.solve_into(puzzle.values(), 2, &mut scratch) {
             Ok(c) => c,
             Err(e) => {
-                let l = puzzle.layout();
+                // The houses the rules add can hold the repeat too.
+                let l = self.shape.layout();
                 return Err(match l.first_conflict(puzzle.values()) {
                     Some(c) => LogicError::Conflict {
                         value: puzzle.alphabet().symbol(c.value),

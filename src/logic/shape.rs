@@ -418,7 +418,9 @@ impl Shape {
     }
 
     /// A house's name: `row 3`, `column 7`, `box 5` (`region 5` on a
-    /// jigsaw); on several grids `row 3 of the top-left grid`.
+    /// jigsaw); on several grids `row 3 of the top-left grid`. A variant
+    /// rule's house: `the main diagonal`, `the anti-diagonal`, `the extra
+    /// region from r2c2` (a window, a disjoint group).
     pub fn house_name(&self, house: usize) -> String {
         let (g, k) = self.house_label[house];
         let kind = match self.kinds[house] {
@@ -426,7 +428,7 @@ impl Shape {
             HouseKind::Column => "column",
             HouseKind::Box if !self.layout.regions().is_empty() => "region",
             HouseKind::Box => "box",
-            HouseKind::Extra => "extra region",
+            HouseKind::Extra => return self.extra_name(house),
         };
         match self.grids.get(g as usize) {
             Some(grid) if !grid.name.is_empty() => {
@@ -436,10 +438,25 @@ impl Shape {
         }
     }
 
+    /// A variant rule's house, by the layout's name for a diagonal, else
+    /// by its first cell.
+    fn extra_name(&self, house: usize) -> String {
+        let name = self.layout.house_name(house);
+        if name.ends_with("diagonal") {
+            name
+        } else {
+            format!(
+                "the extra region from {}",
+                self.cell_name(self.house(house)[0] as usize)
+            )
+        }
+    }
+
     /// Several houses: `rows 2 and 5` when they share a kind and a grid,
     /// else their names joined.
     pub fn houses_name(&self, houses: &[usize]) -> String {
         if houses.len() > 1
+            && self.kinds[houses[0]] != HouseKind::Extra
             && houses.iter().all(|&h| {
                 self.kinds[h] == self.kinds[houses[0]]
                     && self.house_label[h].0 == self.house_label[houses[0]].0

@@ -202,3 +202,107 @@ fn generated_killers_are_explained_without_the_solver_and_every_step_is_true() {
     }
     assert_eq!(solver_steps, 0);
 }
+
+/// An X-sudoku and a windoku made from seeds: full grids that keep the
+/// rules, thinned while the solution stays one.
+fn generated_with_houses(rules: &[crate::grid::Rule], seed: u64) -> (Puzzle, Vec<u8>) {
+    let layout = Arc::new(Layout::classic());
+    let mut solver = SudokuSolver::with_rules(layout.clone(), &[], rules).unwrap();
+    let solution = crate::solve::generate::full_grid(&mut solver, seed);
+    // Down to 24 givens: puzzles that need a few techniques beyond the
+    // singles but not the slow chains (the test runs in a debug build).
+    let values = crate::solve::generate::thin(&mut solver, &solution, 24, seed);
+    let puzzle = Puzzle::empty(layout)
+        .with_values(values)
+        .with_rules(rules.to_vec());
+    (puzzle, solution)
+}
+
+fn windows() -> Vec<crate::grid::Rule> {
+    let l = Layout::classic();
+    [(1, 1), (1, 5), (5, 1), (5, 5)]
+        .iter()
+        .map(|&(top, left)| {
+            let cells = (0..9)
+                .map(|i| l.cell_at(top + i / 3, left + i % 3).unwrap() as u32)
+                .collect();
+            crate::grid::Rule::Region(cells)
+        })
+        .collect()
+}
+
+#[test]
+fn diagonals_and_windows_are_houses_every_technique_uses() {
+    use crate::grid::{Diagonal, Rule};
+    let x = vec![
+        Rule::Diagonal(Diagonal::Main),
+        Rule::Diagonal(Diagonal::Anti),
+    ];
+    for (rules, name, houses) in [(x, "diagonal", 29), (windows(), "extra region", 31)] {
+        let mut named = 0;
+        for seed in 1..=3 {
+            let (puzzle, solution) = generated_with_houses(&rules, seed);
+            let mut logic = Logic::for_puzzle(&puzzle).unwrap();
+            assert_eq!(logic.shape().house_count(), houses);
+            assert_eq!(logic.layout().houses().len(), 27);
+            let path = explain(&puzzle).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            check_path(puzzle.values(), &path, &solution, logic.shape());
+            // The rule's house shows up in the sentences of the steps that
+            // rest on it (a single, a subset, a pointing pair...).
+            named += path.steps.iter().filter(|s| s.text.contains(name)).count();
+            assert!(
+                path.steps
+                    .iter()
+                    .all(|s| s.technique != Technique::VariantRule),
+                "a house is reasoned on by the techniques: {}",
+                used(&path)
+            );
+            let opts = logic.options(&puzzle).unwrap();
+            assert!(!opts.unique, "uniqueness techniques stay off with rules");
+            eprintln!(
+                "{name} seed {seed}: {} givens, {} steps, rating {:.1}, {}",
+                puzzle.values().iter().filter(|&&v| v != 0).count(),
+                path.steps.len(),
+                path.rating.difficulty,
+                used(&path)
+            );
+        }
+        assert!(named > 0, "no step named a {name}");
+    }
+}
+
+#[test]
+fn a_diagonal_is_named_as_a_house_and_its_repeats_are_refused() {
+    use crate::grid::{Diagonal, Rule};
+    let layout = Arc::new(Layout::classic());
+    let mut values = vec![0u8; 81];
+    values[0] = 5;
+    values[80] = 5;
+    let puzzle = Puzzle::empty(layout)
+        .with_values(values)
+        .with_rules(vec![Rule::Diagonal(Diagonal::Main)]);
+    let logic = Logic::for_puzzle(&puzzle).unwrap();
+    let shape = logic.shape();
+    assert_eq!(shape.house_name(27), "the main diagonal");
+    assert_eq!(shape.houses_name(&[27, 0]), "the main diagonal and row 1");
+    match logic.candidates(puzzle.values()) {
+        Err(LogicError::Conflict { house, .. }) => assert_eq!(house, "the main diagonal"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn options_name_a_repeat_on_a_diagonal() {
+    use crate::grid::{Diagonal, Rule};
+    let mut values = vec![0u8; 81];
+    values[0] = 5;
+    values[80] = 5;
+    let puzzle = Puzzle::empty(Arc::new(Layout::classic()))
+        .with_values(values)
+        .with_rules(vec![Rule::Diagonal(Diagonal::Main)]);
+    let mut logic = Logic::for_puzzle(&puzzle).unwrap();
+    match logic.options(&puzzle) {
+        Err(LogicError::Conflict { house, .. }) => assert_eq!(house, "the main diagonal"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -47,7 +47,10 @@ impl Shuffler {
 /// order the search happens to explore: a faster solver makes the same
 /// puzzles.
 pub fn full_grid(solver: &mut SudokuSolver, seed: u64) -> Vec<u8> {
-    let layout = solver.layout().clone();
+    // The houses of the variant rules too (a diagonal, a window): a
+    // permutation that clashes with one of them could leave a start with
+    // no solution that takes the search long to refute.
+    let layout = solver.houses_layout().clone();
     let n = layout.size();
     let mut rng = Shuffler::new(seed);
     let mut scratch = vec![0u8; layout.cell_count()];

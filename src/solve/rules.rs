@@ -510,7 +510,8 @@ impl RuleSet {
 
 /// What each variant rule alone rules out of a grid of candidates, for
 /// hints: every rule compiled on its own (with the puzzle's other rules
-/// as context, for "all marks given").
+/// as context, for "all marks given"). The houses a rule makes are not
+/// looked at: the hints' techniques reason on them as on any house.
 #[derive(Clone, Debug)]
 pub struct RuleEliminations {
     per_rule: Vec<RuleSet>,
@@ -536,8 +537,10 @@ impl RuleEliminations {
         for (c, &mask) in set.masks.iter().enumerate() {
             m[c] &= mask;
         }
-        // A symbol placed in a group (or extra house) leaves its other cells.
-        for g in set.houses.iter().chain(&set.groups) {
+        // A symbol placed in a group leaves its other cells. A rule that
+        // makes a house (a diagonal, a full region) is left to the
+        // techniques, which take it as one more house.
+        for g in &set.groups {
             for &a in g {
                 let v = m[a as usize];
                 if v.count_ones() == 1 {

@@ -208,6 +208,14 @@ impl SudokuSolver {
         &self.base
     }
 
+    /// The layout the search runs on: the one it was made for, with the
+    /// extra houses of its variant rules (a diagonal, an extra region or a
+    /// disjoint group of as many cells as symbols) after its own houses.
+    /// The same as [`SudokuSolver::layout`] without such rules.
+    pub fn houses_layout(&self) -> &Arc<Layout> {
+        &self.layout
+    }
+
     /// The puzzle's variant rules this solver was built with.
     pub fn rules(&self) -> &[Rule] {
         &self.own_rules
