@@ -1,9 +1,13 @@
 //! Making puzzles: a random full grid of any layout, removing givens while
-//! the solution stays unique, and cutting a grid into killer cages.
+//! the solution stays unique, cutting a grid into killer cages, and
+//! variant puzzles of each family of rules ([`variant`]).
 //! Deterministic for a given seed: the same seed gives the same puzzle on
 //! every machine.
 
 use std::sync::Arc;
+
+mod variant;
+pub use variant::{FAMILIES, Variant, variant};
 
 use super::sudoku::SudokuSolver;
 use crate::grid::{Cage, Layout};

@@ -1,7 +1,8 @@
 //! Writes the puzzle samples in `samples/puzzles/`: a generated puzzle of each
 //! built-in shape and a jigsaw, thinned while the solution stays unique, and
 //! a killer with no givens, cut into cages until its cages alone leave one
-//! solution.
+//! solution, and in `samples/puzzles/variants/` a puzzle of each family of
+//! variant rules (diagonals, thermometers, kropki dots...).
 //!
 //! cargo run --release -p sudoku-lens-tools --bin make_samples
 
@@ -10,7 +11,7 @@ use std::sync::Arc;
 use sudoku_lens::grid::{Layout, Puzzle};
 use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
-use sudoku_lens::solve::generate::{full_grid, killer, thin};
+use sudoku_lens::solve::generate::{FAMILIES, full_grid, killer, thin, variant};
 
 /// A solved square grid of boxes `b` x `b` (`b`² symbols): the pattern
 /// where row r starts `b` symbols on from the row above within a band and
@@ -128,6 +129,21 @@ fn main() -> std::io::Result<()> {
         puzzle.with_values(full).to_text(),
     )?;
     println!("killer: {count} cages, no givens");
+    let variants = dir.join("variants");
+    std::fs::create_dir_all(&variants)?;
+    for &family in FAMILIES {
+        let v = variant(family, 1).map_err(std::io::Error::other)?;
+        std::fs::write(variants.join(format!("{family}.txt")), v.puzzle.to_text())?;
+        std::fs::write(
+            variants.join(format!("{family}.solution.txt")),
+            v.puzzle.clone().with_values(v.solution).to_text(),
+        )?;
+        println!(
+            "{family}: {} rules, {} givens",
+            v.puzzle.rules().len(),
+            v.puzzle.given_count()
+        );
+    }
     sudoku_lens_tools::samples::entries::write(&dir)?;
     Ok(())
 }
