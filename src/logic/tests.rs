@@ -306,3 +306,40 @@ fn options_name_a_repeat_on_a_diagonal() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The variant samples (one a family of rules, made by `make_samples`):
+/// every step of every path true, each path ending in the solution.
+#[test]
+fn every_variant_sample_is_explained_to_the_end_and_every_step_is_true() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/puzzles/variants");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.unwrap().file_name().to_string_lossy().into_owned();
+            n.strip_suffix(".solution.txt").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    assert!(
+        names.len() >= crate::solve::generate::FAMILIES.len(),
+        "{names:?}"
+    );
+    let mut by_logic = Vec::new();
+    for name in names {
+        let (puzzle, solution) = sample(&format!("variants/{name}"));
+        assert!(!puzzle.rules().is_empty(), "{name}");
+        let path = explain(&puzzle).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let logic = Logic::for_puzzle(&puzzle).unwrap();
+        check_path(puzzle.values(), &path, &solution, logic.shape());
+        if path.steps.iter().all(|s| s.technique != Technique::Solver) {
+            by_logic.push(name.clone());
+        }
+        eprintln!(
+            "{name}: {} steps, rating {:.1}, {}",
+            path.steps.len(),
+            path.rating.difficulty,
+            used(&path)
+        );
+    }
+    eprintln!("without the solver's step: {by_logic:?}");
+}

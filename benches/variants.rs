@@ -1,0 +1,241 @@
+//! Variant solving speed, one thread: building the solver for a puzzle's
+//! rules and counting its solutions up to 2 (solve and prove uniqueness).
+//!
+//! - `variants/generated`: puzzles of every family of rules
+//!   ([`sudoku_lens::solve::generate::FAMILIES`]), made from seeds by the
+//!   library's generator, `SEEDS` of each (elements = puzzles).
+//! - After the group, a report of the per-puzzle times (best of 3) that a
+//!   throughput hides: median, 90th percentile and slowest, over the
+//!   generated sets (each family apart, then all) and over the shared
+//!   variant puzzles (`../shared/data/puzzles/variants-train`, f-puzzles
+//!   JSON; skipped, saying so, when absent, a failure under CI), beside the
+//!   figures of the JavaScript constraint solver they are measured against.
+//!   Then the share of each set that the hints explain to the end without
+//!   the solver's step.
+//!
+//! cargo bench --bench variants
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, Throughput};
+use sudoku_lens::grid::{Document, Puzzle, parse_file};
+use sudoku_lens::logic::{Logic, Technique};
+use sudoku_lens::solve::generate::{FAMILIES, variant};
+use sudoku_lens::solve::{Budget, SolveError, SudokuSolver};
+
+#[path = "../tests/collections/mod.rs"]
+mod collections;
+
+/// Generated puzzles of each family.
+const SEEDS: u64 = 6;
+/// Runs of each puzzle in the report; the best is kept.
+const RUNS: usize = 3;
+/// How long one shared puzzle may search before it counts as given up (a
+/// few of them take far longer than the rest).
+const BUDGET: Duration = Duration::from_secs(10);
+/// The JavaScript constraint solver's figures on 101 variant puzzles of
+/// these kinds (counting to 2 under node): the median, the time 90% stay
+/// under, and the slowest.
+const PEER_MEDIAN_MS: f64 = 3.4;
+const PEER_P90_MS: f64 = 40.0;
+const PEER_MAX_MS: f64 = 250.0;
+
+/// A puzzle and its name in the report.
+struct Named {
+    name: String,
+    family: String,
+    puzzle: Puzzle,
+}
+
+fn main() {
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+        .configure_from_args();
+    let made = Instant::now();
+    let generated: Vec<Named> = FAMILIES
+        .iter()
+        .flat_map(|&family| {
+            (1..=SEEDS).map(move |seed| Named {
+                name: format!("{family} #{seed}"),
+                family: family.to_string(),
+                puzzle: variant(family, seed)
+                    .unwrap_or_else(|e| panic!("{family} #{seed}: {e}"))
+                    .puzzle,
+            })
+        })
+        .collect();
+    println!(
+        "{} generated variant puzzles made in {:.1} s",
+        generated.len(),
+        made.elapsed().as_secs_f64()
+    );
+    let mut group = c.benchmark_group("variants");
+    group.throughput(Throughput::Elements(generated.len() as u64));
+    group.bench_function("generated", |b| {
+        b.iter(|| {
+            for p in &generated {
+                black_box(count(black_box(&p.puzzle), Budget::default()).ok());
+            }
+        })
+    });
+    group.finish();
+    c.final_summary();
+
+    println!();
+    for &family in FAMILIES {
+        let set: Vec<&Named> = generated.iter().filter(|p| p.family == family).collect();
+        report(&format!("generated {family}"), &set, false);
+    }
+    let all: Vec<&Named> = generated.iter().collect();
+    report("generated, all families", &all, true);
+    let shared = load_shared();
+    if !shared.is_empty() {
+        let set: Vec<&Named> = shared.iter().collect();
+        report("variants-train (shared)", &set, true);
+    }
+    println!();
+    explained(&generated, "generated");
+    explained(&shared, "variants-train (shared)");
+}
+
+/// Builds the solver for the puzzle's rules and counts its solutions up to
+/// 2 within `budget`.
+fn count(p: &Puzzle, budget: Budget) -> Result<u64, SolveError> {
+    let mut solver = SudokuSolver::with_rules(p.layout().clone(), p.cages(), p.rules())?;
+    solver.set_budget(budget);
+    let mut first = vec![0u8; p.values().len()];
+    solver.solve_into(p.values(), 2, &mut first)
+}
+
+/// The best of [`RUNS`] times of [`count`], in milliseconds, or `None`
+/// when the search gave up within [`BUDGET`].
+fn time_one(p: &Puzzle) -> Option<f64> {
+    let mut best = f64::MAX;
+    for _ in 0..RUNS {
+        let t = Instant::now();
+        match count(p, Budget::time(BUDGET)) {
+            Ok(_) => {}
+            Err(SolveError::GaveUp { .. }) => return None,
+            Err(e) => panic!("{e}"),
+        }
+        best = best.min(t.elapsed().as_secs_f64() * 1e3);
+    }
+    Some(best)
+}
+
+/// Median, 90th percentile and slowest of a set's times; `full` adds the
+/// peer's figures and the three slowest puzzles.
+fn report(label: &str, set: &[&Named], full: bool) {
+    let mut times: Vec<(f64, &str)> = Vec::new();
+    let mut gave_up = Vec::new();
+    for p in set {
+        match time_one(&p.puzzle) {
+            Some(ms) => times.push((ms, &p.name)),
+            None => gave_up.push(p.name.as_str()),
+        }
+    }
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let at = |q: f64| times[((times.len() as f64 - 1.0) * q).round() as usize].0;
+    if times.is_empty() {
+        println!("{label}: every search gave up");
+        return;
+    }
+    println!(
+        "{label}: {} puzzles, median {:.2} ms, 90% under {:.2} ms, slowest {:.2} ms ({}){}",
+        set.len(),
+        at(0.5),
+        at(0.9),
+        at(1.0),
+        times.last().map_or("", |t| t.1),
+        if gave_up.is_empty() {
+            String::new()
+        } else {
+            format!("; gave up after {BUDGET:?}: {}", gave_up.join(", "))
+        }
+    );
+    if full {
+        println!(
+            "  the peer: median {PEER_MEDIAN_MS} ms, 90% under {PEER_P90_MS} ms, slowest under {PEER_MAX_MS} ms"
+        );
+        for (ms, name) in times.iter().rev().take(3) {
+            println!("  {ms:9.2} ms  {name}");
+        }
+    }
+}
+
+/// The share of `set` the hints take to the solution without the solver's
+/// step, family by family.
+fn explained(set: &[Named], label: &str) {
+    if set.is_empty() {
+        return;
+    }
+    let mut families: Vec<(String, usize, usize)> = Vec::new();
+    for p in set {
+        let by_logic = Logic::for_puzzle(&p.puzzle).is_ok_and(|mut logic| {
+            logic.set_budget(Budget::time(BUDGET));
+            let Ok(opts) = logic.options(&p.puzzle) else {
+                return false;
+            };
+            logic
+                .explain(p.puzzle.values(), &opts)
+                .is_ok_and(|path| path.steps.iter().all(|s| s.technique != Technique::Solver))
+        });
+        match families.iter_mut().find(|f| f.0 == p.family) {
+            Some(f) => {
+                f.1 += by_logic as usize;
+                f.2 += 1;
+            }
+            None => families.push((p.family.clone(), by_logic as usize, 1)),
+        }
+    }
+    let (done, all) = families.iter().fold((0, 0), |(d, a), f| (d + f.1, a + f.2));
+    let parts: Vec<String> = families
+        .iter()
+        .map(|(f, d, a)| format!("{f} {d}/{a}"))
+        .collect();
+    println!(
+        "{label}: {done} of {all} explained to the end without the solver's step; {}",
+        parts.join(", ")
+    );
+}
+
+/// The shared variant puzzles, each named by its file and grouped by its
+/// rules' names.
+fn load_shared() -> Vec<Named> {
+    let Some(dir) = collections::dir() else {
+        println!("benches/variants: no shared variant puzzles; not measured");
+        return Vec::new();
+    };
+    let dir = dir.join("variants-train");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            let puzzle = match parse_file(&path, None) {
+                Ok(Document::Single(p)) => p,
+                Ok(Document::Batch(_)) => panic!("{name}: one puzzle expected"),
+                Err(e) => panic!("{e}"),
+            };
+            let mut kinds: Vec<&str> = puzzle.rules().iter().map(|r| r.name()).collect();
+            kinds.sort_unstable();
+            kinds.dedup();
+            if !puzzle.cages().is_empty() {
+                kinds.insert(0, "killer");
+            }
+            Named {
+                name: name.into_owned(),
+                family: kinds.join("+"),
+                puzzle,
+            }
+        })
+        .collect()
+}
