@@ -1,11 +1,13 @@
 //! Logic engine speed, one thread, on the shared puzzle collections in
-//! `../shared/data/puzzles` (skipped quietly when they are absent):
+//! `../shared/data/puzzles` (skipped, saying so, when they are absent;
+//! under CI, `CI=true`, their absence fails):
 //!
 //! - `logic/rate unbiased_1000`: rating every puzzle (elements = puzzles).
 //! - `logic/hint ...`: the next step from the givens, over a slice of the
 //!   hardest classic sets and of the thinned samurai puzzles.
 //!
-//! After the groups, a report prints the rating rate (best of 3 passes) and
+//! After the groups, a report prints the rating rate (best of 3 passes),
+//! how the ratings spread over the levels and which puzzles rate slowest,
 //! the slowest hint over every puzzle of magictour_top1465 and
 //! forum_hardest_1106, and over the samurai puzzles thinned to about 100
 //! givens (the goal: under 50 ms each). Then what the app does on a
@@ -106,6 +108,7 @@ fn main() {
         "rating unbiased_1000, one thread (best of 3 passes): {:.0} puzzles/s",
         unbiased.len() as f64 / best
     );
+    rating_spread(&mut logic, &unbiased, &unique);
     for (name, set) in [
         ("magictour_top1465", &magictour),
         ("forum_hardest_1106", &hardest),
@@ -119,6 +122,38 @@ fn main() {
     }
     slowest_hint("samurai thinned", &mut samurai_logic, &samurai, &unique);
     app_on_samurai(&samurai);
+}
+
+/// How the ratings of `set` spread over the levels, and where the rating
+/// time goes: the share the slowest 5% take, and the slowest puzzles with
+/// their rating and hardest technique.
+fn rating_spread(logic: &mut Logic, set: &[Vec<u8>], opts: &Options) {
+    let mut rows: Vec<(f64, f32, String)> = Vec::new();
+    let mut levels = std::collections::BTreeMap::new();
+    for values in set {
+        let t = Instant::now();
+        let Ok(r) = logic.rate(values, opts) else {
+            continue;
+        };
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        *levels.entry(r.level).or_insert(0) += 1;
+        let top = r
+            .counts
+            .last()
+            .map(|(t, _)| t.to_string())
+            .unwrap_or_default();
+        rows.push((ms, r.difficulty, top));
+    }
+    let total: f64 = rows.iter().map(|r| r.0).sum();
+    rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let slow: f64 = rows[..rows.len() / 20].iter().map(|r| r.0).sum();
+    println!(
+        "  the slowest 5% take {:.0}% of the time; levels {levels:?}",
+        slow / total * 100.0
+    );
+    for (ms, d, top) in rows.iter().take(12) {
+        println!("  {ms:7.2} ms  {d:.1}  {top}");
+    }
 }
 
 /// The app's work on each thinned samurai: the uniqueness check and the

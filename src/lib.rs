@@ -1,9 +1,13 @@
 //! sudoku-lens: read sudoku puzzles of many shapes and solve them.
 //!
 //! - [`grid`]: layouts (cells on a canvas and the houses over them), puzzles
-//!   (with cages, for killers), and their text, JSON and f-puzzles formats.
-//! - [`solve`]: a generic Dancing Links exact-cover engine and the encoding of
-//!   any layout into it.
+//!   (with cages for killers, and variant rules as data), and their text,
+//!   JSON and f-puzzles formats.
+//! - [`solve`]: a generic Dancing Links exact-cover engine, the encoding of
+//!   any layout and its rules into it, and puzzles made from seeds.
+//! - [`logic`]: human techniques over houses, cages and rules: the next
+//!   step of a puzzle and why, a path to the solution, and a rating on
+//!   Sudoku Explainer's scale.
 //! - [`batch`]: many puzzles solved in parallel.
 //! - [`check`]: a player's digits checked against the puzzle: wrong entries
 //!   and why, cells to go, solved or not.

@@ -7,12 +7,13 @@
 //! cargo test --release --test logic_ratings -- --ignored --nocapture
 //! (set LOGIC_RATINGS_ROWS=1 to print every row)
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
 use sudoku_lens::grid::Layout;
 use sudoku_lens::logic::{Logic, Options};
+
+mod collections;
 
 /// The correlation reached when this floor was set; the test fails below it.
 const SPEARMAN_FLOOR: f64 = 0.95;
@@ -61,12 +62,12 @@ fn spearman_handles_ties_as_average_ranks() {
 #[test]
 #[ignore = "needs ../shared/data; run in release"]
 fn rating_ranks_puzzles_as_sudoku_explainer_does() {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles/ratings/ratings.tsv");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        println!("no ratings at {}; nothing to measure", path.display());
+    let Some(dir) = collections::dir() else {
+        println!("no shared data; nothing to check");
         return;
     };
+    let path = dir.join("ratings/ratings.tsv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let rows = std::env::var_os("LOGIC_RATINGS_ROWS").is_some();
     let mut logic = Logic::new(Arc::new(Layout::classic()));
     let opts = Options {

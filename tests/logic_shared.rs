@@ -158,59 +158,10 @@ fn every_step_on_the_samurai_puzzles_is_true() {
     }
 }
 
-#[test]
-#[ignore = "needs ../shared/data; run in release"]
-fn ratings_of_unbiased_1000() {
-    let Some(dir) = collections::dir() else {
-        println!("no shared data; nothing to rate");
-        return;
-    };
-    let all = collections::load(&dir.join("classic/unbiased_1000.txt"));
-    let mut logic = Logic::new(Arc::new(Layout::classic()));
-    let opts = Options {
-        unique: true,
-        ..Options::default()
-    };
-    let mut rows: Vec<(f64, f32, String)> = Vec::new();
-    let mut levels = std::collections::BTreeMap::new();
-    for values in &all {
-        let t = Instant::now();
-        let r = logic.rate(values, &opts).expect("a unique puzzle");
-        let ms = t.elapsed().as_secs_f64() * 1e3;
-        *levels.entry(r.level).or_insert(0) += 1;
-        let top = r
-            .counts
-            .last()
-            .map(|(t, _)| t.to_string())
-            .unwrap_or_default();
-        rows.push((ms, r.difficulty, top));
-    }
-    let total: f64 = rows.iter().map(|r| r.0).sum();
-    rows.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let slow: f64 = rows[..rows.len() / 20].iter().map(|r| r.0).sum();
-    println!(
-        "unbiased_1000: {:.0} ms in all ({:.0} puzzles/s); the slowest 5% take {:.0}%; levels {levels:?}",
-        total,
-        all.len() as f64 / total * 1e3,
-        slow / total * 100.0
-    );
-    for (ms, d, top) in rows.iter().take(12) {
-        println!("  {ms:7.2} ms  {d:.1}  {top}");
-    }
-}
-
 /// The shared killer screenshots' truth files: every cage and shown digit
 /// of 32 puzzles from several apps.
 fn killer_truths() -> Option<Vec<PathBuf>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/screens/killer-train");
-    if !dir.is_dir() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{} is missing: CI needs the shared killer truths",
-            dir.display()
-        );
-        return None;
-    }
+    let dir = collections::shared("screens/killer-train")?;
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())

@@ -13,10 +13,28 @@ use std::sync::Arc;
 use sudoku_lens::grid::{Document, Layout, parse_file};
 use sudoku_lens::solve::SudokuSolver;
 
-/// The shared collections' folder, when it is beside the checkout.
+/// The shared collections' folder, when it is beside the checkout. Under
+/// CI (`CI=true`) it must be: a check that found nothing to check there
+/// would pass without checking anything, so its absence fails instead.
 pub fn dir() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles");
-    dir.is_dir().then_some(dir)
+    shared("puzzles")
+}
+
+/// `../shared/data/NAME` beside the checkout, when it is there; a failure
+/// under CI when it is not (see [`dir`]).
+pub fn shared(name: &str) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data")
+        .join(name);
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "{} is missing: CI needs the shared data beside the checkout",
+        dir.display()
+    );
+    None
 }
 
 /// The givens of every puzzle in a file (a batch of lines, or one puzzle).
