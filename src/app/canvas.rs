@@ -9,6 +9,7 @@ use eframe::egui::{
 use image::RgbaImage;
 
 use super::doc::{self, Doc, Source};
+use super::labels::{self, Chip};
 use super::{Stamp, SudokuApp};
 use crate::grid::{Cage, Layout};
 use crate::logic::{Step, mark_spot};
@@ -360,6 +361,17 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         }
         of
     };
+    // Cells holding a cage's printed sum (in their top-left corner).
+    let mut sum_cells = vec![false; layout.cell_count()];
+    for k in &cages {
+        if let Some(c) = sum_cell(&layout, k) {
+            sum_cells[c] = true;
+        }
+    }
+    let hovered = ui
+        .input(|i| i.pointer.hover_pos())
+        .filter(|p| rect.contains(*p))
+        .and_then(|p| doc.cell_at(xf.to_canvas(p)));
     let marked = app
         .solutions()
         .map(|s| s.marked_cells())
@@ -504,42 +516,38 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     }
 
     // Digits as read from a photo (a text puzzle's are in its picture),
-    // and the selection.
+    // each beside its printed digit so that both can be compared: a chip in
+    // the cell's corner, or in cells too small on screen for one, a dot,
+    // and a chip beside the cell under the pointer and the selected one.
+    let mut beside = Vec::new();
     for (cell, q) in quads.iter().enumerate() {
-        let h = ((q[3] - q[0]).length() + (q[2] - q[1]).length()) / 2.0;
         // The player's digits are read too: their chips in their own ink.
         let (v, ink) = match (values[cell], entries[cell]) {
             (0, e) if e != 0 => (e, if wrong.contains(&cell) { WRONG } else { ENTRY }),
             (g, _) => (g, SELECT),
         };
         if v != 0 && show_readings && is_photo {
-            let ch = alphabet.symbol(v).to_string();
-            // A chip at the cell's top-left: what was read, beside the print.
-            let size = (h * 0.34).clamp(7.0, 40.0);
-            let at = q[0] + (q[2] - q[0]) * 0.06;
-            let chip = Rect::from_min_size(at, Vec2::splat(size * 1.15));
-            painter.rect_filled(
-                chip,
-                CornerRadius::same(3),
-                Color32::from_rgba_unmultiplied(255, 255, 255, 225),
-            );
-            painter.rect_stroke(
-                chip,
-                CornerRadius::same(3),
-                Stroke::new(1.0, ink),
-                StrokeKind::Inside,
-            );
-            painter.text(
-                chip.center(),
-                Align2::CENTER_CENTER,
-                ch,
-                FontId::proportional(size),
-                ink,
-            );
+            let side = quad_side(q);
+            let asked = hovered == Some(cell) || selected == Some(cell);
+            let chip = labels::chip_style(side, asked);
+            // A printed cage sum holds the top-left corner.
+            let (b, font) = labels::chip_box(chip, side, sum_cells[cell]);
+            let b = box_on_screen(q, b, side);
+            match (chip, font) {
+                (_, None) => {
+                    painter.circle_filled(b.center(), b.width() / 2.0, ink);
+                }
+                (Chip::Beside, Some(font)) => beside.push((b, font, v, ink)),
+                (_, Some(font)) => draw_chip(&painter, b, font, alphabet.symbol(v), ink),
+            }
         }
         if selected == Some(cell) {
             painter.add(Shape::closed_line(q.to_vec(), Stroke::new(3.0, SELECT)));
         }
+    }
+    // Over the neighbouring cells' marks.
+    for (b, font, v, ink) in beside {
+        draw_chip(&painter, b, font, alphabet.symbol(v), ink);
     }
 
     // The candidates, and the whole step at the hint's last level, drawn
@@ -548,10 +556,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         let (r, c) = layout.position(cell);
         xf.to_screen(located.canvas_to_image(c as f32 + f[0], r as f32 + f[1]))
     };
-    let side = |cell: usize| {
-        let q = &quads[cell];
-        ((q[3] - q[0]).length() + (q[2] - q[1]).length()) / 2.0
-    };
+    let side = |cell: usize| quad_side(&quads[cell]);
     let size = layout.size();
     if let Some(marks) = &marks {
         let filled: Vec<u8> = values
@@ -813,6 +818,46 @@ fn draw_cages(
         painter.rect_filled(plate, CornerRadius::same(2), Color32::WHITE);
         painter.galley(corner, galley, SELECT);
     }
+}
+
+/// A read symbol on its white plate `b` (screen), framed in `ink`.
+fn draw_chip(painter: &egui::Painter, b: Rect, font: f32, symbol: char, ink: Color32) {
+    let plate = Color32::from_rgba_unmultiplied(255, 255, 255, 225);
+    painter.rect_filled(b, CornerRadius::same(3), plate);
+    painter.rect_stroke(
+        b,
+        CornerRadius::same(3),
+        Stroke::new(1.0, ink),
+        StrokeKind::Inside,
+    );
+    painter.text(
+        b.center(),
+        Align2::CENTER_CENTER,
+        symbol,
+        FontId::proportional(font),
+        ink,
+    );
+}
+
+/// A cell's side on the screen: the mean of its quad's left and right
+/// sides.
+fn quad_side(q: &[Pos2; 4]) -> f32 {
+    ((q[3] - q[0]).length() + (q[2] - q[1]).length()) / 2.0
+}
+
+/// The point of a cell's quad (top-left, top-right, bottom-right,
+/// bottom-left) at fractions `f` of it, interpolated between its corners;
+/// fractions outside 0..1 reach beside the cell.
+fn in_quad(q: &[Pos2; 4], f: Pos2) -> Pos2 {
+    let top = q[0] + (q[1] - q[0]) * f.x;
+    let bottom = q[3] + (q[2] - q[3]) * f.x;
+    top + (bottom - top) * f.y
+}
+
+/// A box in a cell's fractions ([`labels`]) on the screen: upright, centred
+/// where its centre falls in the quad, `side` points to a cell.
+fn box_on_screen(q: &[Pos2; 4], b: Rect, side: f32) -> Rect {
+    Rect::from_center_size(in_quad(q, b.center()), b.size() * side)
 }
 
 fn xf(rect: Rect, view: &ViewState, cw: f32, ch: f32) -> Xf {

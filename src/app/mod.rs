@@ -22,6 +22,7 @@ pub mod hint;
 pub mod input;
 
 mod canvas;
+pub mod labels;
 pub use canvas::REGION_TINTS;
 mod view;
 mod worker;
