@@ -14,7 +14,7 @@ use super::{Stamp, SudokuApp};
 use crate::grid::{Cage, Layout};
 use crate::logic::{Step, mark_spot};
 use crate::overlay::cages::{
-    CAGE_DASH, CAGE_GAP, CAGE_INSET, CAGE_SUM_AT, CAGE_SUM_HEIGHT, cage_outline, dashes, sum_cell,
+    CAGE_DASH, CAGE_GAP, CAGE_INSET, Segment, cage_outline, dashes, sum_cell,
 };
 
 /// Largest texture side uploaded for a photo; larger photos are shown
@@ -65,6 +65,17 @@ pub const REGION_TINTS: [Color32; 5] = [
     Color32::from_rgba_premultiplied(55, 0, 50, 45),
     Color32::from_rgba_premultiplied(35, 35, 35, 45),
 ];
+/// The selected cell's cage: its outline drawn solid and this wide, in
+/// points, against the 1.5 of a cage's dashes, so that its cells stand
+/// out from the neighbouring cages at a glance.
+pub const SELECTED_CAGE_WIDTH: f32 = 3.0;
+/// A white band under the selected cage's outline, in points: the outline
+/// stays visible over a grid line or dark print.
+const SELECTED_CAGE_HALO: f32 = 5.5;
+/// Length of the pieces the selected cage's outline is drawn in, as a
+/// fraction of a cell: short enough to follow a photo's curved grid.
+const SELECTED_CAGE_PIECE: f32 = 0.25;
+
 /// Smallest candidate drawn, in screen points: smaller ones are noise
 /// (zoom in to read them).
 const MARK_MIN_FONT: f32 = 5.0;
@@ -361,6 +372,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         }
         of
     };
+    let selected_cage = selected.and_then(|c| doc.cage_of(c));
     // Cells holding a cage's printed sum (in their top-left corner).
     let mut sum_cells = vec![false; layout.cell_count()];
     for k in &cages {
@@ -508,11 +520,14 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     }
 
     // Cages over a photo, in the app's colour, to check against the print
-    // (a text puzzle's are in its picture, as export draws them).
+    // (a text puzzle's are in its picture, as export draws them), and the
+    // selected cell's cage over either.
+    let cage_to_screen = |p: [f32; 2]| xf.to_screen(located.canvas_to_image(p[0], p[1]));
     if is_photo {
-        draw_cages(&painter, &cages, &layout, &|p| {
-            xf.to_screen(located.canvas_to_image(p[0], p[1]))
-        });
+        draw_cages(&painter, &cages, &layout, selected_cage, &cage_to_screen);
+    }
+    if let Some(cage) = selected_cage.and_then(|k| cages.get(k)) {
+        draw_selected_cage(&painter, cage, &layout, &cage_to_screen);
     }
 
     // Digits as read from a photo (a text puzzle's are in its picture),
@@ -789,35 +804,107 @@ fn draw_step(
     }
 }
 
-/// Cages as printed: a dashed outline inside each, its sum small in its
-/// top-left cell on a patch of white; `to_screen` maps grid coordinates
-/// (see [`crate::overlay::cages`]) to the screen.
+/// Cages as printed: a dashed outline inside each (but the selected
+/// cage's, `selected`, drawn by [`draw_selected_cage`]), and each sum as
+/// read in its top-left cell, beside the printed one
+/// ([`labels::read_sum_box`]) on a patch of white; `to_screen` maps grid
+/// coordinates (see [`crate::overlay::cages`]) to the screen.
 fn draw_cages(
     painter: &egui::Painter,
     cages: &[Cage],
     layout: &Layout,
+    selected: Option<usize>,
     to_screen: &dyn Fn([f32; 2]) -> Pos2,
 ) {
     let stroke = Stroke::new(1.5, SELECT);
-    for cage in cages {
-        let outline = cage_outline(layout, &cage.cells, CAGE_INSET);
-        for [a, b] in dashes(&outline, CAGE_DASH, CAGE_GAP) {
-            painter.line_segment([to_screen(a), to_screen(b)], stroke);
+    for (k, cage) in cages.iter().enumerate() {
+        if selected != Some(k) {
+            for [a, b] in dashes(&outline_around_sum(layout, cage), CAGE_DASH, CAGE_GAP) {
+                painter.line_segment([to_screen(a), to_screen(b)], stroke);
+            }
         }
         let Some(at) = sum_cell(layout, cage) else {
             continue;
         };
         let (r, c) = layout.position(at);
         let (x, y) = (c as f32, r as f32);
-        let corner = to_screen([x + CAGE_SUM_AT[0], y + CAGE_SUM_AT[1]]);
         let side = (to_screen([x, y + 1.0]) - to_screen([x, y])).length();
-        // A font's digits are about 0.7 of its size.
-        let font = FontId::proportional((side * CAGE_SUM_HEIGHT / 0.7).clamp(6.0, 40.0));
+        let font = FontId::proportional(labels::read_sum_font(side));
         let galley = painter.layout_no_wrap(cage.sum.to_string(), font, SELECT);
-        let plate = Rect::from_min_size(corner, galley.size()).expand(1.0);
+        let Some(b) = labels::read_sum_box(side, galley.size(), selected == Some(k)) else {
+            continue;
+        };
+        let centre = to_screen([x + b.center().x, y + b.center().y]);
+        let plate = Rect::from_center_size(centre, b.size() * side);
         painter.rect_filled(plate, CornerRadius::same(2), Color32::WHITE);
-        painter.galley(corner, galley, SELECT);
+        painter.galley(
+            plate.min + Vec2::splat(labels::READ_SUM_PAD),
+            galley,
+            SELECT,
+        );
     }
+}
+
+/// The selected cell's cage: its outline solid and wide on a white band,
+/// over a photo or a text puzzle's drawn grid alike.
+fn draw_selected_cage(
+    painter: &egui::Painter,
+    cage: &Cage,
+    layout: &Layout,
+    to_screen: &dyn Fn([f32; 2]) -> Pos2,
+) {
+    let pieces = dashes(&outline_around_sum(layout, cage), SELECTED_CAGE_PIECE, 0.0);
+    let halo = Color32::from_rgba_unmultiplied(255, 255, 255, 200);
+    for stroke in [
+        Stroke::new(SELECTED_CAGE_HALO, halo),
+        Stroke::new(SELECTED_CAGE_WIDTH, SELECT),
+    ] {
+        for [a, b] in &pieces {
+            painter.line_segment([to_screen(*a), to_screen(*b)], stroke);
+        }
+    }
+}
+
+/// The outline of `cage` ([`cage_outline`]) but where it would run over
+/// its printed sum ([`labels::PRINTED_SUM`] of its top-left cell): drawn
+/// over a photo, it leaves the print in sight.
+fn outline_around_sum(layout: &Layout, cage: &Cage) -> Vec<Segment> {
+    let outline = cage_outline(layout, &cage.cells, CAGE_INSET);
+    let Some(at) = sum_cell(layout, cage) else {
+        return outline;
+    };
+    let (r, c) = layout.position(at);
+    let sum = labels::PRINTED_SUM.translate(vec2(c as f32, r as f32));
+    outline.into_iter().flat_map(|s| outside(s, sum)).collect()
+}
+
+/// The parts of the straight, level or upright segment `s` (from its lower
+/// to its higher coordinate) outside `area`.
+fn outside(s: Segment, area: Rect) -> Vec<Segment> {
+    let [a, b] = s;
+    // The axis the segment runs along, and the one it is fixed on.
+    let (run, fixed) = if a[1] == b[1] { (0, 1) } else { (1, 0) };
+    let span = |r: Rect, axis: usize| match axis {
+        0 => (r.min.x, r.max.x),
+        _ => (r.min.y, r.max.y),
+    };
+    let (lo, hi) = span(area, run);
+    let (f0, f1) = span(area, fixed);
+    if a[fixed] < f0 || a[fixed] > f1 || b[run] <= lo || a[run] >= hi {
+        return vec![s];
+    }
+    let mut out = Vec::new();
+    if a[run] < lo {
+        let mut end = b;
+        end[run] = lo;
+        out.push([a, end]);
+    }
+    if b[run] > hi {
+        let mut start = a;
+        start[run] = hi;
+        out.push([start, b]);
+    }
+    out
 }
 
 /// A read symbol on its white plate `b` (screen), framed in `ink`.

@@ -1,6 +1,6 @@
 //! Where the app's own labels go in a photo's cell, so that what was read
 //! and what is printed can both be seen: a read digit's chip beside the
-//! printed digit.
+//! printed digit, a killer's read sum beside the printed sum.
 //!
 //! Places are boxes in cell fractions: (0, 0) is the cell's top-left and
 //! (1, 1) its bottom-right, in the reading's orientation (on a photo taken
@@ -8,7 +8,9 @@
 //! Sizes on screen are in points. A box may reach outside its cell (a
 //! label shown beside the cell).
 
-use eframe::egui::{Rect, pos2, vec2};
+use eframe::egui::{Rect, Vec2, pos2, vec2};
+
+use crate::overlay::cages::{CAGE_SUM_AT, CAGE_SUM_HEIGHT};
 
 /// Where a printed digit's ink lies in its cell: centred, at most about
 /// 0.45 of the cell wide and 0.7 tall (0.35-0.4 wide and 0.55-0.6 tall on
@@ -78,6 +80,24 @@ const DOT_ROOM: f32 = PRINTED_DIGIT.min.x - 2.0 * CHIP_INSET;
 /// of the cell: the chip plainly belongs to the cell it points at.
 const BESIDE_GAP: f32 = 0.04;
 
+/// Gap between a read sum and its cell's right edge, as a fraction of the
+/// cell: the printed sum's own inset (CAGE_SUM_AT) mirrored.
+const READ_SUM_INSET: f32 = CAGE_SUM_AT[0];
+
+/// Padding around a read sum's digits on its white plate, in points.
+pub const READ_SUM_PAD: f32 = 1.0;
+
+/// Smallest font of a read sum, in points: sums of very small cells stay
+/// readable (they are then shown beside their cell, see [`read_sum_box`]).
+const READ_SUM_MIN_FONT: f32 = 6.0;
+
+/// Largest font of a read sum, in points: as large as the print at any
+/// zoom that fits a grid on a screen, no larger.
+const READ_SUM_MAX_FONT: f32 = 40.0;
+
+/// The height of a font's digits as a fraction of its size.
+const DIGIT_HEIGHT_SHARE: f32 = 0.7;
+
 /// How a read digit is shown in a cell of a given size on screen.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Chip {
@@ -130,4 +150,33 @@ pub fn chip_box(chip: Chip, side: f32, low: bool) -> (Rect, Option<f32>) {
         _ => pos2(CHIP_INSET, CHIP_INSET),
     };
     (Rect::from_min_size(min, size), font)
+}
+
+/// The font size of a read cage sum in a cell `side` points wide: the
+/// printed sum's height (CAGE_SUM_HEIGHT of the cell).
+pub fn read_sum_font(side: f32) -> f32 {
+    (side * CAGE_SUM_HEIGHT / DIGIT_HEIGHT_SHARE).clamp(READ_SUM_MIN_FONT, READ_SUM_MAX_FONT)
+}
+
+/// Where a read cage sum goes in the top-left cell of its cage, `side`
+/// points wide, given the size of its laid-out text (`label`, points): in
+/// the cell's top-right corner, beside the printed sum in its top-left
+/// (PRINTED_SUM), so that both can be compared. Where the cell is too
+/// small on screen for both, the sum is shown only when `asked` (its cage
+/// is the selected cell's), right of the cell; else `None`. The box
+/// includes the plate's padding.
+pub fn read_sum_box(side: f32, label: Vec2, asked: bool) -> Option<Rect> {
+    let side = side.max(1.0);
+    let size = (label + Vec2::splat(2.0 * READ_SUM_PAD)) / side;
+    let inside = Rect::from_min_size(pos2(1.0 - READ_SUM_INSET - size.x, CAGE_SUM_AT[1]), size);
+    if !inside.intersects(PRINTED_SUM) {
+        Some(inside)
+    } else if asked {
+        Some(Rect::from_min_size(
+            pos2(1.0 + BESIDE_GAP, CAGE_SUM_AT[1]),
+            size,
+        ))
+    } else {
+        None
+    }
 }

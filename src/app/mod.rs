@@ -23,7 +23,7 @@ pub mod input;
 
 mod canvas;
 pub mod labels;
-pub use canvas::REGION_TINTS;
+pub use canvas::{REGION_TINTS, SELECT, SELECTED_CAGE_WIDTH};
 mod view;
 mod worker;
 
