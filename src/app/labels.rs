@@ -80,6 +80,13 @@ const DOT_ROOM: f32 = PRINTED_DIGIT.min.x - 2.0 * CHIP_INSET;
 /// of the cell: the chip plainly belongs to the cell it points at.
 const BESIDE_GAP: f32 = 0.04;
 
+/// Font size of a chip shown beside its cell, in points: about the app's
+/// own text, read at a glance. It was asked for (the cell is under the
+/// pointer or selected), so it may cover a little of the neighbouring
+/// cell's print; a chip of CHIP_MIN_FONT beside a small cell was easy to
+/// miss.
+const BESIDE_FONT: f32 = 13.0;
+
 /// Gap between a read sum and its cell's right edge, as a fraction of the
 /// cell: the printed sum's own inset (CAGE_SUM_AT) mirrored.
 const READ_SUM_INSET: f32 = CAGE_SUM_AT[0];
@@ -139,10 +146,10 @@ pub fn chip_box(chip: Chip, side: f32, low: bool) -> (Rect, Option<f32>) {
             let font = (side * CHIP_FONT_SHARE).min(CHIP_MAX_FONT);
             (vec2(CHIP_WIDTH, CHIP_HEIGHT) * font / side, Some(font))
         }
-        Chip::Beside => {
-            let font = (side * CHIP_FONT_SHARE).clamp(CHIP_MIN_FONT, CHIP_MAX_FONT);
-            (vec2(CHIP_WIDTH, CHIP_HEIGHT) * font / side, Some(font))
-        }
+        Chip::Beside => (
+            vec2(CHIP_WIDTH, CHIP_HEIGHT) * BESIDE_FONT / side,
+            Some(BESIDE_FONT),
+        ),
     };
     let min = match chip {
         Chip::Beside => pos2(-BESIDE_GAP - size.x, 0.5 - size.y / 2.0),
