@@ -1936,3 +1936,269 @@ fn corners_moved_by_hand_make_no_mistakes_of_the_players() {
         "nothing was typed as the player's: {status}"
     );
 }
+
+/// A text the last frame paints: what it says, where its ink lies, and
+/// its font size.
+struct Painted {
+    text: String,
+    rect: egui::Rect,
+    font: f32,
+}
+
+/// Every text the last frame paints.
+fn painted_texts(h: &Window) -> Vec<Painted> {
+    fn texts(shape: &egui::Shape, out: &mut Vec<Painted>) {
+        match shape {
+            egui::Shape::Text(t) => out.push(Painted {
+                text: t.galley.text().to_string(),
+                rect: t.visual_bounding_rect(),
+                font: t
+                    .galley
+                    .job
+                    .sections
+                    .first()
+                    .map_or(0.0, |s| s.format.font_id.size),
+            }),
+            egui::Shape::Vec(v) => v.iter().for_each(|s| texts(s, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for clipped in &h.output().shapes {
+        texts(&clipped.shape, &mut out);
+    }
+    out
+}
+
+/// The screen box of the cell named `name`: its accessible widget is the
+/// box less 0.15 of its side all round.
+fn cell_box(h: &Window, name: &str) -> egui::Rect {
+    let inner = h.get_by_label_contains(&format!("Cell {name}:")).rect();
+    inner.expand(inner.width().min(inner.height()) * 0.15 / 0.7)
+}
+
+/// The part `fraction` (a box in cell fractions) of the cell box `cell`.
+fn part_of(cell: egui::Rect, fraction: egui::Rect) -> egui::Rect {
+    egui::Rect::from_min_max(
+        cell.lerp_inside(fraction.min.to_vec2()),
+        cell.lerp_inside(fraction.max.to_vec2()),
+    )
+}
+
+#[test]
+fn read_digits_are_shown_beside_the_printed_ones_at_every_cell_size() {
+    use sudoku_lens::app::labels::{
+        CHIP_MIN_FONT, Chip, PRINTED_DIGIT, PRINTED_SUM, chip_box, chip_style,
+    };
+    for side in (8..=400).map(|s| s as f32) {
+        for asked in [false, true] {
+            for low in [false, true] {
+                let chip = chip_style(side, asked);
+                let (b, font) = chip_box(chip, side, low);
+                assert!(
+                    !b.intersects(PRINTED_DIGIT),
+                    "{chip:?} at {side} points covers the printed digit: {b:?}"
+                );
+                if let Some(font) = font {
+                    assert!(font >= CHIP_MIN_FONT, "{chip:?} at {side}: font {font}");
+                }
+                if low {
+                    assert!(
+                        !b.intersects(PRINTED_SUM),
+                        "{chip:?} at {side} covers a printed cage sum: {b:?}"
+                    );
+                }
+                if chip != Chip::Beside {
+                    assert!(
+                        egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0))
+                            .contains_rect(b),
+                        "{chip:?} at {side} leaves its cell: {b:?}"
+                    );
+                }
+            }
+        }
+    }
+    // A samurai photo fitted into the first window has cells of about 31
+    // points: a dot, and a chip beside the cell under the pointer.
+    assert_eq!(chip_style(31.0, false), Chip::Dot);
+    assert_eq!(chip_style(31.0, true), Chip::Beside);
+    // A classic photo fitted: cells of about 65 points, chips in a corner.
+    assert_eq!(chip_style(65.0, false), Chip::Corner);
+    assert_eq!(chip_style(65.0, true), Chip::Corner);
+}
+
+#[test]
+fn read_cage_sums_are_shown_beside_the_printed_ones() {
+    use sudoku_lens::app::labels::{PRINTED_SUM, read_sum_box, read_sum_font};
+    let cell = egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+    for side in (8..=400).map(|s| s as f32) {
+        let font = read_sum_font(side);
+        // Two digits of the default font, about 0.6 of its size wide each,
+        // on a line 1.25 of its size.
+        let label = egui::vec2(2.0 * 0.62 * font, 1.25 * font);
+        match read_sum_box(side, label, false) {
+            Some(b) => {
+                assert!(!b.intersects(PRINTED_SUM), "{side}: {b:?}");
+                assert!(cell.contains_rect(b), "{side}: {b:?} leaves the cell");
+            }
+            None => assert!(side < 20.0, "no sum shown in a cell of {side} points"),
+        }
+        let b = read_sum_box(side, label, true).expect("a sum asked for is shown");
+        assert!(!b.intersects(PRINTED_SUM), "{side}: {b:?}");
+    }
+}
+
+#[test]
+fn a_samurai_photo_at_fit_zoom_keeps_its_print_in_sight() {
+    use sudoku_lens::app::labels::{CHIP_MIN_FONT, PRINTED_DIGIT};
+    let mut h = harness();
+    // The app's first window.
+    h.set_size(egui::vec2(1100.0, 760.0));
+    open(
+        &mut h,
+        Input::Path(root().join("samples/images/samurai-photo-page.jpg")),
+    );
+    let doc = h.state().doc().expect("the photo opened");
+    let layout = doc.layout().clone();
+    let read: Vec<(usize, u8)> = doc
+        .values()
+        .iter()
+        .enumerate()
+        .filter(|&(_, &v)| v != 0)
+        .map(|(c, &v)| (c, v))
+        .collect();
+    assert!(read.len() > 100, "{} digits read", read.len());
+    let texts = painted_texts(&h);
+    for &(cell, _) in &read {
+        let name = layout.cell_name(cell);
+        let print = part_of(cell_box(&h, &name), PRINTED_DIGIT);
+        for t in &texts {
+            assert!(
+                !t.rect.intersects(print),
+                "{:?} painted over the printed digit of {name}",
+                t.text
+            );
+        }
+    }
+    // The cell under the pointer shows what was read in it, legibly and
+    // beside its print.
+    let (cell, v) = read[read.len() / 2];
+    let name = layout.cell_name(cell);
+    let cell_rect = cell_box(&h, &name);
+    h.hover_at(cell_rect.center());
+    h.run();
+    let symbol = doc_symbol(&h, v);
+    let near: Vec<Painted> = painted_texts(&h)
+        .into_iter()
+        .filter(|t| {
+            t.text == symbol && t.rect.distance_to_pos(cell_rect.center()) < cell_rect.width()
+        })
+        .collect();
+    assert_eq!(near.len(), 1, "the reading of {name} shown by it");
+    assert!(near[0].font >= CHIP_MIN_FONT, "font {}", near[0].font);
+    assert!(!near[0].rect.intersects(part_of(cell_rect, PRINTED_DIGIT)));
+}
+
+/// How the open document writes `v`.
+fn doc_symbol(h: &Window, v: u8) -> String {
+    let doc = h.state().doc().unwrap();
+    doc.current.puzzle.alphabet().symbol(v).to_string()
+}
+
+/// The line pieces the last frame draws for the selected cell's cage.
+fn selected_cage_pieces(h: &Window) -> Vec<[egui::Pos2; 2]> {
+    fn pieces(shape: &egui::Shape, out: &mut Vec<[egui::Pos2; 2]>) {
+        match shape {
+            egui::Shape::LineSegment { points, stroke }
+                if stroke.width == sudoku_lens::app::SELECTED_CAGE_WIDTH
+                    && stroke.color == sudoku_lens::app::SELECT =>
+            {
+                out.push(*points)
+            }
+            egui::Shape::Vec(v) => v.iter().for_each(|s| pieces(s, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for clipped in &h.output().shapes {
+        pieces(&clipped.shape, &mut out);
+    }
+    out
+}
+
+#[test]
+fn a_killer_photo_shows_read_sums_beside_the_printed_ones_and_the_selected_cage() {
+    use sudoku_lens::app::labels::PRINTED_SUM;
+    use sudoku_lens::overlay::cages::sum_cell;
+    let name = "killer-screen-dashed.png";
+    let bytes = std::fs::read(root().join("samples/images").join(name)).unwrap();
+    let mut h = harness();
+    open(
+        &mut h,
+        Input::Bytes {
+            name: name.into(),
+            bytes: bytes.into(),
+        },
+    );
+    let doc = h.state().doc().expect("the screenshot opened");
+    let layout = doc.layout().clone();
+    let cages = doc.current.puzzle.cages().to_vec();
+    assert_eq!(
+        cages.len(),
+        read_sample("killer-screen-dashed.txt").cages().len()
+    );
+    let texts = painted_texts(&h);
+    for cage in &cages {
+        let at = layout.cell_name(sum_cell(&layout, cage).unwrap());
+        let cell = cell_box(&h, &at);
+        let sum = cage.sum.to_string();
+        let shown: Vec<&Painted> = texts
+            .iter()
+            .filter(|t| t.text == sum && t.rect.intersects(cell))
+            .collect();
+        assert_eq!(shown.len(), 1, "the sum read for {at}, {sum}, is shown");
+        assert!(
+            !shown[0].rect.intersects(part_of(cell, PRINTED_SUM)),
+            "the sum read for {at} covers the printed one"
+        );
+    }
+
+    // No cage stands out until a cell is selected; then its cage does.
+    assert!(selected_cage_pieces(&h).is_empty());
+    h.get_by_label_contains("Cell r1c1:").click();
+    h.run();
+    let cage = cages.iter().find(|k| k.cells.contains(&0)).unwrap();
+    let boxes: Vec<egui::Rect> = cage
+        .cells
+        .iter()
+        .map(|&c| cell_box(&h, &layout.cell_name(c as usize)).expand(1.0))
+        .collect();
+    let pieces = selected_cage_pieces(&h);
+    assert!(!pieces.is_empty(), "the selected cell's cage stands out");
+    for p in pieces.iter().flatten() {
+        assert!(
+            boxes.iter().any(|b| b.contains(*p)),
+            "{p:?} of the outline lies outside the selected cage"
+        );
+    }
+    for b in &boxes {
+        assert!(
+            pieces.iter().flatten().any(|p| b.contains(*p)),
+            "the outline passes through every cell of the cage"
+        );
+    }
+    // It gives way to the printed sum (and may end at its edge).
+    let print = part_of(cell_box(&h, "r1c1"), PRINTED_SUM).shrink(1.0);
+    for [a, b] in &pieces {
+        for p in [*a, *b, a.lerp(*b, 0.5)] {
+            assert!(
+                !print.contains(p),
+                "the outline at {p:?} covers the printed sum"
+            );
+        }
+    }
+    // Nothing selected: no cage stands out.
+    h.key_press(egui::Key::Escape);
+    h.run();
+    assert!(selected_cage_pieces(&h).is_empty());
+}

@@ -9,11 +9,12 @@ use eframe::egui::{
 use image::RgbaImage;
 
 use super::doc::{self, Doc, Source};
+use super::labels::{self, Chip};
 use super::{Stamp, SudokuApp};
 use crate::grid::{Cage, Layout};
 use crate::logic::{Step, mark_spot};
 use crate::overlay::cages::{
-    CAGE_DASH, CAGE_GAP, CAGE_INSET, CAGE_SUM_AT, CAGE_SUM_HEIGHT, cage_outline, dashes, sum_cell,
+    CAGE_DASH, CAGE_GAP, CAGE_INSET, Segment, cage_outline, dashes, sum_cell,
 };
 
 /// Largest texture side uploaded for a photo; larger photos are shown
@@ -64,6 +65,17 @@ pub const REGION_TINTS: [Color32; 5] = [
     Color32::from_rgba_premultiplied(55, 0, 50, 45),
     Color32::from_rgba_premultiplied(35, 35, 35, 45),
 ];
+/// The selected cell's cage: its outline drawn solid and this wide, in
+/// points, against the 1.5 of a cage's dashes, so that its cells stand
+/// out from the neighbouring cages at a glance.
+pub const SELECTED_CAGE_WIDTH: f32 = 3.0;
+/// A white band under the selected cage's outline, in points: the outline
+/// stays visible over a grid line or dark print.
+const SELECTED_CAGE_HALO: f32 = 5.5;
+/// Length of the pieces the selected cage's outline is drawn in, as a
+/// fraction of a cell: short enough to follow a photo's curved grid.
+const SELECTED_CAGE_PIECE: f32 = 0.25;
+
 /// Smallest candidate drawn, in screen points: smaller ones are noise
 /// (zoom in to read them).
 const MARK_MIN_FONT: f32 = 5.0;
@@ -360,6 +372,18 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         }
         of
     };
+    let selected_cage = selected.and_then(|c| doc.cage_of(c));
+    // Cells holding a cage's printed sum (in their top-left corner).
+    let mut sum_cells = vec![false; layout.cell_count()];
+    for k in &cages {
+        if let Some(c) = sum_cell(&layout, k) {
+            sum_cells[c] = true;
+        }
+    }
+    let hovered = ui
+        .input(|i| i.pointer.hover_pos())
+        .filter(|p| rect.contains(*p))
+        .and_then(|p| doc.cell_at(xf.to_canvas(p)));
     let marked = app
         .solutions()
         .map(|s| s.marked_cells())
@@ -496,50 +520,49 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     }
 
     // Cages over a photo, in the app's colour, to check against the print
-    // (a text puzzle's are in its picture, as export draws them).
+    // (a text puzzle's are in its picture, as export draws them), and the
+    // selected cell's cage over either.
+    let cage_to_screen = |p: [f32; 2]| xf.to_screen(located.canvas_to_image(p[0], p[1]));
     if is_photo {
-        draw_cages(&painter, &cages, &layout, &|p| {
-            xf.to_screen(located.canvas_to_image(p[0], p[1]))
-        });
+        draw_cages(&painter, &cages, &layout, selected_cage, &cage_to_screen);
+    }
+    if let Some(cage) = selected_cage.and_then(|k| cages.get(k)) {
+        draw_selected_cage(&painter, cage, &layout, &cage_to_screen);
     }
 
     // Digits as read from a photo (a text puzzle's are in its picture),
-    // and the selection.
+    // each beside its printed digit so that both can be compared: a chip in
+    // the cell's corner, or in cells too small on screen for one, a dot,
+    // and a chip beside the cell under the pointer and the selected one.
+    let mut beside = Vec::new();
     for (cell, q) in quads.iter().enumerate() {
-        let h = ((q[3] - q[0]).length() + (q[2] - q[1]).length()) / 2.0;
         // The player's digits are read too: their chips in their own ink.
         let (v, ink) = match (values[cell], entries[cell]) {
             (0, e) if e != 0 => (e, if wrong.contains(&cell) { WRONG } else { ENTRY }),
             (g, _) => (g, SELECT),
         };
         if v != 0 && show_readings && is_photo {
-            let ch = alphabet.symbol(v).to_string();
-            // A chip at the cell's top-left: what was read, beside the print.
-            let size = (h * 0.34).clamp(7.0, 40.0);
-            let at = q[0] + (q[2] - q[0]) * 0.06;
-            let chip = Rect::from_min_size(at, Vec2::splat(size * 1.15));
-            painter.rect_filled(
-                chip,
-                CornerRadius::same(3),
-                Color32::from_rgba_unmultiplied(255, 255, 255, 225),
-            );
-            painter.rect_stroke(
-                chip,
-                CornerRadius::same(3),
-                Stroke::new(1.0, ink),
-                StrokeKind::Inside,
-            );
-            painter.text(
-                chip.center(),
-                Align2::CENTER_CENTER,
-                ch,
-                FontId::proportional(size),
-                ink,
-            );
+            let side = quad_side(q);
+            let asked = hovered == Some(cell) || selected == Some(cell);
+            let chip = labels::chip_style(side, asked);
+            // A printed cage sum holds the top-left corner.
+            let (b, font) = labels::chip_box(chip, side, sum_cells[cell]);
+            let b = box_on_screen(q, b, side);
+            match (chip, font) {
+                (_, None) => {
+                    painter.circle_filled(b.center(), b.width() / 2.0, ink);
+                }
+                (Chip::Beside, Some(font)) => beside.push((b, font, v, ink)),
+                (_, Some(font)) => draw_chip(&painter, b, font, alphabet.symbol(v), ink),
+            }
         }
         if selected == Some(cell) {
             painter.add(Shape::closed_line(q.to_vec(), Stroke::new(3.0, SELECT)));
         }
+    }
+    // Over the neighbouring cells' marks.
+    for (b, font, v, ink) in beside {
+        draw_chip(&painter, b, font, alphabet.symbol(v), ink);
     }
 
     // The candidates, and the whole step at the hint's last level, drawn
@@ -548,10 +571,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         let (r, c) = layout.position(cell);
         xf.to_screen(located.canvas_to_image(c as f32 + f[0], r as f32 + f[1]))
     };
-    let side = |cell: usize| {
-        let q = &quads[cell];
-        ((q[3] - q[0]).length() + (q[2] - q[1]).length()) / 2.0
-    };
+    let side = |cell: usize| quad_side(&quads[cell]);
     let size = layout.size();
     if let Some(marks) = &marks {
         let filled: Vec<u8> = values
@@ -784,35 +804,147 @@ fn draw_step(
     }
 }
 
-/// Cages as printed: a dashed outline inside each, its sum small in its
-/// top-left cell on a patch of white; `to_screen` maps grid coordinates
-/// (see [`crate::overlay::cages`]) to the screen.
+/// Cages as printed: a dashed outline inside each (but the selected
+/// cage's, `selected`, drawn by [`draw_selected_cage`]), and each sum as
+/// read in its top-left cell, beside the printed one
+/// ([`labels::read_sum_box`]) on a patch of white; `to_screen` maps grid
+/// coordinates (see [`crate::overlay::cages`]) to the screen.
 fn draw_cages(
     painter: &egui::Painter,
     cages: &[Cage],
     layout: &Layout,
+    selected: Option<usize>,
     to_screen: &dyn Fn([f32; 2]) -> Pos2,
 ) {
     let stroke = Stroke::new(1.5, SELECT);
-    for cage in cages {
-        let outline = cage_outline(layout, &cage.cells, CAGE_INSET);
-        for [a, b] in dashes(&outline, CAGE_DASH, CAGE_GAP) {
-            painter.line_segment([to_screen(a), to_screen(b)], stroke);
+    for (k, cage) in cages.iter().enumerate() {
+        if selected != Some(k) {
+            for [a, b] in dashes(&outline_around_sum(layout, cage), CAGE_DASH, CAGE_GAP) {
+                painter.line_segment([to_screen(a), to_screen(b)], stroke);
+            }
         }
         let Some(at) = sum_cell(layout, cage) else {
             continue;
         };
         let (r, c) = layout.position(at);
         let (x, y) = (c as f32, r as f32);
-        let corner = to_screen([x + CAGE_SUM_AT[0], y + CAGE_SUM_AT[1]]);
         let side = (to_screen([x, y + 1.0]) - to_screen([x, y])).length();
-        // A font's digits are about 0.7 of its size.
-        let font = FontId::proportional((side * CAGE_SUM_HEIGHT / 0.7).clamp(6.0, 40.0));
+        let font = FontId::proportional(labels::read_sum_font(side));
         let galley = painter.layout_no_wrap(cage.sum.to_string(), font, SELECT);
-        let plate = Rect::from_min_size(corner, galley.size()).expand(1.0);
+        let Some(b) = labels::read_sum_box(side, galley.size(), selected == Some(k)) else {
+            continue;
+        };
+        let centre = to_screen([x + b.center().x, y + b.center().y]);
+        let plate = Rect::from_center_size(centre, b.size() * side);
         painter.rect_filled(plate, CornerRadius::same(2), Color32::WHITE);
-        painter.galley(corner, galley, SELECT);
+        painter.galley(
+            plate.min + Vec2::splat(labels::READ_SUM_PAD),
+            galley,
+            SELECT,
+        );
     }
+}
+
+/// The selected cell's cage: its outline solid and wide on a white band,
+/// over a photo or a text puzzle's drawn grid alike.
+fn draw_selected_cage(
+    painter: &egui::Painter,
+    cage: &Cage,
+    layout: &Layout,
+    to_screen: &dyn Fn([f32; 2]) -> Pos2,
+) {
+    let pieces = dashes(&outline_around_sum(layout, cage), SELECTED_CAGE_PIECE, 0.0);
+    let halo = Color32::from_rgba_unmultiplied(255, 255, 255, 200);
+    for stroke in [
+        Stroke::new(SELECTED_CAGE_HALO, halo),
+        Stroke::new(SELECTED_CAGE_WIDTH, SELECT),
+    ] {
+        for [a, b] in &pieces {
+            painter.line_segment([to_screen(*a), to_screen(*b)], stroke);
+        }
+    }
+}
+
+/// The outline of `cage` ([`cage_outline`]) but where it would run over
+/// its printed sum ([`labels::PRINTED_SUM`] of its top-left cell): drawn
+/// over a photo, it leaves the print in sight.
+fn outline_around_sum(layout: &Layout, cage: &Cage) -> Vec<Segment> {
+    let outline = cage_outline(layout, &cage.cells, CAGE_INSET);
+    let Some(at) = sum_cell(layout, cage) else {
+        return outline;
+    };
+    let (r, c) = layout.position(at);
+    let sum = labels::PRINTED_SUM.translate(vec2(c as f32, r as f32));
+    outline.into_iter().flat_map(|s| outside(s, sum)).collect()
+}
+
+/// The parts of the straight, level or upright segment `s` (from its lower
+/// to its higher coordinate) outside `area`.
+fn outside(s: Segment, area: Rect) -> Vec<Segment> {
+    let [a, b] = s;
+    // The axis the segment runs along, and the one it is fixed on.
+    let (run, fixed) = if a[1] == b[1] { (0, 1) } else { (1, 0) };
+    let span = |r: Rect, axis: usize| match axis {
+        0 => (r.min.x, r.max.x),
+        _ => (r.min.y, r.max.y),
+    };
+    let (lo, hi) = span(area, run);
+    let (f0, f1) = span(area, fixed);
+    if a[fixed] < f0 || a[fixed] > f1 || b[run] <= lo || a[run] >= hi {
+        return vec![s];
+    }
+    let mut out = Vec::new();
+    if a[run] < lo {
+        let mut end = b;
+        end[run] = lo;
+        out.push([a, end]);
+    }
+    if b[run] > hi {
+        let mut start = a;
+        start[run] = hi;
+        out.push([start, b]);
+    }
+    out
+}
+
+/// A read symbol on its white plate `b` (screen), framed in `ink`.
+fn draw_chip(painter: &egui::Painter, b: Rect, font: f32, symbol: char, ink: Color32) {
+    let plate = Color32::from_rgba_unmultiplied(255, 255, 255, 225);
+    painter.rect_filled(b, CornerRadius::same(3), plate);
+    painter.rect_stroke(
+        b,
+        CornerRadius::same(3),
+        Stroke::new(1.0, ink),
+        StrokeKind::Inside,
+    );
+    painter.text(
+        b.center(),
+        Align2::CENTER_CENTER,
+        symbol,
+        FontId::proportional(font),
+        ink,
+    );
+}
+
+/// A cell's side on the screen: the mean of its quad's left and right
+/// sides.
+fn quad_side(q: &[Pos2; 4]) -> f32 {
+    ((q[3] - q[0]).length() + (q[2] - q[1]).length()) / 2.0
+}
+
+/// The point of a cell's quad (top-left, top-right, bottom-right,
+/// bottom-left) at fractions `f` of it, interpolated between its corners;
+/// fractions outside 0..1 reach beside the cell.
+fn in_quad(q: &[Pos2; 4], f: Pos2) -> Pos2 {
+    let top = q[0] + (q[1] - q[0]) * f.x;
+    let bottom = q[3] + (q[2] - q[3]) * f.x;
+    top + (bottom - top) * f.y
+}
+
+/// A box in a cell's fractions ([`labels`]) on the screen: upright, centred
+/// where its centre falls in the quad, `side` points to a cell.
+fn box_on_screen(q: &[Pos2; 4], b: Rect, side: f32) -> Rect {
+    Rect::from_center_size(in_quad(q, b.center()), b.size() * side)
 }
 
 fn xf(rect: Rect, view: &ViewState, cw: f32, ch: f32) -> Xf {

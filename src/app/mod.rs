@@ -22,7 +22,8 @@ pub mod hint;
 pub mod input;
 
 mod canvas;
-pub use canvas::REGION_TINTS;
+pub mod labels;
+pub use canvas::{REGION_TINTS, SELECT, SELECTED_CAGE_WIDTH};
 mod view;
 mod worker;
 
