@@ -410,9 +410,17 @@ pub fn run(command: Command) -> Result<Status, String> {
                 file: export,
                 dir: export_dir,
                 outline,
+            };
+            let output = solve::Output {
+                format: if json {
+                    solve::Format::Json
+                } else {
+                    solve::Format::Text
+                },
+                limit: count,
                 link: export_link,
             };
-            solve::run(&inputs, json, count, layout.as_ref(), page, &export)
+            solve::run(&inputs, output, layout.as_ref(), page, &export)
         }
         Command::Read {
             images,

@@ -31,8 +31,38 @@ pub struct Export {
     pub dir: Option<PathBuf>,
     /// Draw the located grid's outline too.
     pub outline: bool,
-    /// Print an f-puzzles link to each puzzle.
+}
+
+/// How `solve` prints its results, decided once from the flags.
+#[derive(Clone, Copy, Debug)]
+pub struct Output {
+    pub format: Format,
+    /// Solutions counted (and reported) at most.
+    pub limit: u64,
+    /// Each puzzle's f-puzzles link too (`--export-link`).
     pub link: bool,
+}
+
+/// The form of `solve`'s standard output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The solution grids as text; a batch gives one line per input line.
+    Text,
+    /// One JSON object per puzzle (`--json`).
+    Json,
+}
+
+impl Output {
+    fn json(&self) -> bool {
+        self.format == Format::Json
+    }
+}
+
+/// What every text input of one run shares.
+struct TextRun<'a> {
+    output: Output,
+    layout: Option<&'a Layout>,
+    options: &'a Options,
 }
 
 /// One input after folders are expanded.
@@ -49,8 +79,7 @@ type Target = Option<Result<PathBuf, String>>;
 
 pub fn run(
     inputs: &[PathBuf],
-    json: bool,
-    limit: u64,
+    output: Output,
     layout: Option<&Layout>,
     page: usize,
     export: &Export,
@@ -87,20 +116,25 @@ pub fn run(
     let mut done: HashMap<usize, ImageOutcome> = images
         .par_iter()
         .map(|&(i, path)| {
-            let outcome = solve_image(path, page, layout, limit, &targets[i], &options);
+            let outcome = solve_image(path, page, layout, output.limit, &targets[i], &options);
             bar.inc(1);
             (i, outcome)
         })
         .collect();
     bar.finish_and_clear();
 
+    let run = TextRun {
+        output,
+        layout,
+        options: &options,
+    };
     let mut out = BufWriter::new(io::stdout().lock());
     let mut status = Status::Solved;
     for (i, item) in items.iter().enumerate() {
         let written = match item {
             Input::Unusable(msg) => {
                 eprintln!("sudoku-lens: {msg}");
-                if json {
+                if output.json() {
                     writeln!(out, "{}", error_json(msg)).map(|_| Status::Malformed)
                 } else {
                     Ok(Status::Malformed)
@@ -108,18 +142,9 @@ pub fn run(
             }
             Input::Image(path) => {
                 let outcome = done.remove(&i).expect("every image was processed");
-                report_image(&mut out, path, &outcome, json, limit, export.link)
+                report_image(&mut out, path, &outcome, output)
             }
-            Input::Text(path) => solve_text_input(
-                path,
-                json,
-                limit,
-                layout,
-                &targets[i],
-                &options,
-                export.link,
-                &mut out,
-            ),
+            Input::Text(path) => solve_text_input(path, &run, &targets[i], &mut out),
         };
         match written {
             Ok(st) => status = status.max(st),
@@ -388,15 +413,13 @@ fn report_image(
     out: &mut impl Write,
     path: &Path,
     outcome: &ImageOutcome,
-    json: bool,
-    limit: u64,
-    link: bool,
+    output: Output,
 ) -> io::Result<Status> {
     let name = path.display();
     let reading = match &outcome.reading {
         Err(e) => {
             eprintln!("sudoku-lens: {e}");
-            if json {
+            if output.json() {
                 let mut obj = error_json(e);
                 obj["file"] = Value::String(name.to_string());
                 writeln!(out, "{obj}")?;
@@ -415,17 +438,19 @@ fn report_image(
         _ => String::new(),
     };
     let result = outcome.solved.as_ref().expect("read images are solved");
-    let (count, first, mut status) = assess(&name, puzzle, result, limit, &check, &drew);
+    let (count, first, mut status) = assess(&name, puzzle, result, output.limit, &check, &drew);
     if let Some(Err(e)) = &outcome.exported {
         eprintln!("sudoku-lens: {e}");
         status = status.max(Status::Malformed);
     }
     let entries = Some(reading.entries.values()).filter(|e| e.iter().any(|&v| v != 0));
-    let link = link.then(|| puzzle_link(&name, puzzle, entries, count, first.as_ref()));
+    let link = output
+        .link
+        .then(|| puzzle_link(&name, puzzle, entries, count, first.as_ref()));
     if let Some(Err(_)) = &link {
         status = status.max(Status::Malformed);
     }
-    if json {
+    if output.json() {
         let mut obj = super::read::reading_json(path, reading);
         obj["solution"] = json!(first.as_ref().map(Puzzle::rows));
         obj["solutions"] = json!(count);
@@ -541,23 +566,18 @@ enum Attempt<'a> {
     Solved(&'a Puzzle, &'a Result<Outcome, SolveError>),
 }
 
-#[allow(clippy::too_many_arguments)]
 fn solve_text(
     name: &str,
     text: &str,
-    json: bool,
-    limit: u64,
-    layout: Option<&Layout>,
+    run: &TextRun,
     target: &Target,
-    options: &Options,
-    link: bool,
     out: &mut impl Write,
 ) -> io::Result<Status> {
-    let doc = match super::parse_givens(text, name, layout, "solving the givens") {
+    let doc = match super::parse_givens(text, name, run.layout, "solving the givens") {
         Ok(doc) => doc,
         Err(e) => {
             eprintln!("sudoku-lens: {e}");
-            if json {
+            if run.output.json() {
                 writeln!(out, "{}", error_json(&e.to_string()))?;
             }
             return Ok(Status::Malformed);
@@ -565,14 +585,14 @@ fn solve_text(
     };
     match doc {
         Document::Single(p) => {
-            let result = solve(&p, limit, 1);
+            let result = solve(&p, run.output.limit, 1);
             let attempt = Attempt::Solved(&p, &result);
-            let status = report(out, name, &attempt, json, limit, None, link)?;
+            let status = report(out, name, &attempt, run.output, None)?;
             let first = result.as_ref().ok().and_then(|o| o.solutions.first());
-            Ok(status.max(export_text(name, &p, first, target, options)))
+            Ok(status.max(export_text(name, &p, first, target, run.options)))
         }
         Document::Batch(entries) => {
-            let status = solve_batch(name, &entries, json, limit, link, out)?;
+            let status = solve_batch(name, &entries, run.output, out)?;
             Ok(status.max(batch_not_exported(name, target)))
         }
     }
@@ -587,15 +607,10 @@ const PART_BYTES: usize = 1 << 20;
 /// Solves a text input: a link, a file or standard input. A text longer
 /// than [`PART_BYTES`] that starts as a batch is read, solved and written
 /// a part at a time, in order.
-#[allow(clippy::too_many_arguments)]
 fn solve_text_input(
     path: &Path,
-    json: bool,
-    limit: u64,
-    layout: Option<&Layout>,
+    run: &TextRun,
     target: &Target,
-    options: &Options,
-    link: bool,
     out: &mut impl Write,
 ) -> io::Result<Status> {
     let failed = |e: String| {
@@ -604,9 +619,7 @@ fn solve_text_input(
     };
     if super::as_link(path).is_some() {
         return match read_input(path) {
-            Ok((name, text)) => solve_text(
-                &name, &text, json, limit, layout, target, options, link, out,
-            ),
+            Ok((name, text)) => solve_text(&name, &text, run, target, out),
             Err(e) => failed(e),
         };
     }
@@ -623,7 +636,7 @@ fn solve_text_input(
         None => first,
     };
     let name = text.name().to_string();
-    let batch = !ended && matches!(parse(&first, &name, layout), Ok(Document::Batch(_)));
+    let batch = !ended && matches!(parse(&first, &name, run.layout), Ok(Document::Batch(_)));
     if !batch {
         // One puzzle, or a text short enough to read whole.
         let mut whole = first;
@@ -636,16 +649,14 @@ fn solve_text_input(
                 Err(e) => return failed(e),
             }
         }
-        return solve_text(
-            &name, &whole, json, limit, layout, target, options, link, out,
-        );
+        return solve_text(&name, &whole, run, target, out);
     }
-    let mut lines = BatchLines::new(&name, layout);
+    let mut lines = BatchLines::new(&name, run.layout);
     let (mut part, mut before, mut status) = (first, 0, Status::Solved);
     loop {
         let entries = lines.parse(part.lines(), before);
         before += part.lines().count();
-        status = status.max(solve_batch(&name, &entries, json, limit, link, out)?);
+        status = status.max(solve_batch(&name, &entries, run.output, out)?);
         if ended {
             break;
         }
@@ -698,9 +709,7 @@ fn export_text(
 fn solve_batch(
     name: &str,
     entries: &[Entry],
-    json: bool,
-    limit: u64,
-    link: bool,
+    output: Output,
     out: &mut impl Write,
 ) -> io::Result<Status> {
     let puzzles: Vec<&Puzzle> = entries
@@ -711,7 +720,7 @@ fn solve_batch(
         })
         .collect();
     let bar = super::progress_bar(puzzles.len());
-    let results = solve_all(&puzzles, limit, 1, || bar.inc(1));
+    let results = solve_all(&puzzles, output.limit, 1, || bar.inc(1));
     bar.finish_and_clear();
 
     let mut results = results.iter();
@@ -719,7 +728,7 @@ fn solve_batch(
     for entry in entries {
         match entry {
             Entry::Other(text) => {
-                if !json {
+                if !output.json() {
                     writeln!(out, "{text}")?;
                 }
             }
@@ -728,15 +737,7 @@ fn solve_batch(
                     Ok(p) => Attempt::Solved(p, results.next().expect("one result per puzzle")),
                     Err(e) => Attempt::Malformed(e.to_string()),
                 };
-                let st = report(
-                    out,
-                    &format!("{name}:{line}"),
-                    &attempt,
-                    json,
-                    limit,
-                    Some(text),
-                    link,
-                )?;
+                let st = report(out, &format!("{name}:{line}"), &attempt, output, Some(text))?;
                 status = status.max(st);
             }
         }
@@ -747,20 +748,19 @@ fn solve_batch(
 /// Prints one puzzle's result (stdout) and its problem, if any (stderr).
 /// `batch_line` is the input line of a batch: printed unchanged when there
 /// is no solution, so output lines stay aligned with input lines. With
-/// `link`, the puzzle's f-puzzles link follows (on the line of a batch).
+/// `output.link`, the puzzle's f-puzzles link follows (on the line of a
+/// batch).
 fn report(
     out: &mut impl Write,
     place: &str,
     attempt: &Attempt,
-    json: bool,
-    limit: u64,
+    output: Output,
     batch_line: Option<&str>,
-    link: bool,
 ) -> io::Result<Status> {
     let (puzzle, result) = match attempt {
         Attempt::Malformed(msg) => {
             eprintln!("sudoku-lens: {msg}");
-            if json {
+            if output.json() {
                 writeln!(out, "{}", error_json(msg))?;
             } else if let Some(line) = batch_line {
                 writeln!(out, "{line}")?;
@@ -769,13 +769,15 @@ fn report(
         }
         Attempt::Solved(p, r) => (*p, *r),
     };
-    let (count, first, mut status) = assess(&place, puzzle, result, limit, "", "");
-    let link = link.then(|| puzzle_link(&place, puzzle, None, count, first.as_ref()));
+    let (count, first, mut status) = assess(&place, puzzle, result, output.limit, "", "");
+    let link = output
+        .link
+        .then(|| puzzle_link(&place, puzzle, None, count, first.as_ref()));
     if let Some(Err(_)) = &link {
         status = status.max(Status::Malformed);
     }
     let link = link.and_then(Result::ok);
-    if json {
+    if output.json() {
         let mut obj = json!({
             "layout": puzzle.kind(),
             "grid": puzzle.rows(),
