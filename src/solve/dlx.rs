@@ -153,6 +153,10 @@ pub struct Dlx {
     visited: u64,
     /// Ties for the fewest options are weighed among this many tied items.
     tie_reach: usize,
+    /// Conflict weights, one per item (empty when off): how often the
+    /// search failed at the item (left with no option, or its option the
+    /// last taken when `prune` said no), plus one.
+    weights: Vec<u32>,
     /// When a search gives up, as set.
     budget: Budget,
     /// The same for the search under way (a deadline counted from its start).
@@ -235,12 +239,14 @@ impl Dlx {
                 queue: Vec::with_capacity(headers),
                 queued: vec![false; headers],
                 dead: false,
+                dead_item: 0,
             },
             small: 1,
             chosen: Vec::new(),
             tied: vec![0; headers],
             visited: 0,
             tie_reach: usize::MAX,
+            weights: Vec::new(),
             budget: Budget::default(),
             running: Budget::default(),
             spent: 0,
@@ -262,6 +268,21 @@ impl Dlx {
     /// tie can cost more than its better choices save.
     pub fn set_tie_reach(&mut self, max: usize) {
         self.tie_reach = max.max(1);
+    }
+
+    /// Chooses the item with the fewest options *per conflict* instead of
+    /// the fewest options alone ("dom/wdeg": each item weighs one, plus
+    /// one for every time a search failed there), so the search goes first
+    /// where its failures have been. It pays where rules tie cells in long
+    /// chains of weak local constraints (non-consecutive, whispers, sum
+    /// lines), where the fewest options alone keeps choosing cells the
+    /// rules barely touch. The weights start afresh with each search.
+    pub fn set_conflict_weights(&mut self, on: bool) {
+        self.weights = if on {
+            vec![1; self.len.len()]
+        } else {
+            Vec::new()
+        };
     }
 
     /// Sets when the searches from now on give up (see [`Budget`]); a
@@ -417,6 +438,7 @@ impl Dlx {
         let mut count = 0;
         self.spent = 0;
         self.gave_up = false;
+        self.weights.fill(1);
         self.running = self.budget.starting_now();
         self.stack.clear();
         self.marks.clear();
@@ -431,6 +453,8 @@ impl Dlx {
         }
         let mut alive = prune(self);
         loop {
+            // The item the search fails at this step, if it does (0: none).
+            let mut blame = 0;
             if alive && !self.pending.dead {
                 if self.rlink[0] == 0 {
                     count += 1;
@@ -470,7 +494,17 @@ impl Dlx {
                         alive = prune(self);
                         continue;
                     }
+                    blame = i;
                 }
+            } else if self.pending.dead {
+                blame = self.pending.dead_item;
+            } else if let Some(&x) = self.stack.last() {
+                blame = self.nodes[x as usize].top as usize;
+            }
+            if blame != 0
+                && let Some(w) = self.weights.get_mut(blame)
+            {
+                *w = w.saturating_add(1);
             }
             // Backtrack to the deepest level with an option left to try.
             // The list of a covered item does not change while it is
@@ -585,6 +619,9 @@ impl Dlx {
     /// among the first [`Dlx::set_tie_reach`] tied.
     /// One pass over the item list gathers the tied items.
     fn choose(&mut self) -> usize {
+        if !self.weights.is_empty() {
+            return self.choose_weighted();
+        }
         let mut ties = 0;
         let mut best_len = u32::MAX;
         // SAFETY: item-list links are headers; `tied` has a slot per header.
@@ -624,6 +661,27 @@ impl Dlx {
                     best_reach = reach;
                 }
             }
+        }
+        best
+    }
+
+    /// The active primary item with the fewest options per conflict weight
+    /// (the first one found with 0 or 1 options ends the scan; ties go to
+    /// the first).
+    fn choose_weighted(&self) -> usize {
+        let (mut best, mut best_len, mut best_weight) = (0, u64::MAX, 1u64);
+        let mut p = self.rlink[0] as usize;
+        while p != 0 {
+            let l = self.len[p];
+            if l <= 1 {
+                return p;
+            }
+            let w = self.weights[p] as u64;
+            // l / w < best_len / best_weight, without division.
+            if (l as u64) * best_weight < best_len * w {
+                (best, best_len, best_weight) = (p, l as u64, w);
+            }
+            p = self.rlink[p] as usize;
         }
         best
     }
@@ -838,6 +896,8 @@ struct Pending {
     queued: Vec<bool>,
     /// An active primary item has no option left.
     dead: bool,
+    /// The first item that ran out of options, when `dead`.
+    dead_item: usize,
 }
 
 impl Pending {
@@ -847,7 +907,10 @@ impl Pending {
         // SAFETY: `t` is a header, and `active` and `queued` have a slot per header.
         unsafe {
             if len == 0 {
-                self.dead |= at(active, t);
+                if at(active, t) && !self.dead {
+                    self.dead = true;
+                    self.dead_item = t;
+                }
             } else if len == 1 {
                 self.singles.push(t as u32);
             } else if !at(&self.queued, t) {
@@ -1097,6 +1160,36 @@ mod tests {
         let mut d = Dlx::new(&m);
         assert_eq!(d.search(100, |_| {}), 4);
         assert_eq!(d.search(3, |_| {}), 3);
+    }
+
+    #[test]
+    fn conflict_weights_change_the_order_not_the_solutions() {
+        // Random matrices, every solution listed with and without weights.
+        let mut rng = crate::rng::Rng::new(5);
+        for _ in 0..40 {
+            let mut m = Matrix::new(10, 2);
+            for _ in 0..30 {
+                let mut o: Vec<usize> = (0..1 + rng.below(3))
+                    .map(|_| rng.below(12) as usize)
+                    .collect();
+                o.sort_unstable();
+                o.dedup();
+                m.add_option(&o);
+            }
+            let all = |weights: bool| {
+                let mut d = Dlx::new(&m);
+                d.set_conflict_weights(weights);
+                let mut sols: Vec<Vec<u32>> = Vec::new();
+                d.search(u64::MAX, |s| {
+                    let mut s = s.to_vec();
+                    s.sort_unstable();
+                    sols.push(s);
+                });
+                sols.sort();
+                sols
+            };
+            assert_eq!(all(true), all(false));
+        }
     }
 
     #[test]

@@ -182,6 +182,9 @@ impl SudokuSolver {
             dlx.set_tie_reach(usize::MAX);
             dlx.set_subset_limit(KILLER_SUBSET_LIMIT);
         }
+        if !variant.is_empty() {
+            dlx.set_conflict_weights(true);
+        }
         SudokuSolver {
             dlx,
             singles: Singles::new(&layout, &rules, &variant),
