@@ -8,7 +8,7 @@
 //!
 //! cargo test --release --test logic_shared -- --ignored --nocapture
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
