@@ -101,7 +101,7 @@ impl Window {
 }
 
 /// The accessibility labels of the first `n` givens of `puzzle`, as the
-/// canvas names its cells ("Cell r1c5: 8").
+/// canvas names its cells ("Cell r1c5: 8, given").
 fn given_labels(puzzle: &Puzzle, n: usize) -> Vec<String> {
     let layout = puzzle.layout();
     puzzle
@@ -112,7 +112,7 @@ fn given_labels(puzzle: &Puzzle, n: usize) -> Vec<String> {
         .take(n)
         .map(|(cell, &v)| {
             format!(
-                "Cell {}: {}",
+                "Cell {}: {}, given",
                 layout.cell_name(cell),
                 puzzle.alphabet().symbol(v)
             )
@@ -322,7 +322,7 @@ fn on_a_25x25_the_h_key_types_its_symbol() {
     h.key_press(Key::H);
     h.event(egui::Event::Text("h".into()));
     settle(&mut h);
-    h.get_by_label(&format!("Cell {cell}: H"));
+    h.get_by_label(&format!("Cell {cell}: H, given"));
     assert!(
         !h.state().prefs.show_solution,
         "H typed a symbol, it did not show the solution"
@@ -349,7 +349,7 @@ fn edit_conflict_undo_redo_and_solve() {
         })
         .expect("the sample has such a cell");
     let empty = format!("Cell {cell}: empty");
-    let clashing = format!("Cell {cell}: {clash}");
+    let clashing = format!("Cell {cell}: {clash}, given");
 
     h.get_by_label(&empty).click();
     h.run();
@@ -383,9 +383,10 @@ fn edit_conflict_undo_redo_and_solve() {
     h.key_press(Key::ArrowDown);
     h.run();
     h.get_by_label_contains(&format!("Selected {below}"));
-    h.get_by_role_and_label(egui::Role::Button, "7").click();
+    h.get_by_role_and_label(egui::Role::Button, &format!("Write 7 in {below}"))
+        .click();
     settle(&mut h);
-    h.get_by_label(&format!("Cell {below}: 7"));
+    h.get_by_label(&format!("Cell {below}: 7, given"));
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     settle(&mut h);
 
@@ -826,7 +827,7 @@ fn a_killer_shows_its_cages_and_its_sums_and_cells_are_edited_and_undone() {
     h.get_by_label(&r1c1).click();
     h.run();
     h.get_by_label_contains(&format!("Cage of {}: 3 cells", layout.cell_name(first)));
-    h.get_by_label("+1").click();
+    h.get_by_label("Sum +1").click();
     settle(&mut h);
     h.get_by_label(&format!("Cell r1c1: empty, in a cage of {}", a + 1));
     h.get_by_label_contains("Conflict: every cell is in a cage");
@@ -870,13 +871,13 @@ fn a_killer_shows_its_cages_and_its_sums_and_cells_are_edited_and_undone() {
         "the old solution breaks the sums"
     );
     for _ in 0..v {
-        h.get_by_label("+1").click();
+        h.get_by_label("Sum +1").click();
         settle(&mut h);
     }
     h.get_by_label(&r1c1).click();
     h.run();
     for _ in 0..v {
-        h.get_by_label("−1").click();
+        h.get_by_label("Sum −1").click();
         settle(&mut h);
     }
     h.get_by_label(&format!("Cell r1c1: empty, in a cage of {}", a - v));
@@ -1703,7 +1704,14 @@ fn side_panel_controls_keep_their_place_when_messages_come_and_go() {
     open_sample(&mut h, "killer.txt");
     h.get_by_label_contains("Cell r1c1:").click();
     settle(&mut h);
-    let controls = ["Solve", "−1", "+1", "Hint", "Clear cell", "Copy puzzle"];
+    let controls = [
+        "Solve",
+        "Sum −1",
+        "Sum +1",
+        "Hint",
+        "Clear cell",
+        "Copy puzzle",
+    ];
     let before: Vec<_> = controls.iter().map(|l| rect_of(&h, l)).collect();
 
     // A hint's words appear.
@@ -1719,7 +1727,7 @@ fn side_panel_controls_keep_their_place_when_messages_come_and_go() {
     }
 
     // An edit: the puzzle is marked edited, the solution count changes.
-    h.get_by_label("5").click();
+    h.get_by_label_contains("Write 5 in").click();
     settle(&mut h);
     assert!(h.state().doc().unwrap().is_edited());
     for (l, r) in controls.iter().zip(&before) {
@@ -1743,10 +1751,11 @@ fn every_control_can_be_reached_in_a_small_window() {
         "Recent",
         "Undo",
         "Redo",
+        "View",
         "Export PNG…",
-        "Fit",
-        "−",
-        "+",
+        "Fit to the window",
+        "Zoom out",
+        "Zoom in",
     ];
     let mut rects: Vec<(String, egui::Rect)> = toolbar
         .iter()
@@ -1776,16 +1785,16 @@ fn every_control_can_be_reached_in_a_small_window() {
     let side = [
         "Solve",
         "Show solution",
-        // Givens and My digits, named by their row's label.
-        "Typing writes:",
-        "1",
-        "9",
+        "Typing writes givens",
+        "Typing writes my digits",
+        "Write 1 in r1c1",
+        "Write 9 in r1c1",
         "Clear cell",
         "Hint",
         "Apply step",
         "Candidates",
-        "−1",
-        "+1",
+        "Sum −1",
+        "Sum +1",
         "Copy puzzle",
         "Copy solution",
         "Close",
@@ -2201,4 +2210,397 @@ fn a_killer_photo_shows_read_sums_beside_the_printed_ones_and_the_selected_cage(
     h.key_press(egui::Key::Escape);
     h.run();
     assert!(selected_cage_pieces(&h).is_empty());
+}
+
+/// Every interactive widget the window shows (one that can be clicked or
+/// focused), with its role and accessible label; `None` for no label.
+fn interactive_widgets(h: &Window) -> Vec<(egui::Role, Option<String>)> {
+    use egui::accesskit::Action;
+    h.root()
+        .children_recursive()
+        .filter(|n| {
+            let data = n.accesskit_node().data();
+            data.supports_action(Action::Click) || data.supports_action(Action::Focus)
+        })
+        .map(|n| {
+            let node = n.accesskit_node();
+            // A text label's words are its value.
+            let said = match node.role() {
+                egui::Role::Label => node.value(),
+                _ => node.label(),
+            };
+            (node.role(), said)
+        })
+        .collect()
+}
+
+/// Widgets whose label a screen reader could not make sense of: none, or
+/// no word in it (a bare sign or number: "+", "5", "100%").
+fn unlabelled(h: &Window, state: &str) -> Vec<String> {
+    interactive_widgets(h)
+        .into_iter()
+        .filter(|(_, l)| {
+            l.as_deref()
+                .is_none_or(|l| !l.chars().any(char::is_alphabetic))
+        })
+        .map(|(role, l)| format!("{state}: {role:?} {l:?}"))
+        .collect()
+}
+
+#[test]
+fn every_control_has_a_label_a_screen_reader_says() {
+    let mut h = harness();
+    h.run();
+    let mut missing = unlabelled(&h, "start screen");
+    // A killer photo: cells, corners, the zoom, the layout, the cage
+    // editor, the digit pad.
+    let path = root().join("samples/images/killer-photo-page.jpg");
+    open(&mut h, Input::Path(path));
+    h.get_by_label_contains("Cell r1c1:").click();
+    h.run();
+    missing.extend(unlabelled(&h, "a killer photo, r1c1 selected"));
+    // A hint shown whole, with the candidates.
+    open_sample(&mut h, "classic.txt");
+    for _ in 0..3 {
+        h.event(egui::Event::Text("?".into()));
+        settle(&mut h);
+    }
+    h.event(egui::Event::Text("#".into()));
+    settle(&mut h);
+    missing.extend(unlabelled(&h, "a hint shown whole"));
+    // The menus.
+    for menu in ["Samples", "View"] {
+        h.get_by_label(menu).click();
+        h.run();
+        missing.extend(unlabelled(&h, &format!("the {menu} menu open")));
+        h.key_press(Key::Escape);
+        h.run();
+    }
+    assert!(missing.is_empty(), "{missing:#?}");
+    // The ones a sign alone named before say what they do.
+    for name in ["Zoom in", "Zoom out", "Fit to the window"] {
+        h.get_by_label(name);
+    }
+    h.get_by_label_contains("Write 5");
+    let figure = h.query_all_by(|n| {
+        n.value()
+            .is_some_and(|v| v.starts_with("Zoom ") && v.ends_with('%'))
+    });
+    assert_eq!(figure.count(), 1, "the zoom figure says it is the zoom");
+}
+
+/// The label of the widget the keyboard's focus is on.
+fn focused_label(h: &Window) -> Option<String> {
+    h.root()
+        .children_recursive()
+        .find(|n| n.accesskit_node().is_focused())
+        .map(|n| n.accesskit_node().label().unwrap_or_default())
+}
+
+/// Presses Tab until the focus is on a widget whose label starts with
+/// `label`; the labels passed on the way. Fails after `most` presses.
+fn tab_to(h: &mut Window, label: &str, most: usize) -> Vec<String> {
+    let mut seen = Vec::new();
+    for _ in 0..most {
+        h.key_press(Key::Tab);
+        h.run();
+        let now = focused_label(h).unwrap_or_default();
+        seen.push(now.clone());
+        if now.starts_with(label) {
+            return seen;
+        }
+    }
+    panic!("Tab never reached {label:?}; it went through {seen:#?}");
+}
+
+#[test]
+fn the_grid_and_every_control_work_from_the_keyboard() {
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    h.state_mut().prefs.show_solution = false;
+    h.run();
+    // Tab reaches the grid as one stop: the first cell takes the focus and
+    // is selected.
+    let passed = tab_to(&mut h, "Cell ", 60);
+    assert_eq!(h.state().selected(), Some(0));
+    // Every kind of control is on the way or after it.
+    let cycle = tab_to(&mut h, "Cell ", 80);
+    let cells = cycle.iter().filter(|s| s.starts_with("Cell ")).count();
+    assert_eq!(cells, 1, "the grid is one stop, not 81: {cycle:#?}");
+    let mut stops = passed;
+    stops.extend(cycle);
+    for control in [
+        "Open…",
+        "Samples",
+        "View",
+        "Export PNG…",
+        "Zoom in",
+        "Open path",
+        "Solve",
+        "Show solution",
+        "Write 5 in r1c1",
+        "Hint",
+        "Candidates",
+        "Copy puzzle",
+        "Close",
+    ] {
+        assert!(
+            stops.iter().any(|s| s == control),
+            "{control} is no Tab stop: {stops:#?}"
+        );
+    }
+
+    // On the grid, the arrows move the selection and the focus with it,
+    // and digits are written.
+    h.key_press(Key::ArrowRight);
+    h.run();
+    h.key_press(Key::ArrowDown);
+    h.run();
+    assert_eq!(h.state().selected(), Some(10));
+    assert!(focused_label(&h).unwrap().starts_with("Cell r2c2:"));
+    let blank = (0..81)
+        .find(|&c| h.state().doc().unwrap().values()[c] == 0)
+        .unwrap();
+    h.state_mut().select(Some(blank));
+    h.run();
+    h.event(egui::Event::Text("4".into()));
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().values()[blank], 4);
+    assert!(focused_label(&h).unwrap().contains(": 4, given"));
+
+    // A focused button takes the keys itself: a digit typed there writes
+    // nothing; Escape gives the keys back to the grid.
+    tab_to(&mut h, "Hint", 40);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_eq!(h.state().hint_level(), 1, "Enter pressed the focused Hint");
+    h.event(egui::Event::Text("7".into()));
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().values()[blank], 4);
+    h.key_press(Key::Escape);
+    h.run();
+    h.event(egui::Event::Text("?".into()));
+    settle(&mut h);
+    assert_eq!(h.state().hint_level(), 2, "? is the grid's key again");
+}
+
+#[test]
+fn a_photo_s_layout_and_corners_are_reached_from_the_keyboard() {
+    let mut h = harness();
+    let path = root().join("samples/images/classic-photo-page.jpg");
+    open(&mut h, Input::Path(path));
+    // The layout choice is a Tab stop; the arrows then pick a shape.
+    tab_to(&mut h, "Layout:", 60);
+    // A corner handle: the arrows move it, and the grid is read again.
+    let before = h.state().doc().unwrap().current.located.corners;
+    tab_to(&mut h, "Grid corner top-left", 120);
+    h.key_press(Key::ArrowRight);
+    settle(&mut h);
+    h.key_press_modifiers(Modifiers::SHIFT, Key::ArrowDown);
+    settle(&mut h);
+    let after = h.state().doc().unwrap().current.located.corners;
+    assert!(after[0][0] > before[0][0], "{before:?} -> {after:?}");
+    assert!(after[0][1] > before[0][1] + 5.0, "{before:?} -> {after:?}");
+    assert_eq!(after[2], before[2], "the other corners stay");
+    assert!(h.state().doc().unwrap().can_undo());
+}
+
+/// Every straight line the last frame paints: its ends and stroke.
+fn painted_segments(h: &Window) -> Vec<([egui::Pos2; 2], egui::Stroke)> {
+    fn walk(shape: &egui::Shape, out: &mut Vec<([egui::Pos2; 2], egui::Stroke)>) {
+        match shape {
+            egui::Shape::LineSegment { points, stroke } => out.push((*points, *stroke)),
+            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for clipped in &h.output().shapes {
+        walk(&clipped.shape, &mut out);
+    }
+    out
+}
+
+/// Every outlined box the last frame paints, with its stroke.
+fn painted_boxes(h: &Window) -> Vec<(egui::Rect, egui::Stroke)> {
+    fn walk(shape: &egui::Shape, out: &mut Vec<(egui::Rect, egui::Stroke)>) {
+        match shape {
+            egui::Shape::Rect(r) if r.stroke.width > 0.0 => out.push((r.rect, r.stroke)),
+            egui::Shape::Vec(v) => v.iter().for_each(|s| walk(s, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for clipped in &h.output().shapes {
+        walk(&clipped.shape, &mut out);
+    }
+    out
+}
+
+/// Lines in `colour` that cross the middle of `cell` (a screen box),
+/// at least `share` of its side long.
+fn strokes_across(h: &Window, cell: egui::Rect, colour: egui::Color32, share: f32) -> usize {
+    let middle = egui::Rect::from_center_size(cell.center(), cell.size() * 0.3);
+    painted_segments(h)
+        .iter()
+        .filter(|([a, b], s)| {
+            s.color == colour
+                && middle.contains(egui::pos2((a.x + b.x) / 2.0, (a.y + b.y) / 2.0))
+                && (*b - *a).length() >= cell.width() * share
+        })
+        .count()
+}
+
+#[test]
+fn wrong_digits_and_a_hint_s_marks_differ_by_shape_as_well_as_colour() {
+    use sudoku_lens::app::palette::NORMAL;
+    let mut h = harness();
+    let text = std::fs::read_to_string(root().join("samples/puzzles/entries/classic.txt")).unwrap();
+    open(
+        &mut h,
+        Input::Text {
+            name: "entries.txt".into(),
+            text,
+        },
+    );
+    let layout = h.state().doc().unwrap().layout().clone();
+    let wrong = h.state().wrong_cells();
+    assert_eq!(wrong.len(), 2);
+    // A wrong digit is struck through; a right one is not.
+    for &c in &wrong {
+        let b = cell_box(&h, &layout.cell_name(c));
+        assert_eq!(strokes_across(&h, b, NORMAL.wrong, 0.5), 1, "{c}");
+    }
+    let (_, entries) = sample_entries();
+    let right = entries
+        .iter()
+        .map(|&(c, _)| c)
+        .find(|c| !wrong.contains(c))
+        .unwrap();
+    let b = cell_box(&h, &layout.cell_name(right));
+    assert_eq!(strokes_across(&h, b, NORMAL.wrong, 0.5), 0);
+
+    // A hint's step: its placement boxed, its eliminations crossed.
+    open_sample(&mut h, "classic.txt");
+    h.state_mut().prefs.show_candidates = true;
+    for _ in 0..3 {
+        h.event(egui::Event::Text("?".into()));
+        settle(&mut h);
+    }
+    let step = h.state().hint_step().unwrap().clone();
+    let placed = step.placements[0].cell;
+    let b = cell_box(&h, &layout.cell_name(placed));
+    let boxed = painted_boxes(&h)
+        .into_iter()
+        .filter(|(r, s)| s.color == NORMAL.hint_place && b.contains(r.center()))
+        .count();
+    assert_eq!(boxed, 1, "the placement in {placed} is boxed");
+    // A step that strikes candidates (its first steps are singles, then a
+    // pointing): each elimination crossed with two strokes.
+    open(
+        &mut h,
+        Input::Text {
+            name: "pointing.txt".into(),
+            text: "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....\n"
+                .into(),
+        },
+    );
+    let step = loop {
+        h.event(egui::Event::Text("?".into()));
+        settle(&mut h);
+        let step = h.state().hint_step().expect("a step").clone();
+        if !step.eliminations.is_empty() {
+            break step;
+        }
+        assert!(h.state_mut().apply_hint());
+        settle(&mut h);
+    };
+    while h.state().hint_level() < 3 {
+        h.event(egui::Event::Text("?".into()));
+        settle(&mut h);
+    }
+    let crosses = painted_segments(&h)
+        .into_iter()
+        .filter(|(_, s)| s.color == NORMAL.hint_strike)
+        .count();
+    assert_eq!(
+        crosses,
+        2 * step.eliminations.len(),
+        "each elimination crossed with two strokes"
+    );
+}
+
+#[test]
+fn high_contrast_is_a_view_choice_kept_between_runs() {
+    use sudoku_lens::app::palette::HIGH_CONTRAST;
+    let mut h = harness();
+    let path = root().join("samples/images/classic-photo-page.jpg");
+    open(&mut h, Input::Path(path));
+    let thick = |h: &Window| {
+        painted_segments(h)
+            .iter()
+            .filter(|(_, s)| s.width == HIGH_CONTRAST.thick && s.color == HIGH_CONTRAST.grid)
+            .count()
+    };
+    assert_eq!(thick(&h), 0);
+    assert!(!h.state().prefs.high_contrast);
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("High contrast").click();
+    h.run();
+    h.key_press(Key::Escape);
+    h.run();
+    assert!(h.state().prefs.high_contrast);
+    // The grid's box lines drawn black and thick; the widgets black on
+    // white.
+    assert!(thick(&h) >= 20, "{}", thick(&h));
+    assert_eq!(
+        h.ctx.global_style().visuals.override_text_color,
+        Some(egui::Color32::BLACK)
+    );
+    // Kept as the other preferences are, and off for preferences saved
+    // before the choice existed.
+    let saved = serde_json::to_string(&h.state().prefs).unwrap();
+    let back: Prefs = serde_json::from_str(&saved).unwrap();
+    assert!(back.high_contrast);
+    let older: Prefs = serde_json::from_str(r#"{"show_solution": false}"#).unwrap();
+    assert!(!older.high_contrast);
+    // And back.
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("High contrast").click();
+    h.run();
+    assert_eq!(thick(&h), 0);
+    assert_eq!(h.ctx.global_style().visuals.override_text_color, None);
+}
+
+#[test]
+fn a_hand_solved_photo_marks_unsure_only_what_was_not_read_for_sure() {
+    let mut h = harness();
+    let path = root().join("samples/images/classic-photo-entries.jpg");
+    open(&mut h, Input::Path(path));
+    let doc = h.state().doc().unwrap();
+    let entries: Vec<usize> = (0..81).filter(|&c| doc.entries()[c] != 0).collect();
+    assert!(entries.len() >= 10, "the handwriting is read: {entries:?}");
+    let unsure_entries: Vec<usize> = entries
+        .iter()
+        .copied()
+        .filter(|c| doc.current.uncertain.contains(c))
+        .collect();
+    assert!(
+        unsure_entries.is_empty(),
+        "entries read for sure are no unsure readings: {unsure_entries:?}"
+    );
+    let layout = doc.layout().clone();
+    for &c in &entries {
+        let name = layout.cell_name(c);
+        let prefix = format!("Cell {name}:");
+        let label = h.get_by_label_contains(&prefix);
+        let label = label.accesskit_node().label().unwrap();
+        assert!(!label.contains("unsure"), "{label}");
+    }
+    // What the reader was unsure of is still named so.
+    let unsure = h.state().doc().unwrap().current.uncertain.clone();
+    assert!(!unsure.is_empty());
+    assert_eq!(cells_labelled(&h, "read unsure"), unsure.len());
 }

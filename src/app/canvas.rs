@@ -10,6 +10,7 @@ use image::RgbaImage;
 
 use super::doc::{self, Doc, Source};
 use super::labels::{self, Chip};
+use super::palette::{self, Cue, Palette, StepMark, step_cue};
 use super::{Stamp, SudokuApp};
 use crate::grid::{Cage, Layout};
 use crate::logic::{Step, mark_spot};
@@ -32,7 +33,7 @@ pub const MARKED: Color32 = Color32::from_rgba_premultiplied(150, 20, 20, 130);
 /// A wrong entry's tint and frame, and the status line's colour when
 /// something is wrong.
 pub const WRONG: Color32 = Color32::from_rgb(200, 35, 35);
-const WRONG_TINT: Color32 = Color32::from_rgba_premultiplied(110, 10, 10, 90);
+pub const WRONG_TINT: Color32 = Color32::from_rgba_premultiplied(110, 10, 10, 90);
 /// The player's own digits (their chips over a photo), in the drawn grid's
 /// entry ink.
 pub const ENTRY: Color32 = Color32::from_rgb(
@@ -75,6 +76,48 @@ const SELECTED_CAGE_HALO: f32 = 5.5;
 /// Length of the pieces the selected cage's outline is drawn in, as a
 /// fraction of a cell: short enough to follow a photo's curved grid.
 const SELECTED_CAGE_PIECE: f32 = 0.25;
+
+/// A wrong entry's strike: how far it reaches from the cell's centre
+/// toward its corners, as a fraction of the cell's side (less
+/// [`CUE_REACH`]): across a digit in the cell's middle, clear of the
+/// corners where chips and cage sums sit.
+const STRIKE_REACH: f32 = 0.42;
+
+/// How far an arrow key moves a focused corner handle, in screen points:
+/// a fine step at any zoom.
+const CORNER_NUDGE: f32 = 2.0;
+
+/// How far Shift and an arrow key move a focused corner handle, in screen
+/// points: a cell's side at fit zoom or so, to bring a corner far off.
+const CORNER_NUDGE_FAR: f32 = 20.0;
+
+/// The focus filter of a focused cell or corner handle: the arrow keys
+/// are theirs (they move the selection or the corner), not the focus's.
+const ARROWS_STAY: egui::EventFilter = egui::EventFilter {
+    tab: false,
+    horizontal_arrows: true,
+    vertical_arrows: true,
+    escape: false,
+};
+
+/// The id of cell `cell`'s accessible widget.
+pub fn cell_id(cell: usize) -> egui::Id {
+    egui::Id::unique(("sudoku-lens cell", cell))
+}
+
+/// True when the keyboard's focus is on the grid (its cells take the
+/// keys), or on nothing.
+pub fn keys_to_grid(ctx: &egui::Context, cells: usize) -> bool {
+    ctx.memory(|m| m.focused())
+        .is_none_or(|f| (0..cells).any(|c| cell_id(c) == f))
+}
+
+/// Whether a cell is washed and named as read unsure: the reader was
+/// unsure of it (`uncertain`) and it holds no digit of the player's
+/// (`entry`), whose own look and check say more.
+pub fn shows_unsure(uncertain: bool, entry: u8) -> bool {
+    uncertain && entry == 0
+}
 
 /// Smallest candidate drawn, in screen points: smaller ones are noise
 /// (zoom in to read them).
@@ -302,7 +345,15 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         view.fitted = true;
         view.fit = false;
     }
-    let bg = ui.allocate_rect(rect, Sense::click_and_drag());
+    // Not a stop of the Tab key: the cells and corner handles are.
+    let bg = ui.allocate_rect(rect, Sense::CLICK | Sense::DRAG);
+    bg.widget_info(|| {
+        egui::WidgetInfo::labeled(
+            egui::Role::Image,
+            true,
+            "The puzzle: drag to pan, the wheel or + and - to zoom",
+        )
+    });
     let bg = bg.on_hover_cursor(egui::CursorIcon::Grab);
 
     // Zoom with the wheel or a pinch, around the pointer.
@@ -334,6 +385,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     }
 
     let painter = ui.painter_at(rect);
+    let pal = palette::palette(app.prefs.high_contrast);
     let doc = app.doc().expect("checked above");
     let canvas_rect = Rect::from_min_max(xf.to_screen([0.0, 0.0]), xf.to_screen([cw, ch]));
     // The picture: with the solution drawn in by the overlay renderer (what
@@ -427,9 +479,9 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         // A player's digit read for sure is no unsure reading (one read
         // unsure is not among the entries).
         let fill = if marked.contains(&cell) {
-            Some(MARKED)
-        } else if uncertain.contains(&cell) && entries[cell] == 0 {
-            Some(UNCERTAIN)
+            Some(pal.marked)
+        } else if shows_unsure(uncertain.contains(&cell), entries[cell]) {
+            Some(pal.uncertain)
         } else {
             None
         };
@@ -437,41 +489,36 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             painter.add(Shape::convex_polygon(q.to_vec(), f, Stroke::NONE));
         }
     }
-    // Wrong entries: a red wash and frame, over the photo or the drawn grid.
+    // Wrong entries: a red wash and frame, over the photo or the drawn
+    // grid, and their digit struck through: not told by colour alone.
     for &cell in &wrong {
         if let Some(q) = quads.get(cell) {
             painter.add(Shape::convex_polygon(
                 q.to_vec(),
-                WRONG_TINT,
-                Stroke::new(2.0, WRONG),
+                pal.wrong_tint,
+                Stroke::new(pal.cue, pal.wrong),
             ));
+            let half = quad_side(q) * STRIKE_REACH;
+            let stroke = Stroke::new(pal.cue, pal.wrong);
+            let centre = in_quad(q, pos2(0.5, 0.5));
+            draw_cue(&painter, palette::entry_cue(true), centre, half, stroke);
         }
     }
     // Where the hint asks the player to look, from its first level.
     for &cell in hint.as_ref().map_or(&[][..], |h| h.focus()) {
         if let Some(q) = quads.get(cell) {
-            painter.add(Shape::convex_polygon(q.to_vec(), HINT_FOCUS, Stroke::NONE));
+            painter.add(Shape::convex_polygon(
+                q.to_vec(),
+                pal.hint_focus,
+                Stroke::NONE,
+            ));
         }
     }
 
     // Grid lines over a photo: thin between cells, thick between boxes and
     // at the edge. A text puzzle's grid is in its picture.
-    let thin = Stroke::new(
-        1.0,
-        if is_photo {
-            GRID
-        } else {
-            Color32::from_gray(150)
-        },
-    );
-    let thick = Stroke::new(
-        if is_photo { 2.0 } else { 2.5 },
-        if is_photo {
-            GRID
-        } else {
-            Color32::from_gray(20)
-        },
-    );
+    let thin = Stroke::new(pal.thin, if is_photo { pal.grid } else { pal.drawn_thin });
+    let thick = Stroke::new(pal.thick, if is_photo { pal.grid } else { pal.drawn_thick });
     let line = |a: [f32; 2], b: [f32; 2], s: Stroke| {
         let pa = xf.to_screen(located.canvas_to_image(a[0], a[1]));
         let pb = xf.to_screen(located.canvas_to_image(b[0], b[1]));
@@ -524,10 +571,17 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     // selected cell's cage over either.
     let cage_to_screen = |p: [f32; 2]| xf.to_screen(located.canvas_to_image(p[0], p[1]));
     if is_photo {
-        draw_cages(&painter, &cages, &layout, selected_cage, &cage_to_screen);
+        draw_cages(
+            &painter,
+            &cages,
+            &layout,
+            selected_cage,
+            &cage_to_screen,
+            pal.select,
+        );
     }
     if let Some(cage) = selected_cage.and_then(|k| cages.get(k)) {
-        draw_selected_cage(&painter, cage, &layout, &cage_to_screen);
+        draw_selected_cage(&painter, cage, &layout, &cage_to_screen, pal.select);
     }
 
     // Digits as read from a photo (a text puzzle's are in its picture),
@@ -537,9 +591,13 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     let mut beside = Vec::new();
     for (cell, q) in quads.iter().enumerate() {
         // The player's digits are read too: their chips in their own ink.
-        let (v, ink) = match (values[cell], entries[cell]) {
-            (0, e) if e != 0 => (e, if wrong.contains(&cell) { WRONG } else { ENTRY }),
-            (g, _) => (g, SELECT),
+        let (v, ink, cue) = match (values[cell], entries[cell]) {
+            (0, e) if e != 0 => {
+                let wrong = wrong.contains(&cell);
+                let ink = if wrong { pal.wrong } else { pal.entry };
+                (e, ink, palette::entry_cue(wrong))
+            }
+            (g, _) => (g, pal.select, Cue::Plain),
         };
         if v != 0 && show_readings && is_photo {
             let side = quad_side(q);
@@ -552,17 +610,20 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
                 (_, None) => {
                     painter.circle_filled(b.center(), b.width() / 2.0, ink);
                 }
-                (Chip::Beside, Some(font)) => beside.push((b, font, v, ink)),
-                (_, Some(font)) => draw_chip(&painter, b, font, alphabet.symbol(v), ink),
+                (Chip::Beside, Some(font)) => beside.push((b, font, v, ink, cue)),
+                (_, Some(font)) => draw_chip(&painter, b, font, alphabet.symbol(v), ink, cue),
             }
         }
         if selected == Some(cell) {
-            painter.add(Shape::closed_line(q.to_vec(), Stroke::new(3.0, SELECT)));
+            painter.add(Shape::closed_line(
+                q.to_vec(),
+                Stroke::new(pal.selection, pal.select),
+            ));
         }
     }
     // Over the neighbouring cells' marks.
-    for (b, font, v, ink) in beside {
-        draw_chip(&painter, b, font, alphabet.symbol(v), ink);
+    for (b, font, v, ink, cue) in beside {
+        draw_chip(&painter, b, font, alphabet.symbol(v), ink, cue);
     }
 
     // The candidates, and the whole step at the hint's last level, drawn
@@ -587,6 +648,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             &|d| alphabet.symbol(d),
             &at,
             &side,
+            pal.mark,
         );
     }
     let step = hint
@@ -602,24 +664,44 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             &|d| alphabet.symbol(d),
             &at,
             &side,
+            &pal,
         );
     }
 
-    // One accessible widget per cell.
+    // One accessible widget per cell. The grid is one stop of the Tab
+    // key: the selected cell (the first when none is) takes the focus, and
+    // the arrow keys, not the focus, move between cells; the focus follows
+    // the selection.
+    let focused = ui.memory(|m| m.focused());
+    let grid_focused = focused.is_some_and(|f| (0..quads.len()).any(|c| cell_id(c) == f));
+    let tab_stop = selected.unwrap_or(0);
     let mut clicked_cell = None;
     for (cell, q) in quads.iter().enumerate() {
         let bb = Rect::from_points(q).intersect(rect);
         if !bb.is_positive() {
             continue;
         }
-        let id = ui.scope_id().with(("cell", cell));
-        let r = ui.interact(
-            bb.shrink(bb.width().min(bb.height()) * 0.15),
-            id,
-            Sense::click(),
-        );
+        let id = cell_id(cell);
+        let sense = if cell == tab_stop {
+            Sense::click()
+        } else {
+            Sense::CLICK
+        };
+        let r = ui.interact(bb.shrink(bb.width().min(bb.height()) * 0.15), id, sense);
+        if cell == tab_stop {
+            if grid_focused && !r.has_focus() {
+                r.request_focus();
+            }
+            if r.has_focus() {
+                ui.memory_mut(|m| m.set_focus_lock_filter(id, ARROWS_STAY));
+            }
+            if r.gained_focus() && selected.is_none() {
+                clicked_cell = Some(cell);
+            }
+        }
         let (v, entry) = (values[cell], entries[cell]);
         let name = layout.cell_name(cell);
+        let unsure = shows_unsure(uncertain.contains(&cell), entry);
         let mut text = match (v, entry) {
             (0, 0) => match &solution {
                 Some(sol) => format!("Cell {name}: {} (solution)", alphabet.symbol(sol[cell])),
@@ -629,8 +711,11 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
                 format!("Cell {name}: {} (your digit, wrong)", alphabet.symbol(e))
             }
             (0, e) => format!("Cell {name}: {} (your digit)", alphabet.symbol(e)),
-            (g, _) => format!("Cell {name}: {}", alphabet.symbol(g)),
+            (g, _) => format!("Cell {name}: {}, given", alphabet.symbol(g)),
         };
+        if unsure {
+            text.push_str(", read unsure");
+        }
         if let Some(sum) = cage_of[cell] {
             text.push_str(&format!(", in a cage of {sum}"));
         }
@@ -682,6 +767,36 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
                     format!("Grid corner {}", names[i]),
                 )
             });
+            // From the keyboard: Tab to the handle, the arrows move it
+            // (with Shift, further), and the grid is read again.
+            if r.has_focus() {
+                ui.memory_mut(|m| m.set_focus_lock_filter(id, ARROWS_STAY));
+                let nudge = ui.input_mut(|inp| {
+                    let mut d = Vec2::ZERO;
+                    for (key, step) in [
+                        (egui::Key::ArrowLeft, vec2(-1.0, 0.0)),
+                        (egui::Key::ArrowRight, vec2(1.0, 0.0)),
+                        (egui::Key::ArrowUp, vec2(0.0, -1.0)),
+                        (egui::Key::ArrowDown, vec2(0.0, 1.0)),
+                    ] {
+                        // With Shift first: a key without it matches
+                        // either.
+                        while inp.consume_key(egui::Modifiers::SHIFT, key) {
+                            d += step * CORNER_NUDGE_FAR;
+                        }
+                        while inp.consume_key(egui::Modifiers::NONE, key) {
+                            d += step * CORNER_NUDGE;
+                        }
+                    }
+                    d
+                });
+                if nudge != Vec2::ZERO && app.view.dragging.is_none() {
+                    let mut c = corners;
+                    let q = xf.to_canvas(xf.to_screen(c[i]) + nudge);
+                    c[i] = [q[0].clamp(0.0, cw - 1.0), q[1].clamp(0.0, ch - 1.0)];
+                    app.move_corners(c);
+                }
+            }
             let r = r.on_hover_cursor(egui::CursorIcon::Move);
             if r.drag_started() {
                 app.view.dragging = Some((i, corners));
@@ -702,14 +817,15 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             }
             let active = r.hovered() || r.dragged();
             let radius = if active { 9.0 } else { 7.0 };
-            painter.circle(p, radius, Color32::WHITE, Stroke::new(2.5, SELECT));
+            painter.circle(p, radius, Color32::WHITE, Stroke::new(2.5, pal.select));
         }
     }
 }
 
 /// The candidates left in each empty cell, small, each in its slot of the
 /// cell ([`mark_spot`]); `at` maps a cell and a point in it (fractions) to
-/// the screen, `side` gives a cell's side on the screen.
+/// the screen, `side` gives a cell's side on the screen; drawn in `ink`.
+#[allow(clippy::too_many_arguments)]
 fn draw_marks(
     painter: &egui::Painter,
     marks: &[u32],
@@ -718,6 +834,7 @@ fn draw_marks(
     symbol: &dyn Fn(u8) -> char,
     at: &dyn Fn(usize, [f32; 2]) -> Pos2,
     side: &dyn Fn(usize) -> f32,
+    ink: Color32,
 ) {
     for (cell, &m) in marks.iter().enumerate() {
         if m == 0 || values.get(cell).is_some_and(|&v| v != 0) {
@@ -733,7 +850,7 @@ fn draw_marks(
                 Align2::CENTER_CENTER,
                 symbol(d),
                 FontId::proportional(font),
-                MARK,
+                ink,
             );
         }
     }
@@ -741,7 +858,9 @@ fn draw_marks(
 
 /// A hint's whole step: its pattern's cells outlined and candidates
 /// ringed, what it places large in green on a patch over the cell's
-/// marks, what it strikes out crossed in red.
+/// marks and boxed, what it strikes out in red and crossed: each its own
+/// shape ([`palette::step_cue`]) as well as its own colour.
+#[allow(clippy::too_many_arguments)]
 fn draw_step(
     painter: &egui::Painter,
     st: &Step,
@@ -750,12 +869,13 @@ fn draw_step(
     symbol: &dyn Fn(u8) -> char,
     at: &dyn Fn(usize, [f32; 2]) -> Pos2,
     side: &dyn Fn(usize) -> f32,
+    pal: &Palette,
 ) {
     let cells = quads.len();
     for &cell in st.cells.iter().filter(|&&c| c < cells) {
         painter.add(Shape::closed_line(
             quads[cell].to_vec(),
-            Stroke::new(2.5, HINT_PATTERN),
+            Stroke::new(pal.cue, pal.hint_pattern),
         ));
     }
     // What it places: on a white patch over the cell's marks, large.
@@ -773,8 +893,11 @@ fn draw_step(
             Align2::CENTER_CENTER,
             symbol(p.digit),
             FontId::proportional((side(p.cell) * 0.75).max(8.0)),
-            HINT_PLACE,
+            pal.hint_place,
         );
+        let half = side(p.cell) * PLACEMENT_BOX / 2.0;
+        let stroke = Stroke::new(pal.cue, pal.hint_place);
+        draw_cue(painter, step_cue(StepMark::Placement), centre, half, stroke);
     }
     let placed = |cell: usize| st.placements.iter().any(|p| p.cell == cell);
     let ring = |cell: usize, d: u8| {
@@ -787,7 +910,8 @@ fn draw_step(
         .filter(|p| p.cell < cells && !placed(p.cell))
     {
         let (c, r) = ring(p.cell, p.digit);
-        painter.circle_stroke(c, r, Stroke::new(1.5, HINT_PATTERN));
+        let stroke = Stroke::new(pal.cue * 0.75, pal.hint_pattern);
+        draw_cue(painter, step_cue(StepMark::Pattern), c, r, stroke);
     }
     for e in st.eliminations.iter().filter(|e| e.cell < cells) {
         let (c, r) = ring(e.cell, e.digit);
@@ -797,10 +921,47 @@ fn draw_step(
             Align2::CENTER_CENTER,
             symbol(e.digit),
             FontId::proportional((r * 1.6).max(6.0)),
-            HINT_STRIKE,
+            pal.hint_strike,
         );
-        let d = vec2(r, r) * 0.75;
-        painter.line_segment([c - d, c + d], Stroke::new(1.5, HINT_STRIKE));
+        let stroke = Stroke::new(pal.cue * 0.75, pal.hint_strike);
+        draw_cue(painter, step_cue(StepMark::Elimination), c, r, stroke);
+    }
+}
+
+/// A hint's placement is boxed in a square this wide, as a fraction of
+/// its cell: around its digit (0.75 of the cell tall), inside the patch
+/// over the cell's marks (0.85).
+const PLACEMENT_BOX: f32 = 0.8;
+
+/// How far a cue's strokes reach from the mark's centre, as a fraction of
+/// its half-size: a cross or strike across the symbol, inside its ring.
+const CUE_REACH: f32 = 0.75;
+
+/// Draws `cue` around a mark centred at `c`, `half` points from its
+/// centre to its side.
+fn draw_cue(painter: &egui::Painter, cue: Cue, c: Pos2, half: f32, stroke: Stroke) {
+    let d = vec2(half, half) * CUE_REACH;
+    let up = vec2(d.x, -d.y);
+    match cue {
+        Cue::Plain => {}
+        Cue::Struck => {
+            painter.line_segment([c - up, c + up], stroke);
+        }
+        Cue::Crossed => {
+            painter.line_segment([c - d, c + d], stroke);
+            painter.line_segment([c - up, c + up], stroke);
+        }
+        Cue::Boxed => {
+            painter.rect_stroke(
+                Rect::from_center_size(c, Vec2::splat(2.0 * half)),
+                CornerRadius::same(2),
+                stroke,
+                StrokeKind::Middle,
+            );
+        }
+        Cue::Ringed => {
+            painter.circle_stroke(c, half, stroke);
+        }
     }
 }
 
@@ -815,8 +976,9 @@ fn draw_cages(
     layout: &Layout,
     selected: Option<usize>,
     to_screen: &dyn Fn([f32; 2]) -> Pos2,
+    ink: Color32,
 ) {
-    let stroke = Stroke::new(1.5, SELECT);
+    let stroke = Stroke::new(1.5, ink);
     for (k, cage) in cages.iter().enumerate() {
         if selected != Some(k) {
             for [a, b] in dashes(&outline_around_sum(layout, cage), CAGE_DASH, CAGE_GAP) {
@@ -830,18 +992,14 @@ fn draw_cages(
         let (x, y) = (c as f32, r as f32);
         let side = (to_screen([x, y + 1.0]) - to_screen([x, y])).length();
         let font = FontId::proportional(labels::read_sum_font(side));
-        let galley = painter.layout_no_wrap(cage.sum.to_string(), font, SELECT);
+        let galley = painter.layout_no_wrap(cage.sum.to_string(), font, ink);
         let Some(b) = labels::read_sum_box(side, galley.size(), selected == Some(k)) else {
             continue;
         };
         let centre = to_screen([x + b.center().x, y + b.center().y]);
         let plate = Rect::from_center_size(centre, b.size() * side);
         painter.rect_filled(plate, CornerRadius::same(2), Color32::WHITE);
-        painter.galley(
-            plate.min + Vec2::splat(labels::READ_SUM_PAD),
-            galley,
-            SELECT,
-        );
+        painter.galley(plate.min + Vec2::splat(labels::READ_SUM_PAD), galley, ink);
     }
 }
 
@@ -852,12 +1010,13 @@ fn draw_selected_cage(
     cage: &Cage,
     layout: &Layout,
     to_screen: &dyn Fn([f32; 2]) -> Pos2,
+    ink: Color32,
 ) {
     let pieces = dashes(&outline_around_sum(layout, cage), SELECTED_CAGE_PIECE, 0.0);
     let halo = Color32::from_rgba_unmultiplied(255, 255, 255, 200);
     for stroke in [
         Stroke::new(SELECTED_CAGE_HALO, halo),
-        Stroke::new(SELECTED_CAGE_WIDTH, SELECT),
+        Stroke::new(SELECTED_CAGE_WIDTH, ink),
     ] {
         for [a, b] in &pieces {
             painter.line_segment([to_screen(*a), to_screen(*b)], stroke);
@@ -907,8 +1066,9 @@ fn outside(s: Segment, area: Rect) -> Vec<Segment> {
     out
 }
 
-/// A read symbol on its white plate `b` (screen), framed in `ink`.
-fn draw_chip(painter: &egui::Painter, b: Rect, font: f32, symbol: char, ink: Color32) {
+/// A read symbol on its white plate `b` (screen), framed in `ink`, with
+/// its `cue` (a wrong entry's strike).
+fn draw_chip(painter: &egui::Painter, b: Rect, font: f32, symbol: char, ink: Color32, cue: Cue) {
     let plate = Color32::from_rgba_unmultiplied(255, 255, 255, 225);
     painter.rect_filled(b, CornerRadius::same(3), plate);
     painter.rect_stroke(
@@ -924,6 +1084,8 @@ fn draw_chip(painter: &egui::Painter, b: Rect, font: f32, symbol: char, ink: Col
         FontId::proportional(font),
         ink,
     );
+    let half = b.width().min(b.height()) / 2.0;
+    draw_cue(painter, cue, b.center(), half, Stroke::new(1.5, ink));
 }
 
 /// A cell's side on the screen: the mean of its quad's left and right

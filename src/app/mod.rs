@@ -23,6 +23,7 @@ pub mod input;
 
 mod canvas;
 pub mod labels;
+pub mod palette;
 pub use canvas::{REGION_TINTS, SELECT, SELECTED_CAGE_WIDTH};
 mod view;
 mod worker;
@@ -165,6 +166,8 @@ pub struct Prefs {
     /// Draw the candidates left in each empty cell.
     pub show_candidates: bool,
     pub recent_files: Vec<PathBuf>,
+    /// Black, white and strong colours, thicker lines (View menu).
+    pub high_contrast: bool,
 }
 
 impl Default for Prefs {
@@ -175,6 +178,7 @@ impl Default for Prefs {
             show_readings: true,
             show_candidates: false,
             recent_files: Vec::new(),
+            high_contrast: false,
         }
     }
 }
@@ -469,6 +473,9 @@ pub struct SudokuApp {
     /// Closing was asked for while edits are unsaved: confirm first.
     confirm_close: bool,
     close_confirmed: bool,
+    /// The high-contrast choice the window's widgets were last styled
+    /// for; `None` before the first frame.
+    styled_contrast: Option<bool>,
 }
 
 impl SudokuApp {
@@ -557,6 +564,7 @@ impl SudokuApp {
             title: String::new(),
             confirm_close: false,
             close_confirmed: false,
+            styled_contrast: None,
         }
     }
 

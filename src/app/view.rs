@@ -11,7 +11,7 @@ use eframe::egui::{
 use super::doc::Solutions;
 use super::doc::Writing;
 use super::input::{Input, file_name};
-use super::{SudokuApp, canvas, capitalise};
+use super::{SudokuApp, canvas, capitalise, palette};
 
 const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
 const EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
@@ -26,6 +26,10 @@ const WRITING: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key:
 /// The whole window.
 pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui) {
     let ctx = ui.ctx().clone();
+    if app.styled_contrast != Some(app.prefs.high_contrast) {
+        palette::apply(&ctx, app.prefs.high_contrast);
+        app.styled_contrast = Some(app.prefs.high_contrast);
+    }
     take_drops_and_pastes(app, &ctx);
     shortcuts(app, &ctx);
 
@@ -170,7 +174,10 @@ fn shortcuts(app: &mut SudokuApp, ctx: &egui::Context) {
     if fit {
         app.view.request_fit();
     }
-    if app.doc().is_none() || ctx.egui_wants_keyboard_input() {
+    // The puzzle's keys work while the keyboard's focus is on the grid or
+    // nowhere; a focused button, field or menu takes them itself.
+    let cells = app.doc().map_or(0, |d| d.layout().cell_count());
+    if app.doc().is_none() || !canvas::keys_to_grid(ctx, cells) {
         return;
     }
     let size = app.doc().map(|d| d.layout().size()).unwrap_or(9);
@@ -318,6 +325,10 @@ fn toolbar(app: &mut SudokuApp, ui: &mut egui::Ui) {
                 }
             });
         });
+        ui.menu_button("View", |ui| {
+            ui.checkbox(&mut app.prefs.high_contrast, "High contrast")
+                .on_hover_text("Black, white and strong colours, thicker lines");
+        });
         ui.separator();
         let (can_undo, can_redo) = app
             .doc()
@@ -368,20 +379,44 @@ fn toolbar(app: &mut SudokuApp, ui: &mut egui::Ui) {
 
 /// The zoom figure and its buttons, laid right to left.
 fn zoom_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
-    if ui
-        .button("Fit")
+    if named(ui.button("Fit"), "Fit to the window")
         .on_hover_text("Fit to the window (Ctrl+0)")
         .clicked()
     {
         app.view.request_fit();
     }
-    if ui.button("−").on_hover_text("Zoom out (-)").clicked() {
+    if named(ui.button("−"), "Zoom out")
+        .on_hover_text("Zoom out (-)")
+        .clicked()
+    {
         app.view.zoom_by(0.8);
     }
-    if ui.button("+").on_hover_text("Zoom in (+)").clicked() {
+    if named(ui.button("+"), "Zoom in")
+        .on_hover_text("Zoom in (+)")
+        .clicked()
+    {
         app.view.zoom_by(1.25);
     }
-    ui.label(format!("{:.0}%", app.view.zoom() * 100.0));
+    let zoom = format!("{:.0}%", app.view.zoom() * 100.0);
+    let figure = ui.label(&zoom);
+    figure
+        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, format!("Zoom {zoom}")));
+}
+
+/// `r` with the name a screen reader says for it, where its text alone
+/// (a sign, a number) says too little.
+fn named(r: egui::Response, name: &str) -> egui::Response {
+    let enabled = r.enabled();
+    r.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, enabled, name));
+    r
+}
+
+/// One of a choice's options, `r`, with its whole name (the choice's and
+/// its own) and whether it is the one chosen.
+fn choice_named(r: egui::Response, name: &str, chosen: bool) -> egui::Response {
+    let enabled = r.enabled();
+    r.widget_info(|| egui::WidgetInfo::selected(egui::Role::RadioButton, enabled, chosen, name));
+    r
 }
 
 /// A file's path typed in, to open or to export to: the way that works
@@ -572,16 +607,20 @@ fn side_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
 
     // What typing writes: a given, or the player's own digit.
     ui.horizontal(|ui| {
-        let label = ui.label("Typing writes:");
+        ui.label("Typing writes:");
         let mut choice = writing;
-        let givens = ui
-            .selectable_value(&mut choice, Writing::Givens, "Givens")
-            .on_hover_text("Fix what was read, or set a puzzle up (Ctrl+E switches)")
-            .labelled_by(label.id);
-        let mine = ui
-            .selectable_value(&mut choice, Writing::Entries, "My digits")
-            .on_hover_text("Your own digits, checked as you go (Ctrl+E switches)")
-            .labelled_by(label.id);
+        let givens = choice_named(
+            ui.selectable_value(&mut choice, Writing::Givens, "Givens"),
+            "Typing writes givens",
+            writing == Writing::Givens,
+        )
+        .on_hover_text("Fix what was read, or set a puzzle up (Ctrl+E switches)");
+        let mine = choice_named(
+            ui.selectable_value(&mut choice, Writing::Entries, "My digits"),
+            "Typing writes my digits",
+            writing == Writing::Entries,
+        )
+        .on_hover_text("Your own digits, checked as you go (Ctrl+E switches)");
         if (givens.clicked() || mine.clicked()) && choice != writing {
             app.toggle_writing();
         }
@@ -608,11 +647,15 @@ fn side_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
             .show(ui, |ui| {
                 for v in 1..=size as u8 {
                     let sym = alphabet.map(|a| a.symbol(v)).unwrap_or('?');
-                    if ui
-                        .add(
-                            egui::Button::new(RichText::new(sym.to_string()).size(16.0))
-                                .min_size(Vec2::new(40.0, 32.0)),
-                        )
+                    let button = ui.add(
+                        egui::Button::new(RichText::new(sym.to_string()).size(16.0))
+                            .min_size(Vec2::new(40.0, 32.0)),
+                    );
+                    let name = match &selected {
+                        Some((cell, ..)) => format!("Write {sym} in {cell}"),
+                        None => format!("Write {sym} (select a cell first)"),
+                    };
+                    if named(button, &name)
                         .on_hover_text(format!("Set {sym}"))
                         .clicked()
                     {
@@ -665,10 +708,11 @@ fn side_messages(app: &mut SudokuApp, ui: &mut egui::Ui) {
     ui.separator();
     let status = app.status_line();
     let mistakes = app.entry_check().is_some_and(|c| !c.wrong.is_empty());
+    let pal = palette::palette(app.prefs.high_contrast);
     let colour = match app.solutions() {
-        _ if mistakes => canvas::WRONG,
-        Some(Solutions::Unique(_)) => canvas::SOLUTION,
-        Some(_) => canvas::WRONG,
+        _ if mistakes => pal.wrong,
+        Some(Solutions::Unique(_)) => pal.solution,
+        Some(_) => pal.wrong,
         None => ui.visuals().text_color(),
     };
     ui.label(RichText::new(&status).color(colour).strong());
@@ -831,8 +875,7 @@ fn cage_editor(app: &mut SudokuApp, ui: &mut egui::Ui) {
             ui.label(format!("Cage of {name}: {cells} cells"));
             ui.horizontal(|ui| {
                 let label = ui.label("Sum");
-                if ui
-                    .button("−1")
+                if named(ui.button("−1"), "Sum −1")
                     .on_hover_text("Lower the cage's sum")
                     .clicked()
                 {
@@ -849,8 +892,7 @@ fn cage_editor(app: &mut SudokuApp, ui: &mut egui::Ui) {
                 if drag.changed() {
                     app.set_cage_sum(value);
                 }
-                if ui
-                    .button("+1")
+                if named(ui.button("+1"), "Sum +1")
                     .on_hover_text("Raise the cage's sum")
                     .clicked()
                 {

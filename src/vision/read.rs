@@ -53,7 +53,8 @@ pub struct Reading {
     /// What each cell showed, in cell order.
     pub cells: Vec<CellReading>,
     /// Cells whose reading is unsure: a digit read with low confidence, ink
-    /// that was read as empty, or a cell changed by the solver check.
+    /// that was read as empty (but handwriting read for sure), or a cell
+    /// changed by the solver check.
     pub uncertain: Vec<usize>,
     /// What the solver check made of the reading; `Changed` lists the cells
     /// it changed and their new values (already in `puzzle`).
@@ -680,6 +681,10 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
         });
     }
     written.sort_by_key(|w| w.cell);
+    // Handwriting read for sure is what the printed model could not read
+    // in its cell: that cell is read, not unsure. A digit in the entries'
+    // ink keeps the printed model's doubt.
+    uncertain.retain(|&c| !written.iter().any(|w| w.cell == c && w.sure && !taken[c]));
     let mut entry_values = vec![0u8; puzzle.values().len()];
     for w in &written {
         if w.sure {
