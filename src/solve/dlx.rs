@@ -669,7 +669,8 @@ impl Dlx {
     /// (the first one found with 0 or 1 options ends the scan; ties go to
     /// the first).
     fn choose_weighted(&self) -> usize {
-        let (mut best, mut best_len, mut best_weight) = (0, u64::MAX, 1u64);
+        // Options and weights are u32, so every product fits a u64.
+        let (mut best, mut best_len, mut best_weight) = (0, u32::MAX as u64, 1u64);
         let mut p = self.rlink[0] as usize;
         while p != 0 {
             let l = self.len[p];
