@@ -1152,12 +1152,14 @@ impl SudokuApp {
         let e = self.current.as_ref()?;
         let stamp = e.stamp();
         if self.marks.as_ref().is_none_or(|(s, _)| *s != stamp) {
-            let layout = e.doc.layout();
-            if self.shape.as_ref().is_none_or(|s| **s.layout() != **layout) {
-                self.shape = Some(Arc::new(Shape::new(layout.clone())));
+            let snap = &e.doc.current;
+            // The houses of the variant rules too (a diagonal, a window),
+            // as the hints' engine has them.
+            let layout = crate::solve::houses_layout(e.doc.layout(), snap.puzzle.rules());
+            if self.shape.as_ref().is_none_or(|s| **s.layout() != *layout) {
+                self.shape = Some(Arc::new(Shape::new(layout)));
             }
             let shape = self.shape.as_ref().expect("made above");
-            let snap = &e.doc.current;
             let marks = pencil_marks(shape, &snap.current_values(), &snap.eliminated);
             self.marks = Some((stamp, marks));
         }

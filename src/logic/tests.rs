@@ -283,6 +283,15 @@ fn a_diagonal_is_named_as_a_house_and_its_repeats_are_refused() {
         .with_rules(vec![Rule::Diagonal(Diagonal::Main)]);
     let logic = Logic::for_puzzle(&puzzle).unwrap();
     let shape = logic.shape();
+    // The candidates views build their shape from the same houses.
+    let houses = crate::solve::houses_layout(puzzle.layout(), puzzle.rules());
+    assert_eq!(*houses, **shape.layout());
+    assert_eq!(houses.houses().len(), 28);
+    let mut one = vec![0u8; 81];
+    one[0] = 5;
+    let marks = pencil_marks(&Shape::new(houses), &one, &[]);
+    assert_eq!(marks[80] & 1 << 4, 0, "r9c9 sees the 5 in r1c1 on the diagonal");
+    assert_ne!(marks[79] & 1 << 4, 0, "r9c8 does not");
     assert_eq!(shape.house_name(27), "the main diagonal");
     assert_eq!(shape.houses_name(&[27, 0]), "the main diagonal and row 1");
     match logic.candidates(puzzle.values()) {

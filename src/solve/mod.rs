@@ -11,4 +11,4 @@ mod sudoku;
 pub use budget::{Budget, CHECK_EVERY, DEFAULT_TIME, set_time_limit, time_limit};
 pub use cages::MAX_COMBINATIONS;
 pub use rules::RuleEliminations;
-pub use sudoku::{Outcome, SolveError, SudokuSolver, solve, solve_within};
+pub use sudoku::{Outcome, SolveError, SudokuSolver, houses_layout, solve, solve_within};

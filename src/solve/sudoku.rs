@@ -122,11 +122,7 @@ impl SudokuSolver {
             }
         }
         let variant = RuleSet::new(&layout, rules);
-        let inner = if variant.houses.is_empty() {
-            layout.clone()
-        } else {
-            Arc::new(layout.with_extra_houses(&variant.houses))
-        };
+        let inner = with_houses(&layout, &variant);
         let cage_rules = CageRules::new(&inner, cages)?;
         Ok(SudokuSolver::build(
             layout,
@@ -1020,6 +1016,21 @@ pub fn solve_within(
         SudokuSolver::with_rules(puzzle.layout().clone(), puzzle.cages(), puzzle.rules())?;
     solver.set_budget(budget);
     solver.solve(puzzle.values(), limit, keep)
+}
+
+/// `layout` with the houses `rules` make (a diagonal, an extra region or a
+/// disjoint group of as many cells as symbols) after its own: the houses
+/// the solver and the hints reason on, and the candidates they leave.
+pub fn houses_layout(layout: &Arc<Layout>, rules: &[Rule]) -> Arc<Layout> {
+    with_houses(layout, &RuleSet::new(layout, rules))
+}
+
+fn with_houses(layout: &Arc<Layout>, variant: &RuleSet) -> Arc<Layout> {
+    if variant.houses.is_empty() {
+        layout.clone()
+    } else {
+        Arc::new(layout.with_extra_houses(&variant.houses))
+    }
 }
 
 #[cfg(test)]
