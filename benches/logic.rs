@@ -132,9 +132,9 @@ fn rating_spread(logic: &mut Logic, set: &[Vec<u8>], opts: &Options) {
     let mut levels = std::collections::BTreeMap::new();
     for values in set {
         let t = Instant::now();
-        let Ok(r) = logic.rate(values, opts) else {
-            continue;
-        };
+        let r = logic
+            .rate(values, opts)
+            .unwrap_or_else(|e| panic!("a puzzle of the set: {e}"));
         let ms = t.elapsed().as_secs_f64() * 1e3;
         *levels.entry(r.level).or_insert(0) += 1;
         let top = r

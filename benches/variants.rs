@@ -81,7 +81,10 @@ fn main() {
         generated.len(),
         made.elapsed().as_secs_f64()
     );
-    let times: Vec<Option<f64>> = generated.iter().map(|p| time_one(&p.puzzle)).collect();
+    let times: Vec<Option<f64>> = generated
+        .iter()
+        .map(|p| time_one(&p.name, &p.puzzle))
+        .collect();
     for &family in FAMILIES {
         let set: Vec<(&Named, Option<f64>)> = generated
             .iter()
@@ -95,8 +98,10 @@ fn main() {
     report("generated, all families", &all, true);
     let shared = load_shared();
     if !shared.is_empty() {
-        let set: Vec<(&Named, Option<f64>)> =
-            shared.iter().map(|p| (p, time_one(&p.puzzle))).collect();
+        let set: Vec<(&Named, Option<f64>)> = shared
+            .iter()
+            .map(|p| (p, time_one(&p.name, &p.puzzle)))
+            .collect();
         report("variants-train (shared)", &set, true);
     }
     println!();
@@ -141,14 +146,14 @@ fn count(p: &Puzzle, budget: Budget) -> Result<u64, SolveError> {
 
 /// The best of [`RUNS`] times of [`count`], in milliseconds, or `None`
 /// when the search gave up within [`BUDGET`].
-fn time_one(p: &Puzzle) -> Option<f64> {
+fn time_one(name: &str, p: &Puzzle) -> Option<f64> {
     let mut best = f64::MAX;
     for _ in 0..RUNS {
         let t = Instant::now();
         match count(p, Budget::time(BUDGET)) {
             Ok(_) => {}
             Err(SolveError::GaveUp { .. }) => return None,
-            Err(e) => panic!("{e}"),
+            Err(e) => panic!("{name}: {e}"),
         }
         best = best.min(t.elapsed().as_secs_f64() * 1e3);
         if best > ONE_RUN_MS {

@@ -154,7 +154,7 @@ fn add_marks(
         _ => LINES,
     }
     .div_ceil(share);
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: Vec<(String, Vec<u32>)> = Vec::new();
     let mut added = 0;
     for _ in 0..TRIES * count {
         if added == count {
@@ -163,18 +163,24 @@ fn add_marks(
         let Some(text) = candidate(layout, solution, family, rng) else {
             continue;
         };
-        if seen.contains(&text) {
-            continue;
-        }
         let Ok(new) = Rule::parse(&text, layout) else {
             continue;
         };
+        // The same mark written the other way round is the same mark.
+        let key = {
+            let mut cells: Vec<u32> = new.iter().flat_map(|r| r.cells(layout)).collect();
+            cells.sort_unstable();
+            (text.split(' ').next().unwrap_or("").to_string(), cells)
+        };
+        if seen.contains(&key) {
+            continue;
+        }
         let mut all = rules.clone();
         all.extend(new.iter().cloned());
         if check_rules(layout, &[0; 81], &all).is_err() || !rules_hold(layout, solution, &all) {
             continue;
         }
-        seen.push(text);
+        seen.push(key);
         *rules = all;
         added += 1;
     }
@@ -257,19 +263,31 @@ fn candidate(layout: &Layout, solution: &[u8], family: &str, rng: &mut Shuffler)
         "whispers" | "renban" | "palindrome" | "between" => {
             format!("{family} {}", names(&walk(rng, len, false)?))
         }
-        "region-sum" => format!("regionsum {}", names(&walk(rng, len, false)?)),
+        "region-sum" => {
+            // A line inside one box has one part: no rule at all.
+            let path = walk(rng, len, false)?;
+            let boxes = |c: &usize| (c / 27) * 3 + (c % 9) / 3;
+            if path.iter().all(|c| boxes(c) == boxes(&path[0])) {
+                return None;
+            }
+            format!("regionsum {}", names(&path))
+        }
         "little-killer" => {
             // From above the grid, down and to the right or the left; the
             // sum is what the solution adds up along the rule's own cells.
-            let col = 1 + rng.below(8);
-            let dir = ["dr", "dl"][rng.below(2)];
+            // Above column 0 to 7 running right, or 3 to 10 running left:
+            // every diagonal of 2 cells or more.
+            let (dir, col) = if rng.below(2) == 0 {
+                ("dr", rng.below(8))
+            } else {
+                ("dl", 3 + rng.below(8))
+            };
             let rule = Rule::parse(&format!("littlekiller r0c{col} {dir} 1"), layout).ok()?;
-            let sum: i32 = rule
-                .first()?
-                .cells(layout)
-                .iter()
-                .map(|&c| v(c as usize))
-                .sum();
+            let cells = rule.first()?.cells(layout);
+            if cells.len() < 2 {
+                return None;
+            }
+            let sum: i32 = cells.iter().map(|&c| v(c as usize)).sum();
             format!("littlekiller r0c{col} {dir} {sum}")
         }
         "sandwich" => {
