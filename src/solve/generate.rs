@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 mod variant;
-pub use variant::{FAMILIES, Variant, variant};
+pub use variant::{FAMILIES, Variant, variant, variant_with};
 
 use super::sudoku::SudokuSolver;
 use crate::grid::{Cage, Layout};

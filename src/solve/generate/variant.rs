@@ -72,8 +72,15 @@ pub struct Variant {
 }
 
 /// A classic 9x9 variant puzzle of `family` (one of [`FAMILIES`]) with one
-/// solution, from `seed`. An unknown family is an error naming the known.
+/// solution, from `seed`, with as few givens as its rules allow. An
+/// unknown family is an error naming the known.
 pub fn variant(family: &str, seed: u64) -> Result<Variant, String> {
+    variant_with(family, seed, 0)
+}
+
+/// [`variant`], its givens thinned down to `givens` at the fewest (a
+/// gentler puzzle: the samples a person opens first).
+pub fn variant_with(family: &str, seed: u64, givens: usize) -> Result<Variant, String> {
     if !FAMILIES.contains(&family) {
         return Err(format!(
             "unknown family `{family}`; the families are {}",
@@ -112,7 +119,7 @@ pub fn variant(family: &str, seed: u64) -> Result<Variant, String> {
     }
     let mut solver = SudokuSolver::with_rules(layout.clone(), &[], &rules)
         .map_err(|e| format!("{family}: {e}"))?;
-    let givens = thin(&mut solver, &solution, 0, seed);
+    let givens = thin(&mut solver, &solution, givens, seed);
     let puzzle = Puzzle::empty(layout).with_values(givens).with_rules(rules);
     puzzle.check_rules().map_err(|e| format!("{family}: {e}"))?;
     Ok(Variant { puzzle, solution })

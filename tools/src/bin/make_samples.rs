@@ -11,7 +11,12 @@ use std::sync::Arc;
 use sudoku_lens::grid::{Layout, Puzzle};
 use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
-use sudoku_lens::solve::generate::{FAMILIES, full_grid, killer, thin, variant};
+use sudoku_lens::solve::generate::{FAMILIES, full_grid, killer, thin, variant_with};
+
+/// The givens a variant sample keeps: beside its rules, enough for a first
+/// puzzle of its kind (as few as the rules allow make most of them
+/// extreme).
+const VARIANT_SAMPLE_GIVENS: usize = 24;
 
 /// A solved square grid of boxes `b` x `b` (`b`² symbols): the pattern
 /// where row r starts `b` symbols on from the row above within a band and
@@ -132,7 +137,7 @@ fn main() -> std::io::Result<()> {
     let variants = dir.join("variants");
     std::fs::create_dir_all(&variants)?;
     for &family in FAMILIES {
-        let v = variant(family, 1).map_err(std::io::Error::other)?;
+        let v = variant_with(family, 1, VARIANT_SAMPLE_GIVENS).map_err(std::io::Error::other)?;
         std::fs::write(variants.join(format!("{family}.txt")), v.puzzle.to_text())?;
         std::fs::write(
             variants.join(format!("{family}.solution.txt")),
