@@ -22,6 +22,23 @@ fn sample(name: &str) -> (Puzzle, Vec<u8>) {
     (puzzle, solution.values().to_vec())
 }
 
+/// The samples of `samples/puzzles/FOLDER` with a solution beside them,
+/// by name, sorted.
+fn sample_names(folder: &str) -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("samples/puzzles")
+        .join(folder);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let n = e.unwrap().file_name().to_string_lossy().into_owned();
+            n.strip_suffix(".solution.txt").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    names
+}
+
 /// Checks every step of a path against the solution, and that the path ends
 /// in it.
 pub(crate) fn check_path(values: &[u8], path: &Explanation, solution: &[u8], shape: &Arc<Shape>) {
@@ -70,15 +87,7 @@ pub(crate) fn check_path(values: &[u8], path: &Explanation, solution: &[u8], sha
 
 #[test]
 fn every_sample_is_explained_to_the_end_and_every_step_is_true() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/puzzles");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| {
-            let n = e.unwrap().file_name().to_string_lossy().into_owned();
-            n.strip_suffix(".solution.txt").map(str::to_string)
-        })
-        .collect();
-    names.sort();
+    let names = sample_names("");
     assert!(names.len() >= 10, "{names:?}");
     for name in names {
         let (puzzle, solution) = sample(&name);
@@ -324,15 +333,7 @@ fn options_name_a_repeat_on_a_diagonal() {
 /// every step of every path true, each path ending in the solution.
 #[test]
 fn every_variant_sample_is_explained_to_the_end_and_every_step_is_true() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/puzzles/variants");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| {
-            let n = e.unwrap().file_name().to_string_lossy().into_owned();
-            n.strip_suffix(".solution.txt").map(str::to_string)
-        })
-        .collect();
-    names.sort();
+    let names = sample_names("variants");
     assert!(
         names.len() >= crate::solve::generate::FAMILIES.len(),
         "{names:?}"
