@@ -106,10 +106,13 @@ pub fn cell_id(cell: usize) -> egui::Id {
 }
 
 /// True when the keyboard's focus is on the grid (its cells take the
-/// keys), or on nothing.
+/// keys), or on nothing, and no menu is open: an open menu takes the keys
+/// (Escape closes it).
 pub fn keys_to_grid(ctx: &egui::Context, cells: usize) -> bool {
-    ctx.memory(|m| m.focused())
-        .is_none_or(|f| (0..cells).any(|c| cell_id(c) == f))
+    !egui::Popup::is_any_open(ctx)
+        && ctx
+            .memory(|m| m.focused())
+            .is_none_or(|f| (0..cells).any(|c| cell_id(c) == f))
 }
 
 /// Whether a cell is washed and named as read unsure: the reader was
