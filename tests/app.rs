@@ -2269,7 +2269,7 @@ fn every_control_has_a_label_a_screen_reader_says() {
     settle(&mut h);
     missing.extend(unlabelled(&h, "a hint shown whole"));
     // The menus.
-    for menu in ["Samples", "View"] {
+    for menu in ["Samples", "Rules", "View"] {
         h.get_by_label(menu).click();
         h.run();
         missing.extend(unlabelled(&h, &format!("the {menu} menu open")));
@@ -2603,4 +2603,191 @@ fn a_hand_solved_photo_marks_unsure_only_what_was_not_read_for_sure() {
     let unsure = h.state().doc().unwrap().current.uncertain.clone();
     assert!(!unsure.is_empty());
     assert_eq!(cells_labelled(&h, "read unsure"), unsure.len());
+}
+
+/// The variant sample `name` (under samples/puzzles/variants) with its
+/// `rules:` section taken out: its givens alone, as text.
+fn without_rules(name: &str) -> String {
+    let path = root().join("samples/puzzles/variants").join(name);
+    let text = std::fs::read_to_string(path).unwrap();
+    let givens = text.split("rules:").next().unwrap().trim_end();
+    format!("{givens}\n")
+}
+
+/// Whether the Rules menu's item `label` is ticked, and whether it can be
+/// used, as a screen reader hears it (the menu open).
+fn rules_item(h: &Window, label: &str) -> (bool, bool) {
+    let node = h.get_by_label(label);
+    let node = node.accesskit_node();
+    let ticked = node.toggled() == Some(egui::accesskit::Toggled::True);
+    (ticked, !node.is_disabled())
+}
+
+/// Opens the Rules menu and clicks its item `label`, then closes the menu
+/// and waits for the new count.
+fn click_rules_item(h: &mut Window, label: &str) {
+    open_rules_menu(h);
+    h.get_by_label(label).click();
+    settle(h);
+    h.key_press(Key::Escape);
+    h.run();
+}
+
+/// Opens the Rules menu.
+fn open_rules_menu(h: &mut Window) {
+    h.get_by_label("Rules").click();
+    h.run();
+}
+
+/// The open puzzle's rules.
+fn doc_rules(h: &Window) -> Vec<sudoku_lens::grid::Rule> {
+    h.state().doc().unwrap().current.puzzle.rules().to_vec()
+}
+
+/// Candidates left over all cells: fewer once rules are added.
+fn candidate_count(h: &mut Window) -> u32 {
+    h.state_mut()
+        .marks()
+        .unwrap()
+        .iter()
+        .map(|m| m.count_ones())
+        .sum()
+}
+
+/// Adds a rule set from the Rules menu to a puzzle with several solutions
+/// without it and one with it (a variant sample whose rules were taken
+/// out); checks the tick, the count and the candidates, then undo and
+/// redo. Returns the window, the rules in.
+fn rules_from_the_menu_make_one_solution(sample: &str, label: &str, added: usize) -> Window {
+    let mut h = harness();
+    open(
+        &mut h,
+        Input::Text {
+            name: sample.into(),
+            text: without_rules(sample),
+        },
+    );
+    assert!(doc_rules(&h).is_empty());
+    h.get_by_label_contains("Several solutions");
+    let before = candidate_count(&mut h);
+
+    open_rules_menu(&mut h);
+    assert_eq!(rules_item(&h, label), (false, true));
+    h.key_press(Key::Escape);
+    h.run();
+    click_rules_item(&mut h, label);
+    assert_eq!(doc_rules(&h).len(), added);
+    h.get_by_label_contains("One solution");
+    assert!(
+        candidate_count(&mut h) < before,
+        "the rules strike candidates"
+    );
+    open_rules_menu(&mut h);
+    assert_eq!(rules_item(&h, label), (true, true));
+    h.key_press(Key::Escape);
+    h.run();
+
+    // Undo takes the rules away and brings the count back; redo again.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert!(doc_rules(&h).is_empty());
+    h.get_by_label_contains("Several solutions");
+    assert_eq!(candidate_count(&mut h), before);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    settle(&mut h);
+    assert_eq!(doc_rules(&h).len(), added);
+    h.get_by_label_contains("One solution");
+    h
+}
+
+#[test]
+fn diagonals_from_the_rules_menu_are_an_edit_that_counts_and_undoes() {
+    use sudoku_lens::grid::{Diagonal, Rule};
+    let label = "Diagonals (X-sudoku)";
+    let mut h = rules_from_the_menu_make_one_solution("diagonals.txt", label, 2);
+    assert_eq!(
+        doc_rules(&h),
+        vec![
+            Rule::Diagonal(Diagonal::Main),
+            Rule::Diagonal(Diagonal::Anti)
+        ]
+    );
+    // Unticked, the diagonals go again, as a step of their own.
+    click_rules_item(&mut h, label);
+    assert!(doc_rules(&h).is_empty());
+    h.get_by_label_contains("Several solutions");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert_eq!(doc_rules(&h).len(), 2);
+
+    // On the classic sample two givens break them: the status says where.
+    open_sample(&mut h, "classic.txt");
+    click_rules_item(&mut h, label);
+    h.get_by_label_contains("Conflict: 6 appears twice in the anti-diagonal, at r1c9 and r7c3");
+    // A puzzle whose file has them shows them ticked.
+    open_sample(&mut h, "variants/diagonals.txt");
+    open_rules_menu(&mut h);
+    assert_eq!(rules_item(&h, label), (true, true));
+    // Escape closes the menu, a puzzle open or not.
+    h.key_press(Key::Escape);
+    h.run();
+    assert!(h.query_by_label(label).is_none(), "the menu is closed");
+    // A samurai has no diagonal of its own: the item is there, greyed.
+    open_sample(&mut h, "samurai.txt");
+    open_rules_menu(&mut h);
+    assert_eq!(rules_item(&h, label), (false, false));
+    h.get_by_label(label).click();
+    h.run();
+    assert!(doc_rules(&h).is_empty() && !h.state().doc().unwrap().can_undo());
+}
+
+#[test]
+fn windoku_from_the_rules_menu_is_an_edit_that_counts_and_undoes() {
+    use sudoku_lens::grid::Rule;
+    let label = "Windoku (four extra regions)";
+    let mut h = rules_from_the_menu_make_one_solution("windoku.txt", label, 4);
+    // The four windows, rows and columns 2-4 and 6-8.
+    let layout = h.state().doc().unwrap().layout().clone();
+    let names: Vec<Vec<String>> = doc_rules(&h)
+        .iter()
+        .map(|r| match r {
+            Rule::Region(cells) => cells
+                .iter()
+                .map(|&c| layout.cell_name(c as usize))
+                .collect(),
+            other => panic!("{other:?} is no window"),
+        })
+        .collect();
+    let corners: Vec<(&str, &str)> = names
+        .iter()
+        .map(|w| (w[0].as_str(), w[8].as_str()))
+        .collect();
+    assert_eq!(
+        corners,
+        [
+            ("r2c2", "r4c4"),
+            ("r2c6", "r4c8"),
+            ("r6c2", "r8c4"),
+            ("r6c6", "r8c8")
+        ]
+    );
+
+    // The classic sample's solution breaks them: no solution with them.
+    open_sample(&mut h, "classic.txt");
+    click_rules_item(&mut h, label);
+    h.get_by_label_contains("No solution");
+    // From the file, ticked; unticked, they go.
+    open_sample(&mut h, "variants/windoku.txt");
+    open_rules_menu(&mut h);
+    assert_eq!(rules_item(&h, label), (true, true));
+    h.key_press(Key::Escape);
+    h.run();
+    click_rules_item(&mut h, label);
+    assert!(doc_rules(&h).is_empty());
+    h.get_by_label_contains("Several solutions");
+    // Windoku fits a 9x9 only; the diagonals fit any square grid.
+    open_sample(&mut h, "16by16.txt");
+    open_rules_menu(&mut h);
+    assert_eq!(rules_item(&h, label), (false, false));
+    assert_eq!(rules_item(&h, "Diagonals (X-sudoku)"), (false, true));
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use image::RgbaImage;
 
 use crate::check::{EntryCheck, check_entries_within};
-use crate::grid::{Cage, Entries, Layout, Progress, Puzzle};
+use crate::grid::{Cage, Diagonal, Entries, Layout, Progress, Puzzle, Rule};
 use crate::logic::{Candidate, Step};
 use crate::overlay;
 use crate::solve::{Budget, SolveError, solve_within};
@@ -392,6 +392,106 @@ pub fn count_solutions_within(puzzle: &Puzzle, budget: Budget) -> Solutions {
     }
 }
 
+/// The side of the grid windoku's windows fit: a 9x9.
+pub const WINDOKU_SIDE: usize = 9;
+
+/// The side of a windoku window, in cells.
+pub const WINDOW_SIDE: usize = 3;
+
+/// The first row (and column) of each window, counted from 0: the
+/// windows cover rows and columns 2-4 and 6-8 (counted from 1).
+pub const WINDOW_STARTS: [usize; 2] = [1, 5];
+
+/// A set of variant rules a person can add to a reading, or take from it,
+/// from the Rules menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleSet {
+    /// Both diagonals (X-sudoku): on any square grid.
+    Diagonals,
+    /// The four extra 3x3 windows of windoku: on a 9x9.
+    Windoku,
+}
+
+impl RuleSet {
+    /// Every set the menu offers, in its order.
+    pub const ALL: [RuleSet; 2] = [RuleSet::Diagonals, RuleSet::Windoku];
+
+    /// The menu item's words, which a screen reader says too.
+    pub fn label(self) -> &'static str {
+        match self {
+            RuleSet::Diagonals => "Diagonals (X-sudoku)",
+            RuleSet::Windoku => "Windoku (four extra regions)",
+        }
+    }
+
+    /// What the set asks, for the item's tooltip.
+    pub fn explain(self) -> &'static str {
+        match self {
+            RuleSet::Diagonals => "Each diagonal holds every symbol once",
+            RuleSet::Windoku => {
+                "Four extra 3x3 regions, at rows and columns 2-4 and 6-8, each hold 1-9 once"
+            }
+        }
+    }
+
+    /// Where the set does not fit, the words saying where it does.
+    pub fn fits_where(self) -> &'static str {
+        match self {
+            RuleSet::Diagonals => "Only on a square grid",
+            RuleSet::Windoku => "Only on a 9x9 grid",
+        }
+    }
+
+    /// The set's rules on `layout`; `None` where it does not fit (a
+    /// samurai, a rectangle, windoku on another size than 9x9).
+    pub fn rules(self, layout: &Layout) -> Option<Vec<Rule>> {
+        let square = layout.is_full() && layout.height() == layout.width();
+        match self {
+            RuleSet::Diagonals => square.then(|| {
+                vec![
+                    Rule::Diagonal(Diagonal::Main),
+                    Rule::Diagonal(Diagonal::Anti),
+                ]
+            }),
+            RuleSet::Windoku => (square && layout.height() == WINDOKU_SIDE).then(|| {
+                let mut windows = Vec::new();
+                for top in WINDOW_STARTS {
+                    for left in WINDOW_STARTS {
+                        let cells = (top..top + WINDOW_SIDE)
+                            .flat_map(|r| (left..left + WINDOW_SIDE).map(move |c| (r, c)))
+                            .filter_map(|(r, c)| layout.cell_at(r, c))
+                            .map(|c| c as u32)
+                            .collect();
+                        windows.push(Rule::Region(cells));
+                    }
+                }
+                windows
+            }),
+        }
+    }
+
+    /// True when `rule` is one of `set_rules` (a region whatever the order
+    /// its cells were written in).
+    fn holds(set_rules: &[Rule], rule: &Rule) -> bool {
+        set_rules.iter().any(|r| match (r, rule) {
+            (Rule::Region(a), Rule::Region(b)) => {
+                let (mut a, mut b) = (a.clone(), b.clone());
+                a.sort_unstable();
+                b.sort_unstable();
+                a == b
+            }
+            _ => r == rule,
+        })
+    }
+
+    /// True when `puzzle` has every rule of the set (from a file or added
+    /// here).
+    pub fn is_in(self, puzzle: &Puzzle) -> bool {
+        self.rules(puzzle.layout())
+            .is_some_and(|set| set.iter().all(|r| RuleSet::holds(puzzle.rules(), r)))
+    }
+}
+
 /// An open puzzle and its history.
 #[derive(Clone, Debug)]
 pub struct Doc {
@@ -763,6 +863,36 @@ impl Doc {
         self.replace_cages(cages)
     }
 
+    /// Adds the rules of `set` to the puzzle, or, when it has them all,
+    /// takes them away: one undo step. Rules already there are not added
+    /// twice. Taken away, the candidates struck by hints start afresh:
+    /// some were struck by the rules that went. Returns false where the
+    /// set does not fit the layout.
+    pub fn toggle_rules(&mut self, set: RuleSet) -> bool {
+        let Some(set_rules) = set.rules(self.layout()) else {
+            return false;
+        };
+        let puzzle = &self.current.puzzle;
+        let removing = set.is_in(puzzle);
+        let mut rules = puzzle.rules().to_vec();
+        if removing {
+            rules.retain(|r| !RuleSet::holds(&set_rules, r));
+        } else {
+            for r in set_rules {
+                if !RuleSet::holds(&rules, &r) {
+                    rules.push(r);
+                }
+            }
+        }
+        self.edit(|s| {
+            s.puzzle = s.puzzle.clone().with_rules(rules);
+            if removing {
+                s.eliminated.iter_mut().for_each(|e| *e = 0);
+            }
+        });
+        true
+    }
+
     /// Gives the puzzle these cages, as one undo step.
     fn replace_cages(&mut self, cages: Vec<Cage>) -> bool {
         let Ok(puzzle) = self.current.puzzle.clone().with_cages(cages) else {
@@ -930,6 +1060,58 @@ mod tests {
             panic!("the killer sample is one puzzle");
         };
         Doc::from_text("killer.txt".into(), None, p)
+    }
+
+    fn text_doc(name: &str, text: &str) -> Doc {
+        let Ok(Document::Single(p)) = parse(text, name, None) else {
+            panic!("{name} is one puzzle");
+        };
+        Doc::from_text(name.into(), None, p)
+    }
+
+    #[test]
+    fn rule_sets_fit_the_grids_they_are_made_for() {
+        let fits = |name: &str, set: RuleSet| {
+            set.rules(&Layout::named(name).unwrap())
+                .map(|rules| rules.len())
+        };
+        assert_eq!(fits("classic", RuleSet::Diagonals), Some(2));
+        assert_eq!(fits("6x6", RuleSet::Diagonals), Some(2));
+        assert_eq!(fits("16x16", RuleSet::Diagonals), Some(2));
+        assert_eq!(fits("samurai", RuleSet::Diagonals), None);
+        assert_eq!(fits("classic", RuleSet::Windoku), Some(4));
+        assert_eq!(fits("16x16", RuleSet::Windoku), None);
+        assert_eq!(fits("twodoku", RuleSet::Windoku), None);
+    }
+
+    #[test]
+    fn a_rule_set_half_there_is_completed_and_one_there_goes_with_the_struck_marks() {
+        // One diagonal from the file: the toggle adds the other.
+        let givens = include_str!("../../samples/puzzles/classic.txt");
+        let mut doc = text_doc("one.txt", &format!("{givens}\nrules:\ndiagonal+\n"));
+        assert!(!RuleSet::Diagonals.is_in(&doc.current.puzzle));
+        assert!(doc.toggle_rules(RuleSet::Diagonals));
+        assert_eq!(
+            doc.current.puzzle.rules(),
+            [
+                Rule::Diagonal(Diagonal::Anti),
+                Rule::Diagonal(Diagonal::Main)
+            ]
+        );
+        // Windows written in another order are the windoku's all the same;
+        // other rules stay when they go.
+        let windoku = include_str!("../../samples/puzzles/variants/windoku.txt");
+        let mut doc = text_doc(
+            "windoku.txt",
+            &(windoku.replace("region r2c2 r2c3", "region r2c3 r2c2") + "antiking\n"),
+        );
+        assert!(RuleSet::Windoku.is_in(&doc.current.puzzle));
+        doc.current.eliminated[0] = 1;
+        assert!(doc.toggle_rules(RuleSet::Windoku));
+        assert_eq!(doc.current.puzzle.rules(), [Rule::AntiKing]);
+        assert_eq!(doc.current.eliminated[0], 0, "marks start afresh");
+        assert!(doc.undo());
+        assert_eq!(doc.current.puzzle.rules().len(), 5);
     }
 
     #[test]

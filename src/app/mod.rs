@@ -974,6 +974,20 @@ impl SudokuApp {
             .is_some_and(|d| d.selected.is_some_and(|c| d.move_to_cage(c, into)))
     }
 
+    /// Adds a set of variant rules to the open puzzle, or takes it away
+    /// when the puzzle has it (the Rules menu): an edit, undone as any.
+    pub fn toggle_rules(&mut self, set: doc::RuleSet) -> bool {
+        self.doc_mut().is_some_and(|d| d.toggle_rules(set))
+    }
+
+    /// Whether the open puzzle has every rule of `set`; `None` where the
+    /// set does not fit its layout (or nothing is open).
+    pub fn has_rules(&self, set: doc::RuleSet) -> Option<bool> {
+        let puzzle = &self.doc()?.current.puzzle;
+        set.rules(puzzle.layout())?;
+        Some(set.is_in(puzzle))
+    }
+
     pub fn move_selection(&mut self, dr: isize, dc: isize) {
         if let Some(d) = self.doc_mut() {
             d.selected = Some(match d.selected {

@@ -8,8 +8,8 @@ use eframe::egui::{
     Stroke, Vec2,
 };
 
-use super::doc::Solutions;
 use super::doc::Writing;
+use super::doc::{RuleSet, Solutions};
 use super::input::{Input, file_name};
 use super::{SudokuApp, canvas, capitalise, palette};
 
@@ -325,6 +325,9 @@ fn toolbar(app: &mut SudokuApp, ui: &mut egui::Ui) {
                 }
             });
         });
+        ui.add_enabled_ui(has_doc, |ui| {
+            ui.menu_button("Rules", |ui| rules_menu(app, ui));
+        });
         ui.menu_button("View", |ui| {
             ui.checkbox(&mut app.prefs.high_contrast, "High contrast")
                 .on_hover_text("Black, white and strong colours, thicker lines");
@@ -375,6 +378,26 @@ fn toolbar(app: &mut SudokuApp, ui: &mut egui::Ui) {
     }
     path_row(app, ui);
     ui.add_space(2.0);
+}
+
+/// The Rules menu: variant rules a person adds to the reading, or takes
+/// from it, each ticked while the puzzle has it (from its file too) and
+/// greyed out where it does not fit the grid.
+fn rules_menu(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    for set in RuleSet::ALL {
+        let state = app.has_rules(set);
+        let mut ticked = state.unwrap_or(false);
+        let r = ui
+            .add_enabled(
+                state.is_some(),
+                egui::Checkbox::new(&mut ticked, set.label()),
+            )
+            .on_hover_text(set.explain())
+            .on_disabled_hover_text(set.fits_where());
+        if r.clicked() {
+            app.toggle_rules(set);
+        }
+    }
 }
 
 /// The zoom figure and its buttons, laid right to left.
