@@ -17,9 +17,14 @@
 //! compatible with them when the search starts, so a new search neither
 //! allocates nor copies the whole matrix.
 
-/// Items (columns) and options (rows) of an exact-cover problem.
 use super::budget::Budget;
 
+/// Choices a weighted search makes before its first start over (see
+/// [`Dlx::set_conflict_weights`]): some 10 ms of a variant search, enough
+/// for the weights to say where the failures are.
+pub const RESTART_FIRST: u64 = 1000;
+
+/// Items (columns) and options (rows) of an exact-cover problem.
 #[derive(Clone, Debug, Default)]
 pub struct Matrix {
     primary: usize,
@@ -157,6 +162,11 @@ pub struct Dlx {
     /// search failed at the item (left with no option, or its option the
     /// last taken when `prune` said no), plus one.
     weights: Vec<u32>,
+    /// With conflict weights, the choices after which a search that has
+    /// found nothing yet starts over (doubling each time), and the choice
+    /// count of the last start.
+    restart_after: u64,
+    restart_from: u64,
     /// When a search gives up, as set.
     budget: Budget,
     /// The same for the search under way (a deadline counted from its start).
@@ -247,6 +257,8 @@ impl Dlx {
             visited: 0,
             tie_reach: usize::MAX,
             weights: Vec::new(),
+            restart_after: RESTART_FIRST,
+            restart_from: 0,
             budget: Budget::default(),
             running: Budget::default(),
             spent: 0,
@@ -277,6 +289,12 @@ impl Dlx {
     /// chains of weak local constraints (non-consecutive, whispers, sum
     /// lines), where the fewest options alone keeps choosing cells the
     /// rules barely touch. The weights start afresh with each search.
+    ///
+    /// A weighted search that has found no solution yet also starts over
+    /// after [`RESTART_FIRST`] choices, then after twice as many, and so
+    /// on, keeping its weights: an early choice made before the weights
+    /// knew better is not kept for the whole search. Each start waits
+    /// longer than the last, so the search still finishes.
     pub fn set_conflict_weights(&mut self, on: bool) {
         self.weights = if on {
             vec![1; self.len.len()]
@@ -439,18 +457,14 @@ impl Dlx {
         self.spent = 0;
         self.gave_up = false;
         self.weights.fill(1);
+        self.restart_after = RESTART_FIRST;
+        self.restart_from = 0;
         self.running = self.budget.starting_now();
         self.stack.clear();
         self.marks.clear();
         self.undo_len = 0;
         self.clear_pending();
-        let mut p = self.rlink[0] as usize;
-        while p != 0 {
-            if self.len[p] <= self.small {
-                self.note(p, self.len[p]);
-            }
-            p = self.rlink[p] as usize;
-        }
+        self.note_small();
         let mut alive = prune(self);
         loop {
             // The item the search fails at this step, if it does (0: none).
@@ -483,6 +497,13 @@ impl Dlx {
                     if self.len[i] > 0 {
                         if self.out_of_budget() {
                             return count;
+                        }
+                        if count == 0 && self.restart_due() {
+                            // Start over with what the weights learnt.
+                            self.unwind();
+                            self.note_small();
+                            alive = prune(self);
+                            continue;
                         }
                         self.visited += 1;
                         let x = self.nodes[i].down;
@@ -583,6 +604,30 @@ impl Dlx {
             return true;
         }
         false
+    }
+
+    /// Notes the items that start with few options (forced choices, dead
+    /// ends, the subset rule's).
+    fn note_small(&mut self) {
+        let mut p = self.rlink[0] as usize;
+        while p != 0 {
+            if self.len[p] <= self.small {
+                self.note(p, self.len[p]);
+            }
+            p = self.rlink[p] as usize;
+        }
+    }
+
+    /// Whether a weighted search has run long enough since its last start
+    /// to start over; if so, the next start waits twice as long. Only
+    /// before the first solution, so no solution is reported twice.
+    fn restart_due(&mut self) -> bool {
+        if self.weights.is_empty() || self.spent - self.restart_from < self.restart_after {
+            return false;
+        }
+        self.restart_from = self.spent;
+        self.restart_after = self.restart_after.saturating_mul(2);
+        true
     }
 
     fn unwind(&mut self) {
