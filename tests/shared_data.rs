@@ -280,10 +280,11 @@ fn solution_values(path: &Path) -> Vec<u8> {
 const VARIANT_BUDGET: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// Of the 29 shared variant puzzles, at least this many are solved within
-/// [`VARIANT_BUDGET`]: 25 were on a machine busy with other builds, and
-/// this test shares its two cores with the collections' (a floor that only
-/// ever rises: see docs/solver.md for the ones the search is still slow on).
-const VARIANT_FLOOR: usize = 21;
+/// [`VARIANT_BUDGET`]: 28 were with the weighted search, run alone on a
+/// machine busy with another build, and this test shares its two cores
+/// with the collections' (a floor that only ever rises: see docs/solver.md
+/// for the ones the search is still slow on).
+const VARIANT_FLOOR: usize = 25;
 
 #[test]
 #[ignore = "needs ../shared/data/puzzles; run by .ci/run"]
