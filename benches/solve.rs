@@ -19,7 +19,7 @@
 //! cargo bench --bench solve
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -88,18 +88,13 @@ struct Killer {
 /// The killers of the shared screenshots (their `.json` ground truth); none
 /// when the folder is absent.
 fn load_killers(dir: &Path) -> Vec<Killer> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Ok(paths) = collections::json_files(dir) else {
         println!(
             "benches/solve: no killers at {}; not measured",
             dir.display()
         );
         return Vec::new();
     };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
     paths
         .into_iter()
         .map(|path| {

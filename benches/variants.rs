@@ -247,13 +247,8 @@ fn load_shared() -> Vec<Named> {
         return Vec::new();
     };
     let dir = dir.join("variants-train");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+    collections::json_files(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    paths.sort();
-    paths
         .into_iter()
         .map(|path| {
             let name = path.file_name().unwrap_or_default().to_string_lossy();

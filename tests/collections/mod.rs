@@ -37,6 +37,19 @@ pub fn shared(name: &str) -> Option<PathBuf> {
     None
 }
 
+/// The `.json` files of `dir`, sorted by name.
+pub fn json_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "json") {
+            paths.push(path);
+        }
+    }
+    paths.sort();
+    Ok(paths)
+}
+
 /// The givens of every puzzle in a file (a batch of lines, or one puzzle).
 pub fn load(path: &Path) -> Vec<Vec<u8>> {
     parse_file(path, None)
