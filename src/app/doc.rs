@@ -7,7 +7,7 @@ use std::sync::Arc;
 use image::RgbaImage;
 
 use crate::check::{EntryCheck, check_entries_within};
-use crate::grid::{Cage, Diagonal, Entries, Layout, Progress, Puzzle, Rule};
+use crate::grid::{Cage, Diagonal, Entries, Layout, Progress, Puzzle, Rule, windoku_windows};
 use crate::logic::{Candidate, Step};
 use crate::overlay;
 use crate::solve::{Budget, SolveError, solve_within};
@@ -392,16 +392,6 @@ pub fn count_solutions_within(puzzle: &Puzzle, budget: Budget) -> Solutions {
     }
 }
 
-/// The side of the grid windoku's windows fit: a 9x9.
-pub const WINDOKU_SIDE: usize = 9;
-
-/// The side of a windoku window, in cells.
-pub const WINDOW_SIDE: usize = 3;
-
-/// The first row (and column) of each window, counted from 0: the
-/// windows cover rows and columns 2-4 and 6-8 (counted from 1).
-pub const WINDOW_STARTS: [usize; 2] = [1, 5];
-
 /// A set of variant rules a person can add to a reading, or take from it,
 /// from the Rules menu.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -453,20 +443,10 @@ impl RuleSet {
                     Rule::Diagonal(Diagonal::Anti),
                 ]
             }),
-            RuleSet::Windoku => (square && layout.height() == WINDOKU_SIDE).then(|| {
-                let mut windows = Vec::new();
-                for top in WINDOW_STARTS {
-                    for left in WINDOW_STARTS {
-                        let cells = (top..top + WINDOW_SIDE)
-                            .flat_map(|r| (left..left + WINDOW_SIDE).map(move |c| (r, c)))
-                            .filter_map(|(r, c)| layout.cell_at(r, c))
-                            .map(|c| c as u32)
-                            .collect();
-                        windows.push(Rule::Region(cells));
-                    }
-                }
-                windows
-            }),
+            RuleSet::Windoku => {
+                let windows = windoku_windows(layout);
+                (!windows.is_empty()).then(|| windows.into_iter().map(Rule::Region).collect())
+            }
         }
     }
 

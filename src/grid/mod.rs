@@ -22,6 +22,6 @@ pub use puzzle::{Alphabet, Format, Puzzle, RULES_MARKER, cage_label};
 pub use rules::{
     Diagonal, Direction, Mark, Place, RULE_WORDS, Rule, RuleError, box_parts, check_rules,
     default_gap, diagonal_cells, disjoint_groups, marks_pair, orthogonal, parse_place, ray,
-    rule_holds_among, rules_hold, sandwich_cells, touching,
+    rule_holds_among, rules_hold, sandwich_cells, touching, windoku_windows,
 };
 pub use text::{BatchLines, Document, Entry, ParseError, parse, parse_file};

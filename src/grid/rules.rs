@@ -834,6 +834,37 @@ pub fn sandwich_cells(layout: &Layout, (r, c): Place) -> Vec<u32> {
     ray(layout, (r, c), step)
 }
 
+/// The side of the grid windoku's windows fit: a 9x9.
+pub const WINDOKU_SIDE: usize = 9;
+
+/// The side of a windoku window, in cells.
+pub const WINDOW_SIDE: usize = 3;
+
+/// The first row (and column) of each window, counted from 0: the
+/// windows cover rows and columns 2-4 and 6-8 (counted from 1).
+pub const WINDOW_STARTS: [usize; 2] = [1, 5];
+
+/// The four windows of windoku, each as its cells in reading order, top
+/// row first; empty on any layout but a full 9x9.
+pub fn windoku_windows(layout: &Layout) -> Vec<Vec<u32>> {
+    if !layout.is_full() || layout.height() != WINDOKU_SIDE || layout.width() != WINDOKU_SIDE {
+        return Vec::new();
+    }
+    let mut windows = Vec::new();
+    for top in WINDOW_STARTS {
+        for left in WINDOW_STARTS {
+            windows.push(
+                (top..top + WINDOW_SIDE)
+                    .flat_map(|r| (left..left + WINDOW_SIDE).map(move |c| (r, c)))
+                    .filter_map(|(r, c)| layout.cell_at(r, c))
+                    .map(|c| c as u32)
+                    .collect(),
+            );
+        }
+    }
+    windows
+}
+
 /// Cells in the same place of their boxes, one group per place; empty for a
 /// layout without rectangular boxes.
 pub fn disjoint_groups(layout: &Layout) -> Vec<Vec<u32>> {

@@ -228,15 +228,9 @@ fn generated_with_houses(rules: &[crate::grid::Rule], seed: u64) -> (Puzzle, Vec
 }
 
 fn windows() -> Vec<crate::grid::Rule> {
-    let l = Layout::classic();
-    [(1, 1), (1, 5), (5, 1), (5, 5)]
-        .iter()
-        .map(|&(top, left)| {
-            let cells = (0..9)
-                .map(|i| l.cell_at(top + i / 3, left + i % 3).unwrap() as u32)
-                .collect();
-            crate::grid::Rule::Region(cells)
-        })
+    crate::grid::windoku_windows(&Layout::classic())
+        .into_iter()
+        .map(crate::grid::Rule::Region)
         .collect()
 }
 

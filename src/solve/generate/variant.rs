@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::{Shuffler, full_grid, thin};
-use crate::grid::{Layout, Puzzle, Rule, check_rules, rules_hold};
+use crate::grid::{Layout, Puzzle, Rule, check_rules, rules_hold, windoku_windows};
 use crate::solve::SudokuSolver;
 
 /// The families of rules, by the names the tools and benchmarks use.
@@ -37,15 +37,8 @@ pub const FAMILIES: &[&str] = &[
     "mixed",
 ];
 
-/// The families whose rules hold over the whole grid.
-const WHOLE_GRID: &[&str] = &[
-    "diagonals",
-    "windoku",
-    "disjoint",
-    "antiknight",
-    "antiking",
-    "nonconsecutive",
-];
+/// The families whose rules hold over the whole grid: the first six.
+const WHOLE_GRID: &[&str] = FAMILIES.split_at(6).0;
 
 /// Cell marks of a family (odd/even cells, dots, XV, signs): enough to
 /// leave the givens fewer than a classic needs, few enough that the
@@ -129,15 +122,12 @@ pub fn variant_with(family: &str, seed: u64, givens: usize) -> Result<Variant, S
 fn whole_grid_rules(layout: &Layout, family: &str) -> Vec<Rule> {
     let text: Vec<String> = match family {
         "diagonals" => vec!["diagonal+".into(), "diagonal-".into()],
-        "windoku" => [(1, 1), (1, 5), (5, 1), (5, 5)]
-            .iter()
-            .map(|&(top, left)| {
-                let cells: Vec<String> = (0..9)
-                    .map(|i| format!("r{}c{}", top + i / 3 + 1, left + i % 3 + 1))
-                    .collect();
-                format!("region {}", cells.join(" "))
-            })
-            .collect(),
+        "windoku" => {
+            return windoku_windows(layout)
+                .into_iter()
+                .map(Rule::Region)
+                .collect();
+        }
         other => vec![other.to_string()],
     };
     text.iter()
