@@ -1507,14 +1507,7 @@ fn sample_entries() -> (Puzzle, Vec<(usize, u8)>) {
 fn entries_are_checked_marked_red_and_undone() {
     use sudoku_lens::app::doc::Writing;
     let mut h = harness();
-    let text = std::fs::read_to_string(root().join("samples/puzzles/entries/classic.txt")).unwrap();
-    open(
-        &mut h,
-        Input::Text {
-            name: "entries.txt".into(),
-            text,
-        },
-    );
+    open_sample(&mut h, "entries/classic.txt");
     // A puzzle being solved opens writing the player's digits, without
     // the solution.
     assert_eq!(h.state().writing(), Some(Writing::Entries));
@@ -2455,14 +2448,7 @@ fn strokes_across(h: &Window, cell: egui::Rect, colour: egui::Color32, share: f3
 fn wrong_digits_and_a_hint_s_marks_differ_by_shape_as_well_as_colour() {
     use sudoku_lens::app::palette::NORMAL;
     let mut h = harness();
-    let text = std::fs::read_to_string(root().join("samples/puzzles/entries/classic.txt")).unwrap();
-    open(
-        &mut h,
-        Input::Text {
-            name: "entries.txt".into(),
-            text,
-        },
-    );
+    open_sample(&mut h, "entries/classic.txt");
     let layout = h.state().doc().unwrap().layout().clone();
     let wrong = h.state().wrong_cells();
     assert_eq!(wrong.len(), 2);
