@@ -11,14 +11,17 @@
 //! - [`batch`]: many puzzles solved in parallel.
 //! - [`check`]: a player's digits checked against the puzzle: wrong entries
 //!   and why, cells to go, solved or not.
-//! - [`vision`]: photos and screenshots in, located grids and read digits out.
-//! - [`overlay`]: solutions drawn onto the photo in perspective, or as a
-//!   clean grid.
+//! - `vision` (feature `vision`): photos and screenshots in, located grids
+//!   and read digits out.
+//! - `overlay` (feature `vision`): solutions drawn onto the photo in
+//!   perspective, or as a clean grid.
 //! - [`rng`]: a small seeded random generator, the same on every machine.
 //! - `app` (feature `gui`, on by default): the desktop app.
 //!
 //! The library alone needs no window system: build it with
-//! `default-features = false` for reading, solving and drawing only.
+//! `default-features = false, features = ["vision"]` for reading, solving
+//! and drawing only, or with `default-features = false` to solve, explain
+//! and rate puzzles without compiling an image stack at all.
 
 #[cfg(feature = "gui")]
 pub mod app;
@@ -26,7 +29,9 @@ pub mod batch;
 pub mod check;
 pub mod grid;
 pub mod logic;
+#[cfg(feature = "vision")]
 pub mod overlay;
 pub mod rng;
 pub mod solve;
+#[cfg(feature = "vision")]
 pub mod vision;
