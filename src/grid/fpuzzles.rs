@@ -40,9 +40,9 @@ use serde_json::{Map, Value, json};
 
 use super::cage::{Cage, check_cages};
 use super::layout::{Layout, MAX_SIZE};
+use super::parse_error::ParseError;
 use super::puzzle::{Alphabet, Format, Puzzle};
 use super::rules::{Diagonal, Direction, Mark, Rule, check_rules, default_gap};
-use super::text::ParseError;
 
 /// Where f-puzzles links lead; a puzzle exported as a link opens there.
 pub const LINK_PREFIX: &str = "https://f-puzzles.com/?load=";
