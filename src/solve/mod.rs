@@ -2,7 +2,7 @@
 //! layout into it ([`SudokuSolver`]).
 
 mod budget;
-mod cages;
+mod cage_cover;
 pub mod dlx;
 mod error;
 pub mod generate;
@@ -10,7 +10,7 @@ mod rules;
 mod sudoku;
 
 pub use budget::{Budget, CHECK_EVERY, DEFAULT_TIME, set_time_limit, time_limit};
-pub use cages::MAX_COMBINATIONS;
+pub use cage_cover::MAX_COMBINATIONS;
 pub use error::SolveError;
 pub use rules::RuleEliminations;
 pub use sudoku::{Outcome, SudokuSolver, houses_layout, solve, solve_within};

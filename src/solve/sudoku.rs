@@ -1,14 +1,14 @@
 //! The sudoku encoding of a layout as exact cover: one primary item per cell
 //! and one per (house, symbol); an option places a symbol in a cell and covers
 //! the cell and the item of every house that contains it. Cages, when a
-//! puzzle has them, add items and options of their own ([`super::cages`]);
+//! puzzle has them, add items and options of their own ([`super::cage_cover`]);
 //! variant rules add houses, secondary items and checks made during the
 //! search ([`super::rules`]).
 
 use std::sync::Arc;
 
 use super::budget::Budget;
-use super::cages::CageRules;
+use super::cage_cover::CageRules;
 use super::dlx::{Dlx, Matrix};
 use super::error::SolveError;
 use super::rules::RuleSet;
@@ -96,7 +96,7 @@ impl SudokuSolver {
     /// cages: checking them against the rules of a killer is
     /// [`Puzzle::check_cages`]'s job). Fails when a cage has a cell outside
     /// the layout or twice, more cells than symbols, or more combinations of
-    /// symbols than the solver takes ([`super::cages::MAX_COMBINATIONS`]).
+    /// symbols than the solver takes ([`super::cage_cover::MAX_COMBINATIONS`]).
     pub fn with_cages(layout: Arc<Layout>, cages: &[Cage]) -> Result<SudokuSolver, SolveError> {
         let rules = CageRules::new(&layout, cages)?;
         Ok(SudokuSolver::build(
