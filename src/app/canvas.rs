@@ -17,7 +17,7 @@ use super::palette::{self, Cue, Palette, StepMark, step_cue};
 use super::{Stamp, SudokuApp};
 use crate::grid::{Alphabet, Cage, Layout};
 use crate::logic::{Step, mark_spot};
-use crate::overlay::cages::{
+use crate::overlay::cage_outline::{
     CAGE_DASH, CAGE_GAP, CAGE_INSET, Segment, cage_outline, dashes, sum_cell,
 };
 use crate::vision::locate::Located;
@@ -1126,7 +1126,7 @@ fn draw_cue(painter: &egui::Painter, cue: Cue, c: Pos2, half: f32, stroke: Strok
 /// cage's, `selected`, drawn by [`draw_selected_cage`]), and each sum as
 /// read in its top-left cell, beside the printed one
 /// ([`labels::read_sum_box`]) on a patch of white; `to_screen` maps grid
-/// coordinates (see [`crate::overlay::cages`]) to the screen.
+/// coordinates (see [`crate::overlay::cage_outline`]) to the screen.
 fn draw_cages(
     painter: &egui::Painter,
     cages: &[Cage],

@@ -7,7 +7,7 @@
 //! clues outside the grid. Rules over the whole grid (anti-knight, ...)
 //! have no mark: [`caption`] names them.
 //!
-//! As with [`super::cages`], the geometry is plain data in grid coordinates
+//! As with [`super::cage_outline`], the geometry is plain data in grid coordinates
 //! (x a column, y a row; the cell at row `r`, column `c` spans `c..c + 1`
 //! by `r..r + 1`): [`rule_shapes`] gives it, so that the app can paint it
 //! with its own painter. Here it is rasterised through a map from grid
@@ -27,7 +27,7 @@
 use ab_glyph::FontRef;
 use image::Rgba;
 
-use super::cages::{CAGE_DASH, CAGE_GAP, CAGE_INSET, cage_outline, dashes};
+use super::cage_outline::{CAGE_DASH, CAGE_GAP, CAGE_INSET, cage_outline, dashes};
 use super::stamp::{Stamp, blend};
 use super::{Canvas, FONT, Options, Paintable, Palette, PixelRect, background_luma};
 use crate::grid::{Diagonal, Layout, Mark, Rule, diagonal_cells};
