@@ -27,7 +27,7 @@
 //! ```
 
 use crate::grid::{Progress, Puzzle, rule_holds_among, rules_hold};
-use crate::logic::Shape;
+use crate::logic::HouseIndex;
 use crate::solve;
 
 /// Why an entry (or, on a solution page, a cell) is wrong.
@@ -55,7 +55,7 @@ pub struct Wrong {
     pub wrote: u8,
     pub reason: Reason,
     /// The cell's name as the logic engine gives it: `r3c4`, or
-    /// `top-left grid, r3c4` on a shape of several grids.
+    /// `top-left grid, r3c4` on a layout of several grids.
     pub name: String,
     /// What is wrong, in words: `wrote 7, breaks the puzzle`.
     pub says: String,
@@ -186,7 +186,7 @@ pub fn check_entries(progress: &Progress) -> EntryCheck {
 pub fn check_entries_within(progress: &Progress, budget: solve::Budget) -> EntryCheck {
     let puzzle = progress.puzzle();
     let layout = puzzle.layout();
-    let shape = Shape::new(layout.clone());
+    let houses = HouseIndex::new(layout.clone());
     let current = progress.current();
     let entries = progress.entries().values();
     let page = entries.iter().all(|&v| v == 0) && puzzle.values().iter().all(|&v| v != 0);
@@ -220,27 +220,27 @@ pub fn check_entries_within(progress: &Progress, budget: solve::Budget) -> Entry
         }
         seen[cell] = true;
         let place = match house {
-            Some(h) => shape.house_name(h),
+            Some(h) => houses.house_name(h),
             None => "its cage".into(),
         };
         let says = if page {
             format!(
                 "{} repeats in {place}, at {}",
                 symbol(current[cell]),
-                shape.cell_name(with)
+                houses.cell_name(with)
             )
         } else {
             format!(
                 "wrote {}, conflicts with {} in {place}",
                 symbol(current[cell]),
-                shape.cell_name(with)
+                houses.cell_name(with)
             )
         };
         wrong.push(Wrong {
             cell,
             wrote: current[cell],
             reason: Reason::Conflict { with, house },
-            name: shape.cell_name(cell),
+            name: houses.cell_name(cell),
             says,
         });
     }
@@ -252,7 +252,7 @@ pub fn check_entries_within(progress: &Progress, budget: solve::Budget) -> Entry
                     cell,
                     wrote: v,
                     reason: Reason::BreaksPuzzle,
-                    name: shape.cell_name(cell),
+                    name: houses.cell_name(cell),
                     says: format!("wrote {}, breaks the puzzle", symbol(v)),
                 });
             }
@@ -276,11 +276,11 @@ pub fn check_entries_within(progress: &Progress, budget: solve::Budget) -> Entry
             cell,
             wrote: current[cell],
             reason: Reason::CageSum { cage: k, total },
-            name: shape.cell_name(cell),
+            name: houses.cell_name(cell),
             says: format!(
                 "wrote {}, the cage at {} sums to {total}, not {}",
                 symbol(current[cell]),
-                shape.cell_name(cage.anchor()),
+                houses.cell_name(cage.anchor()),
                 cage.sum
             ),
         });
@@ -309,7 +309,7 @@ pub fn check_entries_within(progress: &Progress, budget: solve::Budget) -> Entry
                 cell,
                 wrote: current[cell],
                 reason: Reason::Rule { rule: k },
-                name: shape.cell_name(cell),
+                name: houses.cell_name(cell),
                 says: format!(
                     "wrote {}, breaks the {}",
                     symbol(current[cell]),

@@ -9,12 +9,12 @@ use crate::grid::HouseKind;
 
 /// The strong links of `d`: (house, first cell, second cell).
 fn strong_links(g: &Candidates, d: u8, out: &mut Vec<(usize, usize, usize)>) {
-    let shape = g.shape();
+    let houses = g.houses();
     out.clear();
-    for h in 0..shape.house_count() {
+    for h in 0..houses.house_count() {
         let p = g.places(h, d);
         if p.count_ones() == 2 {
-            let mut it = shape.cells_at(h, p);
+            let mut it = houses.cells_at(h, p);
             let (a, b) = (it.next().expect("two"), it.next().expect("two"));
             // Two houses sharing both cells give the same link.
             if !out.iter().any(|&(_, x, y)| (x, y) == (a, b)) {
@@ -25,13 +25,13 @@ fn strong_links(g: &Candidates, d: u8, out: &mut Vec<(usize, usize, usize)>) {
 }
 
 fn kind_of(g: &Candidates, h1: usize, h2: usize, a2: usize, b2: usize) -> Technique {
-    let shape = g.shape();
-    let (k1, k2) = (shape.kind(h1), shape.kind(h2));
-    let shared: Vec<HouseKind> = shape
+    let houses = g.houses();
+    let (k1, k2) = (houses.kind(h1), houses.kind(h2));
+    let shared: Vec<HouseKind> = houses
         .houses_of(a2)
         .iter()
-        .filter(|&&(h, _)| shape.index_in(b2, h as usize).is_some())
-        .map(|&(h, _)| shape.kind(h as usize))
+        .filter(|&&(h, _)| houses.index_in(b2, h as usize).is_some())
+        .map(|&(h, _)| houses.kind(h as usize))
         .collect();
     match (k1, k2) {
         (HouseKind::Row, HouseKind::Row) if shared.contains(&HouseKind::Column) => {
@@ -69,16 +69,16 @@ fn turbot_pass(
     want: Option<Technique>,
     later: &mut [Option<Step>; 2],
 ) -> Option<Step> {
-    let shape = g.shape();
+    let houses = g.houses();
     let mut links = Vec::new();
-    for d in 1..=shape.size() as u8 {
+    for d in 1..=houses.size() as u8 {
         strong_links(g, d, &mut links);
         for (i, &(h1, x1, x2)) in links.iter().enumerate() {
             for &(h2, y1, y2) in &links[i + 1..] {
                 for (a1, a2) in [(x1, x2), (x2, x1)] {
                     for (b1, b2) in [(y1, y2), (y2, y1)] {
                         let cells = [a1, a2, b1, b2];
-                        if (1..4).any(|k| cells[..k].contains(&cells[k])) || !shape.sees(a2, b2) {
+                        if (1..4).any(|k| cells[..k].contains(&cells[k])) || !houses.sees(a2, b2) {
                             continue;
                         }
                         let kind = kind_of(g, h1, h2, a2, b2);
@@ -91,11 +91,11 @@ fn turbot_pass(
                         {
                             continue;
                         }
-                        let elims: Vec<Candidate> = shape
+                        let elims: Vec<Candidate> = houses
                             .peers(a1)
                             .iter()
                             .map(|&c| c as usize)
-                            .filter(|&c| g.has(c, d) && !cells.contains(&c) && shape.sees(c, b1))
+                            .filter(|&c| g.has(c, d) && !cells.contains(&c) && houses.sees(c, b1))
                             .map(|c| Candidate::new(c, d))
                             .collect();
                         if elims.is_empty() {
@@ -161,10 +161,10 @@ fn turbot_pass(
 /// does on SE's scale.
 #[inline(never)]
 pub(crate) fn colouring(g: &Candidates, cx: &Ctx) -> Option<Step> {
-    let shape = g.shape();
+    let houses = g.houses();
     let mut links = Vec::new();
     let mut best: Option<Step> = None;
-    for d in 1..=shape.size() as u8 {
+    for d in 1..=houses.size() as u8 {
         strong_links(g, d, &mut links);
         // Components of the strong-link graph, with colours (0/1) by BFS.
         let mut cells: Vec<usize> = Vec::new();
@@ -231,17 +231,17 @@ pub(crate) fn colouring(g: &Candidates, cx: &Ctx) -> Option<Step> {
             let wraps = members.iter().enumerate().any(|(x, &u)| {
                 members[x + 1..]
                     .iter()
-                    .any(|&v| same(u, v) && shape.sees(cells[u], cells[v]))
+                    .any(|&v| same(u, v) && houses.sees(cells[u], cells[v]))
             });
             let traps = !wraps
-                && (0..shape.cell_count()).any(|c| {
+                && (0..houses.cell_count()).any(|c| {
                     g.has(c, d)
                         && !members.iter().any(|&u| cells[u] == c)
                         && members.iter().any(|&u| {
-                            shape.sees(c, cells[u])
+                            houses.sees(c, cells[u])
                                 && members
                                     .iter()
-                                    .any(|&v| !same(u, v) && shape.sees(c, cells[v]))
+                                    .any(|&v| !same(u, v) && houses.sees(c, cells[v]))
                         })
                 });
             if !wraps && !traps {
@@ -262,7 +262,7 @@ pub(crate) fn colouring(g: &Candidates, cx: &Ctx) -> Option<Step> {
             // Wrap: two members of one colour sharing a house.
             for (x, &u) in members.iter().enumerate() {
                 for &v in &members[x + 1..] {
-                    if colour(u) == colour(v) && shape.sees(cells[u], cells[v]) {
+                    if colour(u) == colour(v) && houses.sees(cells[u], cells[v]) {
                         let len = table[u].0[v];
                         for &w in &members {
                             if colour(w) == colour(u) {
@@ -274,17 +274,17 @@ pub(crate) fn colouring(g: &Candidates, cx: &Ctx) -> Option<Step> {
             }
             // Trap: a cell outside the colours seeing both.
             if found.is_empty() {
-                for c in 0..shape.cell_count() {
+                for c in 0..houses.cell_count() {
                     if !g.has(c, d) || cells.contains(&c) && comp[idx(c)] == start {
                         continue;
                     }
                     let mut pick: Option<(usize, usize, usize)> = None;
                     for &u in &members {
-                        if !shape.sees(c, cells[u]) {
+                        if !houses.sees(c, cells[u]) {
                             continue;
                         }
                         for &v in &members {
-                            if colour(v) != colour(u) && shape.sees(c, cells[v]) {
+                            if colour(v) != colour(u) && houses.sees(c, cells[v]) {
                                 let len = table[u].0[v] + 1;
                                 if pick.is_none_or(|p| len < p.0) {
                                     pick = Some((len, u, v));
@@ -390,7 +390,7 @@ mod tests {
         // Column 1: 6 in r1c1 and r6c1; column 5: 6 in r2c5 and r6c5.
         only(&mut g, 6, &[0, 45], (0..9).map(|r| r * 9));
         only(&mut g, 6, &[13, 49], (0..9).map(|r| r * 9 + 4));
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = turbot(&g, &cx, Some(Technique::Skyscraper)).unwrap();
         // r6c1 and r6c5 share row 6: r1c1 or r2c5 is 6.
         assert_eq!(st.cells, [0, 45, 49, 13]);
@@ -414,7 +414,7 @@ mod tests {
         // Row 1: 2 in r1c2 and r1c8; column 1: 2 in r3c1 and r7c1.
         only(&mut g, 2, &[1, 7], 0..9);
         only(&mut g, 2, &[18, 54], (0..9).map(|r| r * 9));
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         assert!(turbot(&g, &cx, Some(Technique::Skyscraper)).is_none());
         let st = turbot(&g, &cx, None).unwrap();
         assert_eq!(st.technique, Technique::TwoStringKite);
@@ -429,7 +429,7 @@ mod tests {
         only(&mut g, 3, &[0, 54], (0..9).map(|r| r * 9));
         only(&mut g, 3, &[54, 58], 54..63);
         only(&mut g, 3, &[58, 22], (0..9).map(|r| r * 9 + 4));
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = colouring(&g, &cx).unwrap();
         // r1c1 and r3c5 have opposite colours; r1c4, r1c6, r3c2 and r3c3 see both.
         assert_eq!(
@@ -455,7 +455,7 @@ mod tests {
         only(&mut g, 3, &[4, 40], (0..9).map(|r| r * 9 + 4));
         only(&mut g, 3, &[40, 37], 36..45);
         only(&mut g, 3, &[37, 10], (0..9).map(|r| r * 9 + 1));
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = colouring(&g, &cx).unwrap();
         assert_eq!(
             st.eliminations,
