@@ -900,207 +900,247 @@ pub fn touching(layout: &Layout, a: u32, b: u32) -> bool {
 /// any search: each rule on a layout it can apply to, with cells that form
 /// what it needs, and with numbers that some symbols can make.
 pub fn check_rules(layout: &Layout, values: &[u8], rules: &[Rule]) -> Result<(), RuleError> {
+    for (i, rule) in rules.iter().enumerate() {
+        check_rule(layout, values, rule).map_err(|message| RuleError {
+            rule: Some(i),
+            message: format!("{}: {message}", rule.describe(layout)),
+        })?;
+    }
+    Ok(())
+}
+
+/// What is wrong with one rule, if anything: the checks of
+/// [`check_rules`], in order.
+fn check_rule(layout: &Layout, values: &[u8], rule: &Rule) -> Result<(), String> {
+    let cells = rule.cells(layout);
+    check_line_length(rule, &cells)?;
+    check_cells(layout, values, rule)?;
+    check_numbers(layout, rule, &cells)
+}
+
+/// The first cell `cs` lists twice.
+fn first_repeat(cs: &[u32]) -> Option<u32> {
+    cs.iter()
+        .enumerate()
+        .find(|&(j, c)| cs[..j].contains(c))
+        .map(|(_, &c)| c)
+}
+
+/// A rule that lists cells lists some (`cells`), and a line has as many as
+/// it needs.
+fn check_line_length(rule: &Rule, cells: &[u32]) -> Result<(), String> {
+    let listed = matches!(
+        rule,
+        Rule::Thermometer(_)
+            | Rule::Renban(_)
+            | Rule::Palindrome(_)
+            | Rule::RegionSum(_)
+            | Rule::Region(_)
+            | Rule::Distinct(_)
+            | Rule::Whispers { .. }
+    );
+    if listed && cells.is_empty() {
+        return Err("has no cells".into());
+    }
+    // The fewest cells of a line, as the text form asks (f-puzzles
+    // draws lines of one cell too, which that form cannot write).
+    let line = match rule {
+        Rule::Thermometer(c)
+        | Rule::Renban(c)
+        | Rule::Palindrome(c)
+        | Rule::RegionSum(c)
+        | Rule::Whispers { cells: c, .. } => Some((c, 2)),
+        Rule::Between(c) => Some((c, 3)),
+        _ => None,
+    };
+    if let Some((c, fewest)) = line
+        && c.len() < fewest
+    {
+        return Err(format!(
+            "a line of {} cell{} is too short: it needs {fewest} cells or more",
+            c.len(),
+            if c.len() == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(())
+}
+
+/// The rule fits the layout, its cells form what it needs, and the givens
+/// (`values`) keep it.
+fn check_cells(layout: &Layout, values: &[u8], rule: &Rule) -> Result<(), String> {
     let n = layout.size() as u32;
     let square = layout.is_full() && layout.height() == layout.width();
-    for (i, rule) in rules.iter().enumerate() {
-        let err = |message: String| {
-            Err(RuleError {
-                rule: Some(i),
-                message: format!("{}: {message}", rule.describe(layout)),
-            })
-        };
-        let cells = rule.cells(layout);
-        let name = |c: u32| layout.cell_name(c as usize);
-        let twice = |cs: &[u32]| {
-            cs.iter()
-                .enumerate()
-                .find(|&(j, c)| cs[..j].contains(c))
-                .map(|(_, &c)| c)
-        };
-        let listed = matches!(
-            rule,
-            Rule::Thermometer(_)
-                | Rule::Renban(_)
-                | Rule::Palindrome(_)
-                | Rule::RegionSum(_)
-                | Rule::Region(_)
-                | Rule::Distinct(_)
-                | Rule::Whispers { .. }
-        );
-        if listed && cells.is_empty() {
-            return err("has no cells".into());
-        }
-        // The fewest cells of a line, as the text form asks (f-puzzles
-        // draws lines of one cell too, which that form cannot write).
-        let line = match rule {
-            Rule::Thermometer(c)
-            | Rule::Renban(c)
-            | Rule::Palindrome(c)
-            | Rule::RegionSum(c)
-            | Rule::Whispers { cells: c, .. } => Some((c, 2)),
-            Rule::Between(c) => Some((c, 3)),
-            _ => None,
-        };
-        if let Some((c, fewest)) = line
-            && c.len() < fewest
-        {
-            return err(format!(
-                "a line of {} cell{} is too short: it needs {fewest} cells or more",
-                c.len(),
-                if c.len() == 1 { "" } else { "s" }
+    let name = |c: u32| layout.cell_name(c as usize);
+    match rule {
+        Rule::Diagonal(_) | Rule::Sandwich { .. } if !square => {
+            return Err(format!(
+                "needs a square grid, and the {} layout is not one",
+                layout.name()
             ));
         }
-        match rule {
-            Rule::Diagonal(_) | Rule::Sandwich { .. } if !square => {
-                return err(format!(
-                    "needs a square grid, and the {} layout is not one",
-                    layout.name()
-                ));
-            }
-            Rule::DisjointGroups if disjoint_groups(layout).is_empty() => {
-                return err(format!(
-                    "needs a square grid with rectangular boxes, and the {} layout is not one",
-                    layout.name()
-                ));
-            }
-            Rule::Region(c) | Rule::Distinct(c) => {
-                if c.len() > n as usize {
-                    return err(format!(
-                        "{} cells cannot all differ with {n} symbols",
-                        c.len()
-                    ));
-                }
-                if let Some(c) = twice(c) {
-                    return err(format!("lists {} twice", name(c)));
-                }
-            }
-            Rule::Odd(c) | Rule::Even(c) => {
-                let v = values[*c as usize] as u32;
-                let odd = matches!(rule, Rule::Odd(_));
-                if v != 0 && (v % 2 == 1) != odd {
-                    return err(format!(
-                        "the given {v} in {} is not {}",
-                        name(*c),
-                        if odd { "odd" } else { "even" }
-                    ));
-                }
-            }
-            Rule::Difference { cells: [a, b], .. }
-            | Rule::Ratio { cells: [a, b], .. }
-            | Rule::Xv { cells: [a, b], .. }
-                if !orthogonal(layout, *a, *b) =>
-            {
-                return err(format!(
-                    "{} and {} do not share an edge; a mark stands between two neighbours",
-                    name(*a),
-                    name(*b)
-                ));
-            }
-            Rule::Less { cells: [a, b] } if a == b => {
-                return err(format!("compares {} with itself", name(*a)));
-            }
-            _ => {}
+        Rule::DisjointGroups if disjoint_groups(layout).is_empty() => {
+            return Err(format!(
+                "needs a square grid with rectangular boxes, and the {} layout is not one",
+                layout.name()
+            ));
         }
-        // Numbers that no symbols make.
-        match rule {
-            Rule::Difference { value, .. } if *value == 0 || *value >= n => {
-                return err(format!("no two symbols 1-{n} differ by {value}"));
-            }
-            Rule::Ratio { value, .. } if *value < 2 || *value > n => {
-                return err(format!(
-                    "no two different symbols 1-{n} make the ratio {value}"
+        Rule::Region(c) | Rule::Distinct(c) => {
+            if c.len() > n as usize {
+                return Err(format!(
+                    "{} cells cannot all differ with {n} symbols",
+                    c.len()
                 ));
             }
-            Rule::Xv { sum, .. } if *sum < 3 || *sum > 2 * n - 1 => {
-                return err(format!("no two different symbols 1-{n} add up to {sum}"));
+            if let Some(c) = first_repeat(c) {
+                return Err(format!("lists {} twice", name(c)));
             }
-            Rule::Whispers { gap, .. } if *gap == 0 || *gap >= n => {
-                return err(format!("no two symbols 1-{n} differ by {gap} or more"));
+        }
+        Rule::Odd(c) | Rule::Even(c) => {
+            let v = values[*c as usize] as u32;
+            let odd = matches!(rule, Rule::Odd(_));
+            if v != 0 && (v % 2 == 1) != odd {
+                return Err(format!(
+                    "the given {v} in {} is not {}",
+                    name(*c),
+                    if odd { "odd" } else { "even" }
+                ));
             }
-            Rule::Sandwich { sum, .. } => {
-                let max = (n.saturating_sub(2)) * (n + 1) / 2;
-                if *sum > max {
-                    return err(format!(
-                        "the symbols between 1 and {n} add up to {max} at most, not {sum}"
-                    ));
-                }
-                if cells.is_empty() {
-                    return err(
-                        "its clue is not beside the grid: a sandwich clue stands just left or right of a row, or just above or below a column"
-                            .into(),
-                    );
-                }
-            }
-            Rule::LittleKiller { sum, .. } => {
-                if cells.is_empty() {
-                    return err("points off the grid: its diagonal meets no cell".into());
-                }
-                let (r, c) = match rule {
-                    Rule::LittleKiller { clue, .. } => *clue,
-                    _ => unreachable!(),
-                };
-                if layout.is_cell(r as isize, c as isize) {
-                    return err(format!(
-                        "its clue r{}c{} is a cell of the grid; a little killer's clue stands outside it",
-                        r + 1,
-                        c + 1
-                    ));
-                }
-                let len = cells.len() as u32;
-                if *sum < len || *sum > len * n {
-                    return err(format!(
-                        "{len} cells add up to between {len} and {}, not {sum}",
-                        len * n
-                    ));
-                }
-            }
-            Rule::Thermometer(c) => {
-                if c.len() > n as usize {
-                    return err(format!(
-                        "{} cells cannot rise strictly with {n} symbols",
-                        c.len()
-                    ));
-                }
-                if let Some(c) = twice(c) {
-                    return err(format!("passes {} twice", name(c)));
-                }
-            }
-            Rule::Renban(c) => {
-                if c.len() > n as usize {
-                    return err(format!(
-                        "{} cells cannot hold different consecutive symbols with {n} symbols",
-                        c.len()
-                    ));
-                }
-                if let Some(c) = twice(c) {
-                    return err(format!("passes {} twice", name(c)));
-                }
-            }
-            Rule::Between(c) if c.len() < 2 || c.first() == c.last() => {
-                return err("needs two different cells for its ends".into());
-            }
+        }
+        Rule::Difference { cells: [a, b], .. }
+        | Rule::Ratio { cells: [a, b], .. }
+        | Rule::Xv { cells: [a, b], .. }
+            if !orthogonal(layout, *a, *b) =>
+        {
+            return Err(format!(
+                "{} and {} do not share an edge; a mark stands between two neighbours",
+                name(*a),
+                name(*b)
+            ));
+        }
+        Rule::Less { cells: [a, b] } if a == b => {
+            return Err(format!("compares {} with itself", name(*a)));
+        }
+        _ => {}
+    }
+    Ok(())
+}
 
-            Rule::Arrow { circle, line } => {
-                if circle.iter().any(|c| line.contains(c)) {
-                    return err("a cell of its circle is on its line too".into());
-                }
-                // The circle's number is at most n (one cell) or the largest
-                // number of its digits; the line's sum at least its length.
-                let most = if circle.len() == 1 {
-                    n as u64
-                } else {
-                    (0..circle.len()).fold(0u64, |m, _| m.saturating_mul(10).saturating_add(9))
-                };
-                if line.len() as u64 > most {
-                    return err(format!(
-                        "its {} cells add up to at least {}, more than its circle can hold",
-                        line.len(),
-                        line.len()
-                    ));
-                }
-            }
-            _ => {}
+/// The rule's numbers are ones that some symbols make (`cells`: the cells
+/// it covers).
+fn check_numbers(layout: &Layout, rule: &Rule, cells: &[u32]) -> Result<(), String> {
+    let n = layout.size() as u32;
+    let name = |c: u32| layout.cell_name(c as usize);
+    // Numbers that no symbols make.
+    match rule {
+        Rule::Difference { value, .. } if *value == 0 || *value >= n => {
+            return Err(format!("no two symbols 1-{n} differ by {value}"));
         }
+        Rule::Ratio { value, .. } if *value < 2 || *value > n => {
+            return Err(format!(
+                "no two different symbols 1-{n} make the ratio {value}"
+            ));
+        }
+        Rule::Xv { sum, .. } if *sum < 3 || *sum > 2 * n - 1 => {
+            return Err(format!("no two different symbols 1-{n} add up to {sum}"));
+        }
+        Rule::Whispers { gap, .. } if *gap == 0 || *gap >= n => {
+            return Err(format!("no two symbols 1-{n} differ by {gap} or more"));
+        }
+        Rule::Sandwich { sum, .. } => {
+            let max = (n.saturating_sub(2)) * (n + 1) / 2;
+            if *sum > max {
+                return Err(format!(
+                    "the symbols between 1 and {n} add up to {max} at most, not {sum}"
+                ));
+            }
+            if cells.is_empty() {
+                return Err(
+                    "its clue is not beside the grid: a sandwich clue stands just left or right of a row, or just above or below a column"
+                        .into(),
+                );
+            }
+        }
+        Rule::LittleKiller { clue, sum, .. } => check_little_killer(layout, *clue, *sum, cells)?,
+        Rule::Thermometer(c) => {
+            if c.len() > n as usize {
+                return Err(format!(
+                    "{} cells cannot rise strictly with {n} symbols",
+                    c.len()
+                ));
+            }
+            if let Some(c) = first_repeat(c) {
+                return Err(format!("passes {} twice", name(c)));
+            }
+        }
+        Rule::Renban(c) => {
+            if c.len() > n as usize {
+                return Err(format!(
+                    "{} cells cannot hold different consecutive symbols with {n} symbols",
+                    c.len()
+                ));
+            }
+            if let Some(c) = first_repeat(c) {
+                return Err(format!("passes {} twice", name(c)));
+            }
+        }
+        Rule::Between(c) if c.len() < 2 || c.first() == c.last() => {
+            return Err("needs two different cells for its ends".into());
+        }
+        Rule::Arrow { circle, line } => check_arrow(n, circle, line)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A little killer at `clue` points into the grid from outside it, and its
+/// `sum` is one its `cells` can make.
+fn check_little_killer(
+    layout: &Layout,
+    clue: Place,
+    sum: u32,
+    cells: &[u32],
+) -> Result<(), String> {
+    let n = layout.size() as u32;
+    if cells.is_empty() {
+        return Err("points off the grid: its diagonal meets no cell".into());
+    }
+    let (r, c) = clue;
+    if layout.is_cell(r as isize, c as isize) {
+        return Err(format!(
+            "its clue r{}c{} is a cell of the grid; a little killer's clue stands outside it",
+            r + 1,
+            c + 1
+        ));
+    }
+    let len = cells.len() as u32;
+    if sum < len || sum > len * n {
+        return Err(format!(
+            "{len} cells add up to between {len} and {}, not {sum}",
+            len * n
+        ));
+    }
+    Ok(())
+}
+
+/// An arrow's circle and line share no cell, and its circle (with `n`
+/// symbols) can hold the least sum of its line.
+fn check_arrow(n: u32, circle: &[u32], line: &[u32]) -> Result<(), String> {
+    if circle.iter().any(|c| line.contains(c)) {
+        return Err("a cell of its circle is on its line too".into());
+    }
+    // The circle's number is at most n (one cell) or the largest
+    // number of its digits; the line's sum at least its length.
+    let most = if circle.len() == 1 {
+        n as u64
+    } else {
+        (0..circle.len()).fold(0u64, |m, _| m.saturating_mul(10).saturating_add(9))
+    };
+    if line.len() as u64 > most {
+        return Err(format!(
+            "its {} cells add up to at least {}, more than its circle can hold",
+            line.len(),
+            line.len()
+        ));
     }
     Ok(())
 }
