@@ -337,65 +337,18 @@ impl Rule {
         let Some(&(col0, first)) = words.first() else {
             return Ok(Vec::new());
         };
-        let keyword = first.to_ascii_lowercase();
-        let rest = &words[1..];
-        let cell = |&(col, w): &(usize, &str)| -> Result<u32, (usize, String)> {
-            let (r, c) = parse_place(w).ok_or_else(|| {
-                (
-                    col,
-                    format!("`{w}` is not a cell: write cells as r3c7 (row 3, column 7)"),
-                )
-            })?;
-            if r < 0 || c < 0 {
-                return Err((col, format!("{w} is outside the grid")));
-            }
-            layout
-                .cell_at(r as usize, c as usize)
-                .map(|c| c as u32)
-                .ok_or_else(|| {
-                    (
-                        col,
-                        format!(
-                            "{w} is not a cell of the {} layout ({} rows, {} columns)",
-                            layout.name(),
-                            layout.height(),
-                            layout.width()
-                        ),
-                    )
-                })
+        let w = RuleWords {
+            layout,
+            keyword: first.to_ascii_lowercase(),
+            rest: &words[1..],
+            end: line.len(),
         };
-        let cells = |ws: &[(usize, &str)]| ws.iter().map(cell).collect::<Result<Vec<_>, _>>();
-        let number = |&(col, w): &(usize, &str)| -> Result<u32, (usize, String)> {
-            w.parse::<u32>()
-                .map_err(|_| (col, format!("`{w}` is not a number")))
-        };
-        let end = line.len();
-        let at_least = |k: usize, what: &str| -> Result<(), (usize, String)> {
-            if rest.len() < k {
-                Err((end, format!("`{keyword}` needs {what}")))
-            } else {
-                Ok(())
-            }
-        };
-        let no_more = |ws: &[(usize, &str)]| -> Result<(), (usize, String)> {
-            match ws.first() {
-                Some(&(col, w)) => Err((col, format!("unexpected `{w}` after `{keyword}`"))),
-                None => Ok(()),
-            }
-        };
-        let pair = |what: &str| -> Result<([u32; 2], Words<'_>), (usize, String)> {
-            at_least(2, what)?;
-            Ok(([cell(&rest[0])?, cell(&rest[1])?], &rest[2..]))
-        };
-        let line_of = |min: usize| -> Result<Vec<u32>, (usize, String)> {
-            at_least(min, &format!("{min} cells or more"))?;
-            cells(rest)
-        };
-        Ok(vec![match keyword.as_str() {
+        let keyword = w.keyword.as_str();
+        Ok(vec![match keyword {
             "diagonal+" | "diagonal-" | "disjoint" | "antiknight" | "antiking"
             | "nonconsecutive" => {
-                no_more(rest)?;
-                match keyword.as_str() {
+                w.no_more(w.rest)?;
+                match keyword {
                     "diagonal+" => Rule::Diagonal(Diagonal::Anti),
                     "diagonal-" => Rule::Diagonal(Diagonal::Main),
                     "disjoint" => Rule::DisjointGroups,
@@ -404,133 +357,39 @@ impl Rule {
                     _ => Rule::NonConsecutive,
                 }
             }
-            "region" => Rule::Region(line_of(1)?),
-            "cage" => Rule::Distinct(line_of(1)?),
+            "region" => Rule::Region(w.line_of(1)?),
+            "cage" => Rule::Distinct(w.line_of(1)?),
             "odd" | "even" => {
-                let list = line_of(1)?;
+                let list = w.line_of(1)?;
                 let odd = keyword == "odd";
                 return Ok(list
                     .into_iter()
                     .map(|c| if odd { Rule::Odd(c) } else { Rule::Even(c) })
                     .collect());
             }
-            "white" | "black" => {
-                let (cells, more) = pair("two cells")?;
-                let value = match more.first() {
-                    Some(w) => {
-                        no_more(&more[1..])?;
-                        number(w)?
-                    }
-                    None if keyword == "white" => 1,
-                    None => 2,
-                };
-                if keyword == "white" {
-                    Rule::Difference { cells, value }
-                } else {
-                    Rule::Ratio { cells, value }
-                }
-            }
+            "white" | "black" => w.dot()?,
             "x" | "v" => {
-                let (cells, more) = pair("two cells")?;
-                no_more(more)?;
+                let (cells, more) = w.pair("two cells")?;
+                w.no_more(more)?;
                 let sum = if keyword == "x" { 10 } else { 5 };
                 Rule::Xv { cells, sum }
             }
-            "xv" => {
-                let (cells, more) = pair("two cells and a sum")?;
-                let Some(w) = more.first() else {
-                    return Err((end, "`xv` needs two cells and a sum".into()));
-                };
-                no_more(&more[1..])?;
-                Rule::Xv {
-                    cells,
-                    sum: number(w)?,
-                }
-            }
+            "xv" => w.xv()?,
             "less" => {
-                let (cells, more) = pair("two cells")?;
-                no_more(more)?;
+                let (cells, more) = w.pair("two cells")?;
+                w.no_more(more)?;
                 Rule::Less { cells }
             }
-            "allgiven" => {
-                at_least(1, "white, black or xv")?;
-                no_more(&rest[1..])?;
-                let (col, w) = rest[0];
-                Rule::AllGiven(match w.to_ascii_lowercase().as_str() {
-                    "white" => Mark::Difference,
-                    "black" => Mark::Ratio,
-                    "xv" => Mark::Xv,
-                    _ => return Err((col, format!("`{w}`: expected white, black or xv"))),
-                })
-            }
-            "thermo" | "thermometer" => Rule::Thermometer(line_of(2)?),
-            "arrow" => {
-                let Some(split) = rest.iter().position(|&(_, w)| w == ":") else {
-                    return Err((
-                        end,
-                        "an arrow is written `arrow CIRCLE : LINE` (the circle's cells, a colon, the line's cells)"
-                            .into(),
-                    ));
-                };
-                let circle = cells(&rest[..split])?;
-                let line = cells(&rest[split + 1..])?;
-                if circle.is_empty() || line.is_empty() {
-                    return Err((
-                        rest[split].0,
-                        "an arrow needs a cell or more on each side of the colon".into(),
-                    ));
-                }
-                Rule::Arrow { circle, line }
-            }
-            "whispers" => {
-                at_least(2, "2 cells or more")?;
-                let (gap, ws) = match rest.last() {
-                    Some(w) if w.1.parse::<u32>().is_ok() => (number(w)?, &rest[..rest.len() - 1]),
-                    _ => (default_gap(layout.size()), rest),
-                };
-                // The gap is no cell: `whispers r1c1 4` is one cell, and a
-                // line of one cell would be written back as a line refused.
-                if ws.len() < 2 {
-                    return Err((end, format!("`{keyword}` needs 2 cells or more")));
-                }
-                Rule::Whispers {
-                    cells: cells(ws)?,
-                    gap,
-                }
-            }
-            "renban" => Rule::Renban(line_of(2)?),
-            "palindrome" => Rule::Palindrome(line_of(2)?),
-            "between" => Rule::Between(line_of(3)?),
-            "regionsum" => Rule::RegionSum(line_of(2)?),
-            "littlekiller" => {
-                at_least(3, "a clue's place, a direction (ul, ur, dl, dr) and a sum")?;
-                no_more(&rest[3..])?;
-                let (col, w) = rest[0];
-                let clue = parse_place(w)
-                    .ok_or_else(|| (col, format!("`{w}` is not a place: write it as r0c3")))?;
-                let (col, w) = rest[1];
-                let direction = Direction::from_word(w)
-                    .ok_or_else(|| (col, format!("`{w}`: expected ul, ur, dl or dr")))?;
-                Rule::LittleKiller {
-                    clue,
-                    direction,
-                    sum: number(&rest[2])?,
-                }
-            }
-            "sandwich" => {
-                at_least(
-                    2,
-                    "a clue's place (r0c3 above column 3, r3c0 left of row 3) and a sum",
-                )?;
-                no_more(&rest[2..])?;
-                let (col, w) = rest[0];
-                let clue = parse_place(w)
-                    .ok_or_else(|| (col, format!("`{w}` is not a place: write it as r0c3")))?;
-                Rule::Sandwich {
-                    clue,
-                    sum: number(&rest[1])?,
-                }
-            }
+            "allgiven" => w.all_given()?,
+            "thermo" | "thermometer" => Rule::Thermometer(w.line_of(2)?),
+            "arrow" => w.arrow()?,
+            "whispers" => w.whispers()?,
+            "renban" => Rule::Renban(w.line_of(2)?),
+            "palindrome" => Rule::Palindrome(w.line_of(2)?),
+            "between" => Rule::Between(w.line_of(3)?),
+            "regionsum" => Rule::RegionSum(w.line_of(2)?),
+            "littlekiller" => w.little_killer()?,
+            "sandwich" => w.sandwich()?,
             _ => {
                 return Err((
                     col0,
@@ -542,6 +401,213 @@ impl Rule {
             }
         }])
     }
+}
+
+/// What reading a word of a rule's line gives: on error, the zero-based
+/// character column of the word at fault and what is wrong.
+type WordResult<T> = Result<T, (usize, String)>;
+
+/// A rule's line being read ([`Rule::parse`]): its keyword (lower case),
+/// the words after it, and the line's length (where an error about a
+/// missing word points).
+struct RuleWords<'a> {
+    layout: &'a Layout,
+    keyword: String,
+    rest: Words<'a>,
+    end: usize,
+}
+
+impl<'a> RuleWords<'a> {
+    /// The cell a word names (`r3c7`), which the layout has.
+    fn cell(&self, &(col, w): &(usize, &str)) -> WordResult<u32> {
+        let layout = self.layout;
+        let (r, c) = parse_place(w).ok_or_else(|| {
+            (
+                col,
+                format!("`{w}` is not a cell: write cells as r3c7 (row 3, column 7)"),
+            )
+        })?;
+        if r < 0 || c < 0 {
+            return Err((col, format!("{w} is outside the grid")));
+        }
+        layout
+            .cell_at(r as usize, c as usize)
+            .map(|c| c as u32)
+            .ok_or_else(|| {
+                (
+                    col,
+                    format!(
+                        "{w} is not a cell of the {} layout ({} rows, {} columns)",
+                        layout.name(),
+                        layout.height(),
+                        layout.width()
+                    ),
+                )
+            })
+    }
+
+    fn cells(&self, ws: &[(usize, &str)]) -> WordResult<Vec<u32>> {
+        ws.iter().map(|w| self.cell(w)).collect()
+    }
+
+    /// At least `k` words follow the keyword; else the rule needs `what`.
+    fn at_least(&self, k: usize, what: &str) -> WordResult<()> {
+        if self.rest.len() < k {
+            Err((self.end, format!("`{}` needs {what}", self.keyword)))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// No word is left in `ws`.
+    fn no_more(&self, ws: &[(usize, &str)]) -> WordResult<()> {
+        match ws.first() {
+            Some(&(col, w)) => Err((col, format!("unexpected `{w}` after `{}`", self.keyword))),
+            None => Ok(()),
+        }
+    }
+
+    /// Two cells first (the rule needs `what`), and the words after them.
+    fn pair(&self, what: &str) -> WordResult<([u32; 2], Words<'a>)> {
+        self.at_least(2, what)?;
+        let rest = self.rest;
+        Ok(([self.cell(&rest[0])?, self.cell(&rest[1])?], &rest[2..]))
+    }
+
+    /// A line of `min` cells or more: every word a cell.
+    fn line_of(&self, min: usize) -> WordResult<Vec<u32>> {
+        self.at_least(min, &format!("{min} cells or more"))?;
+        self.cells(self.rest)
+    }
+
+    /// `white A B [DIFF]` or `black A B [RATIO]`.
+    fn dot(&self) -> WordResult<Rule> {
+        let white = self.keyword == "white";
+        let (cells, more) = self.pair("two cells")?;
+        let value = match more.first() {
+            Some(w) => {
+                self.no_more(&more[1..])?;
+                number(w)?
+            }
+            None if white => 1,
+            None => 2,
+        };
+        Ok(if white {
+            Rule::Difference { cells, value }
+        } else {
+            Rule::Ratio { cells, value }
+        })
+    }
+
+    /// `xv A B SUM`.
+    fn xv(&self) -> WordResult<Rule> {
+        let (cells, more) = self.pair("two cells and a sum")?;
+        let Some(w) = more.first() else {
+            return Err((self.end, "`xv` needs two cells and a sum".into()));
+        };
+        self.no_more(&more[1..])?;
+        Ok(Rule::Xv {
+            cells,
+            sum: number(w)?,
+        })
+    }
+
+    /// `allgiven white|black|xv`.
+    fn all_given(&self) -> WordResult<Rule> {
+        self.at_least(1, "white, black or xv")?;
+        self.no_more(&self.rest[1..])?;
+        let (col, w) = self.rest[0];
+        Ok(Rule::AllGiven(match w.to_ascii_lowercase().as_str() {
+            "white" => Mark::Difference,
+            "black" => Mark::Ratio,
+            "xv" => Mark::Xv,
+            _ => return Err((col, format!("`{w}`: expected white, black or xv"))),
+        }))
+    }
+
+    /// `arrow CIRCLE... : LINE...`.
+    fn arrow(&self) -> WordResult<Rule> {
+        let rest = self.rest;
+        let Some(split) = rest.iter().position(|&(_, w)| w == ":") else {
+            return Err((
+                self.end,
+                "an arrow is written `arrow CIRCLE : LINE` (the circle's cells, a colon, the line's cells)"
+                    .into(),
+            ));
+        };
+        let circle = self.cells(&rest[..split])?;
+        let line = self.cells(&rest[split + 1..])?;
+        if circle.is_empty() || line.is_empty() {
+            return Err((
+                rest[split].0,
+                "an arrow needs a cell or more on each side of the colon".into(),
+            ));
+        }
+        Ok(Rule::Arrow { circle, line })
+    }
+
+    /// `whispers CELLS [GAP]`.
+    fn whispers(&self) -> WordResult<Rule> {
+        let rest = self.rest;
+        self.at_least(2, "2 cells or more")?;
+        let (gap, ws) = match rest.last() {
+            Some(w) if w.1.parse::<u32>().is_ok() => (number(w)?, &rest[..rest.len() - 1]),
+            _ => (default_gap(self.layout.size()), rest),
+        };
+        // The gap is no cell: `whispers r1c1 4` is one cell, and a
+        // line of one cell would be written back as a line refused.
+        if ws.len() < 2 {
+            return Err((
+                self.end,
+                format!("`{}` needs 2 cells or more", self.keyword),
+            ));
+        }
+        Ok(Rule::Whispers {
+            cells: self.cells(ws)?,
+            gap,
+        })
+    }
+
+    /// `littlekiller CLUE ul|ur|dl|dr SUM`.
+    fn little_killer(&self) -> WordResult<Rule> {
+        let rest = self.rest;
+        self.at_least(3, "a clue's place, a direction (ul, ur, dl, dr) and a sum")?;
+        self.no_more(&rest[3..])?;
+        let (col, w) = rest[0];
+        let clue = parse_place(w)
+            .ok_or_else(|| (col, format!("`{w}` is not a place: write it as r0c3")))?;
+        let (col, w) = rest[1];
+        let direction = Direction::from_word(w)
+            .ok_or_else(|| (col, format!("`{w}`: expected ul, ur, dl or dr")))?;
+        Ok(Rule::LittleKiller {
+            clue,
+            direction,
+            sum: number(&rest[2])?,
+        })
+    }
+
+    /// `sandwich CLUE SUM`.
+    fn sandwich(&self) -> WordResult<Rule> {
+        let rest = self.rest;
+        self.at_least(
+            2,
+            "a clue's place (r0c3 above column 3, r3c0 left of row 3) and a sum",
+        )?;
+        self.no_more(&rest[2..])?;
+        let (col, w) = rest[0];
+        let clue = parse_place(w)
+            .ok_or_else(|| (col, format!("`{w}` is not a place: write it as r0c3")))?;
+        Ok(Rule::Sandwich {
+            clue,
+            sum: number(&rest[1])?,
+        })
+    }
+}
+
+/// The number a word is.
+fn number(&(col, w): &(usize, &str)) -> WordResult<u32> {
+    w.parse::<u32>()
+        .map_err(|_| (col, format!("`{w}` is not a number")))
 }
 
 impl Rule {
