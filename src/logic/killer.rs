@@ -1152,9 +1152,7 @@ struct Part {
 /// a combination that leaves no disjoint choice for the others is out.
 pub(crate) fn clash(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
     let houses = g.houses();
-    let n = g.size();
-    let house_total = (n * (n + 1) / 2) as u32;
-    let full = full_mask(n);
+    let full = full_mask(g.size());
     let Killer {
         cages,
         owner,
@@ -1165,64 +1163,10 @@ pub(crate) fn clash(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
         return None;
     }
     for h in 0..houses.house_count() {
-        let cells = houses.house(h);
-        let mut inside: Vec<u32> = Vec::new();
-        for &c in cells {
-            let o = owner[c as usize];
-            if o != NONE
-                && !inside.contains(&o)
-                && cages[o as usize]
-                    .cells
-                    .iter()
-                    .all(|&x| houses.index_in(x, h).is_some())
-            {
-                inside.push(o);
-            }
-        }
-        if inside.is_empty() {
+        let Some(mut parts) = house_parts(g, cages, owner, h) else {
             continue;
-        }
-        let mut parts: Vec<Part> = inside
-            .iter()
-            .map(|&o| Part {
-                sum: cages[o as usize].sum,
-                cells: cages[o as usize].cells.clone(),
-                combos: Vec::new(),
-                kept: Vec::new(),
-                rest: false,
-            })
-            .collect();
-        let rest: Vec<usize> = cells
-            .iter()
-            .map(|&c| c as usize)
-            .filter(|&c| !parts.iter().any(|p| p.cells.contains(&c)))
-            .collect();
-        let inner: u32 = parts.iter().map(|p| p.sum).sum();
-        if !rest.is_empty() {
-            let Some(sum) = house_total.checked_sub(inner) else {
-                continue;
-            };
-            parts.push(Part {
-                sum,
-                cells: rest,
-                combos: Vec::new(),
-                kept: Vec::new(),
-                rest: true,
-            });
-        }
-        if parts.len() < 2 {
-            continue;
-        }
-        let mut dead = false;
-        for p in &mut parts {
-            let got = placed(g, &p.cells);
-            match scratch.fill(g, &p.cells, got, (p.sum, 0), true) {
-                Some(f) => p.combos.extend_from_slice(f.combos),
-                None => dead = true,
-            }
-            p.kept = vec![false; p.combos.len()];
-        }
-        if dead {
+        };
+        if !fill_parts(g, scratch, &mut parts) {
             continue;
         }
         // Fewest combinations first, so the search cuts early.
@@ -1233,72 +1177,161 @@ pub(crate) fn clash(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
         if budget == 0 {
             continue;
         }
-        let mut elims = Vec::new();
-        let mut narrowed: Vec<usize> = Vec::new();
-        for (i, p) in parts.iter().enumerate() {
-            let union = p
-                .combos
-                .iter()
-                .zip(&p.kept)
-                .filter(|&(_, &k)| k)
-                .fold(0u32, |u, (&m, _)| u | m);
-            let before = elims.len();
-            for &c in &p.cells {
-                for d in digits(g.cell(c) & !union) {
-                    elims.push(Candidate::new(c, d));
-                }
-            }
-            if elims.len() > before {
-                narrowed.push(i);
-            }
-        }
+        let (elims, narrowed) = unshared(g, &parts);
         if elims.is_empty() {
             continue;
         }
         let mut st = Step::new(Technique::CageClash);
         st.houses.push(h);
-        st.cells.extend(cells.iter().map(|&c| c as usize));
+        st.cells.extend(houses.house(h).iter().map(|&c| c as usize));
         if cx.text {
-            let said: Vec<String> = narrowed
-                .iter()
-                .map(|&i| {
-                    let p = &parts[i];
-                    let v: Vec<String> = p
-                        .combos
-                        .iter()
-                        .zip(&p.kept)
-                        .filter(|&(_, &k)| k)
-                        .map(|(&m, _)| combo_name(cx, m))
-                        .collect();
-                    let name = if p.rest {
-                        format!(
-                            "its other cells ({}, adding up to {})",
-                            cx.cells(&p.cells),
-                            p.sum
-                        )
-                    } else {
-                        cage_name(cx, p.sum, &p.cells)
-                    };
-                    let v = if v.len() <= LISTED {
-                        join_or(&v)
-                    } else {
-                        format!("one of {} combinations", v.len())
-                    };
-                    format!("{name} only {v}")
-                })
-                .collect();
-            st.text = format!(
-                "Cage combinations in {}: its cages hold each symbol once between them, which \
-                 leaves {}; {}.",
-                cx.house(h),
-                join_and(&said),
-                keeps(cx, g, &elims)
-            );
+            st.text = clash_sentence(cx, g, h, &parts, &narrowed, &elims);
         }
         st.eliminations = elims;
         return Some(st);
     }
     None
+}
+
+/// The parts of house `h`: the `cages` wholly inside it (`owner`: each
+/// cell's cage), and its other cells as one more part. `None` when there
+/// are fewer than two parts, or the cages inside add up to more than the
+/// house holds.
+fn house_parts(g: &Candidates, cages: &[Group], owner: &[u32], h: usize) -> Option<Vec<Part>> {
+    let houses = g.houses();
+    let n = g.size();
+    let house_total = (n * (n + 1) / 2) as u32;
+    let cells = houses.house(h);
+    let mut inside: Vec<u32> = Vec::new();
+    for &c in cells {
+        let o = owner[c as usize];
+        if o != NONE
+            && !inside.contains(&o)
+            && cages[o as usize]
+                .cells
+                .iter()
+                .all(|&x| houses.index_in(x, h).is_some())
+        {
+            inside.push(o);
+        }
+    }
+    if inside.is_empty() {
+        return None;
+    }
+    let mut parts: Vec<Part> = inside
+        .iter()
+        .map(|&o| Part {
+            sum: cages[o as usize].sum,
+            cells: cages[o as usize].cells.clone(),
+            combos: Vec::new(),
+            kept: Vec::new(),
+            rest: false,
+        })
+        .collect();
+    let rest: Vec<usize> = cells
+        .iter()
+        .map(|&c| c as usize)
+        .filter(|&c| !parts.iter().any(|p| p.cells.contains(&c)))
+        .collect();
+    let inner: u32 = parts.iter().map(|p| p.sum).sum();
+    if !rest.is_empty() {
+        let sum = house_total.checked_sub(inner)?;
+        parts.push(Part {
+            sum,
+            cells: rest,
+            combos: Vec::new(),
+            kept: Vec::new(),
+            rest: true,
+        });
+    }
+    (parts.len() >= 2).then_some(parts)
+}
+
+/// Each part's combinations that fit the candidates; false when a part
+/// has none.
+fn fill_parts(g: &Candidates, scratch: &mut Scratch, parts: &mut [Part]) -> bool {
+    let mut dead = false;
+    for p in parts {
+        let got = placed(g, &p.cells);
+        match scratch.fill(g, &p.cells, got, (p.sum, 0), true) {
+            Some(f) => p.combos.extend_from_slice(f.combos),
+            None => dead = true,
+        }
+        p.kept = vec![false; p.combos.len()];
+    }
+    !dead
+}
+
+/// The candidates of each part that no kept combination uses, and the
+/// parts that lose some (indices into `parts`).
+fn unshared(g: &Candidates, parts: &[Part]) -> (Vec<Candidate>, Vec<usize>) {
+    let mut elims = Vec::new();
+    let mut narrowed: Vec<usize> = Vec::new();
+    for (i, p) in parts.iter().enumerate() {
+        let union = p
+            .combos
+            .iter()
+            .zip(&p.kept)
+            .filter(|&(_, &k)| k)
+            .fold(0u32, |u, (&m, _)| u | m);
+        let before = elims.len();
+        for &c in &p.cells {
+            for d in digits(g.cell(c) & !union) {
+                elims.push(Candidate::new(c, d));
+            }
+        }
+        if elims.len() > before {
+            narrowed.push(i);
+        }
+    }
+    (elims, narrowed)
+}
+
+/// The cage clash's sentence: what the `narrowed` parts of house `h` may
+/// still hold, and what that removes (`elims`).
+fn clash_sentence(
+    cx: &Ctx,
+    g: &Candidates,
+    h: usize,
+    parts: &[Part],
+    narrowed: &[usize],
+    elims: &[Candidate],
+) -> String {
+    let said: Vec<String> = narrowed
+        .iter()
+        .map(|&i| {
+            let p = &parts[i];
+            let v: Vec<String> = p
+                .combos
+                .iter()
+                .zip(&p.kept)
+                .filter(|&(_, &k)| k)
+                .map(|(&m, _)| combo_name(cx, m))
+                .collect();
+            let name = if p.rest {
+                format!(
+                    "its other cells ({}, adding up to {})",
+                    cx.cells(&p.cells),
+                    p.sum
+                )
+            } else {
+                cage_name(cx, p.sum, &p.cells)
+            };
+            let v = if v.len() <= LISTED {
+                join_or(&v)
+            } else {
+                format!("one of {} combinations", v.len())
+            };
+            format!("{name} only {v}")
+        })
+        .collect();
+    format!(
+        "Cage combinations in {}: its cages hold each symbol once between them, which \
+         leaves {}; {}.",
+        cx.house(h),
+        join_and(&said),
+        keeps(cx, g, elims)
+    )
 }
 
 /// Chooses for parts `i..` disjoint combinations outside `used` that fill
