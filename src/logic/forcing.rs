@@ -654,46 +654,13 @@ pub(crate) fn find(
     if want.base() >= bound {
         return None;
     }
-    let n = g.size();
-    let houses = g.houses().clone();
-    let cells = houses.cell_count();
     let mut found: Vec<Conclusion> = Vec::new();
     f.new_search();
-    // A conclusion weighs at least the steps to it plus one: nothing
-    // further than the bound allows needs following.
-    f.cap = MAX_DEPTH;
-    if bound.is_finite() {
-        let mut len = 0u32;
-        while len < MAX_DEPTH && want.base() + length_bonus(len as usize + 1) < bound - 1e-4 {
-            len += 1;
-        }
-        f.cap = len + 2;
-    }
+    f.cap = chain_cap(want, bound);
     match want {
         Technique::NishioChain => {
-            for c in 0..cells {
-                if g.cell(c).count_ones() < 2 {
-                    continue;
-                }
-                for d in bits(g.cell(c)) {
-                    let k = (c * n + d) as u32;
-                    for on in [true, false] {
-                        if let Some(st) = accepted(g, cx, f, &found, accept) {
-                            return Some(st);
-                        }
-                        if f.propagate(g, k, on, Mode::Nishio) {
-                            found.push(Conclusion {
-                                technique: want,
-                                node: k,
-                                on: !on,
-                                source: Source::One(k, on),
-                                contradiction: true,
-                                house: None,
-                                size: Some(f.contradiction_size(g)),
-                            });
-                        }
-                    }
-                }
+            if let Some(st) = nishio(g, cx, f, want, accept, &mut found) {
+                return Some(st);
             }
         }
         Technique::CellForcingChain | Technique::RegionForcingChain => {
@@ -707,59 +674,8 @@ pub(crate) fn find(
             } else {
                 Mode::DynamicPlus
             };
-            for c in 0..cells {
-                if g.cell(c).count_ones() < 2 {
-                    continue;
-                }
-                for d in bits(g.cell(c)) {
-                    if let Some(st) = accepted(g, cx, f, &found, accept) {
-                        return Some(st);
-                    }
-                    let k = (c * n + d) as u32;
-                    let Some(on_range) = f.branch(g, k, mode) else {
-                        f.propagate(g, k, true, mode);
-                        found.push(Conclusion {
-                            technique: want,
-                            node: k,
-                            on: false,
-                            source: Source::One(k, true),
-                            contradiction: true,
-                            house: None,
-                            size: Some(f.contradiction_size(g)),
-                        });
-                        continue;
-                    };
-                    let mark = f.arena.len();
-                    if f.propagate(g, k, false, mode) {
-                        found.push(Conclusion {
-                            technique: want,
-                            node: k,
-                            on: true,
-                            source: Source::One(k, false),
-                            contradiction: true,
-                            house: None,
-                            size: Some(f.contradiction_size(g)),
-                        });
-                        continue;
-                    }
-                    let off_range = f.store();
-                    let mut both = Vec::new();
-                    f.common(&[on_range, off_range], &mut both);
-                    f.arena.truncate(mark);
-                    for (j, s, _) in both {
-                        if j != k && is_news(g, j, s, n) {
-                            found.push(Conclusion {
-                                technique: want,
-                                node: j,
-                                on: s,
-                                source: Source::Both(k),
-                                contradiction: false,
-                                house: None,
-                                size: None,
-                            });
-                        }
-                    }
-                }
+            if let Some(st) = dynamic(g, cx, f, want, mode, accept, &mut found) {
+                return Some(st);
             }
             if found.is_empty()
                 && let Some(i) = multiple(g, f, mode, want, &mut found, accept)
@@ -769,8 +685,145 @@ pub(crate) fn find(
         }
         _ => return None,
     }
-    // Weigh every conclusion; keep the lightest. Conclusions of the same
-    // branches are consecutive: each branch is followed once for all.
+    lightest(g, cx, f, want, bound, &mut found)
+}
+
+/// How far a chain of `want` is followed under `bound`: a conclusion
+/// weighs at least the steps to it plus one, so nothing further than the
+/// bound allows needs following.
+fn chain_cap(want: Technique, bound: f32) -> u32 {
+    if !bound.is_finite() {
+        return MAX_DEPTH;
+    }
+    let mut len = 0u32;
+    while len < MAX_DEPTH && want.base() + length_bonus(len as usize + 1) < bound - 1e-4 {
+        len += 1;
+    }
+    len + 2
+}
+
+/// Nishio: each candidate of an unsolved cell set and cleared in turn;
+/// one that leads to a contradiction is the other way. Adds the
+/// conclusions to `found`; returns a step as soon as one weighs no more
+/// than `accept`.
+fn nishio(
+    g: &Candidates,
+    cx: &Ctx,
+    f: &mut Forcing,
+    want: Technique,
+    accept: f32,
+    found: &mut Vec<Conclusion>,
+) -> Option<Step> {
+    let n = g.size();
+    for c in 0..g.houses().cell_count() {
+        if g.cell(c).count_ones() < 2 {
+            continue;
+        }
+        for d in bits(g.cell(c)) {
+            let k = (c * n + d) as u32;
+            for on in [true, false] {
+                if let Some(st) = accepted(g, cx, f, found, accept) {
+                    return Some(st);
+                }
+                if f.propagate(g, k, on, Mode::Nishio) {
+                    found.push(Conclusion {
+                        technique: want,
+                        node: k,
+                        on: !on,
+                        source: Source::One(k, on),
+                        contradiction: true,
+                        house: None,
+                        size: Some(f.contradiction_size(g)),
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Dynamic forcing chains (`mode`): each candidate of an unsolved cell
+/// followed both ways; a contradiction either way, or what both ways
+/// conclude, is a conclusion added to `found`. Returns a step as soon as
+/// one weighs no more than `accept`.
+fn dynamic(
+    g: &Candidates,
+    cx: &Ctx,
+    f: &mut Forcing,
+    want: Technique,
+    mode: Mode,
+    accept: f32,
+    found: &mut Vec<Conclusion>,
+) -> Option<Step> {
+    let n = g.size();
+    for c in 0..g.houses().cell_count() {
+        if g.cell(c).count_ones() < 2 {
+            continue;
+        }
+        for d in bits(g.cell(c)) {
+            if let Some(st) = accepted(g, cx, f, found, accept) {
+                return Some(st);
+            }
+            let k = (c * n + d) as u32;
+            let Some(on_range) = f.branch(g, k, mode) else {
+                f.propagate(g, k, true, mode);
+                found.push(Conclusion {
+                    technique: want,
+                    node: k,
+                    on: false,
+                    source: Source::One(k, true),
+                    contradiction: true,
+                    house: None,
+                    size: Some(f.contradiction_size(g)),
+                });
+                continue;
+            };
+            let mark = f.arena.len();
+            if f.propagate(g, k, false, mode) {
+                found.push(Conclusion {
+                    technique: want,
+                    node: k,
+                    on: true,
+                    source: Source::One(k, false),
+                    contradiction: true,
+                    house: None,
+                    size: Some(f.contradiction_size(g)),
+                });
+                continue;
+            }
+            let off_range = f.store();
+            let mut both = Vec::new();
+            f.common(&[on_range, off_range], &mut both);
+            f.arena.truncate(mark);
+            for (j, s, _) in both {
+                if j != k && is_news(g, j, s, n) {
+                    found.push(Conclusion {
+                        technique: want,
+                        node: j,
+                        on: s,
+                        source: Source::Both(k),
+                        contradiction: false,
+                        house: None,
+                        size: None,
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Weighs every conclusion `found` for `want` and writes up the lightest
+/// under `bound`. Conclusions of the same branches are consecutive: each
+/// branch is followed once for all.
+fn lightest(
+    g: &Candidates,
+    cx: &Ctx,
+    f: &mut Forcing,
+    want: Technique,
+    bound: f32,
+    found: &mut [Conclusion],
+) -> Option<Step> {
     let mode = mode_of(want);
     let mut i = 0;
     while i < found.len() {
