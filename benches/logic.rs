@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use sudoku_lens::grid::{Layout, Puzzle};
-use sudoku_lens::logic::{Logic, Options, Shape, pencil_marks};
+use sudoku_lens::logic::{HouseIndex, Logic, Options, pencil_marks};
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::thin;
 
@@ -182,13 +182,13 @@ fn app_on_samurai(set: &[(String, Vec<u8>)]) {
         times[times.len() - 1]
     );
     let t = Instant::now();
-    let shape = black_box(Shape::new(layout.clone()));
+    let houses = black_box(HouseIndex::new(layout.clone()));
     let shape_ms = t.elapsed().as_secs_f64() * 1e3;
     let rounds = 20;
     let t = Instant::now();
     for _ in 0..rounds {
         for (_, values) in set {
-            black_box(pencil_marks(&shape, black_box(values), &[]));
+            black_box(pencil_marks(&houses, black_box(values), &[]));
         }
     }
     let per = t.elapsed().as_secs_f64() * 1e6 / (rounds * set.len()) as f64;

@@ -27,7 +27,7 @@
 //! ```
 
 use crate::grid::{Progress, Puzzle, rule_holds_among, rules_hold};
-use crate::logic::Shape;
+use crate::logic::HouseIndex;
 use crate::solve;
 
 /// Why an entry (or, on a solution page, a cell) is wrong.
@@ -55,7 +55,7 @@ pub struct Wrong {
     pub wrote: u8,
     pub reason: Reason,
     /// The cell's name as the logic engine gives it: `r3c4`, or
-    /// `top-left grid, r3c4` on a shape of several grids.
+    /// `top-left grid, r3c4` on a layout of several grids.
     pub name: String,
     /// What is wrong, in words: `wrote 7, breaks the puzzle`.
     pub says: String,
@@ -186,12 +186,9 @@ pub fn check_entries(progress: &Progress) -> EntryCheck {
 pub fn check_entries_within(progress: &Progress, budget: solve::Budget) -> EntryCheck {
     let puzzle = progress.puzzle();
     let layout = puzzle.layout();
-    let shape = Shape::new(layout.clone());
     let current = progress.current();
     let entries = progress.entries().values();
     let page = entries.iter().all(|&v| v == 0) && puzzle.values().iter().all(|&v| v != 0);
-    // On a solution page every cell is judged; otherwise only entries.
-    let judged = |cell: usize| page || entries[cell] != 0;
     let remaining = current.iter().filter(|&&v| v == 0).count();
 
     let conflicts = conflicts(puzzle, &current);
@@ -207,117 +204,24 @@ pub fn check_entries_within(progress: &Progress, budget: solve::Budget) -> Entry
         }
     };
 
-    let symbol = |v: u8| puzzle.alphabet().symbol(v);
-    let mut wrong: Vec<Wrong> = Vec::new();
-    let mut seen = vec![false; current.len()];
-    for (cell, with, house) in conflicts {
-        if !judged(cell) || seen[cell] {
-            continue;
-        }
-        // Of two clashing entries, the one the solution holds is right.
-        if solution.as_ref().is_some_and(|s| s[cell] == current[cell]) {
-            continue;
-        }
-        seen[cell] = true;
-        let place = match house {
-            Some(h) => shape.house_name(h),
-            None => "its cage".into(),
-        };
-        let says = if page {
-            format!(
-                "{} repeats in {place}, at {}",
-                symbol(current[cell]),
-                shape.cell_name(with)
-            )
-        } else {
-            format!(
-                "wrote {}, conflicts with {} in {place}",
-                symbol(current[cell]),
-                shape.cell_name(with)
-            )
-        };
-        wrong.push(Wrong {
-            cell,
-            wrote: current[cell],
-            reason: Reason::Conflict { with, house },
-            name: shape.cell_name(cell),
-            says,
-        });
-    }
+    let mut judge = Judge {
+        puzzle,
+        houses: HouseIndex::new(layout.clone()),
+        current: &current,
+        entries,
+        page,
+        seen: vec![false; current.len()],
+        wrong: Vec::new(),
+    };
+    judge.conflicts(conflicts, solution.as_deref());
     if let Some(solution) = &solution {
-        for (cell, &v) in entries.iter().enumerate() {
-            if v != 0 && v != solution[cell] && !seen[cell] {
-                seen[cell] = true;
-                wrong.push(Wrong {
-                    cell,
-                    wrote: v,
-                    reason: Reason::BreaksPuzzle,
-                    name: shape.cell_name(cell),
-                    says: format!("wrote {}, breaks the puzzle", symbol(v)),
-                });
-            }
-        }
+        judge.breaks(solution);
     }
-    for (k, cage) in puzzle.cages().iter().enumerate() {
-        let cells = || cage.cells.iter().map(|&c| c as usize);
-        if cells().any(|c| current[c] == 0) {
-            continue;
-        }
-        let total: u32 = cells().map(|c| current[c] as u32).sum();
-        // Named at the cage's first judged cell not already wrong.
-        let Some(cell) = cells().find(|&c| judged(c) && !seen[c]) else {
-            continue;
-        };
-        if total == cage.sum || cells().any(|c| seen[c]) {
-            continue;
-        }
-        seen[cell] = true;
-        wrong.push(Wrong {
-            cell,
-            wrote: current[cell],
-            reason: Reason::CageSum { cage: k, total },
-            name: shape.cell_name(cell),
-            says: format!(
-                "wrote {}, the cage at {} sums to {total}, not {}",
-                symbol(current[cell]),
-                shape.cell_name(cage.anchor()),
-                cage.sum
-            ),
-        });
-    }
+    judge.cage_sums();
     if remaining == 0 {
-        // A full grid: every variant rule, named at its first judged cell.
-        for (k, rule) in puzzle.rules().iter().enumerate() {
-            if rule_holds_among(layout, &current, puzzle.rules(), k) {
-                continue;
-            }
-            let cells = rule.cells(layout);
-            let mut judged_cells = cells.iter().map(|&c| c as usize).filter(|&c| judged(c));
-            let cell = match judged_cells.find(|&c| !seen[c]) {
-                Some(c) => c,
-                // A rule over the whole grid names the first judged cell.
-                None if cells.is_empty() => {
-                    match (0..current.len()).find(|&c| judged(c) && !seen[c]) {
-                        Some(c) => c,
-                        None => continue,
-                    }
-                }
-                None => continue,
-            };
-            seen[cell] = true;
-            wrong.push(Wrong {
-                cell,
-                wrote: current[cell],
-                reason: Reason::Rule { rule: k },
-                name: shape.cell_name(cell),
-                says: format!(
-                    "wrote {}, breaks the {}",
-                    symbol(current[cell]),
-                    rule.describe(layout)
-                ),
-            });
-        }
+        judge.rules();
     }
+    let mut wrong = judge.wrong;
     wrong.sort_by_key(|w| w.cell);
     let solved = remaining == 0
         && wrong.is_empty()
@@ -329,6 +233,162 @@ pub fn check_entries_within(progress: &Progress, budget: solve::Budget) -> Entry
         remaining,
         solved,
         givens,
+    }
+}
+
+/// The digits of a puzzle being judged, and what is found wrong with them
+/// so far: each cell found wrong once, for the first reason found.
+struct Judge<'a> {
+    puzzle: &'a Puzzle,
+    houses: HouseIndex,
+    /// The givens and the entries, cell by cell.
+    current: &'a [u8],
+    entries: &'a [u8],
+    /// A solution page: every cell is judged, not only the entries.
+    page: bool,
+    /// The cells found wrong.
+    seen: Vec<bool>,
+    wrong: Vec<Wrong>,
+}
+
+impl Judge<'_> {
+    /// On a solution page every cell is judged; otherwise only entries.
+    fn judged(&self, cell: usize) -> bool {
+        self.page || self.entries[cell] != 0
+    }
+
+    fn symbol(&self, v: u8) -> char {
+        self.puzzle.alphabet().symbol(v)
+    }
+
+    /// Cell `cell`, holding `wrote`, is wrong for `reason`, which `says`
+    /// in words.
+    fn push(&mut self, cell: usize, wrote: u8, reason: Reason, says: String) {
+        self.seen[cell] = true;
+        self.wrong.push(Wrong {
+            cell,
+            wrote,
+            reason,
+            name: self.houses.cell_name(cell),
+            says,
+        });
+    }
+
+    /// Judged digits that repeat one in a house or a cage (`conflicts`:
+    /// cell, the cell it repeats, the house or `None` for a cage); of two
+    /// clashing entries, the one the `solution` holds is right.
+    fn conflicts(
+        &mut self,
+        conflicts: Vec<(usize, usize, Option<usize>)>,
+        solution: Option<&[u8]>,
+    ) {
+        for (cell, with, house) in conflicts {
+            if !self.judged(cell) || self.seen[cell] {
+                continue;
+            }
+            if solution.is_some_and(|s| s[cell] == self.current[cell]) {
+                continue;
+            }
+            let place = match house {
+                Some(h) => self.houses.house_name(h),
+                None => "its cage".into(),
+            };
+            let says = if self.page {
+                format!(
+                    "{} repeats in {place}, at {}",
+                    self.symbol(self.current[cell]),
+                    self.houses.cell_name(with)
+                )
+            } else {
+                format!(
+                    "wrote {}, conflicts with {} in {place}",
+                    self.symbol(self.current[cell]),
+                    self.houses.cell_name(with)
+                )
+            };
+            self.push(
+                cell,
+                self.current[cell],
+                Reason::Conflict { with, house },
+                says,
+            );
+        }
+    }
+
+    /// Entries that differ from the one `solution`.
+    fn breaks(&mut self, solution: &[u8]) {
+        for (cell, &v) in self.entries.iter().enumerate() {
+            if v != 0 && v != solution[cell] && !self.seen[cell] {
+                let says = format!("wrote {}, breaks the puzzle", self.symbol(v));
+                self.push(cell, v, Reason::BreaksPuzzle, says);
+            }
+        }
+    }
+
+    /// Full cages whose digits do not add up to their sum, named at their
+    /// first judged cell when none of theirs is wrong already.
+    fn cage_sums(&mut self) {
+        let puzzle = self.puzzle;
+        for (k, cage) in puzzle.cages().iter().enumerate() {
+            let cells = || cage.cells.iter().map(|&c| c as usize);
+            if cells().any(|c| self.current[c] == 0) {
+                continue;
+            }
+            let total: u32 = cells().map(|c| self.current[c] as u32).sum();
+            // Named at the cage's first judged cell not already wrong.
+            let Some(cell) = cells().find(|&c| self.judged(c) && !self.seen[c]) else {
+                continue;
+            };
+            if total == cage.sum || cells().any(|c| self.seen[c]) {
+                continue;
+            }
+            let says = format!(
+                "wrote {}, the cage at {} sums to {total}, not {}",
+                self.symbol(self.current[cell]),
+                self.houses.cell_name(cage.anchor()),
+                cage.sum
+            );
+            self.push(
+                cell,
+                self.current[cell],
+                Reason::CageSum { cage: k, total },
+                says,
+            );
+        }
+    }
+
+    /// On a full grid, every variant rule broken, named at its first
+    /// judged cell not already wrong.
+    fn rules(&mut self) {
+        let puzzle = self.puzzle;
+        let layout = puzzle.layout();
+        for (k, rule) in puzzle.rules().iter().enumerate() {
+            if rule_holds_among(layout, self.current, puzzle.rules(), k) {
+                continue;
+            }
+            let cells = rule.cells(layout);
+            let mut judged_cells = cells
+                .iter()
+                .map(|&c| c as usize)
+                .filter(|&c| self.judged(c));
+            let cell = match judged_cells.find(|&c| !self.seen[c]) {
+                Some(c) => c,
+                // A rule over the whole grid names the first judged cell.
+                None if cells.is_empty() => {
+                    match (0..self.current.len()).find(|&c| self.judged(c) && !self.seen[c]) {
+                        Some(c) => c,
+                        None => continue,
+                    }
+                }
+                None => continue,
+            };
+            let says = format!(
+                "wrote {}, breaks the {}",
+                self.symbol(self.current[cell]),
+                rule.describe(layout)
+            );
+            self.push(cell, self.current[cell], Reason::Rule { rule: k }, says);
+        }
     }
 }
 

@@ -2131,7 +2131,7 @@ fn selected_cage_pieces(h: &Window) -> Vec<[egui::Pos2; 2]> {
 #[test]
 fn a_killer_photo_shows_read_sums_beside_the_printed_ones_and_the_selected_cage() {
     use sudoku_lens::app::labels::PRINTED_SUM;
-    use sudoku_lens::overlay::cages::sum_cell;
+    use sudoku_lens::overlay::cage_outline::sum_cell;
     let name = "killer-screen-dashed.png";
     let bytes = std::fs::read(root().join("samples/images").join(name)).unwrap();
     let mut h = harness();

@@ -41,7 +41,7 @@ fn check(
     solution: &[u8],
     logic: &Logic,
 ) -> usize {
-    let mut g = Candidates::new(logic.shape().clone(), values);
+    let mut g = Candidates::new(logic.houses().clone(), values);
     let mut solver_steps = 0;
     for (i, st) in path.steps.iter().enumerate() {
         for p in &st.placements {

@@ -358,7 +358,7 @@ fn a_killer_screenshot_is_exported_with_its_sums_uncovered() {
     };
     let layout = expected.layout();
     for cage in expected.cages() {
-        let cell_of_sum = sudoku_lens::overlay::cages::sum_cell(layout, cage).unwrap();
+        let cell_of_sum = sudoku_lens::overlay::cage_outline::sum_cell(layout, cage).unwrap();
         let (r, c) = layout.position(cell_of_sum);
         // The sum's ink (in the paper patch where it is printed, clear of
         // the cage outline), and around it a margin of a fiftieth of a

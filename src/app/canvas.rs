@@ -2,6 +2,8 @@
 //! zoom and pan, the located grid over it, read digits, marks, the
 //! solution, and the four corner handles.
 
+use std::sync::Arc;
+
 use eframe::egui::{
     self, Align2, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Shape, Stroke, StrokeKind,
     Vec2, pos2, vec2,
@@ -9,14 +11,16 @@ use eframe::egui::{
 use image::RgbaImage;
 
 use super::doc::{self, Doc, Source};
+use super::hint::Hint;
 use super::labels::{self, Chip};
 use super::palette::{self, Cue, Palette, StepMark, step_cue};
 use super::{Stamp, SudokuApp};
-use crate::grid::{Cage, Layout};
+use crate::grid::{Alphabet, Cage, Layout};
 use crate::logic::{Step, mark_spot};
-use crate::overlay::cages::{
+use crate::overlay::cage_outline::{
     CAGE_DASH, CAGE_GAP, CAGE_INSET, Segment, cage_outline, dashes, sum_cell,
 };
+use crate::vision::locate::Located;
 
 /// Largest texture side uploaded for a photo; larger photos are shown
 /// downscaled (reading always uses the full image).
@@ -337,8 +341,32 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     let solved = app.textures.solved(ui.ctx(), stamp);
     let solved = solved.filter(|_| app.shown_solution().is_some());
     let Some(doc) = app.doc() else { return };
-    let [cw, ch] = doc.canvas_size();
-    let view = &mut app.view;
+    let canvas = doc.canvas_size();
+    fit_view(&mut app.view, rect, canvas);
+    let xf = pan_and_zoom(app, ui, rect, canvas);
+
+    let painter = ui.painter_at(rect);
+    let pal = palette::palette(app.prefs.high_contrast);
+    let canvas_rect = Rect::from_min_max(xf.to_screen([0.0, 0.0]), xf.to_screen(canvas));
+    draw_picture(&painter, solved.as_ref().or(texture.as_ref()), canvas_rect);
+    let scene = Scene::gather(app, ui, rect, &xf, stamp);
+    draw_washes(&painter, &scene, &pal);
+    draw_grid_lines(&painter, &scene, &xf, &pal);
+    draw_scene_cages(&painter, &scene, &xf, &pal);
+    draw_readings(&painter, &scene, &pal);
+    let step = scene.step();
+    draw_candidates_and_step(&painter, &scene, &xf, step, &pal);
+    if let Some(c) = cell_widgets(ui, rect, &scene, step) {
+        app.select(Some(c));
+    }
+    if scene.is_photo {
+        corner_handles(app, ui, &painter, &xf, canvas, &pal);
+    }
+}
+
+/// Fits the canvas (`[width, height]`) in `rect` when asked to, or while
+/// the view has not been zoomed or panned by hand.
+fn fit_view(view: &mut ViewState, rect: Rect, [cw, ch]: [f32; 2]) {
     if view.fit || view.fitted || view.zoom <= 0.0 {
         let margin = 16.0;
         view.zoom = ((rect.width() - 2.0 * margin) / cw)
@@ -348,6 +376,13 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         view.fitted = true;
         view.fit = false;
     }
+}
+
+/// The view's background: zoom with the wheel or a pinch, pan by
+/// dragging, select the cell clicked. Returns the canvas-to-screen
+/// transform as the view then stands.
+fn pan_and_zoom(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect, canvas: [f32; 2]) -> Xf {
+    let [cw, ch] = canvas;
     // Not a stop of the Tab key: the cells and corner handles are.
     let bg = ui.allocate_rect(rect, Sense::CLICK | Sense::DRAG);
     bg.widget_info(|| {
@@ -386,92 +421,162 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         let cell = app.doc().and_then(|d| d.cell_at(xf.to_canvas(p)));
         app.select(cell);
     }
+    xf
+}
 
-    let painter = ui.painter_at(rect);
-    let pal = palette::palette(app.prefs.high_contrast);
-    let doc = app.doc().expect("checked above");
-    let canvas_rect = Rect::from_min_max(xf.to_screen([0.0, 0.0]), xf.to_screen([cw, ch]));
-    // The picture: with the solution drawn in by the overlay renderer (what
-    // export writes) when it is shown, else the photo or the blank grid.
-    match solved.as_ref().or(texture.as_ref()) {
+/// The picture: with the solution drawn in by the overlay renderer (what
+/// export writes) when it is shown, else the photo or the blank grid.
+fn draw_picture(painter: &egui::Painter, texture: Option<&egui::TextureHandle>, at: Rect) {
+    match texture {
         Some(t) => {
             painter.image(
                 t.id(),
-                canvas_rect,
+                at,
                 Rect::from_min_max(pos2(0.0, 0.0), pos2(1.0, 1.0)),
                 Color32::WHITE,
             );
         }
         None => {
-            painter.rect_filled(canvas_rect, CornerRadius::same(4), Color32::WHITE);
+            painter.rect_filled(at, CornerRadius::same(4), Color32::WHITE);
         }
     }
+}
 
-    // Cells: one accessible widget each, named and valued, so that a cell
-    // can be reached without a pointer.
-    let located = doc.current.located.clone();
-    let layout = doc.layout().clone();
-    let values = doc.values().to_vec();
-    let entries = doc.entries().to_vec();
-    let uncertain = doc.current.uncertain.clone();
-    let selected = doc.selected;
-    let is_photo = doc.is_photo();
-    let alphabet = doc.current.puzzle.alphabet();
-    let cages = doc.current.puzzle.cages().to_vec();
-    let cage_of: Vec<Option<u32>> = {
-        let mut of = vec![None; layout.cell_count()];
+/// What the view shows of the open document's cells, gathered once a
+/// frame: the puzzle and the player's digits, the reading, the check, the
+/// hint and the candidates, and each cell's quad on the screen.
+struct Scene {
+    located: Arc<Located>,
+    layout: Arc<Layout>,
+    values: Vec<u8>,
+    entries: Vec<u8>,
+    uncertain: Vec<usize>,
+    selected: Option<usize>,
+    is_photo: bool,
+    alphabet: Alphabet,
+    cages: Vec<Cage>,
+    /// The sum of each cell's cage.
+    cage_of: Vec<Option<u32>>,
+    selected_cage: Option<usize>,
+    /// Cells holding a cage's printed sum (in their top-left corner).
+    sum_cells: Vec<bool>,
+    hovered: Option<usize>,
+    marked: Vec<usize>,
+    solution: Option<Vec<u8>>,
+    wrong: Vec<usize>,
+    show_readings: bool,
+    hint: Option<Hint>,
+    marks: Option<Vec<u32>>,
+    /// Each cell's corners on the screen.
+    quads: Vec<[Pos2; 4]>,
+}
+
+impl Scene {
+    fn gather(app: &mut SudokuApp, ui: &egui::Ui, rect: Rect, xf: &Xf, stamp: Stamp) -> Scene {
+        let doc = app.doc().expect("checked above");
+        let located = doc.current.located.clone();
+        let layout = doc.layout().clone();
+        let values = doc.values().to_vec();
+        let entries = doc.entries().to_vec();
+        let uncertain = doc.current.uncertain.clone();
+        let selected = doc.selected;
+        let is_photo = doc.is_photo();
+        let alphabet = doc.current.puzzle.alphabet();
+        let cages = doc.current.puzzle.cages().to_vec();
+        let cage_of: Vec<Option<u32>> = {
+            let mut of = vec![None; layout.cell_count()];
+            for k in &cages {
+                for &c in &k.cells {
+                    of[c as usize] = Some(k.sum);
+                }
+            }
+            of
+        };
+        let selected_cage = selected.and_then(|c| doc.cage_of(c));
+        let mut sum_cells = vec![false; layout.cell_count()];
         for k in &cages {
-            for &c in &k.cells {
-                of[c as usize] = Some(k.sum);
+            if let Some(c) = sum_cell(&layout, k) {
+                sum_cells[c] = true;
             }
         }
-        of
-    };
-    let selected_cage = selected.and_then(|c| doc.cage_of(c));
-    // Cells holding a cage's printed sum (in their top-left corner).
-    let mut sum_cells = vec![false; layout.cell_count()];
-    for k in &cages {
-        if let Some(c) = sum_cell(&layout, k) {
-            sum_cells[c] = true;
+        let hovered = ui
+            .input(|i| i.pointer.hover_pos())
+            .filter(|p| rect.contains(*p))
+            .and_then(|p| doc.cell_at(xf.to_canvas(p)));
+        let marked = app
+            .solutions()
+            .map(|s| s.marked_cells())
+            .unwrap_or_default();
+        let solution = app.shown_solution().map(|s| s.to_vec());
+        let wrong = app.wrong_cells();
+        let show_readings = app.prefs.show_readings;
+        let hint = app.current_hint().cloned();
+        // The candidates view gives way to the solution when that is shown.
+        let show_marks = app.prefs.show_candidates && solution.is_none();
+        if show_marks {
+            app.marks();
+        }
+        let marks = app
+            .marks
+            .as_ref()
+            .filter(|(s, _)| show_marks && *s == stamp)
+            .map(|(_, m)| m.clone());
+        let located = match app.view.dragging {
+            Some((_, corners)) => crate::vision::read::located_at_corners(corners, &layout)
+                .map(Arc::new)
+                .unwrap_or(located),
+            None => located,
+        };
+        let quads: Vec<[Pos2; 4]> = (0..layout.cell_count())
+            .map(|c| located.cell_quad(c).map(|p| xf.to_screen(p)))
+            .collect();
+        Scene {
+            located,
+            layout,
+            values,
+            entries,
+            uncertain,
+            selected,
+            is_photo,
+            alphabet,
+            cages,
+            cage_of,
+            selected_cage,
+            sum_cells,
+            hovered,
+            marked,
+            solution,
+            wrong,
+            show_readings,
+            hint,
+            marks,
+            quads,
         }
     }
-    let hovered = ui
-        .input(|i| i.pointer.hover_pos())
-        .filter(|p| rect.contains(*p))
-        .and_then(|p| doc.cell_at(xf.to_canvas(p)));
-    let marked = app
-        .solutions()
-        .map(|s| s.marked_cells())
-        .unwrap_or_default();
-    let solution = app.shown_solution().map(|s| s.to_vec());
-    let wrong = app.wrong_cells();
-    let show_readings = app.prefs.show_readings;
-    let hint = app.current_hint().cloned();
-    // The candidates view gives way to the solution when that is shown.
-    let show_marks = app.prefs.show_candidates && solution.is_none();
-    if show_marks {
-        app.marks();
+
+    /// The hint's whole step, once the hint is at its last level.
+    fn step(&self) -> Option<&Step> {
+        self.hint
+            .as_ref()
+            .filter(|h| h.level >= super::hint::LEVELS)
+            .and_then(|h| h.step())
     }
-    let marks = app
-        .marks
-        .as_ref()
-        .filter(|(s, _)| show_marks && *s == stamp)
-        .map(|(_, m)| m.clone());
-    let dragging = app.view.dragging;
-    let located = match dragging {
-        Some((_, corners)) => crate::vision::read::located_at_corners(corners, &layout)
-            .map(std::sync::Arc::new)
-            .unwrap_or(located),
-        None => located,
-    };
 
-    let quads: Vec<[Pos2; 4]> = (0..layout.cell_count())
-        .map(|c| located.cell_quad(c).map(|p| xf.to_screen(p)))
-        .collect();
+    /// The screen point of canvas point `p` (in cells) through the grid's
+    /// homography.
+    fn to_screen(&self, xf: &Xf, p: [f32; 2]) -> Pos2 {
+        xf.to_screen(self.located.canvas_to_image(p[0], p[1]))
+    }
+}
 
+/// The washes over cells: a jigsaw's regions over a photo, cells marked
+/// or read unsure, wrong entries (washed, framed and struck), and where
+/// the hint asks the player to look.
+fn draw_washes(painter: &egui::Painter, scene: &Scene, pal: &Palette) {
+    let (layout, quads) = (&scene.layout, &scene.quads);
     // A jigsaw's regions over a photo, to check against its thick lines (a
     // text puzzle's picture draws them).
-    if is_photo {
+    if scene.is_photo {
         let colours = layout.region_colours();
         for (q, &region) in quads.iter().zip(layout.regions()) {
             let tint = REGION_TINTS[colours[region as usize] as usize % REGION_TINTS.len()];
@@ -481,9 +586,9 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     for (cell, q) in quads.iter().enumerate() {
         // A player's digit read for sure is no unsure reading (one read
         // unsure is not among the entries).
-        let fill = if marked.contains(&cell) {
+        let fill = if scene.marked.contains(&cell) {
             Some(pal.marked)
-        } else if shows_unsure(uncertain.contains(&cell), entries[cell]) {
+        } else if shows_unsure(scene.uncertain.contains(&cell), scene.entries[cell]) {
             Some(pal.uncertain)
         } else {
             None
@@ -494,7 +599,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     }
     // Wrong entries: a red wash and frame, over the photo or the drawn
     // grid, and their digit struck through: not told by colour alone.
-    for &cell in &wrong {
+    for &cell in &scene.wrong {
         if let Some(q) = quads.get(cell) {
             painter.add(Shape::convex_polygon(
                 q.to_vec(),
@@ -504,11 +609,11 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             let half = quad_side(q) * STRIKE_REACH;
             let stroke = Stroke::new(pal.cue, pal.wrong);
             let centre = in_quad(q, pos2(0.5, 0.5));
-            draw_cue(&painter, palette::entry_cue(true), centre, half, stroke);
+            draw_cue(painter, palette::entry_cue(true), centre, half, stroke);
         }
     }
     // Where the hint asks the player to look, from its first level.
-    for &cell in hint.as_ref().map_or(&[][..], |h| h.focus()) {
+    for &cell in scene.hint.as_ref().map_or(&[][..], |h| h.focus()) {
         if let Some(q) = quads.get(cell) {
             painter.add(Shape::convex_polygon(
                 q.to_vec(),
@@ -517,15 +622,16 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             ));
         }
     }
+}
 
-    // Grid lines over a photo: thin between cells, thick between boxes and
-    // at the edge. A text puzzle's grid is in its picture.
+/// Grid lines over a photo: thin between cells, thick between boxes and
+/// at the edge. A text puzzle's grid is in its picture.
+fn draw_grid_lines(painter: &egui::Painter, scene: &Scene, xf: &Xf, pal: &Palette) {
+    let (layout, is_photo) = (&scene.layout, scene.is_photo);
     let thin = Stroke::new(pal.thin, if is_photo { pal.grid } else { pal.drawn_thin });
     let thick = Stroke::new(pal.thick, if is_photo { pal.grid } else { pal.drawn_thick });
     let line = |a: [f32; 2], b: [f32; 2], s: Stroke| {
-        let pa = xf.to_screen(located.canvas_to_image(a[0], a[1]));
-        let pb = xf.to_screen(located.canvas_to_image(b[0], b[1]));
-        painter.line_segment([pa, pb], s);
+        painter.line_segment([scene.to_screen(xf, a), scene.to_screen(xf, b)], s);
     };
     let mut thick_edges = Vec::new();
     for cell in (0..layout.cell_count()).filter(|_| is_photo) {
@@ -568,56 +674,62 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     for (a, b) in thick_edges {
         line(a, b, thick);
     }
+}
 
-    // Cages over a photo, in the app's colour, to check against the print
-    // (a text puzzle's are in its picture, as export draws them), and the
-    // selected cell's cage over either.
-    let cage_to_screen = |p: [f32; 2]| xf.to_screen(located.canvas_to_image(p[0], p[1]));
-    if is_photo {
+/// Cages over a photo, in the app's colour, to check against the print
+/// (a text puzzle's are in its picture, as export draws them), and the
+/// selected cell's cage over either.
+fn draw_scene_cages(painter: &egui::Painter, scene: &Scene, xf: &Xf, pal: &Palette) {
+    let cage_to_screen = |p: [f32; 2]| scene.to_screen(xf, p);
+    if scene.is_photo {
         draw_cages(
-            &painter,
-            &cages,
-            &layout,
-            selected_cage,
+            painter,
+            &scene.cages,
+            &scene.layout,
+            scene.selected_cage,
             &cage_to_screen,
             pal.select,
         );
     }
-    if let Some(cage) = selected_cage.and_then(|k| cages.get(k)) {
-        draw_selected_cage(&painter, cage, &layout, &cage_to_screen, pal.select);
+    if let Some(cage) = scene.selected_cage.and_then(|k| scene.cages.get(k)) {
+        draw_selected_cage(painter, cage, &scene.layout, &cage_to_screen, pal.select);
     }
+}
 
-    // Digits as read from a photo (a text puzzle's are in its picture),
-    // each beside its printed digit so that both can be compared: a chip in
-    // the cell's corner, or in cells too small on screen for one, a dot,
-    // and a chip beside the cell under the pointer and the selected one.
+/// Digits as read from a photo (a text puzzle's are in its picture),
+/// each beside its printed digit so that both can be compared: a chip in
+/// the cell's corner, or in cells too small on screen for one, a dot,
+/// and a chip beside the cell under the pointer and the selected one.
+/// The selected cell is outlined.
+fn draw_readings(painter: &egui::Painter, scene: &Scene, pal: &Palette) {
+    let alphabet = scene.alphabet;
     let mut beside = Vec::new();
-    for (cell, q) in quads.iter().enumerate() {
+    for (cell, q) in scene.quads.iter().enumerate() {
         // The player's digits are read too: their chips in their own ink.
-        let (v, ink, cue) = match (values[cell], entries[cell]) {
+        let (v, ink, cue) = match (scene.values[cell], scene.entries[cell]) {
             (0, e) if e != 0 => {
-                let wrong = wrong.contains(&cell);
+                let wrong = scene.wrong.contains(&cell);
                 let ink = if wrong { pal.wrong } else { pal.entry };
                 (e, ink, palette::entry_cue(wrong))
             }
             (g, _) => (g, pal.select, Cue::Plain),
         };
-        if v != 0 && show_readings && is_photo {
+        if v != 0 && scene.show_readings && scene.is_photo {
             let side = quad_side(q);
-            let asked = hovered == Some(cell) || selected == Some(cell);
+            let asked = scene.hovered == Some(cell) || scene.selected == Some(cell);
             let chip = labels::chip_style(side, asked);
             // A printed cage sum holds the top-left corner.
-            let (b, font) = labels::chip_box(chip, side, sum_cells[cell]);
+            let (b, font) = labels::chip_box(chip, side, scene.sum_cells[cell]);
             let b = box_on_screen(q, b, side);
             match (chip, font) {
                 (_, None) => {
                     painter.circle_filled(b.center(), b.width() / 2.0, ink);
                 }
                 (Chip::Beside, Some(font)) => beside.push((b, font, v, ink, cue)),
-                (_, Some(font)) => draw_chip(&painter, b, font, alphabet.symbol(v), ink, cue),
+                (_, Some(font)) => draw_chip(painter, b, font, alphabet.symbol(v), ink, cue),
             }
         }
-        if selected == Some(cell) {
+        if scene.selected == Some(cell) {
             painter.add(Shape::closed_line(
                 q.to_vec(),
                 Stroke::new(pal.selection, pal.select),
@@ -626,25 +738,36 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     }
     // Over the neighbouring cells' marks.
     for (b, font, v, ink, cue) in beside {
-        draw_chip(&painter, b, font, alphabet.symbol(v), ink, cue);
+        draw_chip(painter, b, font, alphabet.symbol(v), ink, cue);
     }
+}
 
-    // The candidates, and the whole step at the hint's last level, drawn
-    // through the grid's homography so that they sit in the printed cells.
+/// The candidates, and the whole step at the hint's last level, drawn
+/// through the grid's homography so that they sit in the printed cells.
+fn draw_candidates_and_step(
+    painter: &egui::Painter,
+    scene: &Scene,
+    xf: &Xf,
+    step: Option<&Step>,
+    pal: &Palette,
+) {
+    let layout = &scene.layout;
+    let alphabet = scene.alphabet;
     let at = |cell: usize, f: [f32; 2]| {
         let (r, c) = layout.position(cell);
-        xf.to_screen(located.canvas_to_image(c as f32 + f[0], r as f32 + f[1]))
+        scene.to_screen(xf, [c as f32 + f[0], r as f32 + f[1]])
     };
-    let side = |cell: usize| quad_side(&quads[cell]);
+    let side = |cell: usize| quad_side(&scene.quads[cell]);
     let size = layout.size();
-    if let Some(marks) = &marks {
-        let filled: Vec<u8> = values
+    if let Some(marks) = &scene.marks {
+        let filled: Vec<u8> = scene
+            .values
             .iter()
-            .zip(&entries)
+            .zip(&scene.entries)
             .map(|(&g, &e)| g.max(e))
             .collect();
         draw_marks(
-            &painter,
+            painter,
             marks,
             &filled,
             size,
@@ -654,30 +777,34 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             pal.mark,
         );
     }
-    let step = hint
-        .as_ref()
-        .filter(|h| h.level >= super::hint::LEVELS)
-        .and_then(|h| h.step());
     if let Some(st) = step {
         draw_step(
-            &painter,
+            painter,
             st,
-            &quads,
+            &scene.quads,
             size,
             &|d| alphabet.symbol(d),
             &at,
             &side,
-            &pal,
+            pal,
         );
     }
+}
 
-    // One accessible widget per cell. The grid is one stop of the Tab
-    // key: the selected cell (the first when none is) takes the focus, and
-    // the arrow keys, not the focus, move between cells; the focus follows
-    // the selection.
+/// One accessible widget per cell. The grid is one stop of the Tab key:
+/// the selected cell (the first when none is) takes the focus, and the
+/// arrow keys, not the focus, move between cells; the focus follows the
+/// selection. Returns the cell clicked, or focused with none selected.
+fn cell_widgets(
+    ui: &mut egui::Ui,
+    rect: Rect,
+    scene: &Scene,
+    step: Option<&Step>,
+) -> Option<usize> {
+    let quads = &scene.quads;
     let focused = ui.memory(|m| m.focused());
     let grid_focused = focused.is_some_and(|f| (0..quads.len()).any(|c| cell_id(c) == f));
-    let tab_stop = selected.unwrap_or(0);
+    let tab_stop = scene.selected.unwrap_or(0);
     let mut clicked_cell = None;
     for (cell, q) in quads.iter().enumerate() {
         let bb = Rect::from_points(q).intersect(rect);
@@ -698,131 +825,158 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
             if r.has_focus() {
                 ui.memory_mut(|m| m.set_focus_lock_filter(id, ARROWS_STAY));
             }
-            if r.gained_focus() && selected.is_none() {
+            if r.gained_focus() && scene.selected.is_none() {
                 clicked_cell = Some(cell);
             }
         }
-        let (v, entry) = (values[cell], entries[cell]);
-        let name = layout.cell_name(cell);
-        let unsure = shows_unsure(uncertain.contains(&cell), entry);
-        let mut text = match (v, entry) {
-            (0, 0) => match &solution {
-                Some(sol) => format!("Cell {name}: {} (solution)", alphabet.symbol(sol[cell])),
-                None => format!("Cell {name}: empty"),
-            },
-            (0, e) if wrong.contains(&cell) => {
-                format!("Cell {name}: {} (your digit, wrong)", alphabet.symbol(e))
-            }
-            (0, e) => format!("Cell {name}: {} (your digit)", alphabet.symbol(e)),
-            (g, _) => format!("Cell {name}: {}, given", alphabet.symbol(g)),
-        };
-        if unsure {
-            text.push_str(", read unsure");
-        }
-        if let Some(sum) = cage_of[cell] {
-            text.push_str(&format!(", in a cage of {sum}"));
-        }
-        if let Some(m) = marks.as_ref().map(|m| m[cell]).filter(|&m| m != 0) {
-            let symbols: String = (1..=size as u8)
-                .filter(|&d| m >> (d - 1) & 1 != 0)
-                .map(|d| alphabet.symbol(d))
-                .collect();
-            text.push_str(&format!(", candidates {symbols}"));
-        }
-        if hint.as_ref().is_some_and(|h| h.focus().contains(&cell)) {
-            text.push_str(", where the hint looks");
-        }
-        if let Some(st) = step {
-            for p in st.placements.iter().filter(|p| p.cell == cell) {
-                text.push_str(&format!(", the hint places {}", alphabet.symbol(p.digit)));
-            }
-            for e in st.eliminations.iter().filter(|e| e.cell == cell) {
-                text.push_str(&format!(", the hint strikes {}", alphabet.symbol(e.digit)));
-            }
-        }
+        let text = cell_description(scene, cell, step);
         r.widget_info(|| {
-            egui::WidgetInfo::selected(egui::Role::Button, true, selected == Some(cell), &text)
+            egui::WidgetInfo::selected(
+                egui::Role::Button,
+                true,
+                scene.selected == Some(cell),
+                &text,
+            )
         });
         if r.clicked() {
             clicked_cell = Some(cell);
         }
     }
-    if let Some(c) = clicked_cell {
-        app.select(Some(c));
-    }
+    clicked_cell
+}
 
-    // Corner handles (photos only): drag one and the grid is read again.
-    if is_photo {
-        let corners = match app.view.dragging {
-            Some((_, c)) => c,
-            None => app.doc().expect("open").current.located.corners,
-        };
-        let names = ["top-left", "top-right", "bottom-right", "bottom-left"];
-        for (i, corner) in corners.iter().enumerate() {
-            let p = xf.to_screen(*corner);
-            let id = ui.scope_id().with(("corner", i));
-            let hit = Rect::from_center_size(p, Vec2::splat(22.0));
-            let r = ui.interact(hit, id, Sense::drag());
-            r.widget_info(|| {
-                egui::WidgetInfo::labeled(
-                    egui::Role::Button,
-                    true,
-                    format!("Grid corner {}", names[i]),
-                )
-            });
-            // From the keyboard: Tab to the handle, the arrows move it
-            // (with Shift, further), and the grid is read again.
-            if r.has_focus() {
-                ui.memory_mut(|m| m.set_focus_lock_filter(id, ARROWS_STAY));
-                let nudge = ui.input_mut(|inp| {
-                    let mut d = Vec2::ZERO;
-                    for (key, step) in [
-                        (egui::Key::ArrowLeft, vec2(-1.0, 0.0)),
-                        (egui::Key::ArrowRight, vec2(1.0, 0.0)),
-                        (egui::Key::ArrowUp, vec2(0.0, -1.0)),
-                        (egui::Key::ArrowDown, vec2(0.0, 1.0)),
-                    ] {
-                        // With Shift first: a key without it matches
-                        // either.
-                        while inp.consume_key(egui::Modifiers::SHIFT, key) {
-                            d += step * CORNER_NUDGE_FAR;
-                        }
-                        while inp.consume_key(egui::Modifiers::NONE, key) {
-                            d += step * CORNER_NUDGE;
-                        }
-                    }
-                    d
-                });
-                if nudge != Vec2::ZERO && app.view.dragging.is_none() {
-                    let mut c = corners;
-                    let q = xf.to_canvas(xf.to_screen(c[i]) + nudge);
-                    c[i] = [q[0].clamp(0.0, cw - 1.0), q[1].clamp(0.0, ch - 1.0)];
-                    app.move_corners(c);
-                }
-            }
-            let r = r.on_hover_cursor(egui::CursorIcon::Move);
-            if r.drag_started() {
-                app.view.dragging = Some((i, corners));
-            }
-            if r.dragged()
-                && let Some((j, mut c)) = app.view.dragging
-                && j == i
-            {
-                let q = xf.to_canvas(xf.to_screen(c[i]) + r.drag_delta());
-                c[i] = [q[0].clamp(0.0, cw - 1.0), q[1].clamp(0.0, ch - 1.0)];
-                app.view.dragging = Some((j, c));
-            }
-            if r.drag_stopped()
-                && let Some((j, c)) = app.view.dragging.take()
-                && j == i
-            {
-                app.move_corners(c);
-            }
-            let active = r.hovered() || r.dragged();
-            let radius = if active { 9.0 } else { 7.0 };
-            painter.circle(p, radius, Color32::WHITE, Stroke::new(2.5, pal.select));
+/// A cell's accessible name: where it is, what it holds and whose digit
+/// that is, and what the reading, the cage, the candidates and the hint
+/// say of it.
+fn cell_description(scene: &Scene, cell: usize, step: Option<&Step>) -> String {
+    let alphabet = scene.alphabet;
+    let (v, entry) = (scene.values[cell], scene.entries[cell]);
+    let name = scene.layout.cell_name(cell);
+    let unsure = shows_unsure(scene.uncertain.contains(&cell), entry);
+    let mut text = match (v, entry) {
+        (0, 0) => match &scene.solution {
+            Some(sol) => format!("Cell {name}: {} (solution)", alphabet.symbol(sol[cell])),
+            None => format!("Cell {name}: empty"),
+        },
+        (0, e) if scene.wrong.contains(&cell) => {
+            format!("Cell {name}: {} (your digit, wrong)", alphabet.symbol(e))
+        }
+        (0, e) => format!("Cell {name}: {} (your digit)", alphabet.symbol(e)),
+        (g, _) => format!("Cell {name}: {}, given", alphabet.symbol(g)),
+    };
+    if unsure {
+        text.push_str(", read unsure");
+    }
+    if let Some(sum) = scene.cage_of[cell] {
+        text.push_str(&format!(", in a cage of {sum}"));
+    }
+    if let Some(m) = scene.marks.as_ref().map(|m| m[cell]).filter(|&m| m != 0) {
+        let symbols: String = (1..=scene.layout.size() as u8)
+            .filter(|&d| m >> (d - 1) & 1 != 0)
+            .map(|d| alphabet.symbol(d))
+            .collect();
+        text.push_str(&format!(", candidates {symbols}"));
+    }
+    if scene
+        .hint
+        .as_ref()
+        .is_some_and(|h| h.focus().contains(&cell))
+    {
+        text.push_str(", where the hint looks");
+    }
+    if let Some(st) = step {
+        for p in st.placements.iter().filter(|p| p.cell == cell) {
+            text.push_str(&format!(", the hint places {}", alphabet.symbol(p.digit)));
+        }
+        for e in st.eliminations.iter().filter(|e| e.cell == cell) {
+            text.push_str(&format!(", the hint strikes {}", alphabet.symbol(e.digit)));
         }
     }
+    text
+}
+
+/// Corner handles (photos only): drag one, or Tab to it and move it with
+/// the arrow keys, and the grid is read again.
+fn corner_handles(
+    app: &mut SudokuApp,
+    ui: &mut egui::Ui,
+    painter: &egui::Painter,
+    xf: &Xf,
+    [cw, ch]: [f32; 2],
+    pal: &Palette,
+) {
+    let corners = match app.view.dragging {
+        Some((_, c)) => c,
+        None => app.doc().expect("open").current.located.corners,
+    };
+    let names = ["top-left", "top-right", "bottom-right", "bottom-left"];
+    for (i, corner) in corners.iter().enumerate() {
+        let p = xf.to_screen(*corner);
+        let id = ui.scope_id().with(("corner", i));
+        let hit = Rect::from_center_size(p, Vec2::splat(22.0));
+        let r = ui.interact(hit, id, Sense::drag());
+        r.widget_info(|| {
+            egui::WidgetInfo::labeled(
+                egui::Role::Button,
+                true,
+                format!("Grid corner {}", names[i]),
+            )
+        });
+        // From the keyboard: Tab to the handle, the arrows move it
+        // (with Shift, further), and the grid is read again.
+        if r.has_focus() {
+            ui.memory_mut(|m| m.set_focus_lock_filter(id, ARROWS_STAY));
+            let nudge = ui.input_mut(corner_nudge);
+            if nudge != Vec2::ZERO && app.view.dragging.is_none() {
+                let mut c = corners;
+                let q = xf.to_canvas(xf.to_screen(c[i]) + nudge);
+                c[i] = [q[0].clamp(0.0, cw - 1.0), q[1].clamp(0.0, ch - 1.0)];
+                app.move_corners(c);
+            }
+        }
+        let r = r.on_hover_cursor(egui::CursorIcon::Move);
+        if r.drag_started() {
+            app.view.dragging = Some((i, corners));
+        }
+        if r.dragged()
+            && let Some((j, mut c)) = app.view.dragging
+            && j == i
+        {
+            let q = xf.to_canvas(xf.to_screen(c[i]) + r.drag_delta());
+            c[i] = [q[0].clamp(0.0, cw - 1.0), q[1].clamp(0.0, ch - 1.0)];
+            app.view.dragging = Some((j, c));
+        }
+        if r.drag_stopped()
+            && let Some((j, c)) = app.view.dragging.take()
+            && j == i
+        {
+            app.move_corners(c);
+        }
+        let active = r.hovered() || r.dragged();
+        let radius = if active { 9.0 } else { 7.0 };
+        painter.circle(p, radius, Color32::WHITE, Stroke::new(2.5, pal.select));
+    }
+}
+
+/// How far the arrow keys pressed this frame move a focused corner handle,
+/// in screen points (consuming the keys).
+fn corner_nudge(inp: &mut egui::InputState) -> Vec2 {
+    let mut d = Vec2::ZERO;
+    for (key, step) in [
+        (egui::Key::ArrowLeft, vec2(-1.0, 0.0)),
+        (egui::Key::ArrowRight, vec2(1.0, 0.0)),
+        (egui::Key::ArrowUp, vec2(0.0, -1.0)),
+        (egui::Key::ArrowDown, vec2(0.0, 1.0)),
+    ] {
+        // With Shift first: a key without it matches either.
+        while inp.consume_key(egui::Modifiers::SHIFT, key) {
+            d += step * CORNER_NUDGE_FAR;
+        }
+        while inp.consume_key(egui::Modifiers::NONE, key) {
+            d += step * CORNER_NUDGE;
+        }
+    }
+    d
 }
 
 /// The candidates left in each empty cell, small, each in its slot of the
@@ -972,7 +1126,7 @@ fn draw_cue(painter: &egui::Painter, cue: Cue, c: Pos2, half: f32, stroke: Strok
 /// cage's, `selected`, drawn by [`draw_selected_cage`]), and each sum as
 /// read in its top-left cell, beside the printed one
 /// ([`labels::read_sum_box`]) on a patch of white; `to_screen` maps grid
-/// coordinates (see [`crate::overlay::cages`]) to the screen.
+/// coordinates (see [`crate::overlay::cage_outline`]) to the screen.
 fn draw_cages(
     painter: &egui::Painter,
     cages: &[Cage],

@@ -139,7 +139,7 @@ impl Engines {
             }
         }
         let step = logic.hint_from(&g, &opts).map_err(|e| e.to_string())?;
-        let focus = step.focus(logic.shape());
+        let focus = step.focus(logic.houses());
         Ok(Found { step, focus })
     }
 

@@ -10,7 +10,7 @@
 
 use eframe::egui::{Rect, Vec2, pos2, vec2};
 
-use crate::overlay::cages::{CAGE_SUM_AT, CAGE_SUM_HEIGHT};
+use crate::overlay::cage_outline::{CAGE_SUM_AT, CAGE_SUM_HEIGHT};
 
 /// Where a printed digit's ink lies in its cell: centred, at most about
 /// 0.45 of the cell wide and 0.7 tall (0.35-0.4 wide and 0.55-0.6 tall on

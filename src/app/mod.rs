@@ -38,7 +38,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::check::{EntryCheck, Givens};
 use crate::grid::{Layout, Puzzle};
-use crate::logic::{Rating, Shape, Step, pencil_marks};
+use crate::logic::{HouseIndex, Rating, Step, pencil_marks};
 use crate::vision::read::{Reading, Regions};
 
 use doc::{Doc, Solutions, Source, Writing, count_solutions_within};
@@ -456,7 +456,7 @@ pub struct SudokuApp {
     /// The candidates of one state, drawn in the candidates view.
     marks: Option<(Stamp, Vec<u32>)>,
     /// The houses of the open document's layout, for its candidates.
-    shape: Option<Arc<Shape>>,
+    houses: Option<Arc<HouseIndex>>,
     /// A file dialog is open.
     dialog_open: bool,
     /// The path field's text: a file to open or where to export, typed
@@ -536,7 +536,7 @@ impl SudokuApp {
             rating_for: None,
             rater,
             marks: None,
-            shape: None,
+            houses: None,
             outbox,
             rx,
             prefs,
@@ -1170,11 +1170,11 @@ impl SudokuApp {
             // The houses of the variant rules too (a diagonal, a window),
             // as the hints' engine has them.
             let layout = crate::solve::houses_layout(e.doc.layout(), snap.puzzle.rules());
-            if self.shape.as_ref().is_none_or(|s| **s.layout() != *layout) {
-                self.shape = Some(Arc::new(Shape::new(layout)));
+            if self.houses.as_ref().is_none_or(|s| **s.layout() != *layout) {
+                self.houses = Some(Arc::new(HouseIndex::new(layout)));
             }
-            let shape = self.shape.as_ref().expect("made above");
-            let marks = pencil_marks(shape, &snap.current_values(), &snap.eliminated);
+            let houses = self.houses.as_ref().expect("made above");
+            let marks = pencil_marks(houses, &snap.current_values(), &snap.eliminated);
             self.marks = Some((stamp, marks));
         }
         self.marks.as_ref().map(|(_, m)| &m[..])

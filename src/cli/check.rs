@@ -9,7 +9,7 @@ use image::DynamicImage;
 use serde_json::{Value, json};
 use sudoku_lens::check::{EntryCheck, Givens, Unsure, check_entries, resume};
 use sudoku_lens::grid::{Layout, Progress, Puzzle, has_entries, parse_progress};
-use sudoku_lens::logic::Shape;
+use sudoku_lens::logic::HouseIndex;
 use sudoku_lens::overlay::{Canvas, Options, Paintable, into_rgba, mark_wrong, render_grid};
 use sudoku_lens::vision::entries::unsure_cells;
 use sudoku_lens::vision::locate::Located;
@@ -73,7 +73,7 @@ pub fn run(
             check_json(&judged.progress, &check, &judged.unsure)
         )
     } else {
-        let shape = Shape::new(judged.progress.puzzle().layout().clone());
+        let houses = HouseIndex::new(judged.progress.puzzle().layout().clone());
         check
             .wrong
             .iter()
@@ -82,7 +82,7 @@ pub fn run(
                 judged
                     .unsure
                     .iter()
-                    .try_for_each(|u| writeln!(out, "{}", u.text(&shape.cell_name(u.cell))))
+                    .try_for_each(|u| writeln!(out, "{}", u.text(&houses.cell_name(u.cell))))
             })
             .and_then(|()| writeln!(out, "{}", check.summary_with_unsure(judged.unsure.len())))
     };

@@ -74,22 +74,72 @@ fn evaluate(
     printed: Option<&Printed>,
     out: &mut impl Write,
 ) -> Result<Status, Failure> {
+    let images = images_in(dir)?;
+    let mut tally = Tally::default();
+    for image in &images {
+        tally.add_image(image, printed, out)?;
+    }
+    if tally.total == 0 {
+        return Err(Failure::Error(format!(
+            "{}: no image with ground truth (.dat, .txt or .json beside it)",
+            dir.display()
+        )));
+    }
+    tally.report(dir, printed.is_some(), out)?;
+    tally.check_floors(dir, floors)?;
+    Ok(Status::Solved)
+}
+
+/// The images of `dir`, in the order of their names.
+fn images_in(dir: &Path) -> Result<Vec<PathBuf>, Failure> {
     let mut images: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| Failure::Error(format!("{}: cannot list the folder: {e}", dir.display())))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| has_image_extension(p))
         .collect();
     images.sort();
-    let (mut total, mut located, mut layout_ok, mut grids_ok) = (0usize, 0usize, 0usize, 0usize);
-    let (mut cells, mut cells_ok, mut wrong_digits) = (0usize, 0usize, 0usize);
-    let mut solved_ok = 0usize;
-    let mut cages = CageScore::default();
-    let mut regions = RegionScore::default();
-    let mut entries = EntryScore::default();
-    let mut times = Vec::new();
-    for image in &images {
+    Ok(images)
+}
+
+/// `a` of `b` as a percentage (0 when `b` is 0).
+fn pct(a: usize, b: usize) -> f64 {
+    100.0 * a as f64 / b.max(1) as f64
+}
+
+/// The figures of an evaluation, added up image by image.
+#[derive(Default)]
+struct Tally {
+    /// Images with ground truth; of those located, read with the right
+    /// layout, and read with every cell right.
+    total: usize,
+    located: usize,
+    layout_ok: usize,
+    grids_ok: usize,
+    /// Cells scored; of those read right, and digits read that the paper
+    /// does not have there.
+    cells: usize,
+    cells_ok: usize,
+    wrong_digits: usize,
+    /// Readings with one solution, agreeing with every digit on the paper.
+    solved_ok: usize,
+    cages: CageScore,
+    regions: RegionScore,
+    entries: EntryScore,
+    /// Each reading's time, in milliseconds.
+    times: Vec<f64>,
+}
+
+impl Tally {
+    /// Reads `image` and scores it against the ground truth beside it (an
+    /// image without any is skipped), writing what it got wrong to `out`.
+    fn add_image(
+        &mut self,
+        image: &Path,
+        printed: Option<&Printed>,
+        out: &mut impl Write,
+    ) -> Result<(), Failure> {
         let Some(truth) = truth_beside(image).map_err(|e| Failure::Error(e.to_string()))? else {
-            continue;
+            return Ok(());
         };
         let truth_cages = truth.cages.clone();
         let truth_regions = truth.regions.clone();
@@ -97,10 +147,10 @@ fn evaluate(
         // The `.txt` labels (the kubiesa sets) count handwriting.
         let handwritten = truth.file.extension().is_some_and(|e| e == "txt");
         let truth = truth.values();
-        total += 1;
+        self.total += 1;
         let start = Instant::now();
         let result = read_path(image, None);
-        times.push(start.elapsed().as_secs_f64() * 1e3);
+        self.times.push(start.elapsed().as_secs_f64() * 1e3);
         let name = image
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
@@ -118,30 +168,19 @@ fn evaluate(
             Ok(r) => r,
             Err(e) => {
                 writeln!(out, "{name}: {e}")?;
-                cells += 81;
-                entries.add_unread(&labels, print);
-                continue;
+                self.add_unread(&labels, print);
+                return Ok(());
             }
         };
-        located += 1;
-        let read_as = reading.puzzle.layout().name();
+        self.located += 1;
         let expected = if truth_regions.is_empty() {
             "classic"
         } else {
             "jigsaw"
         };
-        // A jigsaw whose regions were not read stays a classic: its digits
-        // are still scored.
-        if read_as != expected && !(read_as == "classic" && expected == "jigsaw") {
-            writeln!(out, "{name}: read as {read_as}")?;
-            cells += 81;
-            entries.add_unread(&labels, print);
-            continue;
-        }
-        if read_as == expected {
-            layout_ok += 1;
-        } else {
-            writeln!(out, "{name}: read as {read_as}, expected {expected}")?;
+        if !self.add_layout(&name, reading.puzzle.layout().name(), expected, out)? {
+            self.add_unread(&labels, print);
+            return Ok(());
         }
         // Every digit shown is owed: on a screenshot, the player's digits
         // told apart by their ink colour count with the givens.
@@ -153,53 +192,24 @@ fn evaluate(
         }
         let read = &shown[..];
         // A cell is right as the print has it (the paper's digits, when the
-        // print is not known apart); a wrong digit is one the paper does
-        // not have there.
-        let owed = print.unwrap_or(&truth);
-        let right = read.iter().zip(owed).filter(|(a, b)| a == b).count();
-        let wrong = read
-            .iter()
-            .zip(&truth)
-            .filter(|&(&a, &b)| a != 0 && a != b)
-            .count();
-        cells += 81;
-        cells_ok += right;
-        wrong_digits += wrong;
-        // What a reading is for: the puzzle as read has one solution, and
-        // it agrees with every digit on the paper. On a puzzle solved by
-        // hand, handwriting read as empty still counts as solved right.
-        let solved_right = solve(&reading.puzzle, 2, 1).is_ok_and(|o| {
-            o.count == 1
-                && o.solutions[0]
-                    .iter()
-                    .zip(&truth)
-                    .all(|(&s, &t)| t == 0 || s == t)
-        });
-        solved_ok += solved_right as usize;
+        // print is not known apart).
+        let (right, wrong) = self.add_digits(read, print.unwrap_or(&truth), &truth);
+        let solved_right = solves_right(&reading.puzzle, &truth);
+        self.solved_ok += solved_right as usize;
         if handwritten {
-            entries.add(&labels, read, reading.entries.values(), solved_right, print);
+            self.entries
+                .add(&labels, read, reading.entries.values(), solved_right, print);
         }
-        let cages_right = cages.add(&truth_cages, reading.puzzle.cages(), right == 81);
-        let regions_right = regions.add(&truth_regions, reading.puzzle.layout(), right == 81);
-        if !truth_regions.is_empty() && !regions_right {
-            writeln!(
-                out,
-                "{name}: regions not all right ({} of {} right)",
-                regions.last, regions.last_total
-            )?;
-        }
-        if !truth_cages.is_empty() && !cages_right {
-            writeln!(
-                out,
-                "{name}: cages not all right ({} read, {} cells right, {} sums right, of {})",
-                reading.puzzle.cages().len(),
-                cages.last.0,
-                cages.last.1,
-                truth_cages.len()
-            )?;
-        }
+        self.add_shapes(
+            &name,
+            &truth_cages,
+            &truth_regions,
+            &reading.puzzle,
+            right == 81,
+            out,
+        )?;
         if right == 81 {
-            grids_ok += 1;
+            self.grids_ok += 1;
         } else {
             writeln!(
                 out,
@@ -208,59 +218,152 @@ fn evaluate(
                 if solved_right { "; solved right" } else { "" }
             )?;
         }
+        Ok(())
     }
-    if total == 0 {
-        return Err(Failure::Error(format!(
-            "{}: no image with ground truth (.dat, .txt or .json beside it)",
-            dir.display()
-        )));
+
+    /// An image not read, or read as another layout: its 81 cells count as
+    /// wrong, and its entries (`labels`, with the `print` when known) as
+    /// not read.
+    fn add_unread(&mut self, labels: &[u8], print: Option<&[u8]>) {
+        self.cells += 81;
+        self.entries.add_unread(labels, print);
     }
-    times.sort_by(f64::total_cmp);
-    let pct = |a: usize, b: usize| 100.0 * a as f64 / b.max(1) as f64;
-    let grids_pct = pct(grids_ok, total);
-    writeln!(
-        out,
-        "{}: {total} images; located {:.1}%, layout right {:.1}%, grids entirely right {grids_pct:.1}% ({grids_ok}), \
-         cells right {:.2}%, wrong digits {wrong_digits}, solved right {:.1}% ({solved_ok}), median read {:.1} ms, slowest {:.1} ms",
-        dir.display(),
-        pct(located, total),
-        pct(layout_ok, total),
-        pct(cells_ok, cells),
-        pct(solved_ok, total),
-        times[times.len() / 2],
-        times[times.len() - 1],
-    )?;
-    if cages.images > 0 {
+
+    /// Whether an image read as the layout `read_as` is scored: when it is
+    /// the one `expected`, or a classic where a jigsaw was expected (a
+    /// jigsaw whose regions were not read stays a classic: its digits are
+    /// still scored). Writes the layouts read wrong.
+    fn add_layout(
+        &mut self,
+        name: &str,
+        read_as: &str,
+        expected: &str,
+        out: &mut impl Write,
+    ) -> Result<bool, Failure> {
+        if read_as != expected && !(read_as == "classic" && expected == "jigsaw") {
+            writeln!(out, "{name}: read as {read_as}")?;
+            return Ok(false);
+        }
+        if read_as == expected {
+            self.layout_ok += 1;
+        } else {
+            writeln!(out, "{name}: read as {read_as}, expected {expected}")?;
+        }
+        Ok(true)
+    }
+
+    /// Scores the digits `read` against those `owed` (the print's, or the
+    /// paper's): the cells right, and the digits the paper (`truth`) does
+    /// not have there.
+    fn add_digits(&mut self, read: &[u8], owed: &[u8], truth: &[u8]) -> (usize, usize) {
+        let right = read.iter().zip(owed).filter(|(a, b)| a == b).count();
+        let wrong = read
+            .iter()
+            .zip(truth)
+            .filter(|&(&a, &b)| a != 0 && a != b)
+            .count();
+        self.cells += 81;
+        self.cells_ok += right;
+        self.wrong_digits += wrong;
+        (right, wrong)
+    }
+
+    /// Scores the cages and the regions of the puzzle `read` against the
+    /// ground truth's, writing the images with some wrong.
+    fn add_shapes(
+        &mut self,
+        name: &str,
+        truth_cages: &[sudoku_lens::grid::Cage],
+        truth_regions: &[u8],
+        read: &sudoku_lens::grid::Puzzle,
+        digits_right: bool,
+        out: &mut impl Write,
+    ) -> Result<(), Failure> {
+        let cages_right = self.cages.add(truth_cages, read.cages(), digits_right);
+        let regions_right = self.regions.add(truth_regions, read.layout(), digits_right);
+        if !truth_regions.is_empty() && !regions_right {
+            writeln!(
+                out,
+                "{name}: regions not all right ({} of {} right)",
+                self.regions.last, self.regions.last_total
+            )?;
+        }
+        if !truth_cages.is_empty() && !cages_right {
+            writeln!(
+                out,
+                "{name}: cages not all right ({} read, {} cells right, {} sums right, of {})",
+                read.cages().len(),
+                self.cages.last.0,
+                self.cages.last.1,
+                truth_cages.len()
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Writes the figures of `dir`: the grids, then the killers, the
+    /// jigsaws and the entries when there were any.
+    fn report(&mut self, dir: &Path, printed: bool, out: &mut impl Write) -> io::Result<()> {
+        let times = &mut self.times;
+        times.sort_by(f64::total_cmp);
         writeln!(
             out,
-            "{}: {} killers; every cage and digit right {:.1}% ({}), cages right {:.1}% ({} of {}), sums right {:.1}% ({})",
+            "{}: {} images; located {:.1}%, layout right {:.1}%, grids entirely right {:.1}% ({}), \
+             cells right {:.2}%, wrong digits {}, solved right {:.1}% ({}), median read {:.1} ms, slowest {:.1} ms",
             dir.display(),
-            cages.images,
-            pct(cages.images_ok, cages.images),
-            cages.images_ok,
-            pct(cages.cells_ok, cages.total),
-            cages.cells_ok,
-            cages.total,
-            pct(cages.sums_ok, cages.total),
-            cages.sums_ok,
+            self.total,
+            pct(self.located, self.total),
+            pct(self.layout_ok, self.total),
+            pct(self.grids_ok, self.total),
+            self.grids_ok,
+            pct(self.cells_ok, self.cells),
+            self.wrong_digits,
+            pct(self.solved_ok, self.total),
+            self.solved_ok,
+            times[times.len() / 2],
+            times[times.len() - 1],
         )?;
+        let cages = &self.cages;
+        if cages.images > 0 {
+            writeln!(
+                out,
+                "{}: {} killers; every cage and digit right {:.1}% ({}), cages right {:.1}% ({} of {}), sums right {:.1}% ({})",
+                dir.display(),
+                cages.images,
+                pct(cages.images_ok, cages.images),
+                cages.images_ok,
+                pct(cages.cells_ok, cages.total),
+                cages.cells_ok,
+                cages.total,
+                pct(cages.sums_ok, cages.total),
+                cages.sums_ok,
+            )?;
+        }
+        let regions = &self.regions;
+        if regions.images > 0 {
+            writeln!(
+                out,
+                "{}: {} jigsaws; every region and digit right {:.1}% ({}), regions right {:.1}% ({} of {})",
+                dir.display(),
+                regions.images,
+                pct(regions.images_ok, regions.images),
+                regions.images_ok,
+                pct(regions.right, regions.total),
+                regions.right,
+                regions.total,
+            )?;
+        }
+        if self.entries.handwriting {
+            self.report_entries(dir, printed, out)?;
+        }
+        Ok(())
     }
-    if regions.images > 0 {
-        writeln!(
-            out,
-            "{}: {} jigsaws; every region and digit right {:.1}% ({}), regions right {:.1}% ({} of {})",
-            dir.display(),
-            regions.images,
-            pct(regions.images_ok, regions.images),
-            regions.images_ok,
-            pct(regions.right, regions.total),
-            regions.right,
-            regions.total,
-        )?;
-    }
-    if entries.handwriting {
-        let e = &entries;
-        let as_given = if printed.is_some() {
+
+    /// Writes the figures of the handwritten entries, and of the printed
+    /// givens when they are known (`printed`).
+    fn report_entries(&self, dir: &Path, printed: bool, out: &mut impl Write) -> io::Result<()> {
+        let e = &self.entries;
+        let as_given = if printed {
             format!(", read as a given {}", e.as_given)
         } else {
             String::new()
@@ -280,7 +383,7 @@ fn evaluate(
             e.marks_read,
             e.marks,
         )?;
-        if printed.is_some() {
+        if printed {
             writeln!(
                 out,
                 "{}: printed givens read as that given {:.1}% ({} of {})",
@@ -290,43 +393,64 @@ fn evaluate(
                 e.print,
             )?;
         }
+        Ok(())
     }
-    if let Some(floor) = floors.grids
-        && grids_pct < floor
-    {
-        return Err(Failure::Error(format!(
-            "{}: {grids_pct:.1}% of grids entirely right, below the floor of {floor}%",
-            dir.display()
-        )));
-    }
-    let killers_pct = pct(cages.images_ok, cages.images);
-    if let Some(floor) = floors.killers
-        && (cages.images == 0 || killers_pct < floor)
-    {
-        return Err(Failure::Error(format!(
-            "{}: {killers_pct:.1}% of {} killers read with every cage and digit right, below the floor of {floor}%",
-            dir.display(),
-            cages.images
-        )));
-    }
-    if let Some(floor) = floors.entries {
-        if !entries.handwriting {
+
+    /// Fails when a figure is below its floor.
+    fn check_floors(&self, dir: &Path, floors: Floors) -> Result<(), Failure> {
+        let grids_pct = pct(self.grids_ok, self.total);
+        if let Some(floor) = floors.grids
+            && grids_pct < floor
+        {
             return Err(Failure::Error(format!(
-                "{}: the labels hold no player's entries, so the entries floor of {floor}% \
-                 cannot be met: --min-entries is for photos with handwriting",
+                "{}: {grids_pct:.1}% of grids entirely right, below the floor of {floor}%",
                 dir.display()
             )));
         }
-        let entries_pct = pct(entries.right, entries.total);
-        if entries_pct < floor {
+        let cages = &self.cages;
+        let killers_pct = pct(cages.images_ok, cages.images);
+        if let Some(floor) = floors.killers
+            && (cages.images == 0 || killers_pct < floor)
+        {
             return Err(Failure::Error(format!(
-                "{}: {entries_pct:.1}% of {} entries read right, below the floor of {floor}%",
+                "{}: {killers_pct:.1}% of {} killers read with every cage and digit right, below the floor of {floor}%",
                 dir.display(),
-                entries.total
+                cages.images
             )));
         }
+        let entries = &self.entries;
+        if let Some(floor) = floors.entries {
+            if !entries.handwriting {
+                return Err(Failure::Error(format!(
+                    "{}: the labels hold no player's entries, so the entries floor of {floor}% \
+                     cannot be met: --min-entries is for photos with handwriting",
+                    dir.display()
+                )));
+            }
+            let entries_pct = pct(entries.right, entries.total);
+            if entries_pct < floor {
+                return Err(Failure::Error(format!(
+                    "{}: {entries_pct:.1}% of {} entries read right, below the floor of {floor}%",
+                    dir.display(),
+                    entries.total
+                )));
+            }
+        }
+        Ok(())
     }
-    Ok(Status::Solved)
+}
+
+/// What a reading is for: the puzzle as read has one solution, and it
+/// agrees with every digit on the paper (`truth`). On a puzzle solved by
+/// hand, handwriting read as empty still counts as solved right.
+fn solves_right(puzzle: &sudoku_lens::grid::Puzzle, truth: &[u8]) -> bool {
+    solve(puzzle, 2, 1).is_ok_and(|o| {
+        o.count == 1
+            && o.solutions[0]
+                .iter()
+                .zip(truth)
+                .all(|(&s, &t)| t == 0 || s == t)
+    })
 }
 
 /// The player's entries, on sets whose labels hold handwriting. With the

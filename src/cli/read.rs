@@ -7,7 +7,7 @@ use rayon::prelude::*;
 use serde_json::json;
 use sudoku_lens::check::Unsure;
 use sudoku_lens::grid::{Layout, Progress};
-use sudoku_lens::logic::Shape;
+use sudoku_lens::logic::HouseIndex;
 use sudoku_lens::vision::check::CheckOutcome;
 use sudoku_lens::vision::debug::write_debug;
 use sudoku_lens::vision::entries::unsure_cells;
@@ -161,10 +161,10 @@ fn report_unsure(path: &Path, progress: &Progress, r: &Reading) {
         return;
     }
     // Named as `check` names them: inside their grid on a multi-grid page.
-    let shape = Shape::new(r.puzzle.layout().clone());
+    let houses = HouseIndex::new(r.puzzle.layout().clone());
     let cells: Vec<String> = unsure
         .iter()
-        .map(|u| format!("{} ({}?)", shape.cell_name(u.cell), u.looks_like))
+        .map(|u| format!("{} ({}?)", houses.cell_name(u.cell), u.looks_like))
         .collect();
     eprintln!(
         "sudoku-lens: {}: left empty, but a digit is written there that could not be read for \

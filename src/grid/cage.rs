@@ -150,68 +150,107 @@ pub fn check_cages(
     cages: &[Cage],
     name: &dyn Fn(usize) -> String,
 ) -> Result<(), CageError> {
-    let n = layout.size();
-    let err = |kind, cage, cell, message| CageError {
+    for (i, cage) in cages.iter().enumerate() {
+        check_cells(layout, i, cage, name)?;
+    }
+    let owner = cage_owners(layout, cages, name)?;
+    for (i, cage) in cages.iter().enumerate() {
+        check_sum(layout.size(), i, cage, name)?;
+    }
+    for (i, cage) in cages.iter().enumerate() {
+        check_givens(layout, values, i, cage, name)?;
+    }
+    check_house_totals(layout, cages, &owner, name)?;
+    check_layout_total(layout, cages, &owner)
+}
+
+/// A [`CageError`] of `kind`, at cage `cage` and cell `cell` if any.
+fn cage_error(
+    kind: CageErrorKind,
+    cage: Option<usize>,
+    cell: Option<usize>,
+    message: String,
+) -> CageError {
+    CageError {
         kind,
         cage,
         cell,
         message,
-    };
-    for (i, cage) in cages.iter().enumerate() {
-        if cage.cells.is_empty() {
-            return Err(err(
+    }
+}
+
+/// Cage `i` has cells, all in the layout, none listed twice, and no more
+/// than there are symbols.
+fn check_cells(
+    layout: &Layout,
+    i: usize,
+    cage: &Cage,
+    name: &dyn Fn(usize) -> String,
+) -> Result<(), CageError> {
+    let n = layout.size();
+    if cage.cells.is_empty() {
+        return Err(cage_error(
+            CageErrorKind::Malformed,
+            Some(i),
+            None,
+            format!("{} has no cells", name(i)),
+        ));
+    }
+    if let Some(&c) = cage
+        .cells
+        .iter()
+        .find(|&&c| c as usize >= layout.cell_count())
+    {
+        return Err(cage_error(
+            CageErrorKind::Malformed,
+            Some(i),
+            None,
+            format!(
+                "{} lists cell {c}, but the {} layout has {} cells",
+                name(i),
+                layout.name(),
+                layout.cell_count()
+            ),
+        ));
+    }
+    for (j, &c) in cage.cells.iter().enumerate() {
+        if cage.cells[..j].contains(&c) {
+            return Err(cage_error(
                 CageErrorKind::Malformed,
                 Some(i),
-                None,
-                format!("{} has no cells", name(i)),
-            ));
-        }
-        if let Some(&c) = cage
-            .cells
-            .iter()
-            .find(|&&c| c as usize >= layout.cell_count())
-        {
-            return Err(err(
-                CageErrorKind::Malformed,
-                Some(i),
-                None,
-                format!(
-                    "{} lists cell {c}, but the {} layout has {} cells",
-                    name(i),
-                    layout.name(),
-                    layout.cell_count()
-                ),
-            ));
-        }
-        for (j, &c) in cage.cells.iter().enumerate() {
-            if cage.cells[..j].contains(&c) {
-                return Err(err(
-                    CageErrorKind::Malformed,
-                    Some(i),
-                    Some(c as usize),
-                    format!("{} lists {} twice", name(i), layout.cell_name(c as usize)),
-                ));
-            }
-        }
-        if cage.cells.len() > n {
-            return Err(err(
-                CageErrorKind::TooLarge,
-                Some(i),
-                None,
-                format!(
-                    "{} has {} cells, but there are only {n} different symbols",
-                    name(i),
-                    cage.cells.len()
-                ),
+                Some(c as usize),
+                format!("{} lists {} twice", name(i), layout.cell_name(c as usize)),
             ));
         }
     }
+    if cage.cells.len() > n {
+        return Err(cage_error(
+            CageErrorKind::TooLarge,
+            Some(i),
+            None,
+            format!(
+                "{} has {} cells, but there are only {n} different symbols",
+                name(i),
+                cage.cells.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The cage of each cell (`u32::MAX` for none), or the first cell found in
+/// two cages.
+fn cage_owners(
+    layout: &Layout,
+    cages: &[Cage],
+    name: &dyn Fn(usize) -> String,
+) -> Result<Vec<u32>, CageError> {
     let mut owner = vec![u32::MAX; layout.cell_count()];
     for (i, cage) in cages.iter().enumerate() {
         for &c in &cage.cells {
             let o = owner[c as usize];
             if o != u32::MAX {
-                return Err(err(
+                return Err(cage_error(
                     CageErrorKind::Overlap,
                     Some(i),
                     Some(c as usize),
@@ -226,108 +265,140 @@ pub fn check_cages(
             owner[c as usize] = i as u32;
         }
     }
-    for (i, cage) in cages.iter().enumerate() {
-        let (low, high) = sum_range(n, cage.cells.len());
-        if cage.sum < low || cage.sum > high {
-            let k = cage.cells.len();
-            let range = if low == high {
-                low.to_string()
-            } else {
-                format!("{low}-{high}")
-            };
-            let what = if k == 1 {
-                format!("one cell holds 1-{high}")
-            } else {
-                format!("{k} different symbols of 1-{n} add up to {range}")
-            };
-            return Err(err(
-                CageErrorKind::ImpossibleSum,
-                Some(i),
-                None,
-                format!(
-                    "{} has the sum {}, which its {} cell{} cannot make: {what}",
-                    name(i),
-                    cage.sum,
-                    k,
-                    if k == 1 { "" } else { "s" }
-                ),
-            ));
-        }
+    Ok(owner)
+}
+
+/// Cage `i`'s sum is one that as many different symbols of 1..=`n` as it
+/// has cells can make.
+fn check_sum(
+    n: usize,
+    i: usize,
+    cage: &Cage,
+    name: &dyn Fn(usize) -> String,
+) -> Result<(), CageError> {
+    let (low, high) = sum_range(n, cage.cells.len());
+    if cage.sum < low || cage.sum > high {
+        let k = cage.cells.len();
+        let range = if low == high {
+            low.to_string()
+        } else {
+            format!("{low}-{high}")
+        };
+        let what = if k == 1 {
+            format!("one cell holds 1-{high}")
+        } else {
+            format!("{k} different symbols of 1-{n} add up to {range}")
+        };
+        return Err(cage_error(
+            CageErrorKind::ImpossibleSum,
+            Some(i),
+            None,
+            format!(
+                "{} has the sum {}, which its {} cell{} cannot make: {what}",
+                name(i),
+                cage.sum,
+                k,
+                if k == 1 { "" } else { "s" }
+            ),
+        ));
     }
-    for (i, cage) in cages.iter().enumerate() {
-        let mut seen = 0u32;
-        let mut given_sum = 0;
-        let mut first = [u32::MAX; MAX_SIZE + 1];
-        for &c in &cage.cells {
-            let v = values[c as usize];
-            if v == 0 {
-                continue;
-            }
-            let bit = 1u32 << (v - 1);
-            if seen & bit != 0 {
-                let a = first[v as usize];
-                return Err(err(
-                    CageErrorKind::RepeatedGiven,
-                    Some(i),
-                    Some(c as usize),
-                    format!(
-                        "{} holds the given {v} twice, at {} and {}",
-                        name(i),
-                        layout.cell_name(a as usize),
-                        layout.cell_name(c as usize)
-                    ),
-                ));
-            }
-            seen |= bit;
-            first[v as usize] = c;
-            given_sum += v as u32;
-        }
-        if seen == 0 {
+    Ok(())
+}
+
+/// Cage `i`'s givens (in `values`) differ, and some combination of its sum
+/// holds them all.
+fn check_givens(
+    layout: &Layout,
+    values: &[u8],
+    i: usize,
+    cage: &Cage,
+    name: &dyn Fn(usize) -> String,
+) -> Result<(), CageError> {
+    let n = layout.size();
+    let mut seen = 0u32;
+    let mut given_sum = 0;
+    let mut first = [u32::MAX; MAX_SIZE + 1];
+    for &c in &cage.cells {
+        let v = values[c as usize];
+        if v == 0 {
             continue;
         }
-        let full = (1u32 << n) - 1;
-        let open = cage.cells.len() - seen.count_ones() as usize;
-        let fits = given_sum <= cage.sum && can_make(full & !seen, open, cage.sum - given_sum);
-        if !fits {
-            let last = cage
-                .cells
-                .iter()
-                .rev()
-                .copied()
-                .find(|&c| values[c as usize] != 0)
-                .expect("a given was seen");
-            let givens: Vec<String> = cage
-                .cells
-                .iter()
-                .filter(|&&c| values[c as usize] != 0)
-                .map(|&c| format!("{} at {}", values[c as usize], layout.cell_name(c as usize)))
-                .collect();
-            let why = if given_sum > cage.sum || (given_sum == cage.sum && open > 0) {
-                format!("the givens already add up to {given_sum}")
-            } else if open == 0 {
-                format!("the givens fill it and add up to {given_sum}")
-            } else {
-                format!(
-                    "no {open} other different symbol{} make{} the remaining {}",
-                    if open == 1 { "" } else { "s" },
-                    if open == 1 { "s" } else { "" },
-                    cage.sum - given_sum
-                )
-            };
-            return Err(err(
-                CageErrorKind::GivenNotAllowed,
+        let bit = 1u32 << (v - 1);
+        if seen & bit != 0 {
+            let a = first[v as usize];
+            return Err(cage_error(
+                CageErrorKind::RepeatedGiven,
                 Some(i),
-                Some(last as usize),
+                Some(c as usize),
                 format!(
-                    "{} cannot make its sum {} with the given {}: {why}",
+                    "{} holds the given {v} twice, at {} and {}",
                     name(i),
-                    cage.sum,
-                    givens.join(" and "),
+                    layout.cell_name(a as usize),
+                    layout.cell_name(c as usize)
                 ),
             ));
         }
+        seen |= bit;
+        first[v as usize] = c;
+        given_sum += v as u32;
     }
-    let house_total = sum_range(n, n).0;
+    if seen == 0 {
+        return Ok(());
+    }
+    let full = (1u32 << n) - 1;
+    let open = cage.cells.len() - seen.count_ones() as usize;
+    let fits = given_sum <= cage.sum && can_make(full & !seen, open, cage.sum - given_sum);
+    if fits {
+        return Ok(());
+    }
+    let last = cage
+        .cells
+        .iter()
+        .rev()
+        .copied()
+        .find(|&c| values[c as usize] != 0)
+        .expect("a given was seen");
+    let givens: Vec<String> = cage
+        .cells
+        .iter()
+        .filter(|&&c| values[c as usize] != 0)
+        .map(|&c| format!("{} at {}", values[c as usize], layout.cell_name(c as usize)))
+        .collect();
+    let why = if given_sum > cage.sum || (given_sum == cage.sum && open > 0) {
+        format!("the givens already add up to {given_sum}")
+    } else if open == 0 {
+        format!("the givens fill it and add up to {given_sum}")
+    } else {
+        format!(
+            "no {open} other different symbol{} make{} the remaining {}",
+            if open == 1 { "" } else { "s" },
+            if open == 1 { "s" } else { "" },
+            cage.sum - given_sum
+        )
+    };
+    Err(cage_error(
+        CageErrorKind::GivenNotAllowed,
+        Some(i),
+        Some(last as usize),
+        format!(
+            "{} cannot make its sum {} with the given {}: {why}",
+            name(i),
+            cage.sum,
+            givens.join(" and "),
+        ),
+    ))
+}
+
+/// In every house, the cages lying wholly inside it add up to no more than
+/// the house holds, and to exactly that when they fill it; `owner` is each
+/// cell's cage ([`cage_owners`]).
+fn check_house_totals(
+    layout: &Layout,
+    cages: &[Cage],
+    owner: &[u32],
+    name: &dyn Fn(usize) -> String,
+) -> Result<(), CageError> {
+    let house_total = sum_range(layout.size(), layout.size()).0;
     for (h, house) in layout.houses().iter().enumerate() {
         let mut inside = Vec::new();
         let mut covered = 0;
@@ -352,7 +423,7 @@ pub fn check_cages(
                 HouseKind::Extra => "extra region",
             };
             let names: Vec<String> = inside.iter().map(|&o| name(o as usize)).collect();
-            return Err(err(
+            return Err(cage_error(
                 CageErrorKind::HouseTotal,
                 inside.last().map(|&o| o as usize),
                 None,
@@ -365,12 +436,18 @@ pub fn check_cages(
             ));
         }
     }
+    Ok(())
+}
+
+/// When every cell is caged (`owner`, [`cage_owners`]), the sums add up to
+/// the layout's total.
+fn check_layout_total(layout: &Layout, cages: &[Cage], owner: &[u32]) -> Result<(), CageError> {
     if owner.iter().all(|&o| o != u32::MAX)
         && let Some(total) = layout_total(layout)
     {
         let sum: u64 = cages.iter().map(|c| c.sum as u64).sum();
         if sum != total {
-            return Err(err(
+            return Err(cage_error(
                 CageErrorKind::Total,
                 None,
                 None,

@@ -24,9 +24,11 @@
 
 use serde_json::Value;
 
+use super::file::parse;
 use super::layout::Layout;
+use super::parse_error::ParseError;
 use super::puzzle::{Format, Puzzle};
-use super::text::{Document, ParseError, parse};
+use super::text::Document;
 use super::{fpuzzles, json};
 
 /// The line that starts the entries grid in the text form (compared without

@@ -40,9 +40,9 @@ use serde_json::{Map, Value, json};
 
 use super::cage::{Cage, check_cages};
 use super::layout::{Layout, MAX_SIZE};
+use super::parse_error::ParseError;
 use super::puzzle::{Alphabet, Format, Puzzle};
 use super::rules::{Diagonal, Direction, Mark, Rule, check_rules, default_gap};
-use super::text::ParseError;
 
 /// Where f-puzzles links lead; a puzzle exported as a link opens there.
 pub const LINK_PREFIX: &str = "https://f-puzzles.com/?load=";
@@ -426,6 +426,16 @@ fn lines_of(entry: &Value, size: usize, at: &str) -> Result<Vec<Vec<u32>>, Strin
 fn read_rules(obj: &Map<String, Value>, layout: &Layout) -> Result<Vec<Rule>, String> {
     let size = layout.size();
     let mut rules = Vec::new();
+    read_flags(obj, &mut rules);
+    read_cell_rules(obj, size, &mut rules)?;
+    read_marks(obj, size, &mut rules)?;
+    read_lines(obj, size, &mut rules)?;
+    read_clues(obj, &mut rules)?;
+    Ok(rules)
+}
+
+/// The rules over the whole grid, each a flag set to true.
+fn read_flags(obj: &Map<String, Value>, rules: &mut Vec<Rule>) {
     let flag = |key: &str| obj.get(key).and_then(Value::as_bool).unwrap_or(false);
     for (key, rule) in [
         ("diagonal+", Rule::Diagonal(Diagonal::Anti)),
@@ -439,6 +449,14 @@ fn read_rules(obj: &Map<String, Value>, layout: &Layout) -> Result<Vec<Rule>, St
             rules.push(rule);
         }
     }
+}
+
+/// Extra regions, odd cells and even cells, on a grid of `size` symbols.
+fn read_cell_rules(
+    obj: &Map<String, Value>,
+    size: usize,
+    rules: &mut Vec<Rule>,
+) -> Result<(), String> {
     for (i, e) in entries(obj, "extraregion")?.iter().enumerate() {
         let at = format!("extraregion[{i}].cells");
         rules.push(Rule::Region(cells_at(
@@ -462,15 +480,22 @@ fn read_rules(obj: &Map<String, Value>, layout: &Layout) -> Result<Vec<Rule>, St
             });
         }
     }
-    let pair = |e: &Value, at: &str| -> Result<[u32; 2], String> {
-        let cells = cells_at(e.get("cells").unwrap_or(&Value::Null), size, at)?;
-        <[u32; 2]>::try_from(cells)
-            .map_err(|c| format!("{at}: expected two cells, found {}", c.len()))
-    };
+    Ok(())
+}
+
+/// The two cells of a mark `e` (`at` names it in errors).
+fn pair_at(e: &Value, size: usize, at: &str) -> Result<[u32; 2], String> {
+    let cells = cells_at(e.get("cells").unwrap_or(&Value::Null), size, at)?;
+    <[u32; 2]>::try_from(cells).map_err(|c| format!("{at}: expected two cells, found {}", c.len()))
+}
+
+/// Marks between two cells (white and black dots, X and V) and the marks
+/// given all ("negative").
+fn read_marks(obj: &Map<String, Value>, size: usize, rules: &mut Vec<Rule>) -> Result<(), String> {
     for key in ["difference", "ratio"] {
         for (i, e) in entries(obj, key)?.iter().enumerate() {
             let at = format!("{key}[{i}]");
-            let cells = pair(e, &format!("{at}.cells"))?;
+            let cells = pair_at(e, size, &format!("{at}.cells"))?;
             let value = match e.get("value") {
                 None | Some(Value::Null) => None,
                 Some(Value::String(s)) if s.trim().is_empty() => None,
@@ -491,7 +516,7 @@ fn read_rules(obj: &Map<String, Value>, layout: &Layout) -> Result<Vec<Rule>, St
     }
     for (i, e) in entries(obj, "xv")?.iter().enumerate() {
         let at = format!("xv[{i}]");
-        let cells = pair(e, &format!("{at}.cells"))?;
+        let cells = pair_at(e, size, &format!("{at}.cells"))?;
         let sum = match e.get("value").and_then(Value::as_str).map(str::trim) {
             Some("X") | Some("x") => 10,
             Some("V") | Some("v") => 5,
@@ -512,6 +537,12 @@ fn read_rules(obj: &Map<String, Value>, layout: &Layout) -> Result<Vec<Rule>, St
             }
         }));
     }
+    Ok(())
+}
+
+/// Lines: thermometers, renban, palindromes, between lines, region sum
+/// lines, whispers and arrows.
+fn read_lines(obj: &Map<String, Value>, size: usize, rules: &mut Vec<Rule>) -> Result<(), String> {
     for (key, make) in [
         (
             "thermometer",
@@ -563,6 +594,12 @@ fn read_rules(obj: &Map<String, Value>, layout: &Layout) -> Result<Vec<Rule>, St
         }
         rules.push(Rule::Arrow { circle, line });
     }
+    Ok(())
+}
+
+/// Clues outside the grid: little killers and sandwiches (a clue with no
+/// value yet is skipped).
+fn read_clues(obj: &Map<String, Value>, rules: &mut Vec<Rule>) -> Result<(), String> {
     for (i, e) in entries(obj, "littlekillersum")?.iter().enumerate() {
         let at = format!("littlekillersum[{i}]");
         let clue = place_at(e.get("cell"), &format!("{at}.cell"))?;
@@ -593,7 +630,7 @@ fn read_rules(obj: &Map<String, Value>, layout: &Layout) -> Result<Vec<Rule>, St
         };
         rules.push(Rule::Sandwich { clue, sum });
     }
-    Ok(rules)
+    Ok(())
 }
 
 /// The variant rules as f-puzzles keys, added to `out`.

@@ -26,9 +26,9 @@ use serde_json::{Map, Value, json};
 
 use super::cage::{Cage, check_cages};
 use super::layout::Layout;
-use super::puzzle::{Alphabet, Format, Puzzle};
+use super::parse_error::ParseError;
+use super::puzzle::{Alphabet, Format, Puzzle, cell_value};
 use super::rules::{Rule, check_rules};
-use super::text::{ParseError, cell_value};
 
 /// Reads a puzzle from its JSON form; `file` names the source in errors,
 /// which name the place in the JSON (`grid[3]`, `cages[5].cells[1]`).

@@ -82,6 +82,31 @@ impl Alphabet {
     }
 }
 
+/// The value of the symbol `ch` in a puzzle of `size` symbols written in
+/// `alphabet` (0 for an empty cell), or what was expected instead.
+pub(super) fn cell_value(ch: char, alphabet: Alphabet, size: usize) -> Result<u8, String> {
+    if alphabet.is_empty_mark(ch) {
+        return Ok(0);
+    }
+    alphabet.value(ch, size).ok_or_else(|| {
+        format!(
+            "expected {} or '.' for an empty cell, found {}",
+            alphabet.describe(size),
+            describe_char(ch)
+        )
+    })
+}
+
+/// A character as an error message names it.
+pub(super) fn describe_char(ch: char) -> String {
+    match ch {
+        ' ' => "a space".into(),
+        '\t' => "a tab".into(),
+        c if c.is_control() => format!("control character U+{:04X}", c as u32),
+        c => format!("'{c}'"),
+    }
+}
+
 /// The text format a puzzle was read from, and is written back in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {

@@ -337,65 +337,18 @@ impl Rule {
         let Some(&(col0, first)) = words.first() else {
             return Ok(Vec::new());
         };
-        let keyword = first.to_ascii_lowercase();
-        let rest = &words[1..];
-        let cell = |&(col, w): &(usize, &str)| -> Result<u32, (usize, String)> {
-            let (r, c) = parse_place(w).ok_or_else(|| {
-                (
-                    col,
-                    format!("`{w}` is not a cell: write cells as r3c7 (row 3, column 7)"),
-                )
-            })?;
-            if r < 0 || c < 0 {
-                return Err((col, format!("{w} is outside the grid")));
-            }
-            layout
-                .cell_at(r as usize, c as usize)
-                .map(|c| c as u32)
-                .ok_or_else(|| {
-                    (
-                        col,
-                        format!(
-                            "{w} is not a cell of the {} layout ({} rows, {} columns)",
-                            layout.name(),
-                            layout.height(),
-                            layout.width()
-                        ),
-                    )
-                })
+        let w = RuleWords {
+            layout,
+            keyword: first.to_ascii_lowercase(),
+            rest: &words[1..],
+            end: line.len(),
         };
-        let cells = |ws: &[(usize, &str)]| ws.iter().map(cell).collect::<Result<Vec<_>, _>>();
-        let number = |&(col, w): &(usize, &str)| -> Result<u32, (usize, String)> {
-            w.parse::<u32>()
-                .map_err(|_| (col, format!("`{w}` is not a number")))
-        };
-        let end = line.len();
-        let at_least = |k: usize, what: &str| -> Result<(), (usize, String)> {
-            if rest.len() < k {
-                Err((end, format!("`{keyword}` needs {what}")))
-            } else {
-                Ok(())
-            }
-        };
-        let no_more = |ws: &[(usize, &str)]| -> Result<(), (usize, String)> {
-            match ws.first() {
-                Some(&(col, w)) => Err((col, format!("unexpected `{w}` after `{keyword}`"))),
-                None => Ok(()),
-            }
-        };
-        let pair = |what: &str| -> Result<([u32; 2], Words<'_>), (usize, String)> {
-            at_least(2, what)?;
-            Ok(([cell(&rest[0])?, cell(&rest[1])?], &rest[2..]))
-        };
-        let line_of = |min: usize| -> Result<Vec<u32>, (usize, String)> {
-            at_least(min, &format!("{min} cells or more"))?;
-            cells(rest)
-        };
-        Ok(vec![match keyword.as_str() {
+        let keyword = w.keyword.as_str();
+        Ok(vec![match keyword {
             "diagonal+" | "diagonal-" | "disjoint" | "antiknight" | "antiking"
             | "nonconsecutive" => {
-                no_more(rest)?;
-                match keyword.as_str() {
+                w.no_more(w.rest)?;
+                match keyword {
                     "diagonal+" => Rule::Diagonal(Diagonal::Anti),
                     "diagonal-" => Rule::Diagonal(Diagonal::Main),
                     "disjoint" => Rule::DisjointGroups,
@@ -404,133 +357,39 @@ impl Rule {
                     _ => Rule::NonConsecutive,
                 }
             }
-            "region" => Rule::Region(line_of(1)?),
-            "cage" => Rule::Distinct(line_of(1)?),
+            "region" => Rule::Region(w.line_of(1)?),
+            "cage" => Rule::Distinct(w.line_of(1)?),
             "odd" | "even" => {
-                let list = line_of(1)?;
+                let list = w.line_of(1)?;
                 let odd = keyword == "odd";
                 return Ok(list
                     .into_iter()
                     .map(|c| if odd { Rule::Odd(c) } else { Rule::Even(c) })
                     .collect());
             }
-            "white" | "black" => {
-                let (cells, more) = pair("two cells")?;
-                let value = match more.first() {
-                    Some(w) => {
-                        no_more(&more[1..])?;
-                        number(w)?
-                    }
-                    None if keyword == "white" => 1,
-                    None => 2,
-                };
-                if keyword == "white" {
-                    Rule::Difference { cells, value }
-                } else {
-                    Rule::Ratio { cells, value }
-                }
-            }
+            "white" | "black" => w.dot()?,
             "x" | "v" => {
-                let (cells, more) = pair("two cells")?;
-                no_more(more)?;
+                let (cells, more) = w.pair("two cells")?;
+                w.no_more(more)?;
                 let sum = if keyword == "x" { 10 } else { 5 };
                 Rule::Xv { cells, sum }
             }
-            "xv" => {
-                let (cells, more) = pair("two cells and a sum")?;
-                let Some(w) = more.first() else {
-                    return Err((end, "`xv` needs two cells and a sum".into()));
-                };
-                no_more(&more[1..])?;
-                Rule::Xv {
-                    cells,
-                    sum: number(w)?,
-                }
-            }
+            "xv" => w.xv()?,
             "less" => {
-                let (cells, more) = pair("two cells")?;
-                no_more(more)?;
+                let (cells, more) = w.pair("two cells")?;
+                w.no_more(more)?;
                 Rule::Less { cells }
             }
-            "allgiven" => {
-                at_least(1, "white, black or xv")?;
-                no_more(&rest[1..])?;
-                let (col, w) = rest[0];
-                Rule::AllGiven(match w.to_ascii_lowercase().as_str() {
-                    "white" => Mark::Difference,
-                    "black" => Mark::Ratio,
-                    "xv" => Mark::Xv,
-                    _ => return Err((col, format!("`{w}`: expected white, black or xv"))),
-                })
-            }
-            "thermo" | "thermometer" => Rule::Thermometer(line_of(2)?),
-            "arrow" => {
-                let Some(split) = rest.iter().position(|&(_, w)| w == ":") else {
-                    return Err((
-                        end,
-                        "an arrow is written `arrow CIRCLE : LINE` (the circle's cells, a colon, the line's cells)"
-                            .into(),
-                    ));
-                };
-                let circle = cells(&rest[..split])?;
-                let line = cells(&rest[split + 1..])?;
-                if circle.is_empty() || line.is_empty() {
-                    return Err((
-                        rest[split].0,
-                        "an arrow needs a cell or more on each side of the colon".into(),
-                    ));
-                }
-                Rule::Arrow { circle, line }
-            }
-            "whispers" => {
-                at_least(2, "2 cells or more")?;
-                let (gap, ws) = match rest.last() {
-                    Some(w) if w.1.parse::<u32>().is_ok() => (number(w)?, &rest[..rest.len() - 1]),
-                    _ => (default_gap(layout.size()), rest),
-                };
-                // The gap is no cell: `whispers r1c1 4` is one cell, and a
-                // line of one cell would be written back as a line refused.
-                if ws.len() < 2 {
-                    return Err((end, format!("`{keyword}` needs 2 cells or more")));
-                }
-                Rule::Whispers {
-                    cells: cells(ws)?,
-                    gap,
-                }
-            }
-            "renban" => Rule::Renban(line_of(2)?),
-            "palindrome" => Rule::Palindrome(line_of(2)?),
-            "between" => Rule::Between(line_of(3)?),
-            "regionsum" => Rule::RegionSum(line_of(2)?),
-            "littlekiller" => {
-                at_least(3, "a clue's place, a direction (ul, ur, dl, dr) and a sum")?;
-                no_more(&rest[3..])?;
-                let (col, w) = rest[0];
-                let clue = parse_place(w)
-                    .ok_or_else(|| (col, format!("`{w}` is not a place: write it as r0c3")))?;
-                let (col, w) = rest[1];
-                let direction = Direction::from_word(w)
-                    .ok_or_else(|| (col, format!("`{w}`: expected ul, ur, dl or dr")))?;
-                Rule::LittleKiller {
-                    clue,
-                    direction,
-                    sum: number(&rest[2])?,
-                }
-            }
-            "sandwich" => {
-                at_least(
-                    2,
-                    "a clue's place (r0c3 above column 3, r3c0 left of row 3) and a sum",
-                )?;
-                no_more(&rest[2..])?;
-                let (col, w) = rest[0];
-                let clue = parse_place(w)
-                    .ok_or_else(|| (col, format!("`{w}` is not a place: write it as r0c3")))?;
-                Rule::Sandwich {
-                    clue,
-                    sum: number(&rest[1])?,
-                }
-            }
+            "allgiven" => w.all_given()?,
+            "thermo" | "thermometer" => Rule::Thermometer(w.line_of(2)?),
+            "arrow" => w.arrow()?,
+            "whispers" => w.whispers()?,
+            "renban" => Rule::Renban(w.line_of(2)?),
+            "palindrome" => Rule::Palindrome(w.line_of(2)?),
+            "between" => Rule::Between(w.line_of(3)?),
+            "regionsum" => Rule::RegionSum(w.line_of(2)?),
+            "littlekiller" => w.little_killer()?,
+            "sandwich" => w.sandwich()?,
             _ => {
                 return Err((
                     col0,
@@ -542,6 +401,213 @@ impl Rule {
             }
         }])
     }
+}
+
+/// What reading a word of a rule's line gives: on error, the zero-based
+/// character column of the word at fault and what is wrong.
+type WordResult<T> = Result<T, (usize, String)>;
+
+/// A rule's line being read ([`Rule::parse`]): its keyword (lower case),
+/// the words after it, and the line's length (where an error about a
+/// missing word points).
+struct RuleWords<'a> {
+    layout: &'a Layout,
+    keyword: String,
+    rest: Words<'a>,
+    end: usize,
+}
+
+impl<'a> RuleWords<'a> {
+    /// The cell a word names (`r3c7`), which the layout has.
+    fn cell(&self, &(col, w): &(usize, &str)) -> WordResult<u32> {
+        let layout = self.layout;
+        let (r, c) = parse_place(w).ok_or_else(|| {
+            (
+                col,
+                format!("`{w}` is not a cell: write cells as r3c7 (row 3, column 7)"),
+            )
+        })?;
+        if r < 0 || c < 0 {
+            return Err((col, format!("{w} is outside the grid")));
+        }
+        layout
+            .cell_at(r as usize, c as usize)
+            .map(|c| c as u32)
+            .ok_or_else(|| {
+                (
+                    col,
+                    format!(
+                        "{w} is not a cell of the {} layout ({} rows, {} columns)",
+                        layout.name(),
+                        layout.height(),
+                        layout.width()
+                    ),
+                )
+            })
+    }
+
+    fn cells(&self, ws: &[(usize, &str)]) -> WordResult<Vec<u32>> {
+        ws.iter().map(|w| self.cell(w)).collect()
+    }
+
+    /// At least `k` words follow the keyword; else the rule needs `what`.
+    fn at_least(&self, k: usize, what: &str) -> WordResult<()> {
+        if self.rest.len() < k {
+            Err((self.end, format!("`{}` needs {what}", self.keyword)))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// No word is left in `ws`.
+    fn no_more(&self, ws: &[(usize, &str)]) -> WordResult<()> {
+        match ws.first() {
+            Some(&(col, w)) => Err((col, format!("unexpected `{w}` after `{}`", self.keyword))),
+            None => Ok(()),
+        }
+    }
+
+    /// Two cells first (the rule needs `what`), and the words after them.
+    fn pair(&self, what: &str) -> WordResult<([u32; 2], Words<'a>)> {
+        self.at_least(2, what)?;
+        let rest = self.rest;
+        Ok(([self.cell(&rest[0])?, self.cell(&rest[1])?], &rest[2..]))
+    }
+
+    /// A line of `min` cells or more: every word a cell.
+    fn line_of(&self, min: usize) -> WordResult<Vec<u32>> {
+        self.at_least(min, &format!("{min} cells or more"))?;
+        self.cells(self.rest)
+    }
+
+    /// `white A B [DIFF]` or `black A B [RATIO]`.
+    fn dot(&self) -> WordResult<Rule> {
+        let white = self.keyword == "white";
+        let (cells, more) = self.pair("two cells")?;
+        let value = match more.first() {
+            Some(w) => {
+                self.no_more(&more[1..])?;
+                number(w)?
+            }
+            None if white => 1,
+            None => 2,
+        };
+        Ok(if white {
+            Rule::Difference { cells, value }
+        } else {
+            Rule::Ratio { cells, value }
+        })
+    }
+
+    /// `xv A B SUM`.
+    fn xv(&self) -> WordResult<Rule> {
+        let (cells, more) = self.pair("two cells and a sum")?;
+        let Some(w) = more.first() else {
+            return Err((self.end, "`xv` needs two cells and a sum".into()));
+        };
+        self.no_more(&more[1..])?;
+        Ok(Rule::Xv {
+            cells,
+            sum: number(w)?,
+        })
+    }
+
+    /// `allgiven white|black|xv`.
+    fn all_given(&self) -> WordResult<Rule> {
+        self.at_least(1, "white, black or xv")?;
+        self.no_more(&self.rest[1..])?;
+        let (col, w) = self.rest[0];
+        Ok(Rule::AllGiven(match w.to_ascii_lowercase().as_str() {
+            "white" => Mark::Difference,
+            "black" => Mark::Ratio,
+            "xv" => Mark::Xv,
+            _ => return Err((col, format!("`{w}`: expected white, black or xv"))),
+        }))
+    }
+
+    /// `arrow CIRCLE... : LINE...`.
+    fn arrow(&self) -> WordResult<Rule> {
+        let rest = self.rest;
+        let Some(split) = rest.iter().position(|&(_, w)| w == ":") else {
+            return Err((
+                self.end,
+                "an arrow is written `arrow CIRCLE : LINE` (the circle's cells, a colon, the line's cells)"
+                    .into(),
+            ));
+        };
+        let circle = self.cells(&rest[..split])?;
+        let line = self.cells(&rest[split + 1..])?;
+        if circle.is_empty() || line.is_empty() {
+            return Err((
+                rest[split].0,
+                "an arrow needs a cell or more on each side of the colon".into(),
+            ));
+        }
+        Ok(Rule::Arrow { circle, line })
+    }
+
+    /// `whispers CELLS [GAP]`.
+    fn whispers(&self) -> WordResult<Rule> {
+        let rest = self.rest;
+        self.at_least(2, "2 cells or more")?;
+        let (gap, ws) = match rest.last() {
+            Some(w) if w.1.parse::<u32>().is_ok() => (number(w)?, &rest[..rest.len() - 1]),
+            _ => (default_gap(self.layout.size()), rest),
+        };
+        // The gap is no cell: `whispers r1c1 4` is one cell, and a
+        // line of one cell would be written back as a line refused.
+        if ws.len() < 2 {
+            return Err((
+                self.end,
+                format!("`{}` needs 2 cells or more", self.keyword),
+            ));
+        }
+        Ok(Rule::Whispers {
+            cells: self.cells(ws)?,
+            gap,
+        })
+    }
+
+    /// `littlekiller CLUE ul|ur|dl|dr SUM`.
+    fn little_killer(&self) -> WordResult<Rule> {
+        let rest = self.rest;
+        self.at_least(3, "a clue's place, a direction (ul, ur, dl, dr) and a sum")?;
+        self.no_more(&rest[3..])?;
+        let (col, w) = rest[0];
+        let clue = parse_place(w)
+            .ok_or_else(|| (col, format!("`{w}` is not a place: write it as r0c3")))?;
+        let (col, w) = rest[1];
+        let direction = Direction::from_word(w)
+            .ok_or_else(|| (col, format!("`{w}`: expected ul, ur, dl or dr")))?;
+        Ok(Rule::LittleKiller {
+            clue,
+            direction,
+            sum: number(&rest[2])?,
+        })
+    }
+
+    /// `sandwich CLUE SUM`.
+    fn sandwich(&self) -> WordResult<Rule> {
+        let rest = self.rest;
+        self.at_least(
+            2,
+            "a clue's place (r0c3 above column 3, r3c0 left of row 3) and a sum",
+        )?;
+        self.no_more(&rest[2..])?;
+        let (col, w) = rest[0];
+        let clue = parse_place(w)
+            .ok_or_else(|| (col, format!("`{w}` is not a place: write it as r0c3")))?;
+        Ok(Rule::Sandwich {
+            clue,
+            sum: number(&rest[1])?,
+        })
+    }
+}
+
+/// The number a word is.
+fn number(&(col, w): &(usize, &str)) -> WordResult<u32> {
+    w.parse::<u32>()
+        .map_err(|_| (col, format!("`{w}` is not a number")))
 }
 
 impl Rule {
@@ -900,207 +966,247 @@ pub fn touching(layout: &Layout, a: u32, b: u32) -> bool {
 /// any search: each rule on a layout it can apply to, with cells that form
 /// what it needs, and with numbers that some symbols can make.
 pub fn check_rules(layout: &Layout, values: &[u8], rules: &[Rule]) -> Result<(), RuleError> {
+    for (i, rule) in rules.iter().enumerate() {
+        check_rule(layout, values, rule).map_err(|message| RuleError {
+            rule: Some(i),
+            message: format!("{}: {message}", rule.describe(layout)),
+        })?;
+    }
+    Ok(())
+}
+
+/// What is wrong with one rule, if anything: the checks of
+/// [`check_rules`], in order.
+fn check_rule(layout: &Layout, values: &[u8], rule: &Rule) -> Result<(), String> {
+    let cells = rule.cells(layout);
+    check_line_length(rule, &cells)?;
+    check_cells(layout, values, rule)?;
+    check_numbers(layout, rule, &cells)
+}
+
+/// The first cell `cs` lists twice.
+fn first_repeat(cs: &[u32]) -> Option<u32> {
+    cs.iter()
+        .enumerate()
+        .find(|&(j, c)| cs[..j].contains(c))
+        .map(|(_, &c)| c)
+}
+
+/// A rule that lists cells lists some (`cells`), and a line has as many as
+/// it needs.
+fn check_line_length(rule: &Rule, cells: &[u32]) -> Result<(), String> {
+    let listed = matches!(
+        rule,
+        Rule::Thermometer(_)
+            | Rule::Renban(_)
+            | Rule::Palindrome(_)
+            | Rule::RegionSum(_)
+            | Rule::Region(_)
+            | Rule::Distinct(_)
+            | Rule::Whispers { .. }
+    );
+    if listed && cells.is_empty() {
+        return Err("has no cells".into());
+    }
+    // The fewest cells of a line, as the text form asks (f-puzzles
+    // draws lines of one cell too, which that form cannot write).
+    let line = match rule {
+        Rule::Thermometer(c)
+        | Rule::Renban(c)
+        | Rule::Palindrome(c)
+        | Rule::RegionSum(c)
+        | Rule::Whispers { cells: c, .. } => Some((c, 2)),
+        Rule::Between(c) => Some((c, 3)),
+        _ => None,
+    };
+    if let Some((c, fewest)) = line
+        && c.len() < fewest
+    {
+        return Err(format!(
+            "a line of {} cell{} is too short: it needs {fewest} cells or more",
+            c.len(),
+            if c.len() == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(())
+}
+
+/// The rule fits the layout, its cells form what it needs, and the givens
+/// (`values`) keep it.
+fn check_cells(layout: &Layout, values: &[u8], rule: &Rule) -> Result<(), String> {
     let n = layout.size() as u32;
     let square = layout.is_full() && layout.height() == layout.width();
-    for (i, rule) in rules.iter().enumerate() {
-        let err = |message: String| {
-            Err(RuleError {
-                rule: Some(i),
-                message: format!("{}: {message}", rule.describe(layout)),
-            })
-        };
-        let cells = rule.cells(layout);
-        let name = |c: u32| layout.cell_name(c as usize);
-        let twice = |cs: &[u32]| {
-            cs.iter()
-                .enumerate()
-                .find(|&(j, c)| cs[..j].contains(c))
-                .map(|(_, &c)| c)
-        };
-        let listed = matches!(
-            rule,
-            Rule::Thermometer(_)
-                | Rule::Renban(_)
-                | Rule::Palindrome(_)
-                | Rule::RegionSum(_)
-                | Rule::Region(_)
-                | Rule::Distinct(_)
-                | Rule::Whispers { .. }
-        );
-        if listed && cells.is_empty() {
-            return err("has no cells".into());
-        }
-        // The fewest cells of a line, as the text form asks (f-puzzles
-        // draws lines of one cell too, which that form cannot write).
-        let line = match rule {
-            Rule::Thermometer(c)
-            | Rule::Renban(c)
-            | Rule::Palindrome(c)
-            | Rule::RegionSum(c)
-            | Rule::Whispers { cells: c, .. } => Some((c, 2)),
-            Rule::Between(c) => Some((c, 3)),
-            _ => None,
-        };
-        if let Some((c, fewest)) = line
-            && c.len() < fewest
-        {
-            return err(format!(
-                "a line of {} cell{} is too short: it needs {fewest} cells or more",
-                c.len(),
-                if c.len() == 1 { "" } else { "s" }
+    let name = |c: u32| layout.cell_name(c as usize);
+    match rule {
+        Rule::Diagonal(_) | Rule::Sandwich { .. } if !square => {
+            return Err(format!(
+                "needs a square grid, and the {} layout is not one",
+                layout.name()
             ));
         }
-        match rule {
-            Rule::Diagonal(_) | Rule::Sandwich { .. } if !square => {
-                return err(format!(
-                    "needs a square grid, and the {} layout is not one",
-                    layout.name()
-                ));
-            }
-            Rule::DisjointGroups if disjoint_groups(layout).is_empty() => {
-                return err(format!(
-                    "needs a square grid with rectangular boxes, and the {} layout is not one",
-                    layout.name()
-                ));
-            }
-            Rule::Region(c) | Rule::Distinct(c) => {
-                if c.len() > n as usize {
-                    return err(format!(
-                        "{} cells cannot all differ with {n} symbols",
-                        c.len()
-                    ));
-                }
-                if let Some(c) = twice(c) {
-                    return err(format!("lists {} twice", name(c)));
-                }
-            }
-            Rule::Odd(c) | Rule::Even(c) => {
-                let v = values[*c as usize] as u32;
-                let odd = matches!(rule, Rule::Odd(_));
-                if v != 0 && (v % 2 == 1) != odd {
-                    return err(format!(
-                        "the given {v} in {} is not {}",
-                        name(*c),
-                        if odd { "odd" } else { "even" }
-                    ));
-                }
-            }
-            Rule::Difference { cells: [a, b], .. }
-            | Rule::Ratio { cells: [a, b], .. }
-            | Rule::Xv { cells: [a, b], .. }
-                if !orthogonal(layout, *a, *b) =>
-            {
-                return err(format!(
-                    "{} and {} do not share an edge; a mark stands between two neighbours",
-                    name(*a),
-                    name(*b)
-                ));
-            }
-            Rule::Less { cells: [a, b] } if a == b => {
-                return err(format!("compares {} with itself", name(*a)));
-            }
-            _ => {}
+        Rule::DisjointGroups if disjoint_groups(layout).is_empty() => {
+            return Err(format!(
+                "needs a square grid with rectangular boxes, and the {} layout is not one",
+                layout.name()
+            ));
         }
-        // Numbers that no symbols make.
-        match rule {
-            Rule::Difference { value, .. } if *value == 0 || *value >= n => {
-                return err(format!("no two symbols 1-{n} differ by {value}"));
-            }
-            Rule::Ratio { value, .. } if *value < 2 || *value > n => {
-                return err(format!(
-                    "no two different symbols 1-{n} make the ratio {value}"
+        Rule::Region(c) | Rule::Distinct(c) => {
+            if c.len() > n as usize {
+                return Err(format!(
+                    "{} cells cannot all differ with {n} symbols",
+                    c.len()
                 ));
             }
-            Rule::Xv { sum, .. } if *sum < 3 || *sum > 2 * n - 1 => {
-                return err(format!("no two different symbols 1-{n} add up to {sum}"));
+            if let Some(c) = first_repeat(c) {
+                return Err(format!("lists {} twice", name(c)));
             }
-            Rule::Whispers { gap, .. } if *gap == 0 || *gap >= n => {
-                return err(format!("no two symbols 1-{n} differ by {gap} or more"));
+        }
+        Rule::Odd(c) | Rule::Even(c) => {
+            let v = values[*c as usize] as u32;
+            let odd = matches!(rule, Rule::Odd(_));
+            if v != 0 && (v % 2 == 1) != odd {
+                return Err(format!(
+                    "the given {v} in {} is not {}",
+                    name(*c),
+                    if odd { "odd" } else { "even" }
+                ));
             }
-            Rule::Sandwich { sum, .. } => {
-                let max = (n.saturating_sub(2)) * (n + 1) / 2;
-                if *sum > max {
-                    return err(format!(
-                        "the symbols between 1 and {n} add up to {max} at most, not {sum}"
-                    ));
-                }
-                if cells.is_empty() {
-                    return err(
-                        "its clue is not beside the grid: a sandwich clue stands just left or right of a row, or just above or below a column"
-                            .into(),
-                    );
-                }
-            }
-            Rule::LittleKiller { sum, .. } => {
-                if cells.is_empty() {
-                    return err("points off the grid: its diagonal meets no cell".into());
-                }
-                let (r, c) = match rule {
-                    Rule::LittleKiller { clue, .. } => *clue,
-                    _ => unreachable!(),
-                };
-                if layout.is_cell(r as isize, c as isize) {
-                    return err(format!(
-                        "its clue r{}c{} is a cell of the grid; a little killer's clue stands outside it",
-                        r + 1,
-                        c + 1
-                    ));
-                }
-                let len = cells.len() as u32;
-                if *sum < len || *sum > len * n {
-                    return err(format!(
-                        "{len} cells add up to between {len} and {}, not {sum}",
-                        len * n
-                    ));
-                }
-            }
-            Rule::Thermometer(c) => {
-                if c.len() > n as usize {
-                    return err(format!(
-                        "{} cells cannot rise strictly with {n} symbols",
-                        c.len()
-                    ));
-                }
-                if let Some(c) = twice(c) {
-                    return err(format!("passes {} twice", name(c)));
-                }
-            }
-            Rule::Renban(c) => {
-                if c.len() > n as usize {
-                    return err(format!(
-                        "{} cells cannot hold different consecutive symbols with {n} symbols",
-                        c.len()
-                    ));
-                }
-                if let Some(c) = twice(c) {
-                    return err(format!("passes {} twice", name(c)));
-                }
-            }
-            Rule::Between(c) if c.len() < 2 || c.first() == c.last() => {
-                return err("needs two different cells for its ends".into());
-            }
+        }
+        Rule::Difference { cells: [a, b], .. }
+        | Rule::Ratio { cells: [a, b], .. }
+        | Rule::Xv { cells: [a, b], .. }
+            if !orthogonal(layout, *a, *b) =>
+        {
+            return Err(format!(
+                "{} and {} do not share an edge; a mark stands between two neighbours",
+                name(*a),
+                name(*b)
+            ));
+        }
+        Rule::Less { cells: [a, b] } if a == b => {
+            return Err(format!("compares {} with itself", name(*a)));
+        }
+        _ => {}
+    }
+    Ok(())
+}
 
-            Rule::Arrow { circle, line } => {
-                if circle.iter().any(|c| line.contains(c)) {
-                    return err("a cell of its circle is on its line too".into());
-                }
-                // The circle's number is at most n (one cell) or the largest
-                // number of its digits; the line's sum at least its length.
-                let most = if circle.len() == 1 {
-                    n as u64
-                } else {
-                    (0..circle.len()).fold(0u64, |m, _| m.saturating_mul(10).saturating_add(9))
-                };
-                if line.len() as u64 > most {
-                    return err(format!(
-                        "its {} cells add up to at least {}, more than its circle can hold",
-                        line.len(),
-                        line.len()
-                    ));
-                }
-            }
-            _ => {}
+/// The rule's numbers are ones that some symbols make (`cells`: the cells
+/// it covers).
+fn check_numbers(layout: &Layout, rule: &Rule, cells: &[u32]) -> Result<(), String> {
+    let n = layout.size() as u32;
+    let name = |c: u32| layout.cell_name(c as usize);
+    // Numbers that no symbols make.
+    match rule {
+        Rule::Difference { value, .. } if *value == 0 || *value >= n => {
+            return Err(format!("no two symbols 1-{n} differ by {value}"));
         }
+        Rule::Ratio { value, .. } if *value < 2 || *value > n => {
+            return Err(format!(
+                "no two different symbols 1-{n} make the ratio {value}"
+            ));
+        }
+        Rule::Xv { sum, .. } if *sum < 3 || *sum > 2 * n - 1 => {
+            return Err(format!("no two different symbols 1-{n} add up to {sum}"));
+        }
+        Rule::Whispers { gap, .. } if *gap == 0 || *gap >= n => {
+            return Err(format!("no two symbols 1-{n} differ by {gap} or more"));
+        }
+        Rule::Sandwich { sum, .. } => {
+            let max = (n.saturating_sub(2)) * (n + 1) / 2;
+            if *sum > max {
+                return Err(format!(
+                    "the symbols between 1 and {n} add up to {max} at most, not {sum}"
+                ));
+            }
+            if cells.is_empty() {
+                return Err(
+                    "its clue is not beside the grid: a sandwich clue stands just left or right of a row, or just above or below a column"
+                        .into(),
+                );
+            }
+        }
+        Rule::LittleKiller { clue, sum, .. } => check_little_killer(layout, *clue, *sum, cells)?,
+        Rule::Thermometer(c) => {
+            if c.len() > n as usize {
+                return Err(format!(
+                    "{} cells cannot rise strictly with {n} symbols",
+                    c.len()
+                ));
+            }
+            if let Some(c) = first_repeat(c) {
+                return Err(format!("passes {} twice", name(c)));
+            }
+        }
+        Rule::Renban(c) => {
+            if c.len() > n as usize {
+                return Err(format!(
+                    "{} cells cannot hold different consecutive symbols with {n} symbols",
+                    c.len()
+                ));
+            }
+            if let Some(c) = first_repeat(c) {
+                return Err(format!("passes {} twice", name(c)));
+            }
+        }
+        Rule::Between(c) if c.len() < 2 || c.first() == c.last() => {
+            return Err("needs two different cells for its ends".into());
+        }
+        Rule::Arrow { circle, line } => check_arrow(n, circle, line)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A little killer at `clue` points into the grid from outside it, and its
+/// `sum` is one its `cells` can make.
+fn check_little_killer(
+    layout: &Layout,
+    clue: Place,
+    sum: u32,
+    cells: &[u32],
+) -> Result<(), String> {
+    let n = layout.size() as u32;
+    if cells.is_empty() {
+        return Err("points off the grid: its diagonal meets no cell".into());
+    }
+    let (r, c) = clue;
+    if layout.is_cell(r as isize, c as isize) {
+        return Err(format!(
+            "its clue r{}c{} is a cell of the grid; a little killer's clue stands outside it",
+            r + 1,
+            c + 1
+        ));
+    }
+    let len = cells.len() as u32;
+    if sum < len || sum > len * n {
+        return Err(format!(
+            "{len} cells add up to between {len} and {}, not {sum}",
+            len * n
+        ));
+    }
+    Ok(())
+}
+
+/// An arrow's circle and line share no cell, and its circle (with `n`
+/// symbols) can hold the least sum of its line.
+fn check_arrow(n: u32, circle: &[u32], line: &[u32]) -> Result<(), String> {
+    if circle.iter().any(|c| line.contains(c)) {
+        return Err("a cell of its circle is on its line too".into());
+    }
+    // The circle's number is at most n (one cell) or the largest
+    // number of its digits; the line's sum at least its length.
+    let most = if circle.len() == 1 {
+        n as u64
+    } else {
+        (0..circle.len()).fold(0u64, |m, _| m.saturating_mul(10).saturating_add(9))
+    };
+    if line.len() as u64 > most {
+        return Err(format!(
+            "its {} cells add up to at least {}, more than its circle can hold",
+            line.len(),
+            line.len()
+        ));
     }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! Text formats: one-line puzzles, batches of them, grids of rows (plain or
 //! pretty-printed with `| - +` separators), canvases for multi-grid shapes
-//! (`#` or a space outside the shape), jigsaws, and killers. (A JSON object
-//! or an f-puzzles link is handed to [`super::json`] or [`super::fpuzzles`].)
+//! (`#` or a space outside the shape), jigsaws, and killers. (A JSON object,
+//! an f-puzzles link and the rules after a puzzle are [`super::parse`]'s.)
 //!
 //! A jigsaw is its grid's rows, a blank line, and as many rows of region
 //! labels (any character per cell; the cells of one label form a region).
@@ -34,38 +34,12 @@
 //! to a line as the grid is wide.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::sync::Arc;
 
 use super::cage::{Cage, CageErrorKind, check_cages};
 use super::layout::{Layout, MAX_SIZE};
-use super::puzzle::{Alphabet, Format, Puzzle, RULES_MARKER};
-use super::rules::{Rule, check_rules};
-use super::{fpuzzles, json};
-
-/// A malformed puzzle text: where, and what was expected.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub struct ParseError {
-    pub file: String,
-    /// One-based line, 0 when the error concerns the whole file.
-    pub line: usize,
-    /// One-based column (in characters), 0 when the error concerns a whole line.
-    pub column: usize,
-    pub message: String,
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if self.line > 0 {
-            write!(f, ":{}", self.line)?;
-            if self.column > 0 {
-                write!(f, ":{}", self.column)?;
-            }
-        }
-        write!(f, ": {}", self.message)
-    }
-}
+use super::parse_error::ParseError;
+use super::puzzle::{Alphabet, Format, Puzzle, cell_value, describe_char};
 
 /// One line of a batch file.
 #[derive(Clone, Debug)]
@@ -105,37 +79,13 @@ impl Document {
     }
 }
 
-/// Reads and parses a puzzle file ([`parse`]); a file that cannot be read is
-/// an error naming it, at no line.
-pub fn parse_file(path: &std::path::Path, layout: Option<&Layout>) -> Result<Document, ParseError> {
-    let file = path.display().to_string();
-    match std::fs::read_to_string(path) {
-        Ok(text) => parse(&text, &file, layout),
-        Err(e) => Err(ParseError {
-            file,
-            line: 0,
-            column: 0,
-            message: format!("cannot read it: {e}"),
-        }),
-    }
-}
-
-/// Parses a puzzle text. `file` names the source in error messages; `layout`,
-/// when given, forces the shape instead of detecting it.
-///
-/// A JSON object (this program's JSON form, [`super::json`], or an
-/// f-puzzles object, [`super::fpuzzles`]) and an f-puzzles or SudokuPad link
-/// are read too; `layout` does not apply to them, since they name their
-/// shape.
-pub fn parse(text: &str, file: &str, layout: Option<&Layout>) -> Result<Document, ParseError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let trimmed = text.trim();
-    if trimmed.starts_with('{') {
-        return parse_json(trimmed, file).map(Document::Single);
-    }
-    if fpuzzles::is_link(trimmed) {
-        return fpuzzles::from_link(trimmed, file).map(Document::Single);
-    }
+/// Parses a puzzle in one of the text formats above (`text` holds no JSON,
+/// link or rules: [`super::parse`] takes those first).
+pub(super) fn parse_text(
+    text: &str,
+    file: &str,
+    layout: Option<&Layout>,
+) -> Result<Document, ParseError> {
     let lines: Vec<&str> = text.lines().collect();
     let err = |line: usize, column: usize, message: String| ParseError {
         file: file.to_string(),
@@ -143,46 +93,6 @@ pub fn parse(text: &str, file: &str, layout: Option<&Layout>) -> Result<Document
         column,
         message,
     };
-    if let Some(marker) = lines
-        .iter()
-        .position(|l| l.trim().eq_ignore_ascii_case(RULES_MARKER))
-    {
-        // The puzzle, then its variant rules one a line.
-        let head: String = lines[..marker].iter().map(|l| format!("{l}\n")).collect();
-        let puzzle = match parse(&head, file, layout)? {
-            Document::Single(p) => p,
-            Document::Batch(_) => {
-                return Err(err(
-                    marker + 1,
-                    1,
-                    "rules follow a single puzzle, not a batch of one-line puzzles".into(),
-                ));
-            }
-        };
-        let mut rules = Vec::new();
-        // The line (from 0) and column (from 1) of each rule's first word.
-        let mut source = Vec::new();
-        for (i, raw) in lines.iter().enumerate().skip(marker + 1) {
-            let t = raw.trim();
-            if t.is_empty() || t.starts_with('#') {
-                continue;
-            }
-            let parsed = Rule::parse(raw, puzzle.layout()).map_err(|(col, msg)| {
-                err(i + 1, raw[..col.min(raw.len())].chars().count() + 1, msg)
-            })?;
-            let column = raw.chars().take_while(|c| c.is_whitespace()).count() + 1;
-            source.extend(std::iter::repeat_n((i, column), parsed.len()));
-            rules.extend(parsed);
-        }
-        // Checked as the JSON and f-puzzles readers check them, so that a
-        // puzzle read from text has those forms too.
-        check_rules(puzzle.layout(), puzzle.values(), &rules).map_err(|e| {
-            let (line, column) = e.rule.map_or((0, 0), |k| (source[k].0 + 1, source[k].1));
-            err(line, column, e.message)
-        })?;
-        return Ok(Document::Single(puzzle.with_rules(rules)));
-    }
-
     let content: Vec<usize> = (0..lines.len())
         .filter(|&i| !lines[i].trim().is_empty())
         .collect();
@@ -274,27 +184,6 @@ impl<'a> BatchLines<'a> {
             });
         }
         entries
-    }
-}
-
-/// A JSON puzzle: an f-puzzles object (it has `size`, or cells as objects)
-/// or this program's JSON form.
-fn parse_json(text: &str, file: &str) -> Result<Puzzle, ParseError> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ParseError {
-        file: file.to_string(),
-        line: e.line(),
-        column: e.column(),
-        message: {
-            // serde_json ends its messages with the place, given above.
-            let m = e.to_string();
-            let m = m.split(" at line ").next().unwrap_or_default().to_string();
-            format!("not valid JSON: {m}")
-        },
-    })?;
-    if fpuzzles::looks_like(&value) {
-        fpuzzles::from_fpuzzles(&value, file)
-    } else {
-        json::from_json(&value, file)
     }
 }
 
@@ -394,28 +283,6 @@ fn parse_line(
         Format::Line,
         origin,
     ))
-}
-
-pub(super) fn cell_value(ch: char, alphabet: Alphabet, size: usize) -> Result<u8, String> {
-    if alphabet.is_empty_mark(ch) {
-        return Ok(0);
-    }
-    alphabet.value(ch, size).ok_or_else(|| {
-        format!(
-            "expected {} or '.' for an empty cell, found {}",
-            alphabet.describe(size),
-            describe_char(ch)
-        )
-    })
-}
-
-pub(super) fn describe_char(ch: char) -> String {
-    match ch {
-        ' ' => "a space".into(),
-        '\t' => "a tab".into(),
-        c if c.is_control() => format!("control character U+{:04X}", c as u32),
-        c => format!("'{c}'"),
-    }
 }
 
 const SEPARATORS: &[char] = &['|', '-', '+', '=', ':', '!', '*'];
@@ -1031,7 +898,7 @@ fn fill_canvas(layout: &Layout, canvas: &[Vec<Placed>]) -> Result<Puzzle, (usize
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Cage;
+    use crate::grid::{Cage, parse, parse_file};
 
     const LINE: &str =
         "..3.7..4...6..23.1.89.........1.7.8.517.....6...4.....271..9..5.95..........2....";

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use super::shape::{Shape, bits};
+use super::houses::{HouseIndex, bits};
 
 /// A candidate: a symbol (1-based) that a cell may still hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -23,7 +23,7 @@ impl Candidate {
 /// Values and candidates of a puzzle in progress.
 #[derive(Clone, Debug)]
 pub struct Candidates {
-    shape: Arc<Shape>,
+    houses: Arc<HouseIndex>,
     /// 0 empty, 1..=n placed.
     values: Vec<u8>,
     /// Candidate bits of each cell (bit d-1 for symbol d); 0 once placed.
@@ -39,17 +39,17 @@ impl Candidates {
     /// The candidates left by `values` (one per cell, 0 = empty): every
     /// symbol not yet in any house of the cell. Values must not conflict
     /// (see [`crate::grid::Layout::first_conflict`]).
-    pub fn new(shape: Arc<Shape>, values: &[u8]) -> Candidates {
-        assert_eq!(values.len(), shape.cell_count(), "one value per cell");
-        let n = shape.size();
+    pub fn new(houses: Arc<HouseIndex>, values: &[u8]) -> Candidates {
+        assert_eq!(values.len(), houses.cell_count(), "one value per cell");
+        let n = houses.size();
         let full = full_mask(n);
-        let houses = shape.house_count();
+        let house_count = houses.house_count();
         let mut g = Candidates {
             values: vec![0; values.len()],
             cells: vec![full; values.len()],
-            places: vec![full_mask(n); houses * n],
-            placed: vec![0; houses],
-            shape,
+            places: vec![full_mask(n); house_count * n],
+            placed: vec![0; house_count],
+            houses,
         };
         for (c, &v) in values.iter().enumerate() {
             if v != 0 {
@@ -59,23 +59,23 @@ impl Candidates {
         g
     }
 
-    /// Copies another grid of the same shape into this one, reusing its
+    /// Copies another grid of the same layout into this one, reusing its
     /// buffers.
     pub fn copy_from(&mut self, other: &Candidates) {
-        debug_assert!(Arc::ptr_eq(&self.shape, &other.shape));
+        debug_assert!(Arc::ptr_eq(&self.houses, &other.houses));
         self.values.copy_from_slice(&other.values);
         self.cells.copy_from_slice(&other.cells);
         self.places.copy_from_slice(&other.places);
         self.placed.copy_from_slice(&other.placed);
     }
 
-    pub fn shape(&self) -> &Arc<Shape> {
-        &self.shape
+    pub fn houses(&self) -> &Arc<HouseIndex> {
+        &self.houses
     }
     /// Number of symbols.
     #[inline]
     pub fn size(&self) -> usize {
-        self.shape.size()
+        self.houses.size()
     }
     /// Values per cell, 0 for empty.
     pub fn values(&self) -> &[u8] {
@@ -97,7 +97,7 @@ impl Candidates {
     /// Positions (bits, in the house's cell order) where `digit` can go in `house`.
     #[inline]
     pub fn places(&self, house: usize, digit: u8) -> u32 {
-        self.places[house * self.shape.size() + digit as usize - 1]
+        self.places[house * self.houses.size() + digit as usize - 1]
     }
     /// Symbols already placed in a house, as bits.
     #[inline]
@@ -116,30 +116,30 @@ impl Candidates {
     /// Places `digit` in `cell` and removes it from the cell's peers.
     pub fn place(&mut self, cell: usize, digit: u8) {
         let Candidates {
-            shape,
+            houses,
             values,
             cells,
             places,
             placed,
         } = self;
-        let n = shape.size();
+        let n = houses.size();
         let d = digit as usize - 1;
         for k in bits(cells[cell]) {
-            for &(h, i) in shape.houses_of(cell) {
+            for &(h, i) in houses.houses_of(cell) {
                 places[h as usize * n + k] &= !(1 << i);
             }
         }
         cells[cell] = 0;
         values[cell] = digit;
-        for &(h, _) in shape.houses_of(cell) {
+        for &(h, _) in houses.houses_of(cell) {
             placed[h as usize] |= 1 << d;
             places[h as usize * n + d] = 0;
         }
-        for &p in shape.peers(cell) {
+        for &p in houses.peers(cell) {
             let p = p as usize;
             if cells[p] >> d & 1 != 0 {
                 cells[p] &= !(1 << d);
-                for &(h, i) in shape.houses_of(p) {
+                for &(h, i) in houses.houses_of(p) {
                     places[h as usize * n + d] &= !(1 << i);
                 }
             }
@@ -154,10 +154,10 @@ impl Candidates {
             return false;
         }
         self.cells[cell] &= !bit;
-        let n = self.shape.size();
+        let n = self.houses.size();
         let d = digit as usize - 1;
-        let shape = &self.shape;
-        for &(h, i) in shape.houses_of(cell) {
+        let houses = &self.houses;
+        for &(h, i) in houses.houses_of(cell) {
             self.places[h as usize * n + d] &= !(1 << i);
         }
         true
@@ -170,8 +170,8 @@ impl Candidates {
         {
             return Some(DeadEnd::Cell(c));
         }
-        let n = self.shape.size();
-        for h in 0..self.shape.house_count() {
+        let n = self.houses.size();
+        for h in 0..self.houses.house_count() {
             for d in 0..n {
                 if self.placed[h] >> d & 1 == 0 && self.places[h * n + d] == 0 {
                     return Some(DeadEnd::House(h, d as u8 + 1));
@@ -209,20 +209,20 @@ mod tests {
 
     #[test]
     fn candidates_follow_placements_in_every_house() {
-        let shape = Arc::new(Shape::new(Arc::new(Layout::classic())));
+        let houses = Arc::new(HouseIndex::new(Arc::new(Layout::classic())));
         let mut v = vec![0u8; 81];
         v[0] = 5;
-        let mut g = Candidates::new(shape.clone(), &v);
+        let mut g = Candidates::new(houses.clone(), &v);
         assert_eq!(g.cell(0), 0);
         assert!(!g.has(1, 5) && !g.has(9, 5) && !g.has(10, 5) && g.has(40, 5));
         // Row 1 (house 0) has 5 placed; column 1 lost position 0 for every symbol.
         assert_eq!(g.places(0, 5), 0);
         assert_eq!(g.placed(0), 1 << 4);
-        let col = shape.houses_of(0)[1].0 as usize;
+        let col = houses.houses_of(0)[1].0 as usize;
         assert_eq!(g.places(col, 3) & 1, 0);
         assert!(g.eliminate(40, 3));
         assert!(!g.eliminate(40, 3));
-        for &(h, i) in shape.houses_of(40) {
+        for &(h, i) in houses.houses_of(40) {
             assert_eq!(g.places(h as usize, 3) >> i & 1, 0);
         }
         g.place(80, 9);
@@ -232,10 +232,10 @@ mod tests {
 
     #[test]
     fn a_cell_with_no_candidate_is_a_dead_end() {
-        let shape = Arc::new(Shape::new(Arc::new(Layout::square(4).unwrap())));
+        let houses = Arc::new(HouseIndex::new(Arc::new(Layout::square(4).unwrap())));
         // r1c1 empty, but its row holds 1, 2 and its column 3, 4.
         let v = [0, 1, 2, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0];
-        let g = Candidates::new(shape, &v);
+        let g = Candidates::new(houses, &v);
         assert_eq!(g.dead_end(), Some(DeadEnd::Cell(0)));
     }
 }

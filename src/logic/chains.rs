@@ -97,7 +97,7 @@ impl ChainScratch {
         {
             set(k);
         }
-        for e in super::shape::bits(g.cell(c as usize) & !(1 << d)) {
+        for e in super::houses::bits(g.cell(c as usize) & !(1 << d)) {
             set(c * n + e as u32);
         }
     }
@@ -110,10 +110,10 @@ impl ChainScratch {
     /// Builds the link lists of `g`.
     fn build(&mut self, g: &Candidates) {
         let n = g.size();
-        let shape = g.shape();
+        let houses = g.houses();
         self.strong_adj.clear();
         self.peer_adj.clear();
-        let cells = shape.cell_count();
+        let cells = houses.cell_count();
         for c in 0..cells {
             let m = g.cell(c);
             for d in 0..n {
@@ -123,10 +123,10 @@ impl ChainScratch {
                 if m >> d & 1 == 0 {
                     continue;
                 }
-                for &(h, i) in shape.houses_of(c) {
+                for &(h, i) in houses.houses_of(c) {
                     let p = g.places(h as usize, d as u8 + 1);
                     if p.count_ones() == 2 {
-                        let o = shape.house(h as usize)[(p & !(1 << i)).trailing_zeros() as usize];
+                        let o = houses.house(h as usize)[(p & !(1 << i)).trailing_zeros() as usize];
                         let o = o * n as u32 + d as u32;
                         if !self.strong_adj[self.strong_start[k] as usize..].contains(&o) {
                             self.strong_adj.push(o);
@@ -137,7 +137,7 @@ impl ChainScratch {
                     let other = (m & !(1 << d)).trailing_zeros();
                     self.strong_adj.push(((c * n) as u32 + other) | CELL_LINK);
                 }
-                for &p in shape.peers(c) {
+                for &p in houses.peers(c) {
                     if g.has(p as usize, d as u8 + 1) {
                         self.peer_adj.push(p * n as u32 + d as u32);
                     }
@@ -202,19 +202,19 @@ fn from_start(
                 let (c, d) = (u / n, u % n);
                 let others = g.cell(c as usize) & !(1 << d);
                 if links == Links::All {
-                    for e in super::shape::bits(others) {
+                    for e in super::houses::bits(others) {
                         weak_buf.push(c * n + e as u32);
                     }
                 }
                 if len >= 2 {
                     let any = weak_buf.iter().any(|&t| s.is_near(t))
-                        || super::shape::bits(others).any(|e| s.is_near(c * n + e as u32));
+                        || super::houses::bits(others).any(|e| s.is_near(c * n + e as u32));
                     if any {
                         let mut elims: Vec<u32> =
                             weak_buf.iter().copied().filter(|&t| s.is_near(t)).collect();
                         if links != Links::All {
                             elims.extend(
-                                super::shape::bits(others)
+                                super::houses::bits(others)
                                     .map(|e| c * n + e as u32)
                                     .filter(|&t| s.is_near(t)),
                             );
@@ -320,13 +320,13 @@ pub(crate) fn find(
     s.build(g);
     // Any chain this short is accepted as soon as it is found.
     let enough = max_length(want.base(), accept + 2e-4);
-    let cells = g.shape().cell_count();
+    let cells = g.houses().cell_count();
     'starts: for c in 0..cells {
         let m = g.cell(c);
         if m == 0 || (want == Technique::XYChain && m.count_ones() != 2) {
             continue;
         }
-        for d in super::shape::bits(m) {
+        for d in super::houses::bits(m) {
             let links = match want {
                 Technique::XChain => Links::Digit(d),
                 Technique::XYChain => Links::Bivalue,
@@ -463,7 +463,7 @@ pub(crate) fn removal_clause(cx: &Ctx, elims: &[Candidate]) -> String {
     let parts: Vec<String> = super::ctx::by_digit(elims)
         .map(|(d, cells)| format!("{} cannot be {}", cx.cells(&cells), cx.sym(d)))
         .collect();
-    super::shape::join_and(&parts)
+    super::houses::join_and(&parts)
 }
 
 #[cfg(test)]
@@ -488,7 +488,7 @@ mod tests {
         only(&mut g, 5, &[0, 5], 0..9);
         only(&mut g, 5, &[41, 43], 36..45);
         only(&mut g, 5, &[70, 64], 63..72);
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let mut s = ChainScratch::new(81 * 9);
         let st = find(&g, &cx, &mut s, Technique::XChain, f32::INFINITY, 0.0).unwrap();
         assert_eq!(st.technique, Technique::XChain);
@@ -515,7 +515,7 @@ mod tests {
         keep_only(&mut g, 4, &[2, 3]); // r1c5
         keep_only(&mut g, 40, &[3, 4]); // r5c5
         keep_only(&mut g, 44, &[4, 1]); // r5c9
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let mut s = ChainScratch::new(81 * 9);
         let st = find(&g, &cx, &mut s, Technique::XYChain, f32::INFINITY, 0.0).unwrap();
         assert_eq!(st.technique, Technique::XYChain);

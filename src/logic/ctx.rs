@@ -1,13 +1,13 @@
-//! What every technique is given besides the grid: the shape, whether to
+//! What every technique is given besides the grid: the houses, whether to
 //! write sentences, whether the puzzle is known to have one solution, and
 //! how symbols are written.
 
 use super::cands::{Candidate, digits};
-use super::shape::{Shape, join_and};
+use super::houses::{HouseIndex, join_and};
 use crate::grid::Alphabet;
 
 pub(crate) struct Ctx<'a> {
-    pub shape: &'a Shape,
+    pub houses: &'a HouseIndex,
     /// Write each step's sentence (off while only rating).
     pub text: bool,
     /// The puzzle is known to have exactly one solution.
@@ -20,16 +20,16 @@ impl Ctx<'_> {
         self.alphabet.symbol(d)
     }
     pub fn cell(&self, c: usize) -> String {
-        self.shape.cell_name(c)
+        self.houses.cell_name(c)
     }
     pub fn cells(&self, cells: &[usize]) -> String {
-        self.shape.cells_name(cells)
+        self.houses.cells_name(cells)
     }
     pub fn house(&self, h: usize) -> String {
-        self.shape.house_name(h)
+        self.houses.house_name(h)
     }
     pub fn houses(&self, hs: &[usize]) -> String {
-        self.shape.houses_name(hs)
+        self.houses.houses_name(hs)
     }
     /// `3, 5 and 7`.
     pub fn digits(&self, mask: u32) -> String {

@@ -3,7 +3,7 @@
 
 use super::cands::{Candidate, Candidates};
 use super::ctx::Ctx;
-use super::shape::{SubGrid, bits};
+use super::houses::{SubGrid, bits};
 use super::step::{Step, Technique};
 use super::subsets::combos;
 
@@ -30,9 +30,9 @@ struct Found {
 
 /// The first fish of size `k` (finned or not) on symbol after symbol.
 pub(crate) fn find(g: &Candidates, cx: &Ctx, k: usize, finned: bool) -> Option<Step> {
-    let shape = g.shape();
-    let n = shape.size();
-    for grid in shape.grids() {
+    let houses = g.houses();
+    let n = houses.size();
+    for grid in houses.grids() {
         for d in 1..=n as u8 {
             for rows_first in [true, false] {
                 let lines = if rows_first {
@@ -79,7 +79,7 @@ fn search(
     if finned {
         return search_finned(g, grid, lines, d, k);
     }
-    let shape = g.shape();
+    let houses = g.houses();
     let (base, cover) = (lines.base, lines.cover);
     // Lines that may take part: the symbol open there in 2 to k places.
     let mut pool = [0usize; 32];
@@ -104,7 +104,7 @@ fn search(
         for j in bits(union) {
             let line = cover[j] as usize;
             elims.extend(
-                shape
+                houses
                     .cells_at(line, g.places(line, d) & !rows)
                     .map(|c| Candidate::new(c, d)),
             );
@@ -178,7 +178,7 @@ fn finned_in_box(
     k: usize,
     b: usize,
 ) -> Option<Found> {
-    let shape = g.shape();
+    let houses = g.houses();
     let nb = grid.boxes.len();
     let mut outside = 0u32;
     let mut box_cols = 0u32;
@@ -229,13 +229,13 @@ fn finned_in_box(
         let mut fins = Vec::new();
         for &i in ix {
             let line = lines.base[pool[i]] as usize;
-            fins.extend(shape.cells_at(line, g.places(line, d) & !cols));
+            fins.extend(houses.cells_at(line, g.places(line, d) & !cols));
         }
         let mut elims = Vec::new();
         for j in bits(cols) {
             let line = lines.cover[j] as usize;
             elims.extend(
-                shape
+                houses
                     .cells_at(line, removable(j))
                     .map(|c| Candidate::new(c, d)),
             );
@@ -252,11 +252,11 @@ fn finned_in_box(
 }
 
 fn step(g: &Candidates, cx: &Ctx, k: usize, d: u8, f: Found) -> Step {
-    let shape = g.shape();
+    let houses = g.houses();
     let mut st = Step::new(technique(k, !f.fins.is_empty()));
     for &line in &f.base {
         st.pattern.extend(
-            shape
+            houses
                 .cells_at(line as usize, g.places(line as usize, d))
                 .map(|c| Candidate::new(c, d)),
         );
@@ -320,7 +320,7 @@ mod tests {
         let mut g = classic("");
         row_only(&mut g, 1, 4, &[2, 6]);
         row_only(&mut g, 4, 4, &[2, 6]);
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = find(&g, &cx, 2, false).unwrap();
         assert_eq!(st.technique, Technique::XWing);
         assert_eq!(st.cells, [11, 15, 38, 42]);
@@ -342,7 +342,7 @@ mod tests {
         row_only(&mut g, 0, 7, &[0, 4]);
         row_only(&mut g, 3, 7, &[4, 8]);
         row_only(&mut g, 6, 7, &[0, 8]);
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         assert!(find(&g, &cx, 2, false).is_none());
         let st = find(&g, &cx, 3, false).unwrap();
         assert_eq!(st.technique, Technique::Swordfish);
@@ -355,7 +355,7 @@ mod tests {
         // Row 2: 4 in c3 and c7; row 5: 4 in c3, c7 and the fin c8 (box 6).
         row_only(&mut g, 1, 4, &[2, 6]);
         row_only(&mut g, 4, 4, &[2, 6, 7]);
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         assert!(find(&g, &cx, 2, false).is_none());
         let st = find(&g, &cx, 2, true).unwrap();
         assert_eq!(st.technique, Technique::FinnedXWing);

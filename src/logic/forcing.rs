@@ -18,7 +18,7 @@
 
 use super::cands::{Candidate, Candidates};
 use super::ctx::Ctx;
-use super::shape::{Shape, bits};
+use super::houses::{HouseIndex, bits};
 use super::step::{ChainNode, Step, Technique, length_bonus};
 use crate::grid::Alphabet;
 
@@ -135,7 +135,7 @@ impl Source {
                 .map(|d| ((c * n + d) as u32, true))
                 .collect(),
             Source::Region(h, d) => g
-                .shape()
+                .houses()
                 .cells_at(h, g.places(h, d as u8 + 1))
                 .map(|c| ((c * n + d) as u32, true))
                 .collect(),
@@ -292,17 +292,17 @@ impl Forcing {
         } else {
             self.set_off(g0, start, ASSUMED, 0);
         }
-        let shape = g0.shape().clone();
+        let houses = g0.houses().clone();
         loop {
             while self.contra.is_none() {
                 if self.head_on < self.pend_on.len() {
                     let k = self.pend_on[self.head_on];
                     self.head_on += 1;
-                    self.follow_on(g0, &shape, k, mode);
+                    self.follow_on(g0, &houses, k, mode);
                 } else if self.head_off < self.pend_off.len() {
                     let k = self.pend_off[self.head_off];
                     self.head_off += 1;
-                    self.follow_off(g0, &shape, k, mode);
+                    self.follow_off(g0, &houses, k, mode);
                 } else {
                     break;
                 }
@@ -319,7 +319,7 @@ impl Forcing {
 
     /// A true candidate: its cell's other candidates (except in Nishio
     /// mode) and its symbol in its houses are false.
-    fn follow_on(&mut self, g0: &Candidates, shape: &Shape, k: u32, mode: Mode) {
+    fn follow_on(&mut self, g0: &Candidates, houses: &HouseIndex, k: u32, mode: Mode) {
         if self.on_depth[k as usize] >= self.cap {
             return;
         }
@@ -337,7 +337,7 @@ impl Forcing {
                     buf.push((c * n + e) as u32);
                 }
             }
-            for &p in shape.peers(c) {
+            for &p in houses.peers(c) {
                 if grid.has(p as usize, d as u8 + 1) {
                     buf.push(p * n as u32 + d as u32);
                 }
@@ -353,7 +353,7 @@ impl Forcing {
     /// A false candidate: the single it leaves in its cell (except in
     /// Nishio mode) or in a house is true. Static mode uses only the
     /// grid's own bivalue cells and bilocal symbols.
-    fn follow_off(&mut self, g0: &Candidates, shape: &Shape, k: u32, mode: Mode) {
+    fn follow_off(&mut self, g0: &Candidates, houses: &HouseIndex, k: u32, mode: Mode) {
         if self.off_depth[k as usize] >= self.cap {
             if mode != Mode::Static {
                 self.w
@@ -380,10 +380,10 @@ impl Forcing {
             );
             count += 1;
         }
-        for &(h, i) in shape.houses_of(c) {
+        for &(h, i) in houses.houses_of(c) {
             let p = grid.places(h as usize, d as u8 + 1);
             if p.count_ones() == 2 && p >> i & 1 != 0 && count < singles.len() {
-                let q = shape.house(h as usize)[(p & !(1 << i)).trailing_zeros() as usize];
+                let q = houses.house(h as usize)[(p & !(1 << i)).trailing_zeros() as usize];
                 singles[count] = (q * n as u32 + d as u32, HOUSE + h);
                 count += 1;
             }
@@ -404,9 +404,9 @@ impl Forcing {
     /// the work grid, removing what it removes. False when none applies.
     fn apply_rule(&mut self, g0: &Candidates) -> bool {
         let w = self.w.as_ref().expect("a work grid");
-        let shape = g0.shape().clone();
+        let houses = g0.houses().clone();
         let cx = Ctx {
-            shape: &shape,
+            houses: &houses,
             text: false,
             unique: false,
             alphabet: Alphabet::Digits,
@@ -423,14 +423,14 @@ impl Forcing {
         let n = self.n;
         let digits = st.pattern.iter().fold(0u32, |m, p| m | 1 << (p.digit - 1));
         let start = self.rule_parents.len() as u32;
-        let houses: &[usize] = match st.technique {
+        let named: &[usize] = match st.technique {
             Technique::Pointing | Technique::Claiming | Technique::LockedCandidates => {
                 &st.houses[..1]
             }
             _ => &st.houses,
         };
-        for &h in houses {
-            for &c in shape.house(h) {
+        for &h in named {
+            for &c in houses.house(h) {
                 for d in bits(digits) {
                     let k = c * n as u32 + d as u32;
                     if self.is_off(k) {
@@ -457,7 +457,7 @@ impl Forcing {
     /// Calls `f` on the parents of a node of the last propagation.
     fn parents(&self, g0: &Candidates, k: u32, on: bool, mut f: impl FnMut(u32, bool)) {
         let n = self.n;
-        let shape = g0.shape();
+        let houses = g0.houses();
         let (c, d) = (k as usize / n, k as usize % n);
         if on {
             let cause = self.on_cause[k as usize];
@@ -475,7 +475,7 @@ impl Forcing {
                 }
             } else if cause & HOUSE != 0 {
                 let h = (cause - HOUSE) as usize;
-                for q in shape.cells_at(h, g0.places(h, d as u8 + 1)) {
+                for q in houses.cells_at(h, g0.places(h, d as u8 + 1)) {
                     let j = (q * n + d) as u32;
                     if q != c && earlier(j) {
                         f(j, false);
@@ -654,46 +654,13 @@ pub(crate) fn find(
     if want.base() >= bound {
         return None;
     }
-    let n = g.size();
-    let shape = g.shape().clone();
-    let cells = shape.cell_count();
     let mut found: Vec<Conclusion> = Vec::new();
     f.new_search();
-    // A conclusion weighs at least the steps to it plus one: nothing
-    // further than the bound allows needs following.
-    f.cap = MAX_DEPTH;
-    if bound.is_finite() {
-        let mut len = 0u32;
-        while len < MAX_DEPTH && want.base() + length_bonus(len as usize + 1) < bound - 1e-4 {
-            len += 1;
-        }
-        f.cap = len + 2;
-    }
+    f.cap = chain_cap(want, bound);
     match want {
         Technique::NishioChain => {
-            for c in 0..cells {
-                if g.cell(c).count_ones() < 2 {
-                    continue;
-                }
-                for d in bits(g.cell(c)) {
-                    let k = (c * n + d) as u32;
-                    for on in [true, false] {
-                        if let Some(st) = accepted(g, cx, f, &found, accept) {
-                            return Some(st);
-                        }
-                        if f.propagate(g, k, on, Mode::Nishio) {
-                            found.push(Conclusion {
-                                technique: want,
-                                node: k,
-                                on: !on,
-                                source: Source::One(k, on),
-                                contradiction: true,
-                                house: None,
-                                size: Some(f.contradiction_size(g)),
-                            });
-                        }
-                    }
-                }
+            if let Some(st) = nishio(g, cx, f, want, accept, &mut found) {
+                return Some(st);
             }
         }
         Technique::CellForcingChain | Technique::RegionForcingChain => {
@@ -707,59 +674,8 @@ pub(crate) fn find(
             } else {
                 Mode::DynamicPlus
             };
-            for c in 0..cells {
-                if g.cell(c).count_ones() < 2 {
-                    continue;
-                }
-                for d in bits(g.cell(c)) {
-                    if let Some(st) = accepted(g, cx, f, &found, accept) {
-                        return Some(st);
-                    }
-                    let k = (c * n + d) as u32;
-                    let Some(on_range) = f.branch(g, k, mode) else {
-                        f.propagate(g, k, true, mode);
-                        found.push(Conclusion {
-                            technique: want,
-                            node: k,
-                            on: false,
-                            source: Source::One(k, true),
-                            contradiction: true,
-                            house: None,
-                            size: Some(f.contradiction_size(g)),
-                        });
-                        continue;
-                    };
-                    let mark = f.arena.len();
-                    if f.propagate(g, k, false, mode) {
-                        found.push(Conclusion {
-                            technique: want,
-                            node: k,
-                            on: true,
-                            source: Source::One(k, false),
-                            contradiction: true,
-                            house: None,
-                            size: Some(f.contradiction_size(g)),
-                        });
-                        continue;
-                    }
-                    let off_range = f.store();
-                    let mut both = Vec::new();
-                    f.common(&[on_range, off_range], &mut both);
-                    f.arena.truncate(mark);
-                    for (j, s, _) in both {
-                        if j != k && is_news(g, j, s, n) {
-                            found.push(Conclusion {
-                                technique: want,
-                                node: j,
-                                on: s,
-                                source: Source::Both(k),
-                                contradiction: false,
-                                house: None,
-                                size: None,
-                            });
-                        }
-                    }
-                }
+            if let Some(st) = dynamic(g, cx, f, want, mode, accept, &mut found) {
+                return Some(st);
             }
             if found.is_empty()
                 && let Some(i) = multiple(g, f, mode, want, &mut found, accept)
@@ -769,8 +685,145 @@ pub(crate) fn find(
         }
         _ => return None,
     }
-    // Weigh every conclusion; keep the lightest. Conclusions of the same
-    // branches are consecutive: each branch is followed once for all.
+    lightest(g, cx, f, want, bound, &mut found)
+}
+
+/// How far a chain of `want` is followed under `bound`: a conclusion
+/// weighs at least the steps to it plus one, so nothing further than the
+/// bound allows needs following.
+fn chain_cap(want: Technique, bound: f32) -> u32 {
+    if !bound.is_finite() {
+        return MAX_DEPTH;
+    }
+    let mut len = 0u32;
+    while len < MAX_DEPTH && want.base() + length_bonus(len as usize + 1) < bound - 1e-4 {
+        len += 1;
+    }
+    len + 2
+}
+
+/// Nishio: each candidate of an unsolved cell set and cleared in turn;
+/// one that leads to a contradiction is the other way. Adds the
+/// conclusions to `found`; returns a step as soon as one weighs no more
+/// than `accept`.
+fn nishio(
+    g: &Candidates,
+    cx: &Ctx,
+    f: &mut Forcing,
+    want: Technique,
+    accept: f32,
+    found: &mut Vec<Conclusion>,
+) -> Option<Step> {
+    let n = g.size();
+    for c in 0..g.houses().cell_count() {
+        if g.cell(c).count_ones() < 2 {
+            continue;
+        }
+        for d in bits(g.cell(c)) {
+            let k = (c * n + d) as u32;
+            for on in [true, false] {
+                if let Some(st) = accepted(g, cx, f, found, accept) {
+                    return Some(st);
+                }
+                if f.propagate(g, k, on, Mode::Nishio) {
+                    found.push(Conclusion {
+                        technique: want,
+                        node: k,
+                        on: !on,
+                        source: Source::One(k, on),
+                        contradiction: true,
+                        house: None,
+                        size: Some(f.contradiction_size(g)),
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Dynamic forcing chains (`mode`): each candidate of an unsolved cell
+/// followed both ways; a contradiction either way, or what both ways
+/// conclude, is a conclusion added to `found`. Returns a step as soon as
+/// one weighs no more than `accept`.
+fn dynamic(
+    g: &Candidates,
+    cx: &Ctx,
+    f: &mut Forcing,
+    want: Technique,
+    mode: Mode,
+    accept: f32,
+    found: &mut Vec<Conclusion>,
+) -> Option<Step> {
+    let n = g.size();
+    for c in 0..g.houses().cell_count() {
+        if g.cell(c).count_ones() < 2 {
+            continue;
+        }
+        for d in bits(g.cell(c)) {
+            if let Some(st) = accepted(g, cx, f, found, accept) {
+                return Some(st);
+            }
+            let k = (c * n + d) as u32;
+            let Some(on_range) = f.branch(g, k, mode) else {
+                f.propagate(g, k, true, mode);
+                found.push(Conclusion {
+                    technique: want,
+                    node: k,
+                    on: false,
+                    source: Source::One(k, true),
+                    contradiction: true,
+                    house: None,
+                    size: Some(f.contradiction_size(g)),
+                });
+                continue;
+            };
+            let mark = f.arena.len();
+            if f.propagate(g, k, false, mode) {
+                found.push(Conclusion {
+                    technique: want,
+                    node: k,
+                    on: true,
+                    source: Source::One(k, false),
+                    contradiction: true,
+                    house: None,
+                    size: Some(f.contradiction_size(g)),
+                });
+                continue;
+            }
+            let off_range = f.store();
+            let mut both = Vec::new();
+            f.common(&[on_range, off_range], &mut both);
+            f.arena.truncate(mark);
+            for (j, s, _) in both {
+                if j != k && is_news(g, j, s, n) {
+                    found.push(Conclusion {
+                        technique: want,
+                        node: j,
+                        on: s,
+                        source: Source::Both(k),
+                        contradiction: false,
+                        house: None,
+                        size: None,
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Weighs every conclusion `found` for `want` and writes up the lightest
+/// under `bound`. Conclusions of the same branches are consecutive: each
+/// branch is followed once for all.
+fn lightest(
+    g: &Candidates,
+    cx: &Ctx,
+    f: &mut Forcing,
+    want: Technique,
+    bound: f32,
+    found: &mut [Conclusion],
+) -> Option<Step> {
     let mode = mode_of(want);
     let mut i = 0;
     while i < found.len() {
@@ -884,7 +937,7 @@ fn multiple(
     accept: f32,
 ) -> Option<usize> {
     let n = g.size();
-    let shape = g.shape().clone();
+    let houses = g.houses().clone();
     let cell_kind = if mode == Mode::Static {
         Technique::CellForcingChain
     } else {
@@ -900,7 +953,7 @@ fn multiple(
     // SE leaves bivalue cells to the plain chains in static mode.
     let least = if mode == Mode::Static { 3 } else { 2 };
     {
-        for c in 0..shape.cell_count() {
+        for c in 0..houses.cell_count() {
             let m = g.cell(c);
             if (m.count_ones() as usize) < least {
                 continue;
@@ -946,7 +999,7 @@ fn multiple(
         }
     }
     {
-        for h in 0..shape.house_count() {
+        for h in 0..houses.house_count() {
             for d in 0..n {
                 let p = g.places(h, d as u8 + 1);
                 if (p.count_ones() as usize) < least {
@@ -954,7 +1007,7 @@ fn multiple(
                 }
                 ranges.clear();
                 let mut dead = false;
-                for c in shape.cells_at(h, p) {
+                for c in houses.cells_at(h, p) {
                     match f.branch(g, (c * n + d) as u32, mode) {
                         Some(r) => ranges.push(r),
                         None => {
@@ -969,7 +1022,7 @@ fn multiple(
                 f.common(&ranges, &mut common);
                 let inside = |j: u32| {
                     let (jc, jd) = (j as usize / n, j as usize % n);
-                    jd == d && shape.index_in(jc, h).is_some()
+                    jd == d && houses.index_in(jc, h).is_some()
                 };
                 if mode == Mode::Static {
                     keep_lightest(&mut common, |j, s| !inside(j) && is_news(g, j, s, n));
@@ -977,7 +1030,7 @@ fn multiple(
                 let from = found.len();
                 for &(j, s, sum) in &common {
                     let (jc, jd) = (j as usize / n, j as usize % n);
-                    let inside = jd == d && shape.index_in(jc, h).is_some();
+                    let inside = jd == d && houses.index_in(jc, h).is_some();
                     if !inside && is_news(g, j, s, n) {
                         found.push(Conclusion {
                             technique: region_kind,
@@ -1081,7 +1134,7 @@ fn text(g: &Candidates, cx: &Ctx, con: &Conclusion, st: &Step) -> String {
             )
         }
         Source::Region(h, d) => {
-            let cells: Vec<usize> = g.shape().cells_at(h, g.places(h, d as u8 + 1)).collect();
+            let cells: Vec<usize> = g.houses().cells_at(h, g.places(h, d as u8 + 1)).collect();
             format!(
                 "{name}: wherever {} goes in {} ({}), {result} follows ({} steps in all); so \
                  {result}.",
@@ -1120,7 +1173,7 @@ mod tests {
         // r1c1 = 5 leaves box 3 without a place for 5; r5c5 = 5 does not.
         assert!(f.propagate(&g, 4, true, Mode::Nishio));
         assert!(!f.propagate(&g, 40 * 9 + 4, true, Mode::Nishio));
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = find(&g, &cx, &mut f, Technique::NishioChain, f32::INFINITY, 0.0).unwrap();
         assert_eq!(st.eliminations, [Candidate::new(0, 5)]);
         // r1c9 is both true (the last place in box 3, after r1c7 and r1c8)
@@ -1151,7 +1204,7 @@ mod tests {
         keep_only(&mut g, 30, &[3, 5]); // r4c4
         keep_only(&mut g, 27, &[4, 5]); // r4c1
         let mut f = Forcing::new(81, 9);
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = find(
             &g,
             &cx,

@@ -6,12 +6,12 @@
 
 use super::cands::{Candidate, Candidates, full_mask};
 use super::ctx::Ctx;
-use super::shape::{Intersection, bits};
+use super::houses::{Intersection, bits};
 use super::step::{Step, Technique};
 use crate::grid::HouseKind;
 
 fn technique(g: &Candidates, x: &Intersection, direct: bool) -> Technique {
-    let s = g.shape();
+    let s = g.houses();
     match (
         s.kind(x.a as usize) == HouseKind::Box,
         s.kind(x.b as usize) == HouseKind::Box,
@@ -29,9 +29,9 @@ fn technique(g: &Candidates, x: &Intersection, direct: bool) -> Technique {
 /// locked candidates, or their direct forms).
 pub(crate) fn find(g: &Candidates, cx: &Ctx, want: Technique) -> Option<Step> {
     let direct = matches!(want, Technique::DirectPointing | Technique::DirectClaiming);
-    let shape = g.shape();
-    let n = shape.size();
-    for x in shape.intersections() {
+    let houses = g.houses();
+    let n = houses.size();
+    for x in houses.intersections() {
         if technique(g, x, direct) != want {
             continue;
         }
@@ -64,22 +64,22 @@ pub(crate) fn find(g: &Candidates, cx: &Ctx, want: Technique) -> Option<Step> {
 /// After removing `d` from the positions `out` of house `b`, a house other
 /// than `a` left with one place for `d`: (its cell, the house).
 fn following_single(g: &Candidates, a: usize, b: usize, out: u32, d: u8) -> Option<(usize, usize)> {
-    let shape = g.shape();
-    for cell in shape.cells_at(b, out) {
-        for &(h, _) in shape.houses_of(cell) {
+    let houses = g.houses();
+    for cell in houses.cells_at(b, out) {
+        for &(h, _) in houses.houses_of(cell) {
             let h = h as usize;
             if h == a || h == b {
                 continue;
             }
             let mut left = g.places(h, d);
             let before = left.count_ones();
-            for other in shape.cells_at(b, out) {
-                if let Some(i) = shape.index_in(other, h) {
+            for other in houses.cells_at(b, out) {
+                if let Some(i) = houses.index_in(other, h) {
                     left &= !(1 << i);
                 }
             }
             if before > 1 && left.count_ones() == 1 {
-                return Some((shape.house(h)[left.trailing_zeros() as usize] as usize, h));
+                return Some((houses.house(h)[left.trailing_zeros() as usize] as usize, h));
             }
         }
     }
@@ -98,13 +98,13 @@ fn step(
     d: u8,
     hidden: Option<(usize, usize)>,
 ) -> Step {
-    let shape = g.shape();
+    let houses = g.houses();
     let mut st = Step::new(t);
     st.pattern
-        .extend(shape.cells_at(a, inside).map(|c| Candidate::new(c, d)));
+        .extend(houses.cells_at(a, inside).map(|c| Candidate::new(c, d)));
     st.cells_from_pattern();
     st.eliminations
-        .extend(shape.cells_at(b, out).map(|c| Candidate::new(c, d)));
+        .extend(houses.cells_at(b, out).map(|c| Candidate::new(c, d)));
     st.houses.extend([a, b]);
     if let Some((cell, h)) = hidden {
         st.placements.push(Candidate::new(cell, d));
@@ -158,7 +158,7 @@ mod tests {
         for c in [9, 10, 11, 18, 19, 20] {
             g.eliminate(c, 5);
         }
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = find(&g, &cx, Technique::Pointing).unwrap();
         assert_eq!(st.pattern, [0, 1, 2].map(|c| Candidate::new(c, 5)).to_vec());
         assert_eq!(
@@ -180,7 +180,7 @@ mod tests {
         for c in 3..9 {
             g.eliminate(c, 5);
         }
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = find(&g, &cx, Technique::Claiming).unwrap();
         assert_eq!(st.houses, [0, 2]);
         assert_eq!(st.pattern, [1, 2].map(|c| Candidate::new(c, 5)).to_vec());
@@ -208,7 +208,7 @@ mod tests {
         for r in 2..9 {
             g.eliminate(r * 9 + 8, 5);
         }
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = find(&g, &cx, Technique::DirectPointing).unwrap();
         assert_eq!(st.placements, [Candidate::new(17, 5)]);
         assert!(

@@ -28,7 +28,7 @@
 
 use super::cands::{Candidate, Candidates, digits, full_mask};
 use super::ctx::Ctx;
-use super::shape::{Shape, join_and};
+use super::houses::{HouseIndex, join_and};
 use super::step::{Step, Technique};
 use crate::grid::{Cage, HouseKind};
 
@@ -98,14 +98,14 @@ struct Fill<'a> {
 }
 
 impl Killer {
-    /// The rules of `cages` on `shape`; `None` without cages, or with more
+    /// The rules of `cages` on `houses`; `None` without cages, or with more
     /// symbols than the search takes.
-    pub fn new(shape: &Shape, cages: &[Cage]) -> Option<Killer> {
-        let n = shape.size();
+    pub fn new(houses: &HouseIndex, cages: &[Cage]) -> Option<Killer> {
+        let n = houses.size();
         if cages.is_empty() || n > MAX_SYMBOLS {
             return None;
         }
-        let mut owner = vec![NONE; shape.cell_count()];
+        let mut owner = vec![NONE; houses.cell_count()];
         let mut overlap = false;
         let mut groups = Vec::with_capacity(cages.len());
         for (i, cage) in cages.iter().enumerate() {
@@ -129,7 +129,7 @@ impl Killer {
             owner.fill(NONE);
             Vec::new()
         } else {
-            derive(shape, &groups, &owner)
+            derive(houses, &groups, &owner)
         };
         Some(Killer {
             cages: groups,
@@ -179,14 +179,14 @@ impl Scratch {
             walk.distinct(0, used)
         } else {
             let rest = sum.checked_sub(have)?;
-            let shape = g.shape();
+            let houses = g.houses();
             let empty = || cells.iter().copied().filter(|&c| g.value(c) == 0);
             self.sees.clear();
             for (i, a) in empty().enumerate() {
                 let earlier = empty()
                     .take(i)
                     .enumerate()
-                    .filter(|&(_, b)| shape.sees(a, b))
+                    .filter(|&(_, b)| houses.sees(a, b))
                     .fold(0u32, |m, (j, _)| m | 1 << j);
                 self.sees.push(earlier);
             }
@@ -369,15 +369,15 @@ fn mask_sum(mask: u32) -> u32 {
 /// neighbouring rows or columns short of a whole grid, and of every two
 /// boxes side by side. Each cell set once (the fewest houses first), none
 /// that is a cage already, none of more than [`MAX_GROUP`] cells.
-fn derive(shape: &Shape, cages: &[Group], owner: &[u32]) -> Vec<Derived> {
-    let n = shape.size();
+fn derive(houses: &HouseIndex, cages: &[Group], owner: &[u32]) -> Vec<Derived> {
+    let n = houses.size();
     let house_total = (n * (n + 1) / 2) as u32;
     let mut out: Vec<Derived> = Vec::new();
-    let mut in_region = vec![false; shape.cell_count()];
-    for houses in regions(shape) {
-        let mut region: Vec<usize> = houses
+    let mut in_region = vec![false; houses.cell_count()];
+    for region_houses in regions(houses) {
+        let mut region: Vec<usize> = region_houses
             .iter()
-            .flat_map(|&h| shape.house(h).iter().map(|&c| c as usize))
+            .flat_map(|&h| houses.house(h).iter().map(|&c| c as usize))
             .collect();
         region.sort_unstable();
         let size = region.len();
@@ -388,7 +388,7 @@ fn derive(shape: &Shape, cages: &[Group], owner: &[u32]) -> Vec<Derived> {
         for &c in &region {
             in_region[c] = true;
         }
-        let total = houses.len() as u32 * house_total;
+        let total = region_houses.len() as u32 * house_total;
         let mut touching: Vec<u32> = Vec::new();
         let mut caged = true;
         for &c in &region {
@@ -417,9 +417,9 @@ fn derive(shape: &Shape, cages: &[Group], owner: &[u32]) -> Vec<Derived> {
             {
                 return;
             }
-            let distinct = shared_house(shape, &cells).is_some();
+            let distinct = shared_house(houses, &cells).is_some();
             out.push(Derived {
-                houses: houses.clone(),
+                houses: region_houses.clone(),
                 outies,
                 cages_sum,
                 cells,
@@ -453,27 +453,27 @@ fn derive(shape: &Shape, cages: &[Group], owner: &[u32]) -> Vec<Derived> {
 }
 
 /// The house holding every cell of `cells`, if one does.
-fn shared_house(shape: &Shape, cells: &[usize]) -> Option<usize> {
+fn shared_house(houses: &HouseIndex, cells: &[usize]) -> Option<usize> {
     let first = *cells.first()?;
-    shape
+    houses
         .houses_of(first)
         .iter()
         .map(|&(h, _)| h as usize)
-        .find(|&h| cells.iter().all(|&c| shape.index_in(c, h).is_some()))
+        .find(|&h| cells.iter().all(|&c| houses.index_in(c, h).is_some()))
 }
 
 /// Every house alone, then runs of neighbouring rows or columns (same span)
 /// and pairs of boxes side by side, fewest houses first.
-fn regions(shape: &Shape) -> Vec<Vec<usize>> {
-    let layout = shape.layout();
-    let n = shape.size();
-    let mut out: Vec<Vec<usize>> = (0..shape.house_count()).map(|h| vec![h]).collect();
+fn regions(houses: &HouseIndex) -> Vec<Vec<usize>> {
+    let layout = houses.layout();
+    let n = houses.size();
+    let mut out: Vec<Vec<usize>> = (0..houses.house_count()).map(|h| vec![h]).collect();
     for kind in [HouseKind::Row, HouseKind::Column] {
         // (span start, span length, line, house) of each row or column.
-        let mut lines: Vec<(usize, usize, usize, usize)> = (0..shape.house_count())
-            .filter(|&h| shape.kind(h) == kind)
+        let mut lines: Vec<(usize, usize, usize, usize)> = (0..houses.house_count())
+            .filter(|&h| houses.kind(h) == kind)
             .map(|h| {
-                let cells = shape.house(h);
+                let cells = houses.house(h);
                 let (r, c) = layout.position(cells[0] as usize);
                 let (line, start) = if kind == HouseKind::Row {
                     (r, c)
@@ -504,14 +504,14 @@ fn regions(shape: &Shape) -> Vec<Vec<usize>> {
             i = j;
         }
     }
-    let boxes: Vec<usize> = (0..shape.house_count())
-        .filter(|&h| shape.kind(h) == HouseKind::Box)
+    let boxes: Vec<usize> = (0..houses.house_count())
+        .filter(|&h| houses.kind(h) == HouseKind::Box)
         .collect();
     for (i, &a) in boxes.iter().enumerate() {
         for &b in &boxes[i + 1..] {
-            let touch = shape.house(a).iter().any(|&x| {
+            let touch = houses.house(a).iter().any(|&x| {
                 let (r, c) = layout.position(x as usize);
-                shape.house(b).iter().any(|&y| {
+                houses.house(b).iter().any(|&y| {
                     let (s, d) = layout.position(y as usize);
                     r.abs_diff(s) + c.abs_diff(d) == 1
                 })
@@ -694,16 +694,16 @@ fn placed(g: &Candidates, cells: &[usize]) -> (u32, u32) {
 /// The symbols a cage must hold because a house has no place for them
 /// outside it (each with that house), not counting those placed.
 fn must_hold(g: &Candidates, cells: &[usize]) -> (u32, Vec<(u8, usize)>) {
-    let shape = g.shape();
+    let houses = g.houses();
     let mut must = 0u32;
     let mut why = Vec::new();
     for &c in cells {
-        for &(h, _) in shape.houses_of(c) {
+        for &(h, _) in houses.houses_of(c) {
             let h = h as usize;
             // The house's positions that lie in the cage.
             let inside = cells
                 .iter()
-                .filter_map(|&x| shape.index_in(x, h))
+                .filter_map(|&x| houses.index_in(x, h))
                 .fold(0u32, |m, i| m | 1 << i);
             for d in digits(g.cell(c) & !must) {
                 let places = g.places(h, d);
@@ -905,7 +905,7 @@ pub(crate) fn innies(g: &Candidates, cx: &Ctx, k: &mut Killer, single: bool) -> 
                 let head = rule_head(cx, g, dv, &empty, left);
                 let why = reasons(cx, g, &empty, &fill, left, &st.eliminations, true);
                 let differ = if dv.distinct {
-                    match shared_house(cx.shape, &dv.cells) {
+                    match shared_house(cx.houses, &dv.cells) {
                         Some(h) => format!("; they share {}, so they differ", cx.house(h)),
                         None => String::new(),
                     }
@@ -1006,15 +1006,15 @@ fn rule_head(cx: &Ctx, g: &Candidates, dv: &Derived, empty: &[usize], left: u32)
 /// house inside the cage, leaves the rest of that house; a house's symbol
 /// confined to one cage leaves the rest of the cage.
 pub(crate) fn locked(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
-    let shape = g.shape();
+    let houses = g.houses();
     // A house's places for d all in one cage.
-    for h in 0..shape.house_count() {
+    for h in 0..houses.house_count() {
         for d in 1..=g.size() as u8 {
             let places = g.places(h, d);
             if places == 0 {
                 continue;
             }
-            let mut cells = shape.cells_at(h, places);
+            let mut cells = houses.cells_at(h, places);
             let Some(first) = cells.next() else {
                 continue;
             };
@@ -1026,13 +1026,13 @@ pub(crate) fn locked(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
             let elims: Vec<Candidate> = cage
                 .cells
                 .iter()
-                .filter(|&&c| shape.index_in(c, h).is_none() && g.has(c, d))
+                .filter(|&&c| houses.index_in(c, h).is_none() && g.has(c, d))
                 .map(|&c| Candidate::new(c, d))
                 .collect();
             if elims.is_empty() {
                 continue;
             }
-            let inside: Vec<usize> = shape.cells_at(h, places).collect();
+            let inside: Vec<usize> = houses.cells_at(h, places).collect();
             let mut st = Step::new(Technique::CageLocked);
             st.pattern
                 .extend(inside.iter().map(|&c| Candidate::new(c, d)));
@@ -1081,14 +1081,14 @@ pub(crate) fn locked(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
                 continue;
             }
             let mut elims = Vec::new();
-            let mut houses = Vec::new();
-            for &(h, _) in shape.houses_of(at[0]) {
+            let mut lines = Vec::new();
+            for &(h, _) in houses.houses_of(at[0]) {
                 let h = h as usize;
-                if !at.iter().all(|&c| shape.index_in(c, h).is_some()) {
+                if !at.iter().all(|&c| houses.index_in(c, h).is_some()) {
                     continue;
                 }
                 let before = elims.len();
-                for &c in shape.house(h) {
+                for &c in houses.house(h) {
                     let c = c as usize;
                     let e = Candidate::new(c, d);
                     if !cage.cells.contains(&c) && g.has(c, d) && !elims.contains(&e) {
@@ -1096,7 +1096,7 @@ pub(crate) fn locked(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
                     }
                 }
                 if elims.len() > before {
-                    houses.push(h);
+                    lines.push(h);
                 }
             }
             if elims.is_empty() {
@@ -1105,7 +1105,7 @@ pub(crate) fn locked(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
             let mut st = Step::new(Technique::CageLocked);
             st.pattern.extend(at.iter().map(|&c| Candidate::new(c, d)));
             st.cells.extend(cage.cells.iter().copied());
-            st.houses.extend(houses.iter().copied());
+            st.houses.extend(lines.iter().copied());
             if cx.text {
                 let every = if combos.len() <= LISTED {
                     let v: Vec<String> = combos.iter().map(|&m| combo_name(cx, m)).collect();
@@ -1119,8 +1119,8 @@ pub(crate) fn locked(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
                     cage_name(cx, cage.sum, &cage.cells),
                     cx.sym(d),
                     cx.cells(&at),
-                    cx.houses(&houses),
-                    cx.houses(&houses),
+                    cx.houses(&lines),
+                    cx.houses(&lines),
                     cx.cells(&elims.iter().map(|e| e.cell).collect::<Vec<_>>())
                 );
             }
@@ -1151,10 +1151,8 @@ struct Part {
 /// its other cells as one more part) share out its symbols, each once, so
 /// a combination that leaves no disjoint choice for the others is out.
 pub(crate) fn clash(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
-    let shape = g.shape();
-    let n = g.size();
-    let house_total = (n * (n + 1) / 2) as u32;
-    let full = full_mask(n);
+    let houses = g.houses();
+    let full = full_mask(g.size());
     let Killer {
         cages,
         owner,
@@ -1164,65 +1162,11 @@ pub(crate) fn clash(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
     if owner.iter().all(|&o| o == NONE) {
         return None;
     }
-    for h in 0..shape.house_count() {
-        let cells = shape.house(h);
-        let mut inside: Vec<u32> = Vec::new();
-        for &c in cells {
-            let o = owner[c as usize];
-            if o != NONE
-                && !inside.contains(&o)
-                && cages[o as usize]
-                    .cells
-                    .iter()
-                    .all(|&x| shape.index_in(x, h).is_some())
-            {
-                inside.push(o);
-            }
-        }
-        if inside.is_empty() {
+    for h in 0..houses.house_count() {
+        let Some(mut parts) = house_parts(g, cages, owner, h) else {
             continue;
-        }
-        let mut parts: Vec<Part> = inside
-            .iter()
-            .map(|&o| Part {
-                sum: cages[o as usize].sum,
-                cells: cages[o as usize].cells.clone(),
-                combos: Vec::new(),
-                kept: Vec::new(),
-                rest: false,
-            })
-            .collect();
-        let rest: Vec<usize> = cells
-            .iter()
-            .map(|&c| c as usize)
-            .filter(|&c| !parts.iter().any(|p| p.cells.contains(&c)))
-            .collect();
-        let inner: u32 = parts.iter().map(|p| p.sum).sum();
-        if !rest.is_empty() {
-            let Some(sum) = house_total.checked_sub(inner) else {
-                continue;
-            };
-            parts.push(Part {
-                sum,
-                cells: rest,
-                combos: Vec::new(),
-                kept: Vec::new(),
-                rest: true,
-            });
-        }
-        if parts.len() < 2 {
-            continue;
-        }
-        let mut dead = false;
-        for p in &mut parts {
-            let got = placed(g, &p.cells);
-            match scratch.fill(g, &p.cells, got, (p.sum, 0), true) {
-                Some(f) => p.combos.extend_from_slice(f.combos),
-                None => dead = true,
-            }
-            p.kept = vec![false; p.combos.len()];
-        }
-        if dead {
+        };
+        if !fill_parts(g, scratch, &mut parts) {
             continue;
         }
         // Fewest combinations first, so the search cuts early.
@@ -1233,72 +1177,161 @@ pub(crate) fn clash(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
         if budget == 0 {
             continue;
         }
-        let mut elims = Vec::new();
-        let mut narrowed: Vec<usize> = Vec::new();
-        for (i, p) in parts.iter().enumerate() {
-            let union = p
-                .combos
-                .iter()
-                .zip(&p.kept)
-                .filter(|&(_, &k)| k)
-                .fold(0u32, |u, (&m, _)| u | m);
-            let before = elims.len();
-            for &c in &p.cells {
-                for d in digits(g.cell(c) & !union) {
-                    elims.push(Candidate::new(c, d));
-                }
-            }
-            if elims.len() > before {
-                narrowed.push(i);
-            }
-        }
+        let (elims, narrowed) = unshared(g, &parts);
         if elims.is_empty() {
             continue;
         }
         let mut st = Step::new(Technique::CageClash);
         st.houses.push(h);
-        st.cells.extend(cells.iter().map(|&c| c as usize));
+        st.cells.extend(houses.house(h).iter().map(|&c| c as usize));
         if cx.text {
-            let said: Vec<String> = narrowed
-                .iter()
-                .map(|&i| {
-                    let p = &parts[i];
-                    let v: Vec<String> = p
-                        .combos
-                        .iter()
-                        .zip(&p.kept)
-                        .filter(|&(_, &k)| k)
-                        .map(|(&m, _)| combo_name(cx, m))
-                        .collect();
-                    let name = if p.rest {
-                        format!(
-                            "its other cells ({}, adding up to {})",
-                            cx.cells(&p.cells),
-                            p.sum
-                        )
-                    } else {
-                        cage_name(cx, p.sum, &p.cells)
-                    };
-                    let v = if v.len() <= LISTED {
-                        join_or(&v)
-                    } else {
-                        format!("one of {} combinations", v.len())
-                    };
-                    format!("{name} only {v}")
-                })
-                .collect();
-            st.text = format!(
-                "Cage combinations in {}: its cages hold each symbol once between them, which \
-                 leaves {}; {}.",
-                cx.house(h),
-                join_and(&said),
-                keeps(cx, g, &elims)
-            );
+            st.text = clash_sentence(cx, g, h, &parts, &narrowed, &elims);
         }
         st.eliminations = elims;
         return Some(st);
     }
     None
+}
+
+/// The parts of house `h`: the `cages` wholly inside it (`owner`: each
+/// cell's cage), and its other cells as one more part. `None` when there
+/// are fewer than two parts, or the cages inside add up to more than the
+/// house holds.
+fn house_parts(g: &Candidates, cages: &[Group], owner: &[u32], h: usize) -> Option<Vec<Part>> {
+    let houses = g.houses();
+    let n = g.size();
+    let house_total = (n * (n + 1) / 2) as u32;
+    let cells = houses.house(h);
+    let mut inside: Vec<u32> = Vec::new();
+    for &c in cells {
+        let o = owner[c as usize];
+        if o != NONE
+            && !inside.contains(&o)
+            && cages[o as usize]
+                .cells
+                .iter()
+                .all(|&x| houses.index_in(x, h).is_some())
+        {
+            inside.push(o);
+        }
+    }
+    if inside.is_empty() {
+        return None;
+    }
+    let mut parts: Vec<Part> = inside
+        .iter()
+        .map(|&o| Part {
+            sum: cages[o as usize].sum,
+            cells: cages[o as usize].cells.clone(),
+            combos: Vec::new(),
+            kept: Vec::new(),
+            rest: false,
+        })
+        .collect();
+    let rest: Vec<usize> = cells
+        .iter()
+        .map(|&c| c as usize)
+        .filter(|&c| !parts.iter().any(|p| p.cells.contains(&c)))
+        .collect();
+    let inner: u32 = parts.iter().map(|p| p.sum).sum();
+    if !rest.is_empty() {
+        let sum = house_total.checked_sub(inner)?;
+        parts.push(Part {
+            sum,
+            cells: rest,
+            combos: Vec::new(),
+            kept: Vec::new(),
+            rest: true,
+        });
+    }
+    (parts.len() >= 2).then_some(parts)
+}
+
+/// Each part's combinations that fit the candidates; false when a part
+/// has none.
+fn fill_parts(g: &Candidates, scratch: &mut Scratch, parts: &mut [Part]) -> bool {
+    let mut dead = false;
+    for p in parts {
+        let got = placed(g, &p.cells);
+        match scratch.fill(g, &p.cells, got, (p.sum, 0), true) {
+            Some(f) => p.combos.extend_from_slice(f.combos),
+            None => dead = true,
+        }
+        p.kept = vec![false; p.combos.len()];
+    }
+    !dead
+}
+
+/// The candidates of each part that no kept combination uses, and the
+/// parts that lose some (indices into `parts`).
+fn unshared(g: &Candidates, parts: &[Part]) -> (Vec<Candidate>, Vec<usize>) {
+    let mut elims = Vec::new();
+    let mut narrowed: Vec<usize> = Vec::new();
+    for (i, p) in parts.iter().enumerate() {
+        let union = p
+            .combos
+            .iter()
+            .zip(&p.kept)
+            .filter(|&(_, &k)| k)
+            .fold(0u32, |u, (&m, _)| u | m);
+        let before = elims.len();
+        for &c in &p.cells {
+            for d in digits(g.cell(c) & !union) {
+                elims.push(Candidate::new(c, d));
+            }
+        }
+        if elims.len() > before {
+            narrowed.push(i);
+        }
+    }
+    (elims, narrowed)
+}
+
+/// The cage clash's sentence: what the `narrowed` parts of house `h` may
+/// still hold, and what that removes (`elims`).
+fn clash_sentence(
+    cx: &Ctx,
+    g: &Candidates,
+    h: usize,
+    parts: &[Part],
+    narrowed: &[usize],
+    elims: &[Candidate],
+) -> String {
+    let said: Vec<String> = narrowed
+        .iter()
+        .map(|&i| {
+            let p = &parts[i];
+            let v: Vec<String> = p
+                .combos
+                .iter()
+                .zip(&p.kept)
+                .filter(|&(_, &k)| k)
+                .map(|(&m, _)| combo_name(cx, m))
+                .collect();
+            let name = if p.rest {
+                format!(
+                    "its other cells ({}, adding up to {})",
+                    cx.cells(&p.cells),
+                    p.sum
+                )
+            } else {
+                cage_name(cx, p.sum, &p.cells)
+            };
+            let v = if v.len() <= LISTED {
+                join_or(&v)
+            } else {
+                format!("one of {} combinations", v.len())
+            };
+            format!("{name} only {v}")
+        })
+        .collect();
+    format!(
+        "Cage combinations in {}: its cages hold each symbol once between them, which \
+         leaves {}; {}.",
+        cx.house(h),
+        join_and(&said),
+        keeps(cx, g, elims)
+    )
 }
 
 /// Chooses for parts `i..` disjoint combinations outside `used` that fill
@@ -1344,15 +1377,15 @@ mod tests {
     use crate::logic::testutil::{classic, ctx, keep_only};
     use std::sync::Arc;
 
-    fn shape() -> Arc<Shape> {
-        Arc::new(Shape::new(Arc::new(Layout::classic())))
+    fn houses() -> Arc<HouseIndex> {
+        Arc::new(HouseIndex::new(Arc::new(Layout::classic())))
     }
 
     /// Every symbol some filling of `cells` puts in each, by trying every
     /// filling: symbols adding up to `sum`, different where cells share a
     /// house.
     fn brute(g: &Candidates, cells: &[usize], sum: u32) -> Vec<u32> {
-        let sh = g.shape();
+        let sh = g.houses();
         let mut support = vec![0u32; cells.len()];
         let mut pick = vec![0u8; cells.len()];
         let mut stack = vec![0usize];
@@ -1392,7 +1425,7 @@ mod tests {
     #[test]
     fn the_filling_search_finds_what_trying_every_filling_finds() {
         let mut rng = crate::rng::Rng::new(7);
-        let sh = shape();
+        let sh = houses();
         let mut s = Scratch::default();
         // Cells of one row (all different), and r1c1, r1c2, r2c4, r4c2 and
         // r3c7 (only some share a house).
@@ -1430,14 +1463,14 @@ mod tests {
             .iter()
             .map(|&(s, c)| Cage::new(s, c.to_vec()))
             .collect();
-        Killer::new(&shape(), &cages).unwrap()
+        Killer::new(&houses(), &cages).unwrap()
     }
 
     #[test]
     fn a_17_in_two_cells_can_only_be_8_and_9() {
         let mut k = killer(&[(17, &[4, 13])]);
         let g = classic("");
-        let sh = g.shape().clone();
+        let sh = g.houses().clone();
         let st = combinations(&g, &ctx(&sh), &mut k).unwrap();
         assert_eq!(st.eliminations.len(), 14);
         assert!(st.eliminations.iter().all(|e| e.digit < 8));
@@ -1456,7 +1489,7 @@ mod tests {
         let mut g = classic("");
         keep_only(&mut g, 0, &[1, 2, 9]);
         keep_only(&mut g, 1, &[8, 9]);
-        let sh = g.shape().clone();
+        let sh = g.houses().clone();
         let st = combinations(&g, &ctx(&sh), &mut k).unwrap();
         assert_eq!(st.eliminations, [Candidate::new(0, 9)]);
         assert!(
@@ -1471,7 +1504,7 @@ mod tests {
     fn the_last_cell_of_a_cage_takes_what_the_sum_lacks() {
         let k = killer(&[(12, &[0, 1, 2])]);
         let g = classic("35");
-        let sh = g.shape().clone();
+        let sh = g.houses().clone();
         let st = cage_full_house(&g, &ctx(&sh), &k).unwrap();
         assert_eq!(st.placements, [Candidate::new(2, 4)]);
         assert_eq!(
@@ -1487,7 +1520,7 @@ mod tests {
         // cage with r2c9, so it is the innie: 45 - 40 = 5.
         let mut k = killer(&[(10, &[0, 1, 2, 3]), (30, &[4, 5, 6, 7]), (9, &[8, 17])]);
         let g = classic("");
-        let sh = g.shape().clone();
+        let sh = g.houses().clone();
         let st = innies(&g, &ctx(&sh), &mut k, true).unwrap();
         assert_eq!(st.placements, [Candidate::new(8, 5)]);
         assert_eq!(
@@ -1508,7 +1541,7 @@ mod tests {
             (12, &[7, 8, 17]),
         ]);
         let g = classic("");
-        let sh = g.shape().clone();
+        let sh = g.houses().clone();
         let st = innies(&g, &ctx(&sh), &mut k, false).unwrap();
         assert_eq!(
             st.eliminations,
@@ -1531,7 +1564,7 @@ mod tests {
         // so the rest of both lose it (1 first).
         let mut k = killer(&[(3, &[0, 1])]);
         let g = classic("");
-        let sh = g.shape().clone();
+        let sh = g.houses().clone();
         let st = locked(&g, &ctx(&sh), &mut k).unwrap();
         assert!(st.eliminations.iter().all(|e| e.digit == 1));
         assert!(st.eliminations.contains(&Candidate::new(8, 1)));
@@ -1548,7 +1581,7 @@ mod tests {
         for c in 2..9 {
             g.eliminate(c, 7);
         }
-        let sh = g.shape().clone();
+        let sh = g.houses().clone();
         let st = locked(&g, &ctx(&sh), &mut k).unwrap();
         assert_eq!(st.eliminations, [Candidate::new(9, 7)]);
         assert!(
@@ -1570,7 +1603,7 @@ mod tests {
         // 4+6, and the other cells (adding up to 15) 3+5+7 or 4+5+6.
         let mut k = killer(&[(10, &[0, 1]), (3, &[2, 3]), (17, &[4, 5])]);
         let g = classic("");
-        let sh = g.shape().clone();
+        let sh = g.houses().clone();
         let st = clash(&g, &ctx(&sh), &mut k).unwrap();
         let lost = |cell: usize| {
             st.eliminations

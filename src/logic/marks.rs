@@ -3,7 +3,7 @@
 //! player to look first (a hint's first level).
 
 use super::cands::full_mask;
-use super::shape::Shape;
+use super::houses::HouseIndex;
 use super::step::Step;
 
 /// A step that names more houses than this (a fish's lines, a chain's
@@ -16,14 +16,14 @@ pub const FOCUS_MAX_HOUSES: usize = 4;
 /// ones in `eliminated` (the same bits, one entry per cell, or empty for
 /// none); a filled cell holds none. Values that clash are taken as they
 /// are (their peers simply lose both symbols), so this never fails.
-pub fn pencil_marks(shape: &Shape, values: &[u8], eliminated: &[u32]) -> Vec<u32> {
-    let full = full_mask(shape.size());
-    (0..shape.cell_count())
+pub fn pencil_marks(houses: &HouseIndex, values: &[u8], eliminated: &[u32]) -> Vec<u32> {
+    let full = full_mask(houses.size());
+    (0..houses.cell_count())
         .map(|cell| {
             if values.get(cell).is_some_and(|&v| v != 0) {
                 return 0;
             }
-            let seen = shape.peers(cell).iter().fold(0u32, |m, &p| {
+            let seen = houses.peers(cell).iter().fold(0u32, |m, &p| {
                 match values.get(p as usize).copied().unwrap_or(0) {
                     0 => m,
                     v => m | 1 << (v - 1),
@@ -70,13 +70,13 @@ impl Step {
     /// more than [`FOCUS_MAX_HOUSES`] or none; then the cells of its
     /// pattern; for a step with neither (the solver's), the cells it
     /// changes. Ascending, each once.
-    pub fn focus(&self, shape: &Shape) -> Vec<usize> {
+    pub fn focus(&self, houses: &HouseIndex) -> Vec<usize> {
         let mut cells: Vec<usize> =
             if !self.houses.is_empty() && self.houses.len() <= FOCUS_MAX_HOUSES {
                 self.houses
                     .iter()
-                    .filter(|&&h| h < shape.house_count())
-                    .flat_map(|&h| shape.house(h).iter().map(|&c| c as usize))
+                    .filter(|&&h| h < houses.house_count())
+                    .flat_map(|&h| houses.house(h).iter().map(|&c| c as usize))
                     .collect()
             } else if !self.cells.is_empty() {
                 self.cells.clone()
@@ -102,17 +102,17 @@ mod tests {
     use super::*;
     use crate::grid::Layout;
 
-    fn shape() -> Shape {
-        Shape::new(Arc::new(Layout::classic()))
+    fn houses() -> HouseIndex {
+        HouseIndex::new(Arc::new(Layout::classic()))
     }
 
     #[test]
     fn marks_are_the_symbols_no_peer_holds_less_the_removed_ones() {
-        let shape = shape();
+        let houses = houses();
         let g = classic("12.......3");
         let mut removed = vec![0u32; 81];
         removed[2] = 1 << 8; // 9 struck from r1c3
-        let marks = pencil_marks(&shape, g.values(), &removed);
+        let marks = pencil_marks(&houses, g.values(), &removed);
         assert_eq!(marks[0], 0, "a filled cell has no marks");
         // r1c3 sees 1, 2 (its row) and 3 (its box): 4-8 left, 9 struck.
         assert_eq!(marks[2], 0b0_1111_1000);
@@ -127,14 +127,14 @@ mod tests {
 
     #[test]
     fn clashing_values_give_marks_without_a_panic() {
-        let shape = shape();
+        let houses = houses();
         let mut v = vec![0u8; 81];
         v[0] = 5;
         v[1] = 5;
-        let marks = pencil_marks(&shape, &v, &[]);
+        let marks = pencil_marks(&houses, &v, &[]);
         assert_eq!(marks[2] & 1 << 4, 0);
         assert_eq!(marks[80].count_ones(), 9);
-        assert_eq!(pencil_marks(&shape, &[], &[]).len(), 81, "short values");
+        assert_eq!(pencil_marks(&houses, &[], &[]).len(), 81, "short values");
     }
 
     #[test]
@@ -164,30 +164,30 @@ mod tests {
 
     #[test]
     fn a_hidden_single_points_at_its_house_and_a_naked_one_at_its_cell() {
-        let shape = shape();
+        let houses = houses();
         let mut st = Step::new(Technique::HiddenSingleBox);
         st.placements.push(Candidate::new(10, 4));
         st.cells.push(10);
-        st.houses.push(shape.houses_of(10)[2].0 as usize);
-        let focus = st.focus(&shape);
+        st.houses.push(houses.houses_of(10)[2].0 as usize);
+        let focus = st.focus(&houses);
         assert_eq!(focus.len(), 9);
-        assert!(focus.contains(&10) && focus.iter().all(|&c| shape.sees(c, 10) || c == 10));
+        assert!(focus.contains(&10) && focus.iter().all(|&c| houses.sees(c, 10) || c == 10));
 
         let mut naked = Step::new(Technique::NakedSingle);
         naked.placements.push(Candidate::new(40, 1));
         naked.cells.push(40);
-        assert_eq!(naked.focus(&shape), [40]);
+        assert_eq!(naked.focus(&houses), [40]);
 
         // A step naming many houses points at its cells.
         let mut fish = Step::new(Technique::Swordfish);
         fish.houses = (0..6).collect();
         fish.cells = vec![30, 3, 12, 3];
-        assert_eq!(fish.focus(&shape), [3, 12, 30]);
+        assert_eq!(fish.focus(&houses), [3, 12, 30]);
 
         // Nothing but what it changes: those cells.
         let mut bare = Step::new(Technique::Solver);
         bare.placements.push(Candidate::new(7, 2));
-        assert_eq!(bare.focus(&shape), [7]);
+        assert_eq!(bare.focus(&houses), [7]);
     }
 
     #[test]

@@ -25,11 +25,11 @@ mod chains;
 mod ctx;
 mod fish;
 mod forcing;
+mod houses;
 mod intersect;
 mod killer;
 mod marks;
 mod rules;
-mod shape;
 mod single_digit;
 mod singles;
 mod step;
@@ -41,8 +41,8 @@ use std::sync::Arc;
 
 pub use cands::{Candidate, Candidates, DeadEnd};
 pub use chains::MAX_CHAIN;
+pub use houses::{HouseIndex, Intersection, SubGrid};
 pub use marks::{FOCUS_MAX_HOUSES, mark_spot, pencil_marks};
-pub use shape::{Intersection, Shape, SubGrid};
 pub use step::{ALL, ChainNode, SOLVER_DIFFICULTY, Step, Technique, length_bonus};
 
 use crate::grid::{Alphabet, Cage, Layout, Puzzle};
@@ -297,7 +297,7 @@ const CHEAP_UNTIL: Technique = Technique::WWing;
 pub struct Logic {
     /// The technique of the last step taken without raising the rating.
     last: Option<Technique>,
-    shape: Arc<Shape>,
+    houses: Arc<HouseIndex>,
     solver: SudokuSolver,
     chains: chains::ChainScratch,
     forcing: forcing::Forcing,
@@ -324,7 +324,7 @@ impl Logic {
         let solver = SudokuSolver::with_cages(layout, cages)
             .map_err(|e| LogicError::Values(e.to_string()))?;
         let mut logic = Logic::build(solver);
-        logic.killer = killer::Killer::new(&logic.shape, cages);
+        logic.killer = killer::Killer::new(&logic.houses, cages);
         Ok(logic)
     }
 
@@ -343,7 +343,7 @@ impl Logic {
                     .map_err(|e| LogicError::Values(e.to_string()))?;
             let mut logic = Logic::build(solver);
             if !puzzle.cages().is_empty() {
-                logic.killer = killer::Killer::new(&logic.shape, puzzle.cages());
+                logic.killer = killer::Killer::new(&logic.houses, puzzle.cages());
             }
             if !puzzle.rules().is_empty() {
                 logic.variant = Some(crate::solve::RuleEliminations::new(
@@ -361,14 +361,14 @@ impl Logic {
     }
 
     fn build(solver: SudokuSolver) -> Logic {
-        let shape = Arc::new(Shape::new(solver.houses_layout().clone()));
-        let k = shape.cell_count() * shape.size();
+        let houses = Arc::new(HouseIndex::new(solver.houses_layout().clone()));
+        let k = houses.cell_count() * houses.size();
         Logic {
             last: None,
             chains: chains::ChainScratch::new(k),
-            forcing: forcing::Forcing::new(shape.cell_count(), shape.size()),
+            forcing: forcing::Forcing::new(houses.cell_count(), houses.size()),
             solver,
-            shape,
+            houses,
             killer: None,
             variant: None,
             budget: Budget::default(),
@@ -402,8 +402,8 @@ impl Logic {
 
     /// The houses the techniques reason on: the layout's, and those of
     /// the variant rules that make houses.
-    pub fn shape(&self) -> &Arc<Shape> {
-        &self.shape
+    pub fn houses(&self) -> &Arc<HouseIndex> {
+        &self.houses
     }
 
     /// The layout the engine was made for (its puzzles' layout, without
@@ -445,11 +445,11 @@ impl Logic {
             Ok(c) => c,
             Err(e) => {
                 // The houses the rules add can hold the repeat too.
-                let l = self.shape.layout();
+                let l = self.houses.layout();
                 return Err(match l.first_conflict(puzzle.values()) {
                     Some(c) => LogicError::Conflict {
                         value: puzzle.alphabet().symbol(c.value),
-                        house: self.shape.house_name(c.house),
+                        house: self.houses.house_name(c.house),
                         first: puzzle.describe_cell(c.first),
                         second: puzzle.describe_cell(c.second),
                     },
@@ -469,7 +469,7 @@ impl Logic {
     /// The candidates left by `values` (one per cell, 0 empty), after
     /// checking that no house repeats a symbol.
     pub fn candidates(&self, values: &[u8]) -> Result<Candidates, LogicError> {
-        let l = self.shape.layout();
+        let l = self.houses.layout();
         if values.len() != l.cell_count() {
             return Err(LogicError::Values(format!(
                 "{} values for a {} layout of {} cells",
@@ -485,19 +485,19 @@ impl Logic {
         {
             return Err(LogicError::Values(format!(
                 "{} holds {v}, above {}",
-                self.shape.cell_name(c),
+                self.houses.cell_name(c),
                 l.size()
             )));
         }
         if let Some(c) = l.first_conflict(values) {
             return Err(LogicError::Conflict {
                 value: Alphabet::Digits.symbol(c.value),
-                house: self.shape.house_name(c.house),
-                first: self.shape.cell_name(c.first),
-                second: self.shape.cell_name(c.second),
+                house: self.houses.house_name(c.house),
+                first: self.houses.cell_name(c.first),
+                second: self.houses.cell_name(c.second),
             });
         }
-        Ok(Candidates::new(self.shape.clone(), values))
+        Ok(Candidates::new(self.houses.clone(), values))
     }
 
     /// The easiest next step from `values`.
@@ -508,7 +508,7 @@ impl Logic {
 
     /// The easiest next step from a position with candidates already
     /// removed (a player's pencil marks, or the steps applied so far).
-    /// `g` must be of this engine's shape (from [`Logic::candidates`]).
+    /// `g` must be of this engine's layout (from [`Logic::candidates`]).
     pub fn hint_from(&mut self, g: &Candidates, opts: &Options) -> Result<Step, LogicError> {
         if g.is_solved() {
             return Err(LogicError::Solved);
@@ -587,10 +587,10 @@ impl Logic {
         match g.dead_end() {
             None => Ok(()),
             Some(d) => Err(LogicError::NoSolution(match d {
-                DeadEnd::Cell(c) => format!(": {} has no candidate left", self.shape.cell_name(c)),
+                DeadEnd::Cell(c) => format!(": {} has no candidate left", self.houses.cell_name(c)),
                 DeadEnd::House(h, v) => format!(
                     ": {} has no place left for {}",
-                    self.shape.house_name(h),
+                    self.houses.house_name(h),
                     Alphabet::Digits.symbol(v)
                 ),
             })),
@@ -617,9 +617,9 @@ impl Logic {
         text: bool,
         accept: f32,
     ) -> Result<Step, LogicError> {
-        let shape = self.shape.clone();
+        let houses = self.houses.clone();
         let cx = Ctx {
-            shape: &shape,
+            houses: &houses,
             text,
             unique: opts.unique && self.cages().is_empty() && self.rules().is_empty(),
             alphabet: opts.alphabet,
@@ -714,7 +714,7 @@ impl Logic {
             VariantRule => rules::find(
                 g,
                 cx,
-                self.shape.layout(),
+                self.houses.layout(),
                 self.solver.rules(),
                 self.variant.as_ref()?,
             ),
@@ -871,14 +871,14 @@ pub(crate) mod testutil {
 
     /// A classic grid from a prefix of its 81 characters (`.` empty).
     pub fn classic(prefix: &str) -> Candidates {
-        let shape = Arc::new(Shape::new(Arc::new(Layout::classic())));
+        let houses = Arc::new(HouseIndex::new(Arc::new(Layout::classic())));
         let mut v = vec![0u8; 81];
         for (i, b) in prefix.bytes().enumerate() {
             if b.is_ascii_digit() {
                 v[i] = b - b'0';
             }
         }
-        Candidates::new(shape, &v)
+        Candidates::new(houses, &v)
     }
 
     /// Removes every candidate of `cell` but `keep`.
@@ -899,9 +899,9 @@ pub(crate) mod testutil {
         }
     }
 
-    pub fn ctx(shape: &Shape) -> Ctx<'_> {
+    pub fn ctx(houses: &HouseIndex) -> Ctx<'_> {
         Ctx {
-            shape,
+            houses,
             text: true,
             unique: true,
             alphabet: Alphabet::Digits,

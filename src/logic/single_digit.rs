@@ -9,12 +9,12 @@ use crate::grid::HouseKind;
 
 /// The strong links of `d`: (house, first cell, second cell).
 fn strong_links(g: &Candidates, d: u8, out: &mut Vec<(usize, usize, usize)>) {
-    let shape = g.shape();
+    let houses = g.houses();
     out.clear();
-    for h in 0..shape.house_count() {
+    for h in 0..houses.house_count() {
         let p = g.places(h, d);
         if p.count_ones() == 2 {
-            let mut it = shape.cells_at(h, p);
+            let mut it = houses.cells_at(h, p);
             let (a, b) = (it.next().expect("two"), it.next().expect("two"));
             // Two houses sharing both cells give the same link.
             if !out.iter().any(|&(_, x, y)| (x, y) == (a, b)) {
@@ -25,13 +25,13 @@ fn strong_links(g: &Candidates, d: u8, out: &mut Vec<(usize, usize, usize)>) {
 }
 
 fn kind_of(g: &Candidates, h1: usize, h2: usize, a2: usize, b2: usize) -> Technique {
-    let shape = g.shape();
-    let (k1, k2) = (shape.kind(h1), shape.kind(h2));
-    let shared: Vec<HouseKind> = shape
+    let houses = g.houses();
+    let (k1, k2) = (houses.kind(h1), houses.kind(h2));
+    let shared: Vec<HouseKind> = houses
         .houses_of(a2)
         .iter()
-        .filter(|&&(h, _)| shape.index_in(b2, h as usize).is_some())
-        .map(|&(h, _)| shape.kind(h as usize))
+        .filter(|&&(h, _)| houses.index_in(b2, h as usize).is_some())
+        .map(|&(h, _)| houses.kind(h as usize))
         .collect();
     match (k1, k2) {
         (HouseKind::Row, HouseKind::Row) if shared.contains(&HouseKind::Column) => {
@@ -69,16 +69,16 @@ fn turbot_pass(
     want: Option<Technique>,
     later: &mut [Option<Step>; 2],
 ) -> Option<Step> {
-    let shape = g.shape();
+    let houses = g.houses();
     let mut links = Vec::new();
-    for d in 1..=shape.size() as u8 {
+    for d in 1..=houses.size() as u8 {
         strong_links(g, d, &mut links);
         for (i, &(h1, x1, x2)) in links.iter().enumerate() {
             for &(h2, y1, y2) in &links[i + 1..] {
                 for (a1, a2) in [(x1, x2), (x2, x1)] {
                     for (b1, b2) in [(y1, y2), (y2, y1)] {
                         let cells = [a1, a2, b1, b2];
-                        if (1..4).any(|k| cells[..k].contains(&cells[k])) || !shape.sees(a2, b2) {
+                        if (1..4).any(|k| cells[..k].contains(&cells[k])) || !houses.sees(a2, b2) {
                             continue;
                         }
                         let kind = kind_of(g, h1, h2, a2, b2);
@@ -91,11 +91,11 @@ fn turbot_pass(
                         {
                             continue;
                         }
-                        let elims: Vec<Candidate> = shape
+                        let elims: Vec<Candidate> = houses
                             .peers(a1)
                             .iter()
                             .map(|&c| c as usize)
-                            .filter(|&c| g.has(c, d) && !cells.contains(&c) && shape.sees(c, b1))
+                            .filter(|&c| g.has(c, d) && !cells.contains(&c) && houses.sees(c, b1))
                             .map(|c| Candidate::new(c, d))
                             .collect();
                         if elims.is_empty() {
@@ -161,29 +161,82 @@ fn turbot_pass(
 /// does on SE's scale.
 #[inline(never)]
 pub(crate) fn colouring(g: &Candidates, cx: &Ctx) -> Option<Step> {
-    let shape = g.shape();
+    let houses = g.houses();
     let mut links = Vec::new();
     let mut best: Option<Step> = None;
-    for d in 1..=shape.size() as u8 {
+    for d in 1..=houses.size() as u8 {
         strong_links(g, d, &mut links);
-        // Components of the strong-link graph, with colours (0/1) by BFS.
+        let graph = LinkGraph::new(&links);
+        let (comp, components) = graph.components();
+        for members in &components {
+            if members.len() < 3 {
+                continue; // one strong link alone proves nothing
+            }
+            let colours = Colours {
+                graph: &graph,
+                comp: &comp,
+                members,
+                start: members[0],
+            };
+            let beat = best.as_ref().map(|b| b.difficulty);
+            if let Some(st) = colours.step(g, cx, d, beat) {
+                best = Some(st);
+            }
+        }
+    }
+    best
+}
+
+/// The strong links of one symbol as a graph: the cells they join, and
+/// each cell's neighbours (as indices into `cells`).
+struct LinkGraph {
+    cells: Vec<usize>,
+    adj: Vec<Vec<usize>>,
+}
+
+/// A removal a colouring proves: the length of its chain, the candidate,
+/// the chain's ends (indices into the graph's cells), and whether it comes
+/// from a wrap (else a trap).
+type Removal = (usize, Candidate, usize, usize, bool);
+
+impl LinkGraph {
+    /// The graph of `links` (house, first cell, second cell).
+    fn new(links: &[(usize, usize, usize)]) -> LinkGraph {
         let mut cells: Vec<usize> = Vec::new();
-        for &(_, a, b) in &links {
+        for &(_, a, b) in links {
             for c in [a, b] {
                 if !cells.contains(&c) {
                     cells.push(c);
                 }
             }
         }
-        let m = cells.len();
-        let idx = |c: usize| cells.iter().position(|&x| x == c).expect("in the graph");
-        let mut adj = vec![Vec::new(); m];
-        for &(_, a, b) in &links {
-            let (i, j) = (idx(a), idx(b));
-            adj[i].push(j);
-            adj[j].push(i);
+        let mut graph = LinkGraph {
+            adj: vec![Vec::new(); cells.len()],
+            cells,
+        };
+        for &(_, a, b) in links {
+            let (i, j) = (graph.index(a), graph.index(b));
+            graph.adj[i].push(j);
+            graph.adj[j].push(i);
         }
+        graph
+    }
+
+    /// The index of cell `c`, which is in the graph.
+    fn index(&self, c: usize) -> usize {
+        self.cells
+            .iter()
+            .position(|&x| x == c)
+            .expect("in the graph")
+    }
+
+    /// The connected components: each node's component (named by its first
+    /// node), and each component's nodes in breadth-first order from that
+    /// first node, the components in the order of their first nodes.
+    fn components(&self) -> (Vec<usize>, Vec<Vec<usize>>) {
+        let m = self.cells.len();
         let mut comp = vec![usize::MAX; m];
+        let mut components = Vec::new();
         for start in 0..m {
             if comp[start] != usize::MAX {
                 continue;
@@ -193,7 +246,7 @@ pub(crate) fn colouring(g: &Candidates, cx: &Ctx) -> Option<Step> {
             let mut k = 0;
             while k < members.len() {
                 let u = members[k];
-                for &v in &adj[u] {
+                for &v in &self.adj[u] {
                     if comp[v] == usize::MAX {
                         comp[v] = start;
                         members.push(v);
@@ -201,182 +254,254 @@ pub(crate) fn colouring(g: &Candidates, cx: &Ctx) -> Option<Step> {
                 }
                 k += 1;
             }
-            if members.len() < 3 {
-                continue; // one strong link alone proves nothing
-            }
-            // Distances (and parents) inside the component, from every member.
-            let dist = |from: usize| -> (Vec<usize>, Vec<usize>) {
-                let mut dist = vec![usize::MAX; m];
-                let mut parent = vec![usize::MAX; m];
-                dist[from] = 0;
-                let mut q = vec![from];
-                let mut k = 0;
-                while k < q.len() {
-                    let u = q[k];
-                    for &v in &adj[u] {
-                        if dist[v] == usize::MAX {
-                            dist[v] = dist[u] + 1;
-                            parent[v] = u;
-                            q.push(v);
-                        }
-                    }
-                    k += 1;
-                }
-                (dist, parent)
-            };
-            // First whether the colours prove anything at all (rarely), and
-            // only then how long each proof is.
-            let root = dist(start).0;
-            let same = |u: usize, v: usize| root[u] % 2 == root[v] % 2;
-            let wraps = members.iter().enumerate().any(|(x, &u)| {
-                members[x + 1..]
-                    .iter()
-                    .any(|&v| same(u, v) && shape.sees(cells[u], cells[v]))
-            });
-            let traps = !wraps
-                && (0..shape.cell_count()).any(|c| {
-                    g.has(c, d)
-                        && !members.iter().any(|&u| cells[u] == c)
-                        && members.iter().any(|&u| {
-                            shape.sees(c, cells[u])
-                                && members
-                                    .iter()
-                                    .any(|&v| !same(u, v) && shape.sees(c, cells[v]))
-                        })
-                });
-            if !wraps && !traps {
-                continue;
-            }
-            let table: Vec<(Vec<usize>, Vec<usize>)> = (0..m)
-                .map(|i| {
-                    if comp[i] == start {
-                        dist(i)
-                    } else {
-                        (Vec::new(), Vec::new())
-                    }
-                })
-                .collect();
-            let colour = |i: usize| table[start].0[i] % 2;
-            // Each removal with the length of its chain and the chain's ends.
-            let mut found: Vec<(usize, Candidate, usize, usize, bool)> = Vec::new();
-            // Wrap: two members of one colour sharing a house.
-            for (x, &u) in members.iter().enumerate() {
-                for &v in &members[x + 1..] {
-                    if colour(u) == colour(v) && shape.sees(cells[u], cells[v]) {
-                        let len = table[u].0[v];
-                        for &w in &members {
-                            if colour(w) == colour(u) {
-                                found.push((len, Candidate::new(cells[w], d), u, v, true));
-                            }
-                        }
-                    }
+            components.push(members);
+        }
+        (comp, components)
+    }
+
+    /// Distances and breadth-first parents from node `from` (`usize::MAX`
+    /// outside its component).
+    fn distances(&self, from: usize) -> (Vec<usize>, Vec<usize>) {
+        let m = self.cells.len();
+        let mut dist = vec![usize::MAX; m];
+        let mut parent = vec![usize::MAX; m];
+        dist[from] = 0;
+        let mut q = vec![from];
+        let mut k = 0;
+        while k < q.len() {
+            let u = q[k];
+            for &v in &self.adj[u] {
+                if dist[v] == usize::MAX {
+                    dist[v] = dist[u] + 1;
+                    parent[v] = u;
+                    q.push(v);
                 }
             }
-            // Trap: a cell outside the colours seeing both.
-            if found.is_empty() {
-                for c in 0..shape.cell_count() {
-                    if !g.has(c, d) || cells.contains(&c) && comp[idx(c)] == start {
-                        continue;
-                    }
-                    let mut pick: Option<(usize, usize, usize)> = None;
-                    for &u in &members {
-                        if !shape.sees(c, cells[u]) {
-                            continue;
-                        }
-                        for &v in &members {
-                            if colour(v) != colour(u) && shape.sees(c, cells[v]) {
-                                let len = table[u].0[v] + 1;
-                                if pick.is_none_or(|p| len < p.0) {
-                                    pick = Some((len, u, v));
-                                }
-                            }
-                        }
-                    }
-                    if let Some((len, u, v)) = pick {
-                        found.push((len, Candidate::new(c, d), u, v, false));
-                    }
-                }
-            }
-            let Some(&(len, _, u, v, wrap)) = found.iter().min_by_key(|f| f.0) else {
-                continue;
-            };
-            let difficulty = Technique::SimpleColouring.base() + length_bonus(len);
-            if best.as_ref().is_some_and(|b| b.difficulty <= difficulty) {
-                continue;
-            }
-            let mut st = Step::new(Technique::SimpleColouring);
-            st.difficulty = difficulty;
-            let mut elims: Vec<Candidate> =
-                found.iter().filter(|f| f.0 == len).map(|f| f.1).collect();
-            elims.sort();
-            elims.dedup();
-            st.eliminations = elims;
-            // The chain from u to v along the strong links.
-            let mut path = vec![v];
-            while *path.last().expect("non-empty") != u {
-                let p = table[u].1[*path.last().expect("non-empty")];
-                path.push(p);
-            }
-            path.reverse();
-            let chain: Vec<ChainNode> = path
-                .iter()
-                .map(|&i| ChainNode {
-                    candidate: Candidate::new(cells[i], d),
-                    on: colour(i) != colour(u),
-                })
-                .collect();
-            st.pattern = members
-                .iter()
-                .map(|&i| Candidate::new(cells[i], d))
-                .collect();
-            st.cells_from_pattern();
-            st.chains.push(chain);
-            if cx.text {
-                let (a, b): (Vec<usize>, Vec<usize>) = {
-                    let mut a = Vec::new();
-                    let mut b = Vec::new();
-                    for &i in &members {
-                        if colour(i) == 0 {
-                            a.push(cells[i]);
-                        } else {
-                            b.push(cells[i]);
-                        }
-                    }
-                    (a, b)
-                };
-                let removed: Vec<usize> = st.eliminations.iter().map(|e| e.cell).collect();
-                st.text = if wrap {
-                    format!(
-                        "Simple colouring on {}: following its strong links, {} is either in \
-                         all of {} or in all of {}; {} and {} are in one group and see each \
-                         other, so that group is false: {} leaves {}.",
-                        cx.sym(d),
-                        cx.sym(d),
-                        cx.cells(&a),
-                        cx.cells(&b),
-                        cx.cell(cells[u]),
-                        cx.cell(cells[v]),
-                        cx.sym(d),
-                        cx.cells(&removed),
-                    )
+            k += 1;
+        }
+        (dist, parent)
+    }
+}
+
+/// One component of a symbol's strong links, coloured in two by the
+/// parity of the distance from its first node: one colour holds the symbol.
+struct Colours<'a> {
+    graph: &'a LinkGraph,
+    /// Each node's component ([`LinkGraph::components`]).
+    comp: &'a [usize],
+    /// The component's nodes, `start` first.
+    members: &'a [usize],
+    start: usize,
+}
+
+impl Colours<'_> {
+    /// The simple colouring step this component proves on `d`, when it
+    /// proves one and it is easier than `beat` (the best difficulty so far).
+    fn step(&self, g: &Candidates, cx: &Ctx, d: u8, beat: Option<f32>) -> Option<Step> {
+        // First whether the colours prove anything at all (rarely), and
+        // only then how long each proof is.
+        if !self.proves_something(g, d) {
+            return None;
+        }
+        let m = self.graph.cells.len();
+        let table: Vec<(Vec<usize>, Vec<usize>)> = (0..m)
+            .map(|i| {
+                if self.comp[i] == self.start {
+                    self.graph.distances(i)
                 } else {
-                    format!(
-                        "Simple colouring on {}: following its strong links, {} is either in \
-                         all of {} or in all of {}; so {} leaves every cell that sees both \
-                         groups: {}.",
-                        cx.sym(d),
-                        cx.sym(d),
-                        cx.cells(&a),
-                        cx.cells(&b),
-                        cx.sym(d),
-                        cx.cells(&removed),
-                    )
-                };
+                    (Vec::new(), Vec::new())
+                }
+            })
+            .collect();
+        let colour = |i: usize| table[self.start].0[i] % 2;
+        // Each removal with the length of its chain and the chain's ends.
+        let mut found = self.wraps(g, d, &table, &colour);
+        if found.is_empty() {
+            found = self.traps(g, d, &table, &colour);
+        }
+        let &(len, _, u, v, wrap) = found.iter().min_by_key(|f| f.0)?;
+        let difficulty = Technique::SimpleColouring.base() + length_bonus(len);
+        if beat.is_some_and(|b| b <= difficulty) {
+            return None;
+        }
+        let cells = &self.graph.cells;
+        let mut st = Step::new(Technique::SimpleColouring);
+        st.difficulty = difficulty;
+        let mut elims: Vec<Candidate> = found.iter().filter(|f| f.0 == len).map(|f| f.1).collect();
+        elims.sort();
+        elims.dedup();
+        st.eliminations = elims;
+        // The chain from u to v along the strong links.
+        let mut path = vec![v];
+        while *path.last().expect("non-empty") != u {
+            let p = table[u].1[*path.last().expect("non-empty")];
+            path.push(p);
+        }
+        path.reverse();
+        let chain: Vec<ChainNode> = path
+            .iter()
+            .map(|&i| ChainNode {
+                candidate: Candidate::new(cells[i], d),
+                on: colour(i) != colour(u),
+            })
+            .collect();
+        st.pattern = self
+            .members
+            .iter()
+            .map(|&i| Candidate::new(cells[i], d))
+            .collect();
+        st.cells_from_pattern();
+        st.chains.push(chain);
+        if cx.text {
+            st.text = self.sentence(cx, d, &st, (u, v, wrap), &colour);
+        }
+        Some(st)
+    }
+
+    /// Whether two members of one colour see each other (a wrap), or a
+    /// candidate outside the component sees both colours (a trap): the
+    /// colouring then removes something.
+    fn proves_something(&self, g: &Candidates, d: u8) -> bool {
+        let houses = g.houses();
+        let (cells, members) = (&self.graph.cells, self.members);
+        let root = self.graph.distances(self.start).0;
+        let same = |u: usize, v: usize| root[u] % 2 == root[v] % 2;
+        let wraps = members.iter().enumerate().any(|(x, &u)| {
+            members[x + 1..]
+                .iter()
+                .any(|&v| same(u, v) && houses.sees(cells[u], cells[v]))
+        });
+        let traps = !wraps
+            && (0..houses.cell_count()).any(|c| {
+                g.has(c, d)
+                    && !members.iter().any(|&u| cells[u] == c)
+                    && members.iter().any(|&u| {
+                        houses.sees(c, cells[u])
+                            && members
+                                .iter()
+                                .any(|&v| !same(u, v) && houses.sees(c, cells[v]))
+                    })
+            });
+        wraps || traps
+    }
+
+    /// Wrap: two members of one colour sharing a house; every member of
+    /// that colour loses `d`. `table` holds distances and parents from each
+    /// member.
+    fn wraps(
+        &self,
+        g: &Candidates,
+        d: u8,
+        table: &[(Vec<usize>, Vec<usize>)],
+        colour: &dyn Fn(usize) -> usize,
+    ) -> Vec<Removal> {
+        let houses = g.houses();
+        let (cells, members) = (&self.graph.cells, self.members);
+        let mut found = Vec::new();
+        for (x, &u) in members.iter().enumerate() {
+            for &v in &members[x + 1..] {
+                if colour(u) == colour(v) && houses.sees(cells[u], cells[v]) {
+                    let len = table[u].0[v];
+                    for &w in members {
+                        if colour(w) == colour(u) {
+                            found.push((len, Candidate::new(cells[w], d), u, v, true));
+                        }
+                    }
+                }
             }
-            best = Some(st);
+        }
+        found
+    }
+
+    /// Trap: a cell outside the colours seeing both loses `d`, by the
+    /// shortest chain between the two members it sees.
+    fn traps(
+        &self,
+        g: &Candidates,
+        d: u8,
+        table: &[(Vec<usize>, Vec<usize>)],
+        colour: &dyn Fn(usize) -> usize,
+    ) -> Vec<Removal> {
+        let houses = g.houses();
+        let (cells, members) = (&self.graph.cells, self.members);
+        let mut found = Vec::new();
+        for c in 0..houses.cell_count() {
+            if !g.has(c, d) || cells.contains(&c) && self.comp[self.graph.index(c)] == self.start {
+                continue;
+            }
+            let mut pick: Option<(usize, usize, usize)> = None;
+            for &u in members {
+                if !houses.sees(c, cells[u]) {
+                    continue;
+                }
+                for &v in members {
+                    if colour(v) != colour(u) && houses.sees(c, cells[v]) {
+                        let len = table[u].0[v] + 1;
+                        if pick.is_none_or(|p| len < p.0) {
+                            pick = Some((len, u, v));
+                        }
+                    }
+                }
+            }
+            if let Some((len, u, v)) = pick {
+                found.push((len, Candidate::new(c, d), u, v, false));
+            }
+        }
+        found
+    }
+
+    /// The step's sentence: the two colours, and the wrap (`u` and `v` of
+    /// one colour see each other) or the trap that removes `d`.
+    fn sentence(
+        &self,
+        cx: &Ctx,
+        d: u8,
+        st: &Step,
+        (u, v, wrap): (usize, usize, bool),
+        colour: &dyn Fn(usize) -> usize,
+    ) -> String {
+        let cells = &self.graph.cells;
+        let (a, b): (Vec<usize>, Vec<usize>) = {
+            let mut a = Vec::new();
+            let mut b = Vec::new();
+            for &i in self.members {
+                if colour(i) == 0 {
+                    a.push(cells[i]);
+                } else {
+                    b.push(cells[i]);
+                }
+            }
+            (a, b)
+        };
+        let removed: Vec<usize> = st.eliminations.iter().map(|e| e.cell).collect();
+        if wrap {
+            format!(
+                "Simple colouring on {}: following its strong links, {} is either in \
+                 all of {} or in all of {}; {} and {} are in one group and see each \
+                 other, so that group is false: {} leaves {}.",
+                cx.sym(d),
+                cx.sym(d),
+                cx.cells(&a),
+                cx.cells(&b),
+                cx.cell(cells[u]),
+                cx.cell(cells[v]),
+                cx.sym(d),
+                cx.cells(&removed),
+            )
+        } else {
+            format!(
+                "Simple colouring on {}: following its strong links, {} is either in \
+                 all of {} or in all of {}; so {} leaves every cell that sees both \
+                 groups: {}.",
+                cx.sym(d),
+                cx.sym(d),
+                cx.cells(&a),
+                cx.cells(&b),
+                cx.sym(d),
+                cx.cells(&removed),
+            )
         }
     }
-    best
 }
 
 #[cfg(test)]
@@ -390,7 +515,7 @@ mod tests {
         // Column 1: 6 in r1c1 and r6c1; column 5: 6 in r2c5 and r6c5.
         only(&mut g, 6, &[0, 45], (0..9).map(|r| r * 9));
         only(&mut g, 6, &[13, 49], (0..9).map(|r| r * 9 + 4));
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = turbot(&g, &cx, Some(Technique::Skyscraper)).unwrap();
         // r6c1 and r6c5 share row 6: r1c1 or r2c5 is 6.
         assert_eq!(st.cells, [0, 45, 49, 13]);
@@ -414,7 +539,7 @@ mod tests {
         // Row 1: 2 in r1c2 and r1c8; column 1: 2 in r3c1 and r7c1.
         only(&mut g, 2, &[1, 7], 0..9);
         only(&mut g, 2, &[18, 54], (0..9).map(|r| r * 9));
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         assert!(turbot(&g, &cx, Some(Technique::Skyscraper)).is_none());
         let st = turbot(&g, &cx, None).unwrap();
         assert_eq!(st.technique, Technique::TwoStringKite);
@@ -429,7 +554,7 @@ mod tests {
         only(&mut g, 3, &[0, 54], (0..9).map(|r| r * 9));
         only(&mut g, 3, &[54, 58], 54..63);
         only(&mut g, 3, &[58, 22], (0..9).map(|r| r * 9 + 4));
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = colouring(&g, &cx).unwrap();
         // r1c1 and r3c5 have opposite colours; r1c4, r1c6, r3c2 and r3c3 see both.
         assert_eq!(
@@ -455,7 +580,7 @@ mod tests {
         only(&mut g, 3, &[4, 40], (0..9).map(|r| r * 9 + 4));
         only(&mut g, 3, &[40, 37], 36..45);
         only(&mut g, 3, &[37, 10], (0..9).map(|r| r * 9 + 1));
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = colouring(&g, &cx).unwrap();
         assert_eq!(
             st.eliminations,

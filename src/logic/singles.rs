@@ -2,7 +2,7 @@
 
 use super::cands::{Candidate, Candidates};
 use super::ctx::Ctx;
-use super::shape::bits;
+use super::houses::bits;
 use super::step::{Step, Technique};
 use crate::grid::HouseKind;
 
@@ -19,11 +19,11 @@ pub(crate) struct Single {
 /// The last empty cell of a house.
 #[inline(never)]
 pub(crate) fn full_house(g: &Candidates) -> Option<Single> {
-    let shape = g.shape();
-    let n = shape.size();
-    for h in 0..shape.house_count() {
+    let houses = g.houses();
+    let n = houses.size();
+    for h in 0..houses.house_count() {
         if g.placed(h).count_ones() as usize == n - 1 {
-            let cell = *shape
+            let cell = *houses
                 .house(h)
                 .iter()
                 .find(|&&c| g.value(c as usize) == 0)
@@ -47,10 +47,10 @@ pub(crate) fn full_house(g: &Candidates) -> Option<Single> {
 /// rows and columns.
 #[inline(never)]
 pub(crate) fn hidden_single(g: &Candidates, boxes: bool) -> Option<Single> {
-    let shape = g.shape();
-    let n = shape.size();
-    for h in 0..shape.house_count() {
-        if (shape.kind(h) == HouseKind::Box) != boxes {
+    let houses = g.houses();
+    let n = houses.size();
+    for h in 0..houses.house_count() {
+        if (houses.kind(h) == HouseKind::Box) != boxes {
             continue;
         }
         let open = !g.placed(h) & super::cands::full_mask(n);
@@ -63,7 +63,7 @@ pub(crate) fn hidden_single(g: &Candidates, boxes: bool) -> Option<Single> {
                     } else {
                         Technique::HiddenSingleLine
                     },
-                    cell: shape.house(h)[p.trailing_zeros() as usize] as usize,
+                    cell: houses.house(h)[p.trailing_zeros() as usize] as usize,
                     digit: d as u8 + 1,
                     house: Some(h),
                 });
@@ -76,7 +76,7 @@ pub(crate) fn hidden_single(g: &Candidates, boxes: bool) -> Option<Single> {
 /// A cell with one candidate left.
 #[inline(never)]
 pub(crate) fn naked_single(g: &Candidates) -> Option<Single> {
-    (0..g.shape().cell_count())
+    (0..g.houses().cell_count())
         .find(|&c| g.cell(c).count_ones() == 1)
         .map(|c| Single {
             technique: Technique::NakedSingle,
@@ -136,21 +136,21 @@ pub(crate) fn step(g: &Candidates, s: Single, cx: &Ctx) -> Step {
 mod tests {
     use super::*;
     use crate::grid::{Alphabet, Layout};
-    use crate::logic::shape::Shape;
+    use crate::logic::houses::HouseIndex;
     use std::sync::Arc;
 
     fn grid(s: &str) -> Candidates {
-        let shape = Arc::new(Shape::new(Arc::new(Layout::classic())));
+        let houses = Arc::new(HouseIndex::new(Arc::new(Layout::classic())));
         let v: Vec<u8> = s
             .bytes()
             .map(|b| if b == b'.' { 0 } else { b - b'0' })
             .collect();
-        Candidates::new(shape, &v)
+        Candidates::new(houses, &v)
     }
 
-    fn cx(shape: &Shape) -> Ctx<'_> {
+    fn cx(houses: &HouseIndex) -> Ctx<'_> {
         Ctx {
-            shape,
+            houses,
             text: true,
             unique: false,
             alphabet: Alphabet::Digits,
@@ -162,7 +162,7 @@ mod tests {
         let g = grid(&format!("12345678.{}", ".".repeat(72)));
         let s = full_house(&g).unwrap();
         assert_eq!((s.cell, s.digit), (8, 9));
-        let st = step(&g, s, &cx(g.shape()));
+        let st = step(&g, s, &cx(g.houses()));
         assert_eq!(st.placements, [Candidate::new(8, 9)]);
         assert_eq!(
             st.text,
@@ -185,7 +185,7 @@ mod tests {
             (h.cell, h.digit, h.technique),
             (2, 1, Technique::HiddenSingleBox)
         );
-        let st = step(&g, h, &cx(g.shape()));
+        let st = step(&g, h, &cx(g.houses()));
         assert_eq!(st.text, "Hidden single: in box 1, 1 can only go in r1c3.");
     }
 
@@ -199,7 +199,7 @@ mod tests {
         let g = grid(std::str::from_utf8(&s).unwrap());
         let s = naked_single(&g).unwrap();
         assert_eq!((s.cell, s.digit), (0, 9));
-        let st = step(&g, s, &cx(g.shape()));
+        let st = step(&g, s, &cx(g.houses()));
         assert_eq!(
             st.text,
             "Naked single: r1c1 can only be 9; 1, 2, 3, 4, 5, 6, 7 and 8 are already in its houses."

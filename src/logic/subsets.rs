@@ -59,12 +59,12 @@ fn hidden_technique(k: usize, direct: bool) -> Technique {
 /// `k` cells of a house holding only `k` symbols between them: those symbols
 /// leave every other cell of each house the `k` cells share.
 pub(crate) fn naked(g: &Candidates, cx: &Ctx, k: usize) -> Option<Step> {
-    let shape = g.shape();
+    let houses = g.houses();
     let mut pool = [0usize; 32];
-    for h in 0..shape.house_count() {
+    for h in 0..houses.house_count() {
         let mut len = 0;
         let mut empty = 0;
-        for &c in shape.house(h) {
+        for &c in houses.house(h) {
             let m = g.cell(c as usize);
             if m != 0 {
                 empty += 1;
@@ -90,12 +90,12 @@ pub(crate) fn naked(g: &Candidates, cx: &Ctx, k: usize) -> Option<Step> {
             let cells = &cells[..k];
             let mut elims = Vec::new();
             // Every house holding all k cells.
-            for &(other, _) in shape.houses_of(cells[0]) {
+            for &(other, _) in houses.houses_of(cells[0]) {
                 let other = other as usize;
-                if !cells.iter().all(|&c| shape.index_in(c, other).is_some()) {
+                if !cells.iter().all(|&c| houses.index_in(c, other).is_some()) {
                     continue;
                 }
-                for &c in shape.house(other) {
+                for &c in houses.house(other) {
                     let c = c as usize;
                     if cells.contains(&c) {
                         continue;
@@ -143,10 +143,10 @@ pub(crate) fn naked(g: &Candidates, cx: &Ctx, k: usize) -> Option<Step> {
 /// nothing else. With `direct`, only a set whose removals leave another
 /// symbol a single place in the house, which it also places.
 pub(crate) fn hidden(g: &Candidates, cx: &Ctx, k: usize, direct: bool) -> Option<Step> {
-    let shape = g.shape();
-    let n = shape.size();
+    let houses = g.houses();
+    let n = houses.size();
     let mut pool = [0u8; 32];
-    for h in 0..shape.house_count() {
+    for h in 0..houses.house_count() {
         let open = !g.placed(h) & full_mask(n);
         let empty = open.count_ones() as usize;
         if empty <= k {
@@ -168,7 +168,7 @@ pub(crate) fn hidden(g: &Candidates, cx: &Ctx, k: usize, direct: bool) -> Option
             }
             let set = ix.iter().fold(0u32, |u, &i| u | 1 << (pool[i] - 1));
             let mut elims = Vec::new();
-            for c in shape.cells_at(h, at) {
+            for c in houses.cells_at(h, at) {
                 elims.extend(digits(g.cell(c) & !set).map(|d| Candidate::new(c, d)));
             }
             if elims.is_empty() {
@@ -179,7 +179,7 @@ pub(crate) fn hidden(g: &Candidates, cx: &Ctx, k: usize, direct: bool) -> Option
                 for d in digits(open & !set) {
                     let p = g.places(h, d);
                     if p.count_ones() > 1 && (p & !at).count_ones() == 1 {
-                        hit = Some((shape.house(h)[(p & !at).trailing_zeros() as usize], d));
+                        hit = Some((houses.house(h)[(p & !at).trailing_zeros() as usize], d));
                         break;
                     }
                 }
@@ -195,7 +195,7 @@ pub(crate) fn hidden(g: &Candidates, cx: &Ctx, k: usize, direct: bool) -> Option
         });
         if let Some((at, set, elims, single)) = found {
             let mut st = Step::new(hidden_technique(k, direct));
-            let cells: Vec<usize> = shape.cells_at(h, at).collect();
+            let cells: Vec<usize> = houses.cells_at(h, at).collect();
             for &c in &cells {
                 st.pattern
                     .extend(digits(g.cell(c) & set).map(|d| Candidate::new(c, d)));
@@ -253,7 +253,7 @@ mod tests {
         let mut g = classic("");
         keep_only(&mut g, 1, &[3, 7]);
         keep_only(&mut g, 4, &[3, 7]);
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = naked(&g, &cx, 2).unwrap();
         assert_eq!(st.cells, [1, 4]);
         assert_eq!(st.houses, [0]);
@@ -279,7 +279,7 @@ mod tests {
         keep_only(&mut g, 0, &[1, 2]);
         keep_only(&mut g, 1, &[2, 3]);
         keep_only(&mut g, 2, &[1, 3]);
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         assert!(naked(&g, &cx, 2).is_none());
         let st = naked(&g, &cx, 3).unwrap();
         assert_eq!(st.technique, Technique::NakedTriple);
@@ -294,7 +294,7 @@ mod tests {
             g.eliminate(c, 4);
             g.eliminate(c, 6);
         }
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = hidden(&g, &cx, 2, false).unwrap();
         assert_eq!(st.cells, [1, 4]);
         assert_eq!(st.eliminations.len(), 14);
@@ -319,7 +319,7 @@ mod tests {
         for c in [0, 2, 3, 5, 6, 7] {
             g.eliminate(c, 9);
         }
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = hidden(&g, &cx, 2, true).unwrap();
         assert_eq!(st.technique, Technique::DirectHiddenPair);
         assert_eq!(st.placements, [Candidate::new(8, 9)]);

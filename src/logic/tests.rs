@@ -41,8 +41,13 @@ fn sample_names(folder: &str) -> Vec<String> {
 
 /// Checks every step of a path against the solution, and that the path ends
 /// in it.
-pub(crate) fn check_path(values: &[u8], path: &Explanation, solution: &[u8], shape: &Arc<Shape>) {
-    let mut g = Candidates::new(shape.clone(), values);
+pub(crate) fn check_path(
+    values: &[u8],
+    path: &Explanation,
+    solution: &[u8],
+    houses: &Arc<HouseIndex>,
+) {
+    let mut g = Candidates::new(houses.clone(), values);
     for (i, st) in path.steps.iter().enumerate() {
         assert!(
             st.is_progress(),
@@ -56,7 +61,7 @@ pub(crate) fn check_path(values: &[u8], path: &Explanation, solution: &[u8], sha
                 "step {i} ({}) places {} in {}: {}",
                 st.technique,
                 p.digit,
-                shape.cell_name(p.cell),
+                houses.cell_name(p.cell),
                 st.text
             );
         }
@@ -67,7 +72,7 @@ pub(crate) fn check_path(values: &[u8], path: &Explanation, solution: &[u8], sha
                 "step {i} ({}) removes the solution's {} from {}: {}",
                 st.technique,
                 e.digit,
-                shape.cell_name(e.cell),
+                houses.cell_name(e.cell),
                 st.text
             );
             assert!(
@@ -93,7 +98,7 @@ fn every_sample_is_explained_to_the_end_and_every_step_is_true() {
         let (puzzle, solution) = sample(&name);
         let path = explain(&puzzle).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut logic = Logic::for_puzzle(&puzzle).unwrap();
-        check_path(puzzle.values(), &path, &solution, logic.shape());
+        check_path(puzzle.values(), &path, &solution, logic.houses());
         let rating = logic
             .rate(
                 puzzle.values(),
@@ -157,7 +162,7 @@ fn the_sample_killer_is_explained_by_its_cages_without_the_solver() {
     let (puzzle, solution) = sample("killer");
     let path = explain(&puzzle).unwrap();
     let mut logic = Logic::for_puzzle(&puzzle).unwrap();
-    check_path(puzzle.values(), &path, &solution, logic.shape());
+    check_path(puzzle.values(), &path, &solution, logic.houses());
     assert!(
         path.steps.iter().all(|s| s.technique != Technique::Solver),
         "{}",
@@ -196,7 +201,7 @@ fn generated_killers_are_explained_without_the_solver_and_every_step_is_true() {
         let puzzle = Puzzle::empty(layout.clone()).with_cages(cages).unwrap();
         let path = explain(&puzzle).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let logic = Logic::for_puzzle(&puzzle).unwrap();
-        check_path(puzzle.values(), &path, &solution, logic.shape());
+        check_path(puzzle.values(), &path, &solution, logic.houses());
         solver_steps += path
             .steps
             .iter()
@@ -246,10 +251,10 @@ fn diagonals_and_windows_are_houses_every_technique_uses() {
         for seed in 1..=3 {
             let (puzzle, solution) = generated_with_houses(&rules, seed);
             let mut logic = Logic::for_puzzle(&puzzle).unwrap();
-            assert_eq!(logic.shape().house_count(), houses);
+            assert_eq!(logic.houses().house_count(), houses);
             assert_eq!(logic.layout().houses().len(), 27);
             let path = explain(&puzzle).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-            check_path(puzzle.values(), &path, &solution, logic.shape());
+            check_path(puzzle.values(), &path, &solution, logic.houses());
             // The rule's house shows up in the sentences of the steps that
             // rest on it (a single, a subset, a pointing pair...).
             named += path.steps.iter().filter(|s| s.text.contains(name)).count();
@@ -285,22 +290,22 @@ fn a_diagonal_is_named_as_a_house_and_its_repeats_are_refused() {
         .with_values(values)
         .with_rules(vec![Rule::Diagonal(Diagonal::Main)]);
     let logic = Logic::for_puzzle(&puzzle).unwrap();
-    let shape = logic.shape();
-    // The candidates views build their shape from the same houses.
-    let houses = crate::solve::houses_layout(puzzle.layout(), puzzle.rules());
-    assert_eq!(*houses, **shape.layout());
-    assert_eq!(houses.houses().len(), 28);
+    let houses = logic.houses();
+    // The candidates views build their house index from the same houses.
+    let rule_layout = crate::solve::houses_layout(puzzle.layout(), puzzle.rules());
+    assert_eq!(*rule_layout, **houses.layout());
+    assert_eq!(rule_layout.houses().len(), 28);
     let mut one = vec![0u8; 81];
     one[0] = 5;
-    let marks = pencil_marks(&Shape::new(houses), &one, &[]);
+    let marks = pencil_marks(&HouseIndex::new(rule_layout), &one, &[]);
     assert_eq!(
         marks[80] & 1 << 4,
         0,
         "r9c9 sees the 5 in r1c1 on the diagonal"
     );
     assert_ne!(marks[79] & 1 << 4, 0, "r9c8 does not");
-    assert_eq!(shape.house_name(27), "the main diagonal");
-    assert_eq!(shape.houses_name(&[27, 0]), "the main diagonal and row 1");
+    assert_eq!(houses.house_name(27), "the main diagonal");
+    assert_eq!(houses.houses_name(&[27, 0]), "the main diagonal and row 1");
     match logic.candidates(puzzle.values()) {
         Err(LogicError::Conflict { house, .. }) => assert_eq!(house, "the main diagonal"),
         other => panic!("{other:?}"),
@@ -338,7 +343,7 @@ fn every_variant_sample_is_explained_to_the_end_and_every_step_is_true() {
         assert!(!puzzle.rules().is_empty(), "{name}");
         let path = explain(&puzzle).unwrap_or_else(|e| panic!("{name}: {e}"));
         let logic = Logic::for_puzzle(&puzzle).unwrap();
-        check_path(puzzle.values(), &path, &solution, logic.shape());
+        check_path(puzzle.values(), &path, &solution, logic.houses());
         if path.steps.iter().all(|s| s.technique != Technique::Solver) {
             by_logic.push(name.clone());
         }

@@ -11,11 +11,11 @@ use super::step::{Step, Technique};
 /// every house holding one of them holds exactly one side. On any layout
 /// that is what makes two solutions of four such cells.
 fn is_deadly(g: &Candidates, q: [usize; 4]) -> bool {
-    let shape = g.shape();
+    let houses = g.houses();
     for &cell in &q {
-        for &(h, _) in shape.houses_of(cell) {
+        for &(h, _) in houses.houses_of(cell) {
             let inside: Vec<usize> = (0..4)
-                .filter(|&i| shape.index_in(q[i], h as usize).is_some())
+                .filter(|&i| houses.index_in(q[i], h as usize).is_some())
                 .collect();
             if inside.len() != 2 || inside == [0, 3] || inside == [1, 2] {
                 return false;
@@ -29,13 +29,13 @@ fn is_deadly(g: &Candidates, q: [usize; 4]) -> bool {
 /// deadly rectangle: the fourth corner cannot hold either.
 #[inline(never)]
 pub(crate) fn rectangle(g: &Candidates, cx: &Ctx) -> Option<Step> {
-    let shape = g.shape();
-    for a in 0..shape.cell_count() {
+    let houses = g.houses();
+    for a in 0..houses.cell_count() {
         let m = g.cell(a);
         if m.count_ones() != 2 {
             continue;
         }
-        let same: Vec<usize> = shape
+        let same: Vec<usize> = houses
             .peers(a)
             .iter()
             .map(|&c| c as usize)
@@ -43,12 +43,12 @@ pub(crate) fn rectangle(g: &Candidates, cx: &Ctx) -> Option<Step> {
             .collect();
         for (i, &b) in same.iter().enumerate() {
             for &c in &same[i + 1..] {
-                if shape.sees(b, c) {
+                if houses.sees(b, c) {
                     continue;
                 }
-                for &d in shape.peers(b) {
+                for &d in houses.peers(b) {
                     let d = d as usize;
-                    if d == a || !shape.sees(d, c) || g.cell(d) & m != m || g.cell(d) == m {
+                    if d == a || !houses.sees(d, c) || g.cell(d) & m != m || g.cell(d) == m {
                         continue;
                     }
                     if !is_deadly(g, [a, b, c, d]) {
@@ -87,10 +87,10 @@ pub(crate) fn rectangle(g: &Candidates, cx: &Ctx) -> Option<Step> {
 /// that cell the grid would have no solution or several, so it goes there.
 #[inline(never)]
 pub(crate) fn bug(g: &Candidates, cx: &Ctx) -> Option<Step> {
-    let shape = g.shape();
-    let n = shape.size();
+    let houses = g.houses();
+    let n = houses.size();
     let mut odd = None;
-    for c in 0..shape.cell_count() {
+    for c in 0..houses.cell_count() {
         match g.cell(c).count_ones() {
             0 | 2 => {}
             3 if odd.is_none() => odd = Some(c),
@@ -100,11 +100,11 @@ pub(crate) fn bug(g: &Candidates, cx: &Ctx) -> Option<Step> {
     let cell = odd?;
     let mut extra = None;
     for d in digits(g.cell(cell)) {
-        let ok = (0..shape.house_count()).all(|h| {
+        let ok = (0..houses.house_count()).all(|h| {
             if g.placed(h) >> (d - 1) & 1 != 0 {
                 return true;
             }
-            let want = if shape.index_in(cell, h).is_some() {
+            let want = if houses.index_in(cell, h).is_some() {
                 3
             } else {
                 2
@@ -119,7 +119,7 @@ pub(crate) fn bug(g: &Candidates, cx: &Ctx) -> Option<Step> {
     let d = extra?;
     // Every other symbol: exactly two places in every house lacking it.
     let others_ok = digits(full_mask(n) & !(1 << (d - 1))).all(|x| {
-        (0..shape.house_count())
+        (0..houses.house_count())
             .all(|h| g.placed(h) >> (x - 1) & 1 != 0 || g.places(h, x).count_ones() == 2)
     });
     if !others_ok {
@@ -158,7 +158,7 @@ mod tests {
         for c in [0, 3, 9] {
             keep_only(&mut g, c, &[2, 7]);
         }
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = rectangle(&g, &cx).unwrap();
         assert_eq!(st.cells, [0, 3, 9, 12]);
         assert_eq!(
@@ -180,7 +180,7 @@ mod tests {
         for c in [0, 3, 27] {
             keep_only(&mut g, c, &[2, 7]);
         }
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         assert!(rectangle(&g, &cx).is_none());
     }
 
@@ -188,10 +188,10 @@ mod tests {
     fn bug_places_the_symbol_seen_three_times() {
         // A 4x4 candidate grid: every cell bivalue but r4c3 (2, 3, 4); 3 has
         // three places in row 4, column 3 and their box, every other count is two.
-        let shape = std::sync::Arc::new(crate::logic::shape::Shape::new(std::sync::Arc::new(
-            crate::grid::Layout::square(4).unwrap(),
-        )));
-        let mut g = Candidates::new(shape, &[0; 16]);
+        let houses = std::sync::Arc::new(crate::logic::houses::HouseIndex::new(
+            std::sync::Arc::new(crate::grid::Layout::square(4).unwrap()),
+        ));
+        let mut g = Candidates::new(houses, &[0; 16]);
         #[rustfmt::skip]
         let sets: [&[u8]; 16] = [
             &[1, 3], &[2, 4], &[2, 3], &[1, 4],
@@ -202,7 +202,7 @@ mod tests {
         for (c, keep) in sets.iter().enumerate() {
             keep_only(&mut g, c, keep);
         }
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = bug(&g, &cx).unwrap();
         assert_eq!(st.placements, [Candidate::new(14, 3)]);
         assert_eq!(
@@ -212,7 +212,7 @@ mod tests {
              r4c3; without it there the puzzle would have no solution or several, so r4c3 is 3."
         );
         // One more candidate anywhere breaks the pattern.
-        let mut g2 = Candidates::new(g.shape().clone(), &[0; 16]);
+        let mut g2 = Candidates::new(g.houses().clone(), &[0; 16]);
         for (c, keep) in sets.iter().enumerate() {
             keep_only(&mut g2, c, if c == 0 { &[1, 2, 3] } else { keep });
         }

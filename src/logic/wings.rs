@@ -6,13 +6,13 @@ use super::step::{ChainNode, Step, Technique, length_bonus};
 
 /// Candidates of symbol `z` in cells that see every cell of `pattern`.
 fn seeing_all(g: &Candidates, pattern: &[usize], z: u8) -> Vec<Candidate> {
-    let shape = g.shape();
-    shape
+    let houses = g.houses();
+    houses
         .peers(pattern[0])
         .iter()
         .map(|&c| c as usize)
         .filter(|&c| g.has(c, z) && !pattern.contains(&c))
-        .filter(|&c| pattern[1..].iter().all(|&p| shape.sees(c, p)))
+        .filter(|&c| pattern[1..].iter().all(|&p| houses.sees(c, p)))
         .map(|c| Candidate::new(c, z))
         .collect()
 }
@@ -22,14 +22,14 @@ fn seeing_all(g: &Candidates, pattern: &[usize], z: u8) -> Vec<Candidate> {
 /// every cell that sees all the cells that could hold it.
 #[inline(never)]
 pub(crate) fn xy_wing(g: &Candidates, cx: &Ctx, xyz: bool) -> Option<Step> {
-    let shape = g.shape();
+    let houses = g.houses();
     let pivot_size = if xyz { 3 } else { 2 };
-    for p in 0..shape.cell_count() {
+    for p in 0..houses.cell_count() {
         let pm = g.cell(p);
         if pm.count_ones() != pivot_size {
             continue;
         }
-        let peers = shape.peers(p);
+        let peers = houses.peers(p);
         for (i, &a) in peers.iter().enumerate() {
             let a = a as usize;
             let am = g.cell(a);
@@ -122,15 +122,15 @@ pub(crate) fn xy_wing(g: &Candidates, cx: &Ctx, xyz: bool) -> Option<Step> {
 /// the two cells is y, so y leaves every cell that sees both.
 #[inline(never)]
 pub(crate) fn w_wing(g: &Candidates, cx: &Ctx) -> Option<Step> {
-    let shape = g.shape();
-    let cells = shape.cell_count();
+    let houses = g.houses();
+    let cells = houses.cell_count();
     for p in 0..cells {
         let pm = g.cell(p);
         if pm.count_ones() != 2 {
             continue;
         }
         for q in p + 1..cells {
-            if g.cell(q) != pm || shape.sees(p, q) {
+            if g.cell(q) != pm || houses.sees(p, q) {
                 continue;
             }
             for x in digits(pm) {
@@ -139,16 +139,16 @@ pub(crate) fn w_wing(g: &Candidates, cx: &Ctx) -> Option<Step> {
                 if elims.is_empty() {
                     continue;
                 }
-                for h in 0..shape.house_count() {
+                for h in 0..houses.house_count() {
                     let places = g.places(h, x);
                     if places.count_ones() != 2 {
                         continue;
                     }
-                    let mut ends = shape.cells_at(h, places);
+                    let mut ends = houses.cells_at(h, places);
                     let (e1, e2) = (ends.next().expect("two"), ends.next().expect("two"));
-                    let link = if touches(shape, e1, p) && touches(shape, e2, q) {
+                    let link = if touches(houses, e1, p) && touches(houses, e2, q) {
                         Some((e1, e2))
-                    } else if touches(shape, e2, p) && touches(shape, e1, q) {
+                    } else if touches(houses, e2, p) && touches(houses, e1, q) {
                         Some((e2, e1))
                     } else {
                         None
@@ -204,8 +204,8 @@ pub(crate) fn w_wing(g: &Candidates, cx: &Ctx) -> Option<Step> {
 }
 
 /// `a` sees `b` and is not `b`.
-fn touches(shape: &super::shape::Shape, a: usize, b: usize) -> bool {
-    a != b && shape.sees(a, b)
+fn touches(houses: &super::houses::HouseIndex, a: usize, b: usize) -> bool {
+    a != b && houses.sees(a, b)
 }
 
 #[cfg(test)]
@@ -219,7 +219,7 @@ mod tests {
         keep_only(&mut g, 10, &[3, 5]); // pivot r2c2
         keep_only(&mut g, 16, &[3, 8]); // r2c8
         keep_only(&mut g, 46, &[5, 8]); // r6c2
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = xy_wing(&g, &cx, false).unwrap();
         assert_eq!(st.cells, [10, 16, 46]);
         // r6c8 sees both pincers; so do box-mates? r2c8's box and column 2... only r6c8.
@@ -237,7 +237,7 @@ mod tests {
         keep_only(&mut g, 10, &[3, 5, 8]); // pivot r2c2
         keep_only(&mut g, 13, &[3, 8]); // r2c5
         keep_only(&mut g, 0, &[5, 8]); // r1c1
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         assert!(xy_wing(&g, &cx, false).is_none());
         let st = xy_wing(&g, &cx, true).unwrap();
         // Cells seeing r2c2, r2c5 and r1c1: r2c1 and r2c3.
@@ -263,7 +263,7 @@ mod tests {
                 g.eliminate(c, 1);
             }
         }
-        let cx = ctx(g.shape());
+        let cx = ctx(g.houses());
         let st = w_wing(&g, &cx).unwrap();
         assert_eq!(st.technique, Technique::WWing);
         assert!((st.difficulty - 7.1).abs() < 1e-6);

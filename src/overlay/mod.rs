@@ -9,8 +9,8 @@
 //!   included) as a clean grid, without a photo, its cages (killer) too.
 //! - [`mark_wrong`] marks a player's wrong entries on the photo in red
 //!   (tinted, framed, struck through), through the same homography.
-//! - [`cages`]: the geometry of a cage's dashed outline and sum, shared by
-//!   [`render_grid`] and the app's view of a photo.
+//! - [`cage_outline`]: the geometry of a cage's dashed outline and sum,
+//!   shared by [`render_grid`] and the app's view of a photo.
 //! - [`rules`]: variant rules (thermometers, arrows, dots, lines, outside
 //!   clues...) as players know them, in [`render_grid`] and, through
 //!   [`draw_rules`], onto the photo under the solution's digits.
@@ -44,7 +44,7 @@
 //! assert!(image.width() > 9 * Options::default().cell_px);
 //! ```
 
-pub mod cages;
+pub mod cage_outline;
 pub mod export;
 pub mod hint;
 mod marks;
@@ -156,7 +156,7 @@ impl Options {
     /// These options for a puzzle with cages printed in its cells (a
     /// killer), unchanged for one without: the cells' marks are not covered
     /// (the printed outlines and sums must stay readable), and the digits
-    /// are at most [`cages::CAGE_DIGIT_HEIGHT`] tall, so that, centred,
+    /// are at most [`cage_outline::CAGE_DIGIT_HEIGHT`] tall, so that, centred,
     /// they stay clear of the sums above them and of the outlines around
     /// them (at 0.6 of the cell they touched both, and the picture no
     /// longer read back as the same cages).
@@ -166,7 +166,7 @@ impl Options {
         }
         Options {
             cover_marks: false,
-            digit_height: self.digit_height.min(cages::CAGE_DIGIT_HEIGHT),
+            digit_height: self.digit_height.min(cage_outline::CAGE_DIGIT_HEIGHT),
             ..self.clone()
         }
     }

@@ -3,7 +3,7 @@
 use ab_glyph::FontRef;
 use image::{Rgba, RgbaImage};
 
-use super::cages::{
+use super::cage_outline::{
     CAGE_DASH, CAGE_GAP, CAGE_INSET, CAGE_SUM_AT, CAGE_SUM_HEIGHT, cage_outline, dashes, sum_cell,
 };
 use super::rules::{
@@ -23,8 +23,8 @@ use crate::vision::homography::Homography;
 /// cell, 0 = unknown) the other cells' values in its `solved` colour. Any
 /// layout: samurai, jigsaw, 16x16 (symbols as the puzzle writes them).
 /// A puzzle's cages (killer) are drawn as printed: a dashed outline inside
-/// each cage, its sum small in its top-left cell (see [`super::cages`]),
-/// and digits at most [`CAGE_DIGIT_HEIGHT`](super::cages::CAGE_DIGIT_HEIGHT) tall, clear of the sums.
+/// each cage, its sum small in its top-left cell (see [`super::cage_outline`]),
+/// and digits at most [`CAGE_DIGIT_HEIGHT`](super::cage_outline::CAGE_DIGIT_HEIGHT) tall, clear of the sums.
 /// Its variant rules are drawn as players know them (see [`super::rules`]):
 /// extra regions' shading under the grid lines, the other marks over them
 /// and under the digits; with a little killer or sandwich clue the margin

@@ -7,7 +7,7 @@
 //! clues outside the grid. Rules over the whole grid (anti-knight, ...)
 //! have no mark: [`caption`] names them.
 //!
-//! As with [`super::cages`], the geometry is plain data in grid coordinates
+//! As with [`super::cage_outline`], the geometry is plain data in grid coordinates
 //! (x a column, y a row; the cell at row `r`, column `c` spans `c..c + 1`
 //! by `r..r + 1`): [`rule_shapes`] gives it, so that the app can paint it
 //! with its own painter. Here it is rasterised through a map from grid
@@ -27,10 +27,10 @@
 use ab_glyph::FontRef;
 use image::Rgba;
 
-use super::cages::{CAGE_DASH, CAGE_GAP, CAGE_INSET, cage_outline, dashes};
+use super::cage_outline::{CAGE_DASH, CAGE_GAP, CAGE_INSET, cage_outline, dashes};
 use super::stamp::{Stamp, blend};
 use super::{Canvas, FONT, Options, Paintable, Palette, PixelRect, background_luma};
-use crate::grid::{Diagonal, Layout, Mark, Rule, diagonal_cells};
+use crate::grid::{Diagonal, Direction, Layout, Mark, Place, Rule, diagonal_cells};
 use crate::vision::homography::Homography;
 use crate::vision::locate::Located;
 
@@ -480,27 +480,9 @@ fn head(from: Point, tip: Point, len: f32, angle: f32) -> [Point; 2] {
 /// are drawn, in `inks`. Cells the layout does not have are left out; a
 /// rule over the whole grid has none (see [`caption`]).
 pub fn rule_shapes(layout: &Layout, rule: &Rule, inks: &Inks) -> Vec<Shape> {
-    let line = |points: Vec<Point>, width: f32, colour: Rgba<u8>| Shape::Line {
-        points,
-        width,
-        bulb: 0.0,
-        colour,
-    };
     let mut out = Vec::new();
     match rule {
-        Rule::Diagonal(d) => {
-            let cells = diagonal_cells(layout, *d);
-            if let (Some(&a), Some(&b)) = (cells.first(), cells.last()) {
-                let (ra, ca) = layout.position(a as usize);
-                let (rb, cb) = layout.position(b as usize);
-                let (ra, ca, rb, cb) = (ra as f32, ca as f32, rb as f32, cb as f32);
-                let ends = match d {
-                    Diagonal::Main => [[ca, ra], [cb + 1.0, rb + 1.0]],
-                    Diagonal::Anti => [[ca + 1.0, ra], [cb, rb + 1.0]],
-                };
-                out.push(line(ends.to_vec(), DIAGONAL_WIDTH, inks.diagonal));
-            }
-        }
+        Rule::Diagonal(d) => diagonal_shapes(layout, *d, inks, &mut out),
         Rule::Region(cells) => {
             let corners: Vec<Point> = centres(layout, cells)
                 .into_iter()
@@ -539,61 +521,11 @@ pub fn rule_shapes(layout: &Layout, rule: &Rule, inks: &Inks) -> Vec<Shape> {
             }
         }
         Rule::Difference { cells, .. } | Rule::Ratio { cells, .. } => {
-            if let (Some(a), Some(b)) = (centre(layout, cells[0]), centre(layout, cells[1])) {
-                let m = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
-                if matches!(rule, Rule::Ratio { .. }) {
-                    out.push(line(vec![m], 2.0 * DOT_RADIUS, inks.mark));
-                } else {
-                    if inks.paper[3] > 0 {
-                        out.push(line(vec![m], 2.0 * DOT_RADIUS, inks.paper));
-                    }
-                    out.push(Shape::Ring {
-                        points: vec![m],
-                        radius: DOT_RADIUS - DOT_RING_WIDTH / 2.0,
-                        width: DOT_RING_WIDTH,
-                        colour: inks.mark,
-                    });
-                }
-            }
+            let black = matches!(rule, Rule::Ratio { .. });
+            dot_shapes(layout, *cells, black, inks, &mut out);
         }
-        Rule::Xv { cells, sum } => {
-            if let (Some(a), Some(b)) = (centre(layout, cells[0]), centre(layout, cells[1])) {
-                let m = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
-                if inks.paper[3] > 0 {
-                    out.push(line(vec![m], 2.0 * XV_PLATE, inks.paper));
-                }
-                let text = match sum {
-                    10 => "X".to_string(),
-                    5 => "V".to_string(),
-                    s => s.to_string(),
-                };
-                out.push(Shape::Text {
-                    centre: m,
-                    height: XV_HEIGHT,
-                    text,
-                    colour: inks.text,
-                });
-            }
-        }
-        Rule::Less { cells } => {
-            if let (Some(a), Some(b)) = (centre(layout, cells[0]), centre(layout, cells[1])) {
-                let m = [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0];
-                let d = dist(a, b);
-                if d > 0.0 {
-                    // Pointing to the first (smaller) cell: the tip towards
-                    // it, the open side towards the second.
-                    let (ux, uy) = ((b[0] - a[0]) / d, (b[1] - a[1]) / d);
-                    let tip = [m[0] - ux * SIGN_HALF, m[1] - uy * SIGN_HALF];
-                    let back = [m[0] + ux * SIGN_HALF, m[1] + uy * SIGN_HALF];
-                    let wing = |s: f32| [back[0] - uy * s, back[1] + ux * s];
-                    out.push(line(
-                        vec![wing(SIGN_SPREAD), tip, wing(-SIGN_SPREAD)],
-                        SIGN_WIDTH,
-                        inks.mark,
-                    ));
-                }
-            }
-        }
+        Rule::Xv { cells, sum } => xv_shapes(layout, *cells, *sum, inks, &mut out),
+        Rule::Less { cells } => less_shapes(layout, *cells, inks, &mut out),
         Rule::Thermometer(cells) => {
             let points = centres(layout, cells);
             if !points.is_empty() {
@@ -608,37 +540,7 @@ pub fn rule_shapes(layout: &Layout, rule: &Rule, inks: &Inks) -> Vec<Shape> {
         Rule::Arrow {
             circle,
             line: cells,
-        } => {
-            let ring = centres(layout, circle);
-            let shaft = centres(layout, cells);
-            if !ring.is_empty() {
-                out.push(Shape::Ring {
-                    points: ring.clone(),
-                    radius: ARROW_RING_RADIUS,
-                    width: ARROW_WIDTH,
-                    colour: inks.arrow,
-                });
-            }
-            if let Some(&first) = shaft.first() {
-                // From the circle's edge beside the line's first cell.
-                let mut points = Vec::with_capacity(shaft.len() + 3);
-                let from = ring
-                    .iter()
-                    .copied()
-                    .min_by(|a, b| dist(*a, first).total_cmp(&dist(*b, first)));
-                if let Some(c) = from {
-                    points.push(towards(c, first, ARROW_RING_RADIUS));
-                }
-                points.extend(&shaft);
-                let tip = *points.last().expect("one point at least");
-                let back = points.iter().rev().nth(1).copied();
-                if let Some(back) = back.filter(|&b| dist(b, tip) > 0.0) {
-                    let [l, r] = head(back, tip, ARROW_HEAD, ARROW_HEAD_ANGLE);
-                    points.extend([l, tip, r]);
-                }
-                out.push(line(points, ARROW_WIDTH, inks.arrow));
-            }
-        }
+        } => arrow_shapes(layout, circle, cells, inks, &mut out),
         Rule::Whispers { cells, .. } => {
             out.push(line(
                 centres(layout, cells),
@@ -667,52 +569,12 @@ pub fn rule_shapes(layout: &Layout, rule: &Rule, inks: &Inks) -> Vec<Shape> {
                 inks.region_sum,
             ));
         }
-        Rule::Between(cells) => {
-            let mut points = centres(layout, cells);
-            let ends = [points.first().copied(), points.last().copied()];
-            // The line stops at the end circles.
-            let n = points.len();
-            if n >= 2 {
-                points[0] = towards(points[0], points[1], BETWEEN_RING_RADIUS);
-                points[n - 1] = towards(points[n - 1], points[n - 2], BETWEEN_RING_RADIUS);
-                out.push(line(points, BETWEEN_WIDTH, inks.between));
-            }
-            for end in ends.into_iter().flatten().take(if n >= 2 { 2 } else { 1 }) {
-                if inks.paper[3] > 0 {
-                    out.push(line(vec![end], 2.0 * BETWEEN_RING_RADIUS, inks.paper));
-                }
-                out.push(Shape::Ring {
-                    points: vec![end],
-                    radius: BETWEEN_RING_RADIUS,
-                    width: BETWEEN_RING_WIDTH,
-                    colour: inks.between,
-                });
-            }
-        }
+        Rule::Between(cells) => between_shapes(layout, cells, inks, &mut out),
         Rule::LittleKiller {
             clue,
             direction,
             sum,
-        } => {
-            let (r, c) = *clue;
-            let at = [c as f32 + 0.5, r as f32 + 0.5];
-            let (dr, dc) = direction.step();
-            let (dx, dy) = (dc as f32, dr as f32);
-            let along = |t: f32| [at[0] + dx * t, at[1] + dy * t];
-            let (from, tip) = (along(LITTLE_KILLER_ARROW[0]), along(LITTLE_KILLER_ARROW[1]));
-            let [l, r] = head(from, tip, LITTLE_KILLER_HEAD, ARROW_HEAD_ANGLE);
-            out.push(line(
-                vec![from, tip, l, tip, r],
-                LITTLE_KILLER_WIDTH,
-                inks.text,
-            ));
-            out.push(Shape::Text {
-                centre: along(-LITTLE_KILLER_SHIFT),
-                height: CLUE_HEIGHT,
-                text: sum.to_string(),
-                colour: inks.text,
-            });
-        }
+        } => little_killer_shapes(*clue, *direction, *sum, inks, &mut out),
         Rule::Sandwich { clue, sum } => {
             let (r, c) = *clue;
             out.push(Shape::Text {
@@ -730,6 +592,189 @@ pub fn rule_shapes(layout: &Layout, rule: &Rule, inks: &Inks) -> Vec<Shape> {
     }
     out.retain(|s| !matches!(s, Shape::Line { points, .. } if points.is_empty()));
     out
+}
+
+/// A plain line (no bulb) through `points`; one point is a dot.
+fn line(points: Vec<Point>, width: f32, colour: Rgba<u8>) -> Shape {
+    Shape::Line {
+        points,
+        width,
+        bulb: 0.0,
+        colour,
+    }
+}
+
+/// A diagonal: one line from corner to corner of its end cells.
+fn diagonal_shapes(layout: &Layout, d: Diagonal, inks: &Inks, out: &mut Vec<Shape>) {
+    let cells = diagonal_cells(layout, d);
+    if let (Some(&a), Some(&b)) = (cells.first(), cells.last()) {
+        let (ra, ca) = layout.position(a as usize);
+        let (rb, cb) = layout.position(b as usize);
+        let (ra, ca, rb, cb) = (ra as f32, ca as f32, rb as f32, cb as f32);
+        let ends = match d {
+            Diagonal::Main => [[ca, ra], [cb + 1.0, rb + 1.0]],
+            Diagonal::Anti => [[ca + 1.0, ra], [cb, rb + 1.0]],
+        };
+        out.push(line(ends.to_vec(), DIAGONAL_WIDTH, inks.diagonal));
+    }
+}
+
+/// The middle of the edge between two cells, when the layout has both.
+fn between_cells(layout: &Layout, cells: [u32; 2]) -> Option<(Point, Point, Point)> {
+    let (a, b) = (centre(layout, cells[0])?, centre(layout, cells[1])?);
+    Some((a, b, [(a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0]))
+}
+
+/// A dot on the edge of two cells: black (a ratio) filled, white (a
+/// difference) a ring on paper.
+fn dot_shapes(layout: &Layout, cells: [u32; 2], black: bool, inks: &Inks, out: &mut Vec<Shape>) {
+    let Some((_, _, m)) = between_cells(layout, cells) else {
+        return;
+    };
+    if black {
+        out.push(line(vec![m], 2.0 * DOT_RADIUS, inks.mark));
+    } else {
+        if inks.paper[3] > 0 {
+            out.push(line(vec![m], 2.0 * DOT_RADIUS, inks.paper));
+        }
+        out.push(Shape::Ring {
+            points: vec![m],
+            radius: DOT_RADIUS - DOT_RING_WIDTH / 2.0,
+            width: DOT_RING_WIDTH,
+            colour: inks.mark,
+        });
+    }
+}
+
+/// An X (10), V (5) or other sum on the edge of two cells, on a plate of
+/// paper.
+fn xv_shapes(layout: &Layout, cells: [u32; 2], sum: u32, inks: &Inks, out: &mut Vec<Shape>) {
+    let Some((_, _, m)) = between_cells(layout, cells) else {
+        return;
+    };
+    if inks.paper[3] > 0 {
+        out.push(line(vec![m], 2.0 * XV_PLATE, inks.paper));
+    }
+    let text = match sum {
+        10 => "X".to_string(),
+        5 => "V".to_string(),
+        s => s.to_string(),
+    };
+    out.push(Shape::Text {
+        centre: m,
+        height: XV_HEIGHT,
+        text,
+        colour: inks.text,
+    });
+}
+
+/// A comparison sign on the edge of two cells, pointing to the first
+/// (smaller) cell.
+fn less_shapes(layout: &Layout, cells: [u32; 2], inks: &Inks, out: &mut Vec<Shape>) {
+    let Some((a, b, m)) = between_cells(layout, cells) else {
+        return;
+    };
+    let d = dist(a, b);
+    if d > 0.0 {
+        // Pointing to the first (smaller) cell: the tip towards
+        // it, the open side towards the second.
+        let (ux, uy) = ((b[0] - a[0]) / d, (b[1] - a[1]) / d);
+        let tip = [m[0] - ux * SIGN_HALF, m[1] - uy * SIGN_HALF];
+        let back = [m[0] + ux * SIGN_HALF, m[1] + uy * SIGN_HALF];
+        let wing = |s: f32| [back[0] - uy * s, back[1] + ux * s];
+        out.push(line(
+            vec![wing(SIGN_SPREAD), tip, wing(-SIGN_SPREAD)],
+            SIGN_WIDTH,
+            inks.mark,
+        ));
+    }
+}
+
+/// An arrow: the ring around its circle's cells, and its line from the
+/// ring's edge through `cells` to a head.
+fn arrow_shapes(layout: &Layout, circle: &[u32], cells: &[u32], inks: &Inks, out: &mut Vec<Shape>) {
+    let ring = centres(layout, circle);
+    let shaft = centres(layout, cells);
+    if !ring.is_empty() {
+        out.push(Shape::Ring {
+            points: ring.clone(),
+            radius: ARROW_RING_RADIUS,
+            width: ARROW_WIDTH,
+            colour: inks.arrow,
+        });
+    }
+    if let Some(&first) = shaft.first() {
+        // From the circle's edge beside the line's first cell.
+        let mut points = Vec::with_capacity(shaft.len() + 3);
+        let from = ring
+            .iter()
+            .copied()
+            .min_by(|a, b| dist(*a, first).total_cmp(&dist(*b, first)));
+        if let Some(c) = from {
+            points.push(towards(c, first, ARROW_RING_RADIUS));
+        }
+        points.extend(&shaft);
+        let tip = *points.last().expect("one point at least");
+        let back = points.iter().rev().nth(1).copied();
+        if let Some(back) = back.filter(|&b| dist(b, tip) > 0.0) {
+            let [l, r] = head(back, tip, ARROW_HEAD, ARROW_HEAD_ANGLE);
+            points.extend([l, tip, r]);
+        }
+        out.push(line(points, ARROW_WIDTH, inks.arrow));
+    }
+}
+
+/// A between line: the line from ring to ring, and a ring on paper at
+/// each end.
+fn between_shapes(layout: &Layout, cells: &[u32], inks: &Inks, out: &mut Vec<Shape>) {
+    let mut points = centres(layout, cells);
+    let ends = [points.first().copied(), points.last().copied()];
+    // The line stops at the end circles.
+    let n = points.len();
+    if n >= 2 {
+        points[0] = towards(points[0], points[1], BETWEEN_RING_RADIUS);
+        points[n - 1] = towards(points[n - 1], points[n - 2], BETWEEN_RING_RADIUS);
+        out.push(line(points, BETWEEN_WIDTH, inks.between));
+    }
+    for end in ends.into_iter().flatten().take(if n >= 2 { 2 } else { 1 }) {
+        if inks.paper[3] > 0 {
+            out.push(line(vec![end], 2.0 * BETWEEN_RING_RADIUS, inks.paper));
+        }
+        out.push(Shape::Ring {
+            points: vec![end],
+            radius: BETWEEN_RING_RADIUS,
+            width: BETWEEN_RING_WIDTH,
+            colour: inks.between,
+        });
+    }
+}
+
+/// A little killer clue outside the grid: a small arrow along its
+/// diagonal, and the sum behind it.
+fn little_killer_shapes(
+    (r, c): Place,
+    direction: Direction,
+    sum: u32,
+    inks: &Inks,
+    out: &mut Vec<Shape>,
+) {
+    let at = [c as f32 + 0.5, r as f32 + 0.5];
+    let (dr, dc) = direction.step();
+    let (dx, dy) = (dc as f32, dr as f32);
+    let along = |t: f32| [at[0] + dx * t, at[1] + dy * t];
+    let (from, tip) = (along(LITTLE_KILLER_ARROW[0]), along(LITTLE_KILLER_ARROW[1]));
+    let [l, r] = head(from, tip, LITTLE_KILLER_HEAD, ARROW_HEAD_ANGLE);
+    out.push(line(
+        vec![from, tip, l, tip, r],
+        LITTLE_KILLER_WIDTH,
+        inks.text,
+    ));
+    out.push(Shape::Text {
+        centre: along(-LITTLE_KILLER_SHIFT),
+        height: CLUE_HEIGHT,
+        text: sum.to_string(),
+        colour: inks.text,
+    });
 }
 
 /// Grid coordinates to image pixels (pixel indices, the centre of pixel

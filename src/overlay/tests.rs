@@ -367,7 +367,7 @@ fn a_rendered_killer_shows_dashed_cages_and_sums() {
 
     // Cage a is r1c1-r1c3 (sum 12): along its top, inside the cells, ink
     // and paper alternate (dashes) where the plain grid has no line.
-    let y = cages::CAGE_INSET;
+    let y = cage_outline::CAGE_INSET;
     let row: Vec<bool> = (0..150)
         .map(|i| 0.5 + i as f32 * 0.01)
         .map(|x| dark(&at(&with, x, y)) && !dark(&at(&without, x, y)))
@@ -378,7 +378,10 @@ fn a_rendered_killer_shows_dashed_cages_and_sums() {
     // Its right side ends inside r1c3: no outline across into r1c4 at
     // mid-height of the row, but there is one just inside r1c3.
     let column = |x: f32| (20..80).any(|i| dark(&at(&with, x, i as f32 * 0.01)));
-    assert!(column(3.0 - cages::CAGE_INSET), "the cage's right side");
+    assert!(
+        column(3.0 - cage_outline::CAGE_INSET),
+        "the cage's right side"
+    );
     assert!(!column(3.0 + 0.5), "nothing in the middle of r1c4");
 
     // The sum "12" in r1c1's top-left corner, inside the outline; r1c2
@@ -399,7 +402,7 @@ fn a_rendered_killer_shows_dashed_cages_and_sums() {
     // A cage of one cell is a small dashed square.
     let one = plain.with_cages(vec![Cage::new(5, vec![40])]).unwrap();
     let img = render_grid(&one, None, &options).unwrap();
-    let bottom = 5.0 - cages::CAGE_INSET;
+    let bottom = 5.0 - cage_outline::CAGE_INSET;
     let inked = |img: &RgbaImage| {
         (20..80)
             .filter(|&i| dark(&at(img, 4.0 + i as f32 * 0.01, bottom)))

@@ -2,13 +2,15 @@
 //! layout into it ([`SudokuSolver`]).
 
 mod budget;
-mod cages;
+mod cage_cover;
 pub mod dlx;
+mod error;
 pub mod generate;
 mod rules;
 mod sudoku;
 
 pub use budget::{Budget, CHECK_EVERY, DEFAULT_TIME, set_time_limit, time_limit};
-pub use cages::MAX_COMBINATIONS;
+pub use cage_cover::MAX_COMBINATIONS;
+pub use error::SolveError;
 pub use rules::RuleEliminations;
-pub use sudoku::{Outcome, SolveError, SudokuSolver, houses_layout, solve, solve_within};
+pub use sudoku::{Outcome, SudokuSolver, houses_layout, solve, solve_within};

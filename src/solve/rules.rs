@@ -139,247 +139,253 @@ impl RuleSet {
     fn compile(layout: &Layout, rules: &[Rule], only: Option<usize>) -> RuleSet {
         let n = layout.size();
         let cells = layout.cell_count();
-        let full = full_mask(n);
         let mut set = RuleSet {
-            masks: vec![full; cells],
+            masks: vec![full_mask(n); cells],
             mask_scratch: vec![0; cells],
             n,
             ..RuleSet::default()
         };
-        let mut pairs: Vec<Pair> = Vec::new();
-        let add = |pairs: &mut Vec<Pair>, a: u32, b: u32, rel: &dyn Fn(u32, u32) -> bool| {
-            if a != b {
-                add_pair(pairs, n, a, b, rel);
-            }
+        let mut pairs = Pairs {
+            list: Vec::new(),
+            n,
         };
-        let group = |set: &mut RuleSet, cells: Vec<u32>| {
-            if cells.len() == n {
-                set.houses.push(cells);
-            } else if cells.len() > 1 {
-                set.groups.push(cells);
-            }
-        };
-        let neighbours = |steps: &[(i32, i32)]| -> Vec<(u32, u32)> {
-            let mut out = Vec::new();
-            for c in 0..cells {
-                let (r, k) = layout.position(c);
-                for &(dr, dk) in steps {
-                    let (r2, k2) = (r as i32 + dr, k as i32 + dk);
-                    if r2 < 0 || k2 < 0 {
-                        continue;
-                    }
-                    if let Some(o) = layout.cell_at(r2 as usize, k2 as usize)
-                        && o > c
-                    {
-                        out.push((c as u32, o as u32));
-                    }
-                }
-            }
-            out
-        };
-        let orth = neighbours(&[(0, 1), (1, 0), (0, -1), (-1, 0)]);
-        let differ = |x: u32, y: u32| x != y;
+        let orth = neighbours(layout, &[(0, 1), (1, 0), (0, -1), (-1, 0)]);
         for (i, rule) in rules.iter().enumerate() {
             if only.is_some_and(|o| o != i) {
                 continue;
             }
-            match rule {
-                Rule::Diagonal(d) => group(&mut set, diagonal_cells(layout, *d)),
-                Rule::Region(c) | Rule::Distinct(c) => group(&mut set, c.clone()),
-                Rule::DisjointGroups => {
-                    for g in disjoint_groups(layout) {
-                        group(&mut set, g);
-                    }
-                }
-                Rule::Odd(c) => set.masks[*c as usize] &= odd_mask(n),
-                Rule::Even(c) => set.masks[*c as usize] &= full & !odd_mask(n),
-                Rule::AntiKnight => {
-                    let steps = [
-                        (1, 2),
-                        (2, 1),
-                        (1, -2),
-                        (2, -1),
-                        (-1, 2),
-                        (-2, 1),
-                        (-1, -2),
-                        (-2, -1),
-                    ];
-                    for (a, b) in neighbours(&steps) {
-                        if !share_house(layout, a, b) {
-                            add(&mut pairs, a, b, &differ);
-                        }
-                    }
-                }
-                Rule::AntiKing => {
-                    for (a, b) in neighbours(&[(1, 1), (1, -1), (-1, 1), (-1, -1)]) {
-                        if !share_house(layout, a, b) {
-                            add(&mut pairs, a, b, &differ);
-                        }
-                    }
-                }
-                Rule::NonConsecutive => {
-                    for &(a, b) in &orth {
-                        add(&mut pairs, a, b, &|x, y| x.abs_diff(y) != 1);
-                    }
-                }
-                Rule::Difference {
-                    cells: [a, b],
-                    value,
-                } => {
-                    let v = *value;
-                    add(&mut pairs, *a, *b, &|x, y| x.abs_diff(y) == v);
-                }
-                Rule::Ratio {
-                    cells: [a, b],
-                    value,
-                } => {
-                    let v = *value;
-                    add(&mut pairs, *a, *b, &|x, y| x * v == y || y * v == x);
-                }
-                Rule::Xv { cells: [a, b], sum } => {
-                    let s = *sum;
-                    add(&mut pairs, *a, *b, &|x, y| x + y == s);
-                }
-                Rule::Less { cells: [a, b] } => add(&mut pairs, *a, *b, &|x, y| x < y),
-                Rule::AllGiven(mark) => {
-                    for &(a, b) in &orth {
-                        let marked = rules
-                            .iter()
-                            .any(|r| crate::grid::marks_pair(*mark, r, a, b));
-                        if marked {
-                            continue;
-                        }
-                        match mark {
-                            Mark::Difference => add(&mut pairs, a, b, &|x, y| x.abs_diff(y) != 1),
-                            Mark::Ratio => add(&mut pairs, a, b, &|x, y| x != 2 * y && y != 2 * x),
-                            Mark::Xv => add(&mut pairs, a, b, &|x, y| x + y != 5 && x + y != 10),
-                        }
-                    }
-                }
-                Rule::Thermometer(cs) => {
-                    let len = cs.len() as u32;
-                    for (i, &a) in cs.iter().enumerate() {
-                        // The i-th cell from the bulb is at least i + 1 and
-                        // leaves room for the cells after it.
-                        let (lo, hi) = (i as u32 + 1, n as u32 - (len - 1 - i as u32));
-                        set.masks[a as usize] &= range_mask(lo, hi);
-                        for (j, &b) in cs.iter().enumerate().skip(i + 1) {
-                            let gap = (j - i) as u32;
-                            add(&mut pairs, a, b, &|x, y| y >= x + gap);
-                        }
-                    }
-                }
-                Rule::Whispers { cells: cs, gap } => {
-                    let g = *gap;
-                    for w in cs.windows(2) {
-                        add(&mut pairs, w[0], w[1], &|x, y| x.abs_diff(y) >= g);
-                    }
-                }
-                Rule::Palindrome(cs) => {
-                    let len = cs.len();
-                    for i in 0..len / 2 {
-                        add(&mut pairs, cs[i], cs[len - 1 - i], &|x, y| x == y);
-                    }
-                }
-                Rule::Renban(cs) => {
-                    let span = cs.len() as u32 - 1;
-                    for (i, &a) in cs.iter().enumerate() {
-                        for &b in &cs[i + 1..] {
-                            add(&mut pairs, a, b, &|x, y| x != y && x.abs_diff(y) <= span);
-                        }
-                    }
-                    set.checks.push(Check::Renban { cells: cs.clone() });
-                }
-                // Checked: two different ends; guarded all the same.
-                Rule::Between(cs) if cs.len() < 2 => {}
-                Rule::Between(cs) => {
-                    let (e1, e2) = (cs[0], cs[cs.len() - 1]);
-                    let middle: Vec<u32> = cs[1..cs.len() - 1].to_vec();
-                    if !middle.is_empty() {
-                        add(&mut pairs, e1, e2, &|x, y| x.abs_diff(y) >= 2);
-                        for &m in &middle {
-                            add(&mut pairs, e1, m, &|x, y| x != y);
-                            add(&mut pairs, e2, m, &|x, y| x != y);
-                        }
-                    }
-                    set.checks.push(Check::Between {
-                        ends: [e1, e2],
-                        middle,
-                    });
-                }
-                Rule::Arrow { circle, line } => {
-                    if circle.len() == 1 {
-                        // The circle's digit exceeds each line cell by at
-                        // least the other line cells' ones.
-                        let rest = line.len() as u32 - 1;
-                        for &l in line {
-                            add(&mut pairs, circle[0], l, &|x, y| x >= y + rest);
-                        }
-                    }
-                    set.checks.push(Check::Arrow {
-                        circle: circle.clone(),
-                        line: line.clone(),
-                        distinct: all_share_a_house(layout, line),
-                    });
-                }
-                Rule::LittleKiller { sum, .. } => {
-                    let cells = rule.cells(layout);
-                    set.checks.push(Check::Sum {
-                        distinct: all_share_a_house(layout, &cells),
-                        cells,
-                        sum: *sum,
-                    })
-                }
-                Rule::Sandwich { sum, .. } => set.checks.push(Check::Sandwich {
-                    cells: rule.cells(layout),
-                    sum: *sum,
-                }),
-                Rule::RegionSum(cs) => {
-                    let parts = box_parts(layout, cs);
-                    // A line that passes a cell twice is left to the
-                    // bounds that allow repeats.
-                    let twice = parts.iter().any(|p| !all_share_a_house(layout, p));
-                    if parts.len() > 1 && !twice {
-                        set.checks.push(Check::EqualSums { parts });
-                    }
+            set.add_rule(layout, rules, rule, &orth, &mut pairs);
+        }
+        set.keep_pairs(layout, pairs.list);
+        set.index_cells(cells);
+        set
+    }
+
+    /// Adds what `rule` (one of `rules`) asks: houses and groups, the
+    /// symbols a cell may hold, pairs (to `pairs`) and checks. `orth` is the
+    /// layout's orthogonal neighbours.
+    fn add_rule(
+        &mut self,
+        layout: &Layout,
+        rules: &[Rule],
+        rule: &Rule,
+        orth: &[(u32, u32)],
+        pairs: &mut Pairs,
+    ) {
+        let n = self.n;
+        match rule {
+            Rule::Diagonal(d) => self.add_group(diagonal_cells(layout, *d)),
+            Rule::Region(c) | Rule::Distinct(c) => self.add_group(c.clone()),
+            Rule::DisjointGroups => {
+                for g in disjoint_groups(layout) {
+                    self.add_group(g);
                 }
             }
+            Rule::Odd(c) => self.masks[*c as usize] &= odd_mask(n),
+            Rule::Even(c) => self.masks[*c as usize] &= full_mask(n) & !odd_mask(n),
+            Rule::AntiKnight => {
+                let steps = [
+                    (1, 2),
+                    (2, 1),
+                    (1, -2),
+                    (2, -1),
+                    (-1, 2),
+                    (-2, 1),
+                    (-1, -2),
+                    (-2, -1),
+                ];
+                pairs.differ_outside_houses(layout, &neighbours(layout, &steps));
+            }
+            Rule::AntiKing => {
+                let steps = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+                pairs.differ_outside_houses(layout, &neighbours(layout, &steps));
+            }
+            Rule::NonConsecutive => {
+                for &(a, b) in orth {
+                    pairs.add(a, b, &|x, y| x.abs_diff(y) != 1);
+                }
+            }
+            Rule::Difference {
+                cells: [a, b],
+                value,
+            } => {
+                let v = *value;
+                pairs.add(*a, *b, &|x, y| x.abs_diff(y) == v);
+            }
+            Rule::Ratio {
+                cells: [a, b],
+                value,
+            } => {
+                let v = *value;
+                pairs.add(*a, *b, &|x, y| x * v == y || y * v == x);
+            }
+            Rule::Xv { cells: [a, b], sum } => {
+                let s = *sum;
+                pairs.add(*a, *b, &|x, y| x + y == s);
+            }
+            Rule::Less { cells: [a, b] } => pairs.add(*a, *b, &|x, y| x < y),
+            Rule::AllGiven(mark) => pairs.unmarked(rules, *mark, orth),
+            Rule::Thermometer(cs) => self.add_thermometer(cs, pairs),
+            Rule::Whispers { cells: cs, gap } => {
+                let g = *gap;
+                for w in cs.windows(2) {
+                    pairs.add(w[0], w[1], &|x, y| x.abs_diff(y) >= g);
+                }
+            }
+            Rule::Palindrome(cs) => {
+                let len = cs.len();
+                for i in 0..len / 2 {
+                    pairs.add(cs[i], cs[len - 1 - i], &|x, y| x == y);
+                }
+            }
+            Rule::Renban(cs) => self.add_renban(cs, pairs),
+            // Checked: two different ends; guarded all the same.
+            Rule::Between(cs) if cs.len() < 2 => {}
+            Rule::Between(cs) => self.add_between(cs, pairs),
+            Rule::Arrow { circle, line } => self.add_arrow(layout, circle, line, pairs),
+            Rule::LittleKiller { sum, .. } => {
+                let cells = rule.cells(layout);
+                self.checks.push(Check::Sum {
+                    distinct: all_share_a_house(layout, &cells),
+                    cells,
+                    sum: *sum,
+                })
+            }
+            Rule::Sandwich { sum, .. } => self.checks.push(Check::Sandwich {
+                cells: rule.cells(layout),
+                sum: *sum,
+            }),
+            Rule::RegionSum(cs) => self.add_region_sum(layout, cs),
         }
-        // Pairs of cells that already share a house or a group and only
-        // need to differ add nothing.
+    }
+
+    /// A group of cells whose symbols differ: a house when it has as many
+    /// cells as symbols; one cell alone asks nothing.
+    fn add_group(&mut self, cells: Vec<u32>) {
+        if cells.len() == self.n {
+            self.houses.push(cells);
+        } else if cells.len() > 1 {
+            self.groups.push(cells);
+        }
+    }
+
+    /// A thermometer: the i-th cell from the bulb is at least i + 1 and
+    /// leaves room for the cells after it, and each cell is at least as many
+    /// above an earlier one as it is cells away.
+    fn add_thermometer(&mut self, cs: &[u32], pairs: &mut Pairs) {
+        let n = self.n;
+        let len = cs.len() as u32;
+        for (i, &a) in cs.iter().enumerate() {
+            let (lo, hi) = (i as u32 + 1, n as u32 - (len - 1 - i as u32));
+            self.masks[a as usize] &= range_mask(lo, hi);
+            for (j, &b) in cs.iter().enumerate().skip(i + 1) {
+                let gap = (j - i) as u32;
+                pairs.add(a, b, &|x, y| y >= x + gap);
+            }
+        }
+    }
+
+    /// A renban line: its cells differ and lie within the line's length of
+    /// each other, and the whole line is a run (checked during the search).
+    fn add_renban(&mut self, cs: &[u32], pairs: &mut Pairs) {
+        let span = cs.len() as u32 - 1;
+        for (i, &a) in cs.iter().enumerate() {
+            for &b in &cs[i + 1..] {
+                pairs.add(a, b, &|x, y| x != y && x.abs_diff(y) <= span);
+            }
+        }
+        self.checks.push(Check::Renban { cells: cs.to_vec() });
+    }
+
+    /// A between line of two ends or more: with a middle, the ends differ
+    /// by 2 or more and from each middle cell; the middle lies between them
+    /// (checked during the search).
+    fn add_between(&mut self, cs: &[u32], pairs: &mut Pairs) {
+        let (e1, e2) = (cs[0], cs[cs.len() - 1]);
+        let middle: Vec<u32> = cs[1..cs.len() - 1].to_vec();
+        if !middle.is_empty() {
+            pairs.add(e1, e2, &|x, y| x.abs_diff(y) >= 2);
+            for &m in &middle {
+                pairs.add(e1, m, &|x, y| x != y);
+                pairs.add(e2, m, &|x, y| x != y);
+            }
+        }
+        self.checks.push(Check::Between {
+            ends: [e1, e2],
+            middle,
+        });
+    }
+
+    /// An arrow: a one-cell circle exceeds each line cell by at least the
+    /// other line cells' ones; the sum itself is checked during the search.
+    fn add_arrow(&mut self, layout: &Layout, circle: &[u32], line: &[u32], pairs: &mut Pairs) {
+        if circle.len() == 1 {
+            let rest = line.len() as u32 - 1;
+            for &l in line {
+                pairs.add(circle[0], l, &|x, y| x >= y + rest);
+            }
+        }
+        self.checks.push(Check::Arrow {
+            circle: circle.to_vec(),
+            line: line.to_vec(),
+            distinct: all_share_a_house(layout, line),
+        });
+    }
+
+    /// A region sum line: its parts in each box add up alike (checked
+    /// during the search) when there are two or more.
+    fn add_region_sum(&mut self, layout: &Layout, cs: &[u32]) {
+        let parts = box_parts(layout, cs);
+        // A line that passes a cell twice is left to the
+        // bounds that allow repeats.
+        let twice = parts.iter().any(|p| !all_share_a_house(layout, p));
+        if parts.len() > 1 && !twice {
+            self.checks.push(Check::EqualSums { parts });
+        }
+    }
+
+    /// Keeps the `pairs` that ask more than what a house or a group already
+    /// does (pairs of cells sharing one that only need to differ add
+    /// nothing).
+    fn keep_pairs(&mut self, layout: &Layout, mut pairs: Vec<Pair>) {
+        let full = full_mask(self.n);
         pairs.retain(|p| {
-            let only_differ = (0..n).all(|x| p.ab[x] == full & !(1 << x));
+            let only_differ = (0..self.n).all(|x| p.ab[x] == full & !(1 << x));
             !(only_differ
                 && (share_house(layout, p.a, p.b)
-                    || set
+                    || self
                         .houses
                         .iter()
-                        .chain(&set.groups)
+                        .chain(&self.groups)
                         .any(|g| g.contains(&p.a) && g.contains(&p.b))))
         });
-        set.pairs = pairs;
+        self.pairs = pairs;
+    }
+
+    /// Indexes the pairs and groups of each of the `cells`, and the cells
+    /// the checks name.
+    fn index_cells(&mut self, cells: usize) {
         let mut per_cell = vec![Vec::new(); cells];
-        for (k, p) in set.pairs.iter().enumerate() {
+        for (k, p) in self.pairs.iter().enumerate() {
             per_cell[p.a as usize].push(k as u32);
             per_cell[p.b as usize].push(k as u32);
         }
-        (set.cell_pairs, set.pair_start) = flatten(per_cell);
+        (self.cell_pairs, self.pair_start) = flatten(per_cell);
         let mut per_cell = vec![Vec::new(); cells];
-        for (g, cs) in set.groups.iter().enumerate() {
+        for (g, cs) in self.groups.iter().enumerate() {
             for &c in cs {
                 per_cell[c as usize].push(g as u32);
             }
         }
-        (set.cell_groups, set.group_start) = flatten(per_cell);
+        (self.cell_groups, self.group_start) = flatten(per_cell);
         let mut seen = vec![false; cells];
-        for check in &set.checks {
+        for check in &self.checks {
             for c in check.cells() {
                 if !std::mem::replace(&mut seen[c as usize], true) {
-                    set.check_cells.push(c);
+                    self.check_cells.push(c);
                 }
             }
         }
-        set
     }
 
     /// True when the rules add nothing.
@@ -839,6 +845,68 @@ fn m_empty(m: &[u32], check: &Check) -> bool {
 fn share_house(layout: &Layout, a: u32, b: u32) -> bool {
     let hb = layout.houses_of(b as usize);
     layout.houses_of(a as usize).iter().any(|h| hb.contains(h))
+}
+
+/// The pairs of cells being compiled, for a layout of `n` symbols.
+struct Pairs {
+    list: Vec<Pair>,
+    n: usize,
+}
+
+impl Pairs {
+    /// Adds the pair `a`, `b` whose symbols `x`, `y` may stand together
+    /// when `rel(x, y)` ([`add_pair`]); a cell with itself adds nothing.
+    fn add(&mut self, a: u32, b: u32, rel: &dyn Fn(u32, u32) -> bool) {
+        if a != b {
+            add_pair(&mut self.list, self.n, a, b, rel);
+        }
+    }
+
+    /// The `cells` pairs that share no house hold different symbols.
+    fn differ_outside_houses(&mut self, layout: &Layout, cells: &[(u32, u32)]) {
+        for &(a, b) in cells {
+            if !share_house(layout, a, b) {
+                self.add(a, b, &|x, y| x != y);
+            }
+        }
+    }
+
+    /// Every `mark` is given: the orthogonal neighbours (`orth`) no rule
+    /// of `rules` marks with one cannot be what it would mark.
+    fn unmarked(&mut self, rules: &[Rule], mark: Mark, orth: &[(u32, u32)]) {
+        for &(a, b) in orth {
+            let marked = rules.iter().any(|r| crate::grid::marks_pair(mark, r, a, b));
+            if marked {
+                continue;
+            }
+            match mark {
+                Mark::Difference => self.add(a, b, &|x, y| x.abs_diff(y) != 1),
+                Mark::Ratio => self.add(a, b, &|x, y| x != 2 * y && y != 2 * x),
+                Mark::Xv => self.add(a, b, &|x, y| x + y != 5 && x + y != 10),
+            }
+        }
+    }
+}
+
+/// The cells of `layout` `steps` (rows, columns) apart, each pair once,
+/// the lower cell first.
+fn neighbours(layout: &Layout, steps: &[(i32, i32)]) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    for c in 0..layout.cell_count() {
+        let (r, k) = layout.position(c);
+        for &(dr, dk) in steps {
+            let (r2, k2) = (r as i32 + dr, k as i32 + dk);
+            if r2 < 0 || k2 < 0 {
+                continue;
+            }
+            if let Some(o) = layout.cell_at(r2 as usize, k2 as usize)
+                && o > c
+            {
+                out.push((c as u32, o as u32));
+            }
+        }
+    }
+    out
 }
 
 /// Adds the pair `a`, `b` whose symbols `x`, `y` (from 1) may stand

@@ -1,64 +1,23 @@
 //! The sudoku encoding of a layout as exact cover: one primary item per cell
 //! and one per (house, symbol); an option places a symbol in a cell and covers
 //! the cell and the item of every house that contains it. Cages, when a
-//! puzzle has them, add items and options of their own ([`super::cages`]);
+//! puzzle has them, add items and options of their own ([`super::cage_cover`]);
 //! variant rules add houses, secondary items and checks made during the
 //! search ([`super::rules`]).
 
 use std::sync::Arc;
 
 use super::budget::Budget;
-use super::cages::CageRules;
+use super::cage_cover::CageRules;
 use super::dlx::{Dlx, Matrix};
+use super::error::SolveError;
 use super::rules::RuleSet;
-use crate::grid::{Cage, CageError, Conflict, Layout, Puzzle, Rule, RuleError};
+use crate::grid::{Cage, Conflict, Layout, Puzzle, Rule};
 
 /// The subset rule's reach on puzzles with cages: items with up to this many
 /// options, so that a cage symbol confined to one row or box of a cage of up
 /// to 4 cells is seen (measured where it is set, in `SudokuSolver::build`).
 const KILLER_SUBSET_LIMIT: usize = 4;
-
-/// Why a puzzle cannot be searched.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum SolveError {
-    /// Two givens in one house hold the same symbol.
-    #[error("givens conflict: {value} appears twice in {house}, at {first} and {second}")]
-    Conflict {
-        value: char,
-        house: String,
-        first: String,
-        second: String,
-        conflict: Conflict,
-    },
-    /// The cages break a rule (checked before any search).
-    #[error("{0}")]
-    Cages(CageError),
-    /// A variant rule cannot be met or meant (checked before any search).
-    #[error("{0}")]
-    Rules(RuleError),
-    /// The puzzle is well formed but beyond what the solver takes.
-    #[error("cannot solve: {0}")]
-    Unsupported(String),
-    /// The search ran out of its [`Budget`] before it finished: the count
-    /// is not known.
-    #[error("{}", gave_up_message(*.found, *.limit))]
-    GaveUp {
-        /// Solutions found before it gave up.
-        found: u64,
-        /// The count it was asked to reach.
-        limit: u64,
-    },
-}
-
-/// What a search that gave up knew.
-fn gave_up_message(found: u64, limit: u64) -> String {
-    let what = match (found, limit) {
-        (0, _) => "no solution found yet".to_string(),
-        (1, 2) => "one solution found, not yet known to be the only one".to_string(),
-        (n, _) => format!("{n} solutions found so far"),
-    };
-    format!("the search did not finish: {what}")
-}
 
 /// Solutions found, counted up to the limit asked for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -137,7 +96,7 @@ impl SudokuSolver {
     /// cages: checking them against the rules of a killer is
     /// [`Puzzle::check_cages`]'s job). Fails when a cage has a cell outside
     /// the layout or twice, more cells than symbols, or more combinations of
-    /// symbols than the solver takes ([`super::cages::MAX_COMBINATIONS`]).
+    /// symbols than the solver takes ([`super::cage_cover::MAX_COMBINATIONS`]).
     pub fn with_cages(layout: Arc<Layout>, cages: &[Cage]) -> Result<SudokuSolver, SolveError> {
         let rules = CageRules::new(&layout, cages)?;
         Ok(SudokuSolver::build(

@@ -24,7 +24,7 @@ use std::sync::Arc;
 use ab_glyph::{Font, FontVec, point};
 use image::{Rgb, RgbImage};
 use sudoku_lens::grid::{Layout, Puzzle};
-use sudoku_lens::overlay::cages::{CAGE_INSET, Segment, cage_outline, dashes, sum_cell};
+use sudoku_lens::overlay::cage_outline::{CAGE_INSET, Segment, cage_outline, dashes, sum_cell};
 use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::generate::killer;
 

@@ -42,9 +42,10 @@ pub struct Intersection {
     pub in_b: u32,
 }
 
-/// The geometry of a layout as the logic engine uses it.
+/// A layout's houses indexed as the logic engine uses them: each cell's
+/// houses, its peers, the intersections, the sub-grids and the names.
 #[derive(Clone, Debug)]
-pub struct Shape {
+pub struct HouseIndex {
     layout: Arc<Layout>,
     n: usize,
     cells: usize,
@@ -70,8 +71,8 @@ pub struct Shape {
     house_label: Vec<(u32, u32)>,
 }
 
-impl Shape {
-    pub fn new(layout: Arc<Layout>) -> Shape {
+impl HouseIndex {
+    pub fn new(layout: Arc<Layout>) -> HouseIndex {
         let n = layout.size();
         let cells = layout.cell_count();
         let houses = layout.houses();
@@ -118,7 +119,7 @@ impl Shape {
             }
             peer_start.push(peers.len() as u32);
         }
-        let mut shape = Shape {
+        let mut index = HouseIndex {
             n,
             cells,
             kinds,
@@ -135,10 +136,10 @@ impl Shape {
             house_label: Vec::new(),
             layout,
         };
-        shape.intersections = shape.find_intersections();
-        shape.grids = shape.find_grids();
-        shape.label();
-        shape
+        index.intersections = index.find_intersections();
+        index.grids = index.find_grids();
+        index.label();
+        index
     }
 
     pub fn layout(&self) -> &Arc<Layout> {
@@ -541,13 +542,13 @@ pub fn bits(mut m: u32) -> impl Iterator<Item = usize> {
 mod tests {
     use super::*;
 
-    fn shape(name: &str) -> Shape {
-        Shape::new(Arc::new(Layout::named(name).unwrap()))
+    fn houses(name: &str) -> HouseIndex {
+        HouseIndex::new(Arc::new(Layout::named(name).unwrap()))
     }
 
     #[test]
     fn classic_is_one_unnamed_grid() {
-        let s = shape("classic");
+        let s = houses("classic");
         assert_eq!(s.grids().len(), 1);
         assert_eq!(s.peers(0).len(), 20);
         assert_eq!(s.cell_name(80), "r9c9");
@@ -560,7 +561,7 @@ mod tests {
 
     #[test]
     fn samurai_grids_are_named_from_their_place() {
-        let s = shape("samurai");
+        let s = houses("samurai");
         let names: Vec<&str> = s.grids().iter().map(|g| g.name.as_str()).collect();
         assert_eq!(
             names,
@@ -603,7 +604,7 @@ mod tests {
             ("flower", vec!["top", "left", "centre", "right", "bottom"]),
             ("sohei", vec!["top", "left", "right", "bottom"]),
         ] {
-            let s = shape(name);
+            let s = houses(name);
             let names: Vec<&str> = s.grids().iter().map(|g| g.name.as_str()).collect();
             assert_eq!(names, expect, "{name}");
             assert!(
@@ -619,7 +620,7 @@ mod tests {
         let regions: Vec<usize> = (0..81).map(|i| (i / 9) / 3 * 3 + (i % 9) / 3).collect();
         let mut regions = regions;
         regions.swap(2, 3); // two cells change region
-        let s = Shape::new(Arc::new(Layout::jigsaw(9, &regions).unwrap()));
+        let s = HouseIndex::new(Arc::new(Layout::jigsaw(9, &regions).unwrap()));
         assert_eq!(s.grids().len(), 1);
         assert_eq!(s.grids()[0].boxes.len(), 9);
         assert_eq!(s.house_name(s.grids()[0].boxes[0] as usize), "region 1");

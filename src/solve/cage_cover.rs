@@ -39,7 +39,7 @@
 
 use crate::grid::{Cage, HouseKind, Layout, for_each_combination, sum_range};
 
-use super::sudoku::SolveError;
+use super::error::SolveError;
 
 /// A cage with more combinations than this is not encoded: a real cage
 /// fails with an error, a derived one is left out. 9x9 cages have at most
