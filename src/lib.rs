@@ -15,6 +15,8 @@
 //! - [`overlay`]: solutions drawn onto the photo in perspective, or as a
 //!   clean grid.
 //! - [`rng`]: a small seeded random generator, the same on every machine.
+//! - [`truth`]: ground truth for measuring the reader: the files beside
+//!   measured photos that say what each one shows.
 //! - `app` (feature `gui`, on by default): the desktop app.
 //!
 //! The library alone needs no window system: build it with
@@ -29,4 +31,5 @@ pub mod logic;
 pub mod overlay;
 pub mod rng;
 pub mod solve;
+pub mod truth;
 pub mod vision;

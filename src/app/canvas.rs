@@ -459,7 +459,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         .map(|(_, m)| m.clone());
     let dragging = app.view.dragging;
     let located = match dragging {
-        Some((_, corners)) => crate::vision::read::located_at_corners(corners, &layout)
+        Some((_, corners)) => crate::vision::locate::located_at_corners(corners, &layout)
             .map(std::sync::Arc::new)
             .unwrap_or(located),
         None => located,

@@ -7,27 +7,27 @@ use std::sync::Arc;
 use image::{DynamicImage, GrayImage};
 use rayon::prelude::*;
 
-use super::cages::{KillerReading, clear_outlines, clear_sums, read_killer};
-use super::check::{self, CheckOutcome, check_solved};
-use super::classify::prep::{EmptyReason, Prepared, light_ink, prepare_entry, prepare_shadowed};
-use super::classify::{CellReading, Classes, Model, PRINT_SURE};
-use super::colour::{ColourSplit, InkColour, ink_colour, split_by_colour};
-use super::entries::{Marks, Written, drop_faint_marks, read_marks, read_written, solution_digits};
-use super::fills::fill_regions;
-use super::homography::Homography;
-use super::jigsaw::{JigsawReading, read_jigsaw, read_regions};
-use super::load::{LoadError, load_bytes, load_path_page, to_grey};
-use super::locate::{
-    CELL_CROP_SIZE, LocateError, LocateFileError, Located, Quad, Trace, cell_crops, locate_traced,
-    twins,
+use super::cells::classify::prep::{
+    EmptyReason, Prepared, light_ink, prepare_entry, prepare_shadowed,
 };
-use super::num::median_of;
-use super::orient::{apply, orient};
+use super::cells::classify::{CellReading, Classes, Model, PRINT_SURE, UNCERTAIN_BELOW};
+use super::cells::colour::{ColourSplit, InkColour, ink_colour, split_by_colour};
+use super::cells::entries::{
+    Marks, Written, drop_faint_marks, read_marks, read_written, solution_digits,
+};
+use super::cells::orient::{apply, orient};
+use super::locate::{
+    CELL_CROP_SIZE, LocateError, LocateFileError, Located, Trace, cell_crops, locate_traced,
+    located_at_corners, twins,
+};
+use super::marks::fills::fill_regions;
+use super::marks::jigsaw::{JigsawReading, read_jigsaw, read_regions};
+use super::marks::killer::{KillerReading, clear_outlines, clear_sums, read_killer};
+use super::page::load::{LoadError, load_bytes, load_path_page, to_grey};
+use super::page::num::median_of;
+use super::verify::{self, CheckOutcome, check_solved};
 use crate::grid::{Alphabet, Entries, Layout, Puzzle};
 use crate::solve::{Budget, solve_within};
-
-/// Cells read with less confidence than this are reported as uncertain.
-pub const UNCERTAIN_BELOW: f32 = 0.75;
 
 /// A 16x16 grid may be written `1`-`9`, `A`-`G` or in hexadecimal `0`-`F`:
 /// the page tells which by the symbols only one of them has (a `0`, a `G`),
@@ -60,7 +60,7 @@ pub struct Reading {
     /// it changed and their new values (already in `puzzle`).
     pub check: CheckOutcome,
     /// The player's own digits, apart from the printed givens in `puzzle`:
-    /// the handwriting read for sure (see [`super::entries`]). Handwriting
+    /// the handwriting read for sure (see [`super::cells::entries`]). Handwriting
     /// read unsure is not here; its cell is in `uncertain`.
     pub entries: Entries,
     /// Every cell with handwriting read as a digit, sure or not.
@@ -69,7 +69,7 @@ pub struct Reading {
     pub marks: Vec<Marks>,
     /// On a page whose digits are in two ink colours (a solving app's
     /// screenshot), the colours and the cells in the entries' colour (see
-    /// [`super::colour`]): their digits, read by the printed model, are in
+    /// [`super::cells::colour`]): their digits, read by the printed model, are in
     /// `entries` (those read sure) and not in `puzzle`. `None` when the
     /// digits are in one ink, or when no colour image was given.
     pub colour: Option<ColourSplit>,
@@ -131,7 +131,7 @@ pub enum Regions {
 pub struct ReadOptions<'a> {
     /// The decoded image the grey one was made from: digits in a second
     /// ink colour (a solving app's player's digits) are then read as
-    /// entries (see [`super::colour`]). Without it, every digit is a given.
+    /// entries (see [`super::cells::colour`]). Without it, every digit is a given.
     pub colour: Option<&'a DynamicImage>,
     /// Who decides a square grid's boxes.
     pub regions: Regions,
@@ -602,7 +602,7 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
     let solution = match &outcome {
         CheckOutcome::Unresolved => None,
         _ => solved.or_else(|| {
-            solve_within(&puzzle, 2, 1, Budget::nodes(check::SEARCH_NODES))
+            solve_within(&puzzle, 2, 1, Budget::nodes(verify::SEARCH_NODES))
                 .ok()
                 .filter(|o| o.count == 1)
                 .and_then(|mut o| o.solutions.pop())
@@ -765,57 +765,9 @@ pub fn read_at_corners_with(
     Some(read_located_with(grey, located, options))
 }
 
-/// A [`Located`] with the given corners and layout and evenly spaced grid
-/// lines; its `score` is 0 and `layout_scores` is empty (nothing was
-/// detected). `None` for degenerate or self-crossing corners.
-pub fn located_at_corners(corners: [[f32; 2]; 4], layout: &Layout) -> Option<Located> {
-    if corners.iter().flatten().any(|v| !v.is_finite()) || !Quad::from(corners).is_convex() {
-        return None;
-    }
-    let (w, h) = (layout.width() as f64, layout.height() as f64);
-    let canvas = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
-    let image = corners.map(|[x, y]| [x as f64, y as f64]);
-    let homography = Homography::from_points(&canvas, &image)?;
-    Some(Located {
-        corners,
-        layout: layout.clone(),
-        homography,
-        col_lines: (0..=layout.width()).map(|i| i as f32).collect(),
-        row_lines: (0..=layout.height()).map(|i| i as f32).collect(),
-        col_lines_at: Vec::new(),
-        row_lines_at: Vec::new(),
-        score: 0.0,
-        layout_scores: Vec::new(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn corners_given_place_the_cells_between_them() {
-        let layout = Layout::classic();
-        let corners = [[10.0, 20.0], [100.0, 20.0], [100.0, 110.0], [10.0, 110.0]];
-        let found = located_at_corners(corners, &layout).expect("a square is fine");
-        assert_eq!(found.corners, corners);
-        let q = found.cell_quad(0);
-        assert!((q[0][0] - 10.0).abs() < 1e-3 && (q[0][1] - 20.0).abs() < 1e-3);
-        assert!((q[2][0] - 20.0).abs() < 1e-3 && (q[2][1] - 30.0).abs() < 1e-3);
-        let last = found.cell_quad(80);
-        assert!((last[2][0] - 100.0).abs() < 1e-3 && (last[2][1] - 110.0).abs() < 1e-3);
-    }
-
-    #[test]
-    fn degenerate_or_crossing_corners_are_refused() {
-        let layout = Layout::classic();
-        let line = [[0.0, 0.0], [50.0, 0.0], [100.0, 0.0], [0.0, 100.0]];
-        assert!(located_at_corners(line, &layout).is_none());
-        let bowtie = [[0.0, 0.0], [100.0, 100.0], [100.0, 0.0], [0.0, 100.0]];
-        assert!(located_at_corners(bowtie, &layout).is_none());
-        let nan = [[f32::NAN, 0.0], [100.0, 0.0], [100.0, 100.0], [0.0, 100.0]];
-        assert!(located_at_corners(nan, &layout).is_none());
-    }
 
     #[test]
     fn each_size_reads_only_its_own_symbols() {

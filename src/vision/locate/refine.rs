@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use super::Located;
 use super::quad::{Quad, dist};
 use crate::grid::Layout;
-use crate::vision::homography::Homography;
+use crate::vision::page::homography::Homography;
 
 /// Pixels per canvas unit of the rectified ink: a thin line stays a pixel
 /// or two wide, and a profile across a cell has enough steps to place a

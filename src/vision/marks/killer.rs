@@ -17,16 +17,17 @@ use std::sync::Arc;
 
 use image::{GrayImage, Luma};
 
-use super::borders::{Borders, Edge, may_have_outlines, measure};
-use super::check::{self, CheckOutcome};
-use super::classify::Model;
-use super::classify::prep::{WORK, features};
-use super::locate::CROP_INSET;
-use super::locate::Located;
-use super::num::{bilinear, median};
+use super::borders::{Borders, may_have_outlines, measure};
+use super::groups::{combos, edge_flips, groups};
 use crate::grid::{Cage, Layout};
 use crate::grid::{layout_total, sum_range};
 use crate::solve::{Budget, SudokuSolver};
+use crate::vision::cells::classify::Model;
+use crate::vision::cells::classify::prep::{WORK, features};
+use crate::vision::locate::CROP_INSET;
+use crate::vision::locate::Located;
+use crate::vision::page::num::{bilinear, median};
+use crate::vision::verify::{self, CheckOutcome};
 
 /// Rectified pixels per cell for reading a sum: small sums on a 50-pixel
 /// cell are 8-10 pixels high, upsampled 3x here.
@@ -486,80 +487,12 @@ fn unique(layout: &Arc<Layout>, cages: &[Cage], values: &[u8]) -> bool {
     let Ok(mut solver) = SudokuSolver::with_cages(layout.clone(), cages) else {
         return false;
     };
-    // A search that gives up proves nothing (see [`check::SEARCH_NODES`]).
-    solver.set_budget(Budget::nodes(check::SEARCH_NODES));
+    // A search that gives up proves nothing (see [`verify::SEARCH_NODES`]).
+    solver.set_budget(Budget::nodes(verify::SEARCH_NODES));
     let mut first = vec![0u8; values.len()];
     solver
         .solve_into(values, 2, &mut first)
         .is_ok_and(|n| n == 1)
-}
-
-/// The sets of edges to flip, at most `max_flips` of the `candidates`
-/// least confident edges, fewest first, then by the summed confidence of the
-/// flipped edges: the first is no flip at all.
-pub(super) fn edge_flips(edges: &[Edge], candidates: usize, max_flips: usize) -> Vec<Vec<usize>> {
-    let mut order: Vec<usize> = (0..edges.len()).collect();
-    order.sort_by(|&a, &b| edges[a].confidence.total_cmp(&edges[b].confidence));
-    order.truncate(candidates);
-    let mut out = vec![Vec::new()];
-    for size in 1..=max_flips {
-        let mut these = Vec::new();
-        combos(order.len(), size, &mut Vec::new(), 0, &mut |c| {
-            these.push(c.iter().map(|&i| order[i]).collect::<Vec<_>>())
-        });
-        let cost = |f: &Vec<usize>| f.iter().map(|&i| edges[i].confidence).sum::<f32>();
-        these.sort_by(|a, b| cost(a).total_cmp(&cost(b)));
-        out.extend(these);
-    }
-    out
-}
-
-fn combos(n: usize, k: usize, cur: &mut Vec<usize>, start: usize, f: &mut dyn FnMut(&[usize])) {
-    if cur.len() == k {
-        f(cur);
-        return;
-    }
-    for i in start..n {
-        cur.push(i);
-        combos(n, k, cur, i + 1, f);
-        cur.pop();
-    }
-}
-
-/// The cells connected across non-boundary edges, each group's cells
-/// ascending, groups in order of their first cell; `None` when a group has
-/// more than `max` cells.
-pub fn groups(
-    layout: &Layout,
-    edges: &[Edge],
-    boundary: &[bool],
-    max: usize,
-) -> Option<Vec<Vec<u32>>> {
-    let n = layout.cell_count();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn find(p: &mut [usize], mut x: usize) -> usize {
-        while p[x] != x {
-            p[x] = p[p[x]];
-            x = p[x];
-        }
-        x
-    }
-    for (e, &b) in edges.iter().zip(boundary) {
-        if !b {
-            let (x, y) = (find(&mut parent, e.a), find(&mut parent, e.b));
-            parent[x.max(y)] = x.min(y);
-        }
-    }
-    let mut by_root: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for c in 0..n {
-        let r = find(&mut parent, c);
-        by_root[r].push(c as u32);
-    }
-    let out: Vec<Vec<u32>> = by_root.into_iter().filter(|g| !g.is_empty()).collect();
-    if out.iter().any(|g| g.len() > max) {
-        return None;
-    }
-    Some(out)
 }
 
 /// Which option of each cage's sum to take, cheapest first, among those
@@ -1465,8 +1398,8 @@ mod tests {
 
     #[test]
     fn outlines_are_painted_over_and_marks_inside_them_stay() {
-        use crate::vision::classify::prep::prepare_entry;
-        use crate::vision::entries::{CellKind, cell_kind};
+        use crate::vision::cells::classify::prep::prepare_entry;
+        use crate::vision::cells::entries::{CellKind, cell_kind};
         let kind = |g: &GrayImage| cell_kind(&prepare_entry(g), false);
         // Three small marks across the top, just inside the outline (their
         // rows are mostly ink too, but too many to be a line), and one at

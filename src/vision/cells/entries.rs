@@ -26,10 +26,9 @@ use imageproc::region_labelling::{Connectivity, connected_components};
 
 use super::classify::prep::{EmptyReason, Ink, MIN_MARK_HEIGHT, Prepared, quantile, work_image};
 use super::classify::{Model, rank};
-use super::locate::CELL_CROP_SIZE;
-use super::num::{median, median_of};
-use crate::check::Unsure;
-use crate::grid::Alphabet;
+use crate::grid::{Alphabet, Unsure};
+use crate::vision::locate::CELL_CROP_SIZE;
+use crate::vision::page::num::{median, median_of};
 
 /// What a cell holds once the givens are decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -434,7 +433,7 @@ pub fn read_marks(print: &Model, crop: &GrayImage, size: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vision::classify::prep::prepare;
+    use crate::vision::cells::classify::prep::prepare;
     use image::{GrayImage, Luma};
 
     #[test]
@@ -570,7 +569,7 @@ mod tests {
         assert_eq!(cell_kind(&p, false), CellKind::Empty);
     }
 
-    use crate::vision::classify::prep::prepare_entry;
+    use crate::vision::cells::classify::prep::prepare_entry;
 
     /// What the givens' preparation judged a crop empty for, if it did.
     fn print_reason(img: &GrayImage) -> Option<EmptyReason> {
@@ -730,8 +729,8 @@ mod tests {
 
     #[test]
     fn digits_without_handwriting_prototypes_are_read_from_print() {
-        use crate::vision::classify::encode_model;
-        use crate::vision::classify::prep::FEATURE_LEN;
+        use crate::vision::cells::classify::encode_model;
+        use crate::vision::cells::classify::prep::FEATURE_LEN;
         let unit = |i: usize| {
             let mut v = vec![0f32; FEATURE_LEN];
             v[i] = 1.0;

@@ -4,7 +4,7 @@
 
 use image::GrayImage;
 
-use crate::vision::num::floor_i32;
+use crate::vision::page::num::floor_i32;
 
 /// Side of the square working image every crop is resampled to.
 pub const WORK: usize = 40;
