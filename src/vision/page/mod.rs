@@ -3,6 +3,7 @@
 //! on, and the plane geometry and numeric helpers every later stage uses.
 
 pub mod homography;
+pub(crate) mod label;
 pub mod load;
 pub(crate) mod num;
 pub mod pdf;

@@ -4,6 +4,7 @@
 
 use image::GrayImage;
 
+use crate::vision::page::label;
 use crate::vision::page::num::floor_i32;
 
 /// Side of the square working image every crop is resampled to.
@@ -1141,53 +1142,34 @@ fn join_near(comps: &[Comp], main: &Comp, gap: i32, joinable: impl Fn(&Comp) -> 
 /// 8-connected components, in raster order of their first pixel.
 fn components(bin: &[bool]) -> Vec<Comp> {
     let n = WORK;
-    let mut seen = vec![false; n * n];
-    let mut out = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..n * n {
-        if !bin[start] || seen[start] {
-            continue;
-        }
-        let mut c = Comp {
-            id: out.len(),
-            area: 0,
-            sx: 0,
-            sy: 0,
-            x0: i32::MAX,
-            y0: i32::MAX,
-            x1: i32::MIN,
-            y1: i32::MIN,
-            pixels: Vec::new(),
-        };
-        seen[start] = true;
-        stack.push(start);
-        while let Some(p) = stack.pop() {
-            let (x, y) = ((p % n) as i32, (p / n) as i32);
-            c.area += 1;
-            c.sx += x as usize;
-            c.sy += y as usize;
-            c.x0 = c.x0.min(x);
-            c.y0 = c.y0.min(y);
-            c.x1 = c.x1.max(x);
-            c.y1 = c.y1.max(y);
-            c.pixels.push(p as u32);
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    let (xx, yy) = (x + dx, y + dy);
-                    if xx < 0 || yy < 0 || xx >= n as i32 || yy >= n as i32 {
-                        continue;
-                    }
-                    let q = yy as usize * n + xx as usize;
-                    if bin[q] && !seen[q] {
-                        seen[q] = true;
-                        stack.push(q);
-                    }
-                }
+    label::components(bin, n)
+        .pixels
+        .into_iter()
+        .enumerate()
+        .map(|(id, pixels)| {
+            let mut c = Comp {
+                id,
+                area: pixels.len(),
+                sx: 0,
+                sy: 0,
+                x0: i32::MAX,
+                y0: i32::MAX,
+                x1: i32::MIN,
+                y1: i32::MIN,
+                pixels,
+            };
+            for &p in &c.pixels {
+                let (x, y) = ((p as usize % n) as i32, (p as usize / n) as i32);
+                c.sx += x as usize;
+                c.sy += y as usize;
+                c.x0 = c.x0.min(x);
+                c.y0 = c.y0.min(y);
+                c.x1 = c.x1.max(x);
+                c.y1 = c.y1.max(y);
             }
-        }
-        out.push(c);
-    }
-    out
+            c
+        })
+        .collect()
 }
 
 /// Scales the digit's box to fit FRAME (keeping its aspect ratio), centres

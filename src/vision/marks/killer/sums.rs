@@ -11,6 +11,7 @@ use crate::vision::cells::classify::Model;
 use crate::vision::cells::classify::prep::{WORK, features};
 use crate::vision::locate::Located;
 use crate::vision::marks::borders::Borders;
+use crate::vision::page::label;
 
 /// A sum's digits are 0.08-0.3 of a cell high.
 const SUM_HEIGHT: (f32, f32) = (0.07, 0.3);
@@ -92,49 +93,27 @@ impl Component {
     }
 }
 
-/// Labels 8-connected components of `ink` (w x h), returning the label map
-/// (0 = paper) and the components.
-fn components(ink: &[bool], w: u32, h: u32) -> (Vec<u32>, Vec<Component>) {
-    let mut labels = vec![0u32; ink.len()];
-    let mut out = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..ink.len() {
-        if !ink[start] || labels[start] != 0 {
-            continue;
-        }
-        let label = out.len() as u32 + 1;
-        let mut comp = Component {
-            label,
-            x0: u32::MAX,
-            y0: u32::MAX,
-            x1: 0,
-            y1: 0,
-        };
-        labels[start] = label;
-        stack.push(start);
-        while let Some(i) = stack.pop() {
-            let (x, y) = ((i as u32) % w, (i as u32) / w);
-            comp.x0 = comp.x0.min(x);
-            comp.x1 = comp.x1.max(x);
-            comp.y0 = comp.y0.min(y);
-            comp.y1 = comp.y1.max(y);
-            for dy in -1i32..=1 {
-                for dx in -1i32..=1 {
-                    let (nx, ny) = (x as i32 + dx, y as i32 + dy);
-                    if nx < 0 || ny < 0 || nx >= w as i32 || ny >= h as i32 {
-                        continue;
-                    }
-                    let j = (ny as u32 * w + nx as u32) as usize;
-                    if ink[j] && labels[j] == 0 {
-                        labels[j] = label;
-                        stack.push(j);
-                    }
-                }
-            }
-        }
-        out.push(comp);
-    }
-    (labels, out)
+/// Labels 8-connected components of `ink` (`w` wide), returning the label
+/// map (0 = paper) and the components, in raster order of their first
+/// pixel (component `k` is label `k + 1`).
+fn components(ink: &[bool], w: u32) -> (Vec<u32>, Vec<Component>) {
+    let found = label::components(ink, w as usize);
+    let comps = found
+        .pixels
+        .iter()
+        .zip(1..)
+        .filter_map(|(pixels, id)| {
+            let [x0, y0, x1, y1] = label::bounds(pixels, w as usize)?;
+            Some(Component {
+                label: id,
+                x0,
+                y0,
+                x1,
+                y1,
+            })
+        })
+        .collect();
+    (found.labels, comps)
 }
 
 /// The readings of the sum printed in the top-left corner of `cell`, most
@@ -168,7 +147,7 @@ pub(super) fn read_sum_boxed(
     let line_rows = corner.top.levels.len() as u32;
     let img = corner.img;
     let (w, h) = img.dimensions();
-    let (mut labels, comps) = components(&ink, w, h);
+    let (mut labels, comps) = components(&ink, w);
     let comps_len = comps.len();
     let (lo, hi) = (SUM_HEIGHT.0 * SUM_RES, SUM_HEIGHT.1 * SUM_RES);
     let comps = join_broken_digits(&mut labels, w, comps, hi);
@@ -572,7 +551,7 @@ mod tests {
         // bottom: one component 14 wide, too wide for one digit.
         let (w, h) = (30, 30);
         let ink = ink_map(w, h, &[(5, 5, 8, 24), (9, 23, 14, 24), (15, 5, 18, 24)]);
-        let (mut labels, comps) = components(&ink, w, h);
+        let (mut labels, comps) = components(&ink, w);
         assert_eq!(comps.len(), 1);
         let c = comps[0];
         assert!(c.width() as f32 > MAX_DIGIT_ASPECT * c.height() as f32 * 0.6);
@@ -606,7 +585,7 @@ mod tests {
                 (24, 36, 32, 38),
             ],
         );
-        let (labels, mut comps) = components(&ink, w, h);
+        let (labels, mut comps) = components(&ink, w);
         assert_eq!(comps.len(), 3);
         sum_digits(&mut comps, &labels, w);
         let left: Vec<u32> = comps.iter().map(|c| c.x0).collect();
@@ -632,7 +611,7 @@ mod tests {
                 (30, 9, 33, 30),
             ],
         );
-        let (labels, mut comps) = components(&ink, w, h);
+        let (labels, mut comps) = components(&ink, w);
         assert_eq!(comps.len(), 3);
         on_heaviest_baseline(&mut comps, &labels, w);
         let mut left: Vec<u32> = comps.iter().map(|c| c.x0).collect();
@@ -654,7 +633,7 @@ mod tests {
                 (22, 5, 24, 24),
             ],
         );
-        let (mut labels, comps) = components(&ink, w, h);
+        let (mut labels, comps) = components(&ink, w);
         let c = comps[0];
         assert!(c.width() as f32 > MAX_DIGIT_ASPECT * c.height() as f32);
         assert!(split_wide(&mut labels, w, &c, 2).is_none());
@@ -677,7 +656,7 @@ mod tests {
                 (4, 31, 6, 38),
             ],
         );
-        let (mut labels, comps) = components(&ink, w, h);
+        let (mut labels, comps) = components(&ink, w);
         assert_eq!(comps.len(), 3);
         let joined = join_broken_digits(&mut labels, w, comps, 40.0);
         assert_eq!(joined.len(), 2, "{joined:?}");
@@ -701,7 +680,7 @@ mod tests {
                 (24, 10, 26, 31),
             ],
         );
-        let (mut labels, comps) = components(&ink, w, h);
+        let (mut labels, comps) = components(&ink, w);
         assert_eq!(comps.len(), 3);
         let joined = join_broken_digits(&mut labels, w, comps, 40.0);
         assert_eq!(joined.len(), 2, "{joined:?}");
@@ -716,7 +695,7 @@ mod tests {
     fn a_zero_has_one_round_hole_and_a_four_does_not_pass() {
         // A ring: a 0.
         let (w, h) = (20, 30);
-        let parts = |rects: &[(u32, u32, u32, u32)]| components(&ink_map(w, h, rects), w, h);
+        let parts = |rects: &[(u32, u32, u32, u32)]| components(&ink_map(w, h, rects), w);
         let (labels, comps) = parts(&[
             (2, 2, 15, 4),
             (2, 23, 15, 25),
@@ -759,7 +738,7 @@ mod tests {
                 four[(y * w + x + dx) as usize] = true;
             }
         }
-        let (labels, comps) = components(&four, w, h);
+        let (labels, comps) = components(&four, w);
         assert_eq!(comps.len(), 1);
         assert!(!is_zero(&labels, w, &comps[0], false));
         // A small 4's triangle pixelled into steps fills its box as an oval
@@ -771,7 +750,7 @@ mod tests {
                 small[(y * w + x) as usize] = false;
             }
         }
-        let (labels, comps) = components(&small, w, h);
+        let (labels, comps) = components(&small, w);
         assert_eq!(comps.len(), 1);
         assert!(!is_zero(&labels, w, &comps[0], false));
     }
@@ -781,13 +760,13 @@ mod tests {
         let (w, h) = (60, 60);
         // A 1 (rows 12-31) with a dot of the outline two rows above it.
         let ink = ink_map(w, h, &[(10, 12, 12, 31), (10, 8, 12, 10)]);
-        let (mut labels, comps) = components(&ink, w, h);
+        let (mut labels, comps) = components(&ink, w);
         assert_eq!(comps.len(), 2);
         let joined = join_broken_digits(&mut labels, w, comps, 40.0);
         assert_eq!(joined.len(), 2, "{joined:?}");
         // A bar as wide as a 5's over the same stem is its top stroke.
         let ink = ink_map(w, h, &[(10, 12, 12, 31), (10, 9, 21, 10)]);
-        let (mut labels, comps) = components(&ink, w, h);
+        let (mut labels, comps) = components(&ink, w);
         let joined = join_broken_digits(&mut labels, w, comps, 40.0);
         assert_eq!(joined.len(), 1, "{joined:?}");
     }
