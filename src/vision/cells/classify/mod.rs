@@ -103,6 +103,15 @@ pub enum ModelError {
 /// handwritten digit on the 12 MP photos is misread above 0.25.
 pub const ACCEPT: f32 = 0.35;
 
+/// A cell the preparation found empty is read empty with a confidence
+/// from EMPTY_SURE_LEAST (its ink just past a limit of a digit's shape)
+/// to EMPTY_SURE_LEAST + EMPTY_SURE_BY_MARGIN = 1 (far past it), by its
+/// margin ([`prep::Prepared::Empty`]): one just past the limit is then
+/// under [`UNCERTAIN_BELOW`], and reported as unsure when its ink had a
+/// digit's look (a runner-up).
+const EMPTY_SURE_LEAST: f32 = 0.6;
+const EMPTY_SURE_BY_MARGIN: f32 = 0.4;
+
 /// Cells read with less confidence than this are reported as uncertain
 /// (by the reader, and to the solver's check of a reading).
 pub const UNCERTAIN_BELOW: f32 = 0.75;
@@ -1039,7 +1048,7 @@ impl Scored {
     /// The reading; `accept` takes the digit even under [`ACCEPT`].
     fn reading(&self, accept: bool) -> CellReading {
         if !self.ink {
-            let confidence = 0.6 + 0.4 * self.fit;
+            let confidence = EMPTY_SURE_LEAST + EMPTY_SURE_BY_MARGIN * self.fit;
             return CellReading {
                 value: 0,
                 confidence,

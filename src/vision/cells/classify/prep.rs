@@ -105,6 +105,47 @@ const SHADOW_BLOCKS: usize = 5;
 /// paper, are left out, so a thin stroke is as dark as its middle.
 const DARK_CORE: f32 = 0.6;
 const DARK_STRONGEST: f32 = 0.98;
+/// The page's polarity is told by the grey levels at these quantiles of a
+/// crop, the darkest and the lightest hundredth: whichever lies farther
+/// from the median (the paper) is the ink's side. A digit's strokes cover
+/// a few hundredths of a crop, so the tails reach into them, past a stray
+/// pixel or two.
+const INK_TAILS: (f32, f32) = (0.01, 0.99);
+/// The ink's contrast is this quantile of a crop's ink: high, so that a
+/// digit's strokes set it, while the few strongest pixels (a speck, the
+/// noise) do not.
+const CONTRAST_QUANTILE: f32 = 0.995;
+/// Ink is there only at this many times the crop's noise (the median
+/// difference between horizontal neighbours) above the paper, whatever
+/// MIN_CONTRAST and FAINT_CONTRAST allow: a grainy photo's paper has
+/// contrast of its own.
+const NOISE_CONTRAST: f32 = 5.0;
+/// The first threshold is Otsu's split of the ink's levels, but at least
+/// this share of the ink's contrast: in a crop that is mostly paper with
+/// pale shading, Otsu's split may fall among the shading's levels.
+const LEAST_CUT: f32 = 0.35;
+/// The main component is the clear one with the largest area weighed by
+/// its nearness to the crop's centre: the weight falls by
+/// MAIN_DISTANCE_WEIGHT per crop side its centroid lies off the centre,
+/// down to MAIN_LEAST_WEIGHT (reached two thirds of a side off), so that
+/// a digit a little off the centre beats a larger remnant at the edge,
+/// and a large piece far off still beats a speck.
+const MAIN_DISTANCE_WEIGHT: f32 = 1.5;
+const MAIN_LEAST_WEIGHT: f32 = 0.05;
+/// Ink past a limit of its shape (too short, too high, too far off the
+/// centre) is empty with a margin ([`Prepared::Empty`]) that grows with
+/// how far past it is, in shares of the limit, this many times: a third
+/// of the limit past it is the full margin, 1.
+const MARGIN_RAMP: f32 = 3.0;
+/// The margin of ink too wide ([`WIDE`]) grows this many times its
+/// width's excess over WIDE (in heights): half a height wider is the full
+/// margin.
+const WIDE_MARGIN_RAMP: f32 = 2.0;
+/// The weight of the features' pixel part against their gradient part
+/// (1): both are made unit length, the pixel part scaled by this, then
+/// the whole made unit length. The models' prototypes are features too,
+/// so a change here means building the models again.
+const PIXEL_WEIGHT: f32 = 0.8;
 
 /// In the entries pass ([`prepare_entry`]), ink that reaches the crop's
 /// edge is a handwritten digit rather than a grid line's remnant when at
@@ -409,8 +450,8 @@ fn paper_of(work: &[u8]) -> (f32, bool) {
     }
     let total = work.len() as u32;
     let med = quantile(&hist, total, 0.5);
-    let dark_ink = med - quantile(&hist, total, 0.01);
-    let light_ink = quantile(&hist, total, 0.99) - med;
+    let dark_ink = med - quantile(&hist, total, INK_TAILS.0);
+    let light_ink = quantile(&hist, total, INK_TAILS.1) - med;
     (med, light_ink > dark_ink)
 }
 
@@ -515,14 +556,14 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         ink_hist[i as usize] += 1;
     }
     let noise = pct(&dev_hist, 0.5 * (total - n as u32) as f32 / total as f32);
-    let contrast = pct(&ink_hist, 0.995);
-    let min_contrast = MIN_CONTRAST.max(5.0 * noise);
+    let contrast = pct(&ink_hist, CONTRAST_QUANTILE);
+    let min_contrast = MIN_CONTRAST.max(NOISE_CONTRAST * noise);
     let no_ink = Prepared::Empty {
         reason: EmptyReason::NoInk,
         margin: (1.0 - contrast / min_contrast).clamp(0.0, 1.0),
         near: None,
     };
-    if contrast < FAINT_CONTRAST.max(5.0 * noise) {
+    if contrast < FAINT_CONTRAST.max(NOISE_CONTRAST * noise) {
         return no_ink;
     }
     let faint = contrast < min_contrast;
@@ -575,7 +616,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     // Shading across the cell that reaches the digit joins it to the
     // crop's edge: when nothing stands clear, stricter thresholds are
     // tried, which keep the dark print and drop the paler shading.
-    let base = otsu(&ink, contrast).max(0.35 * contrast) * scale;
+    let base = otsu(&ink, contrast).max(LEAST_CUT * contrast) * scale;
     let mut comps = Vec::new();
     let levels = [
         base,
@@ -616,7 +657,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let score = |c: &Comp| {
         let (cx, cy) = c.centroid();
         let d = ((cx - centre).powi(2) + (cy - centre).powi(2)).sqrt() / n as f32;
-        c.area as f32 * (1.0 - 1.5 * d).max(0.05)
+        c.area as f32 * (1.0 - MAIN_DISTANCE_WEIGHT * d).max(MAIN_LEAST_WEIGHT)
     };
     let main = clear
         .iter()
@@ -686,7 +727,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
             } else {
                 EmptyReason::Small
             }),
-            margin: ((MIN_DIGIT_HEIGHT - height) / MIN_DIGIT_HEIGHT * 3.0).clamp(0.0, 1.0),
+            margin: ((MIN_DIGIT_HEIGHT - height) / MIN_DIGIT_HEIGHT * MARGIN_RAMP).clamp(0.0, 1.0),
             near: None,
         };
     }
@@ -719,7 +760,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     if width > height * wide {
         return Prepared::Empty {
             reason: mark(EmptyReason::Wide),
-            margin: ((width / height - WIDE) * 2.0).clamp(0.0, 1.0),
+            margin: ((width / height - WIDE) * WIDE_MARGIN_RAMP).clamp(0.0, 1.0),
             near: None,
         };
     }
@@ -744,7 +785,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     // described, for the runner-up.
     let mut off_centre = None;
     if height < HIGH_MARK_HEIGHT && high > MAX_RISE {
-        off_centre = Some(((high - MAX_RISE) / MAX_RISE * 3.0).clamp(0.0, 1.0));
+        off_centre = Some(((high - MAX_RISE) / MAX_RISE * MARGIN_RAMP).clamp(0.0, 1.0));
     }
     // A digit's height of ink beside the centre, level with it, is a
     // printed digit in a crop placed off its column, not a mark.
@@ -753,7 +794,8 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         && dy.abs() / n as f32 <= MAX_LEVEL_OFFSET;
     let shifted = off > MAX_CENTRE_OFFSET;
     if shifted && !shifted_digit && off_centre.is_none() {
-        off_centre = Some(((off - MAX_CENTRE_OFFSET) / MAX_CENTRE_OFFSET * 3.0).clamp(0.0, 1.0));
+        off_centre =
+            Some(((off - MAX_CENTRE_OFFSET) / MAX_CENTRE_OFFSET * MARGIN_RAMP).clamp(0.0, 1.0));
     }
     if let Some(margin) = off_centre
         && (margin >= NEAR_MISS || height < TALL_DIGIT)
@@ -1243,9 +1285,9 @@ pub(crate) fn features(digit: &[f32], x0: i32, y0: i32, x1: i32, y1: i32) -> Vec
     normalise(&mut hog);
     let pix_len = feat.len();
     feat.extend_from_slice(&hog);
-    // Equal weight for the two parts, then unit length overall.
+    // The two parts weighed (see PIXEL_WEIGHT), then unit length overall.
     for v in &mut feat[..pix_len] {
-        *v *= 0.8;
+        *v *= PIXEL_WEIGHT;
     }
     normalise(&mut feat);
     feat

@@ -45,6 +45,12 @@ const LINE_MIN_CONTRAST: f32 = 12.0;
 const LINE_EDGE_SHARE: f32 = 0.25;
 /// Least ink contrast (grey levels) for a corner to hold a sum.
 const SUM_MIN_CONTRAST: f32 = 28.0;
+/// The corner's paper is the grey level at this percentile of its pixels
+/// (grid lines left out), its ink at INK_PERCENT: a sum's ink covers a
+/// small share of the corner, and the paper is what most of it shows; the
+/// darkest hundredth is the ink's, past a stray pixel.
+const PAPER_PERCENT: usize = 85;
+const INK_PERCENT: usize = 1;
 /// Share of the corner's width, at its right, probed for the outline's top
 /// line: a sum reaches 0.35 of a cell from the cell's left, the probe
 /// starts at about 0.36.
@@ -222,8 +228,8 @@ pub(super) fn corner_ink(corner: &Corner) -> Option<(Vec<bool>, f32, f32)> {
         return None;
     }
     sorted.sort_unstable();
-    let paper = sorted[(sorted.len() - 1) * 85 / 100] as f32;
-    let ink_level = sorted[(sorted.len() - 1) / 100] as f32;
+    let paper = sorted[(sorted.len() - 1) * PAPER_PERCENT / 100] as f32;
+    let ink_level = sorted[(sorted.len() - 1) * INK_PERCENT / 100] as f32;
     if paper - ink_level < SUM_MIN_CONTRAST {
         return None;
     }

@@ -59,6 +59,10 @@ const ZERO_LEAD: f32 = 0.2;
 const ZERO_HOLE_HEIGHT: f32 = 0.5;
 /// ...and at least this share of its width.
 const ZERO_HOLE_WIDTH: f32 = 0.3;
+/// A 0's hole lies in the digit's middle: its own middle within this
+/// share of the digit's height of the digit's (a 6's or a 9's one hole
+/// lies low or high).
+const ZERO_HOLE_MIDDLE: f32 = 0.12;
 /// Runner-ups kept per digit.
 const DIGIT_ALTERNATIVES: usize = 3;
 
@@ -534,7 +538,7 @@ fn is_zero(labels: &[u32], w: u32, comp: &Component, cut: bool) -> bool {
                 && off_y <= ZERO_HOLE_CENTRED
                 && h.4 as f32 >= ZERO_HOLE_FILL * hw * hh
                 && hw >= ZERO_HOLE_WIDTH * cw as f32
-                && (mid - (ch - 1) as f32 / 2.0).abs() < 0.12 * ch as f32
+                && (mid - (ch - 1) as f32 / 2.0).abs() < ZERO_HOLE_MIDDLE * ch as f32
         }
         _ => false,
     }
