@@ -493,20 +493,128 @@ pub fn prepare_entry(crop: &GrayImage) -> Prepared {
 
 fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let entry = pass == Pass::Entry;
-    let flat = entry || matches!(pass, Pass::Flat { .. });
     let n = WORK;
     if crop.width() == 0 || crop.height() == 0 {
-        return Prepared::Empty {
-            reason: EmptyReason::NoInk,
-            margin: 1.0,
-            near: None,
-        };
+        return empty(EmptyReason::NoInk, 1.0);
     }
     let work = to_work(crop);
+    let (med, dark_mode, ink) = ink_of(&work, pass);
+    let (noise, contrast) = noise_and_contrast(&work, &ink);
+    let min_contrast = MIN_CONTRAST.max(NOISE_CONTRAST * noise);
+    let no_ink = empty(
+        EmptyReason::NoInk,
+        (1.0 - contrast / min_contrast).clamp(0.0, 1.0),
+    );
+    if contrast < FAINT_CONTRAST.max(NOISE_CONTRAST * noise) {
+        return no_ink;
+    }
+    let faint = contrast < min_contrast;
+    // In the entries pass, ink too faint to be clear (erased pencil, a
+    // blank cell's shading) is no candidate mark, whatever its shape.
+    let mark = |reason: EmptyReason| {
+        if entry && faint {
+            EmptyReason::Faint
+        } else {
+            reason
+        }
+    };
+    let comps = ink_components(&ink, contrast, scale, entry);
+    let clear: Vec<&Comp> = comps.iter().filter(|c| stands_clear(c, entry)).collect();
+    if clear.is_empty() {
+        return empty(EmptyReason::OnlyBorder, 1.0);
+    }
+    let main = main_component(&clear);
+    // A digit-like shape level with the main one makes a row of marks.
+    if matches!(pass, Pass::Print | Pass::Flat { .. } | Pass::Turned)
+        && comps
+            .iter()
+            .any(|c| beside_level(c, main) && marks_digit(c, entry))
+    {
+        return empty(EmptyReason::Several, 1.0);
+    }
+    let mut pieces = Pieces::merge(&comps, main, entry);
+    let height = pieces.height();
+    if height < MIN_DIGIT_HEIGHT {
+        return empty(
+            mark(if height < MIN_MARK_HEIGHT {
+                EmptyReason::Speck
+            } else {
+                EmptyReason::Small
+            }),
+            ((MIN_DIGIT_HEIGHT - height) / MIN_DIGIT_HEIGHT * MARGIN_RAMP).clamp(0.0, 1.0),
+        );
+    }
+    if entry && height >= ENTRY_TALL && pieces.width() > height * WIDE {
+        pieces.keep_over(main);
+    }
+    let (height, width) = (pieces.height(), pieces.width());
+    let wide = if entry && height >= ENTRY_TALL {
+        ENTRY_WIDE
+    } else if pass == Pass::Letters {
+        LETTER_WIDE
+    } else {
+        WIDE
+    };
+    if width > height * wide {
+        return empty(
+            mark(EmptyReason::Wide),
+            ((width / height - WIDE) * WIDE_MARGIN_RAMP).clamp(0.0, 1.0),
+        );
+    }
+    let (off_centre, shifted) = off_centre(pieces.bounds, height);
+    if let Some(margin) = off_centre
+        && (margin >= NEAR_MISS || height < TALL_DIGIT)
+    {
+        return empty(mark(EmptyReason::OffCentre), margin);
+    }
+    let (digit, shape_hist, stroke) = digit_image(&comps, &pieces, &ink, contrast);
+    if faint && (stroke < FAINT_MIN_STROKE || height > FAINT_MAX_HEIGHT) {
+        return no_ink;
+    }
+    let [x0, y0, x1, y1] = pieces.bounds;
+    let features = features(&digit, x0, y0, x1, y1);
+    let paper = if dark_mode { 255.0 - med } else { med };
+    let darkness = core_darkness(&shape_hist, paper);
+    let ink = Ink {
+        features,
+        height,
+        body: (main.y1 - main.y0 + 1) as f32 / n as f32,
+        width,
+        contrast,
+        stroke,
+        shifted,
+        faint,
+        darkness,
+    };
+    match off_centre {
+        Some(margin) => Prepared::Empty {
+            reason: mark(EmptyReason::OffCentre),
+            margin,
+            near: Some(Box::new(ink)),
+        },
+        None => Prepared::Ink(ink),
+    }
+}
+
+/// An empty cell, for `reason`, by `margin` (see [`Prepared::Empty`]),
+/// with no shape described.
+fn empty(reason: EmptyReason, margin: f32) -> Prepared {
+    Prepared::Empty {
+        reason,
+        margin,
+        near: None,
+    }
+}
+
+/// A working image's paper (its median grey level), whether its ink is
+/// lighter than the paper (as `pass` takes it), and each pixel's ink: how
+/// far it lies from the paper towards the ink's side, in grey levels, 0 on
+/// the paper's side.
+fn ink_of(work: &[u8], pass: Pass) -> (f32, bool, Vec<f32>) {
+    let n = WORK;
+    let flat = pass == Pass::Entry || matches!(pass, Pass::Flat { .. });
     // Polarity and background from the grey-level distribution.
-    let total = work.len() as u32;
-    let pct = |h: &[u32], p: f32| quantile(h, total, p);
-    let (med, mut dark_mode) = paper_of(&work);
+    let (med, mut dark_mode) = paper_of(work);
     match pass {
         Pass::Flat { light_ink } => dark_mode = light_ink,
         Pass::Turned => dark_mode = !dark_mode,
@@ -516,7 +624,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     // entries pass and the givens' second look against the paper around
     // each pixel (see ENTRY_FLATTEN_RADIUS).
     let ink: Vec<f32> = if flat {
-        let bg = local_paper(&work, n, ENTRY_FLATTEN_RADIUS, dark_mode);
+        let bg = local_paper(work, n, ENTRY_FLATTEN_RADIUS, dark_mode);
         work.iter()
             .zip(&bg)
             .map(|(&v, &b)| {
@@ -543,6 +651,15 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
             })
             .collect()
     };
+    (med, dark_mode, ink)
+}
+
+/// A working image's noise and its ink's contrast (see
+/// [`CONTRAST_QUANTILE`]), in grey levels.
+fn noise_and_contrast(work: &[u8], ink: &[f32]) -> (f32, f32) {
+    let n = WORK;
+    let total = work.len() as u32;
+    let pct = |h: &[u32], p: f32| quantile(h, total, p);
     // Noise: median difference between horizontal neighbours (edges are
     // few, so they barely move it); contrast: a high percentile of the ink.
     let mut dev_hist = [0u32; 256];
@@ -552,71 +669,79 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
             dev_hist[pair[0].abs_diff(pair[1]) as usize] += 1;
         }
     }
-    for &i in &ink {
+    for &i in ink {
         ink_hist[i as usize] += 1;
     }
     let noise = pct(&dev_hist, 0.5 * (total - n as u32) as f32 / total as f32);
     let contrast = pct(&ink_hist, CONTRAST_QUANTILE);
-    let min_contrast = MIN_CONTRAST.max(NOISE_CONTRAST * noise);
-    let no_ink = Prepared::Empty {
-        reason: EmptyReason::NoInk,
-        margin: (1.0 - contrast / min_contrast).clamp(0.0, 1.0),
-        near: None,
-    };
-    if contrast < FAINT_CONTRAST.max(NOISE_CONTRAST * noise) {
-        return no_ink;
-    }
-    let faint = contrast < min_contrast;
-    // In the entries pass, ink too faint to be clear (erased pencil, a
-    // blank cell's shading) is no candidate mark, whatever its shape.
-    let mark = |reason: EmptyReason| {
-        if entry && faint {
-            EmptyReason::Faint
-        } else {
-            reason
-        }
-    };
-    // Components that reach the crop's edge are grid-line remnants, unless
-    // one reaches a single edge from across the centre, at least half the
-    // crop tall: a large digit that the crop clips.
+    (noise, contrast)
+}
+
+/// How many of the working image's edges `c` reaches.
+fn edges(c: &Comp) -> u8 {
+    let last = WORK as i32 - 1;
+    (c.x0 == 0) as u8 + (c.y0 == 0) as u8 + (c.x1 == last) as u8 + (c.y1 == last) as u8
+}
+
+/// The share of `c`'s pixels inside the band along the working image's
+/// edges (see ENTRY_EDGE_BAND).
+fn inner_share(c: &Comp) -> f32 {
+    let n = WORK;
     let last = n as i32 - 1;
-    let mid = last / 2;
-    // In the entries pass: a large digit reaching the edge (see
-    // ENTRY_INNER_SHARE).
     let band = (ENTRY_EDGE_BAND * n as f32).round() as i32;
-    let inner_share = |c: &Comp| {
-        let inner = c
-            .pixels
-            .iter()
-            .filter(|&&p| {
-                let (x, y) = ((p as usize % n) as i32, (p as usize / n) as i32);
-                x >= band && y >= band && x <= last - band && y <= last - band
-            })
-            .count();
-        inner as f32 / c.area as f32
-    };
-    let border_digit = |c: &Comp| {
-        (c.y1 - c.y0 + 1) * 2 >= n as i32
-            && inner_share(c) >= ENTRY_INNER_SHARE
-            && c.spread() >= ENTRY_MIN_SPREAD
-    };
-    let edges = |c: &Comp| {
-        (c.x0 == 0) as u8 + (c.y0 == 0) as u8 + (c.x1 == last) as u8 + (c.y1 == last) as u8
-    };
-    let stands_clear = |c: &Comp| {
-        let edges = edges(c);
-        let clipped_digit = edges == 1
-            && c.x0 < mid
-            && c.x1 > mid
-            && c.y0 < mid
-            && c.y1 > mid
-            && (c.y1 - c.y0 + 1) * 2 >= n as i32;
-        c.area >= 3 && (edges == 0 || clipped_digit || (entry && edges <= 2 && border_digit(c)))
-    };
-    // Shading across the cell that reaches the digit joins it to the
-    // crop's edge: when nothing stands clear, stricter thresholds are
-    // tried, which keep the dark print and drop the paler shading.
-    let base = otsu(&ink, contrast).max(LEAST_CUT * contrast) * scale;
+    let inner = c
+        .pixels
+        .iter()
+        .filter(|&&p| {
+            let (x, y) = ((p as usize % n) as i32, (p as usize / n) as i32);
+            x >= band && y >= band && x <= last - band && y <= last - band
+        })
+        .count();
+    inner as f32 / c.area as f32
+}
+
+/// In the entries pass: a large digit reaching the edge (see
+/// ENTRY_INNER_SHARE).
+fn border_digit(c: &Comp) -> bool {
+    (c.y1 - c.y0 + 1) * 2 >= WORK as i32
+        && inner_share(c) >= ENTRY_INNER_SHARE
+        && c.spread() >= ENTRY_MIN_SPREAD
+}
+
+/// Whether `c` counts as ink of the cell: components that reach the
+/// crop's edge are grid-line remnants, unless one reaches a single edge
+/// from across the centre, at least half the crop tall (a large digit that
+/// the crop clips), or in the entries pass (`entry`) is a large digit
+/// reaching the edge ([`border_digit`]).
+fn stands_clear(c: &Comp, entry: bool) -> bool {
+    let n = WORK;
+    let mid = (n as i32 - 1) / 2;
+    let edges = edges(c);
+    let clipped_digit = edges == 1
+        && c.x0 < mid
+        && c.x1 > mid
+        && c.y0 < mid
+        && c.y1 > mid
+        && (c.y1 - c.y0 + 1) * 2 >= n as i32;
+    c.area >= 3 && (edges == 0 || clipped_digit || (entry && edges <= 2 && border_digit(c)))
+}
+
+/// A second digit of a row of marks is no straight stroke (a line's
+/// remnant, a dash of a killer's cage outline; see ENTRY_MIN_SPREAD),
+/// and may run into one edge of the crop. A grid's corner, spread but at
+/// two edges, does not count.
+fn marks_digit(c: &Comp, entry: bool) -> bool {
+    c.spread() >= ENTRY_MIN_SPREAD && (stands_clear(c, entry) || (c.area >= 3 && edges(c) <= 1))
+}
+
+/// The components of the ink above a threshold: Otsu's split of the ink
+/// (at least [`LEAST_CUT`] of its `contrast`) times `scale`. Shading
+/// across the cell that reaches the digit joins it to the crop's edge:
+/// when nothing stands clear, stricter thresholds are tried, which keep
+/// the dark print and drop the paler shading.
+fn ink_components(ink: &[f32], contrast: f32, scale: f32, entry: bool) -> Vec<Comp> {
+    let n = WORK;
+    let base = otsu(ink, contrast).max(LEAST_CUT * contrast) * scale;
     let mut comps = Vec::new();
     let levels = [
         base,
@@ -630,7 +755,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         let mut bin: Vec<bool> = ink.iter().map(|&v| v > level).collect();
         clear_border_lines(&mut bin);
         comps = components(&bin);
-        if comps.iter().any(stands_clear) || i + 1 == levels.len() {
+        if comps.iter().any(|c| stands_clear(c, entry)) || i + 1 == levels.len() {
             break;
         }
         // Only ink over the centre, all of it joined to an edge now, calls
@@ -644,126 +769,123 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
             break;
         }
     }
-    let clear: Vec<&Comp> = comps.iter().filter(|c| stands_clear(c)).collect();
-    if clear.is_empty() {
-        return Prepared::Empty {
-            reason: EmptyReason::OnlyBorder,
-            margin: 1.0,
-            near: None,
-        };
-    }
-    // The main component: large and central.
+    comps
+}
+
+/// The main component among those that stand clear (not empty): large
+/// and central (see [`MAIN_DISTANCE_WEIGHT`]).
+fn main_component<'a>(clear: &[&'a Comp]) -> &'a Comp {
+    let n = WORK;
     let centre = (n as f32 - 1.0) / 2.0;
     let score = |c: &Comp| {
         let (cx, cy) = c.centroid();
         let d = ((cx - centre).powi(2) + (cy - centre).powi(2)).sqrt() / n as f32;
         c.area as f32 * (1.0 - MAIN_DISTANCE_WEIGHT * d).max(MAIN_LEAST_WEIGHT)
     };
-    let main = clear
+    clear
         .iter()
         .copied()
         .max_by(|a, b| score(a).total_cmp(&score(b)))
-        .expect("not empty");
-    // A second digit of a row of marks is no straight stroke (a line's
-    // remnant, a dash of a killer's cage outline; see ENTRY_MIN_SPREAD),
-    // and may run into one edge of the crop. A grid's corner, spread but
-    // at two edges, does not count.
-    let marks_digit = |c: &Comp| {
-        c.spread() >= ENTRY_MIN_SPREAD && (stands_clear(c) || (c.area >= 3 && edges(c) <= 1))
-    };
-    if matches!(pass, Pass::Print | Pass::Flat { .. } | Pass::Turned)
-        && comps
+        .expect("not empty")
+}
+
+/// The pieces of ink read as the digit: the main component and those
+/// merged with it.
+struct Pieces<'a> {
+    /// The components that stand clear, and those joined to them.
+    inner: Vec<&'a Comp>,
+    /// Which components (by id) are kept.
+    keep: Vec<bool>,
+    /// The kept pieces' box: x0, y0, x1, y1, inclusive.
+    bounds: [i32; 4],
+}
+
+impl<'a> Pieces<'a> {
+    /// The pieces of `comps` kept with `main`: those lying within or next
+    /// to its box, and in the entries pass (`entry`) the pieces of the
+    /// digit broken off at the edge (see ENTRY_JOIN_GAP).
+    fn merge(comps: &'a [Comp], main: &Comp, entry: bool) -> Self {
+        let n = WORK;
+        let joined = if entry {
+            join_near(comps, main, ENTRY_JOIN_GAP, |c| {
+                !stands_clear(c, entry)
+                    && c.area >= 3
+                    && edges(c) <= 2
+                    && c.spread() >= ENTRY_MIN_SPREAD
+                    && inner_share(c) >= ENTRY_JOIN_INNER
+            })
+        } else {
+            vec![false; comps.len()]
+        };
+        let inner: Vec<&Comp> = comps
             .iter()
-            .any(|c| beside_level(c, main) && marks_digit(c))
-    {
-        return Prepared::Empty {
-            reason: EmptyReason::Several,
-            margin: 1.0,
-            near: None,
-        };
-    }
-    // In the entries pass, the pieces of the digit broken off at the edge
-    // (see ENTRY_JOIN_GAP) join the pieces that stand clear.
-    let joined = if entry {
-        join_near(&comps, main, ENTRY_JOIN_GAP, |c| {
-            !stands_clear(c)
-                && c.area >= 3
-                && edges(c) <= 2
-                && c.spread() >= ENTRY_MIN_SPREAD
-                && inner_share(c) >= ENTRY_JOIN_INNER
-        })
-    } else {
-        vec![false; comps.len()]
-    };
-    let inner: Vec<&Comp> = comps
-        .iter()
-        .filter(|c| stands_clear(c) || joined[c.id])
-        .collect();
-    // Merge pieces lying within or next to the main component's box.
-    let pad = (n / 10) as i32;
-    let (mut x0, mut y0, mut x1, mut y1) = (main.x0, main.y0, main.x1, main.y1);
-    let mut keep = vec![false; comps.len()];
-    keep[main.id] = true;
-    for c in &inner {
-        if c.id == main.id || c.area < 2 {
-            continue;
-        }
-        let overlaps = c.x0 <= x1 + pad && c.x1 >= x0 - pad && c.y0 <= y1 + pad && c.y1 >= y0 - pad;
-        let small_enough = c.area * 2 <= main.area.max(8) || (c.x0 >= x0 && c.x1 <= x1);
-        if joined[c.id] || (overlaps && small_enough) {
-            keep[c.id] = true;
-            x0 = x0.min(c.x0);
-            y0 = y0.min(c.y0);
-            x1 = x1.max(c.x1);
-            y1 = y1.max(c.y1);
-        }
-    }
-    let height = (y1 - y0 + 1) as f32 / n as f32;
-    let width = (x1 - x0 + 1) as f32 / n as f32;
-    if height < MIN_DIGIT_HEIGHT {
-        return Prepared::Empty {
-            reason: mark(if height < MIN_MARK_HEIGHT {
-                EmptyReason::Speck
-            } else {
-                EmptyReason::Small
-            }),
-            margin: ((MIN_DIGIT_HEIGHT - height) / MIN_DIGIT_HEIGHT * MARGIN_RAMP).clamp(0.0, 1.0),
-            near: None,
-        };
-    }
-    if entry && height >= ENTRY_TALL && width > height * WIDE {
-        // Pieces merged beside the main shape (marks next to the entry)
-        // are dropped: only those over its columns stay.
-        (x0, y0, x1, y1) = (main.x0, main.y0, main.x1, main.y1);
+            .filter(|c| stands_clear(c, entry) || joined[c.id])
+            .collect();
+        // Merge pieces lying within or next to the main component's box.
+        let pad = (n / 10) as i32;
+        let (mut x0, mut y0, mut x1, mut y1) = (main.x0, main.y0, main.x1, main.y1);
+        let mut keep = vec![false; comps.len()];
+        keep[main.id] = true;
         for c in &inner {
-            if keep[c.id] && c.id != main.id {
+            if c.id == main.id || c.area < 2 {
+                continue;
+            }
+            let overlaps =
+                c.x0 <= x1 + pad && c.x1 >= x0 - pad && c.y0 <= y1 + pad && c.y1 >= y0 - pad;
+            let small_enough = c.area * 2 <= main.area.max(8) || (c.x0 >= x0 && c.x1 <= x1);
+            if joined[c.id] || (overlaps && small_enough) {
+                keep[c.id] = true;
+                x0 = x0.min(c.x0);
+                y0 = y0.min(c.y0);
+                x1 = x1.max(c.x1);
+                y1 = y1.max(c.y1);
+            }
+        }
+        Pieces {
+            inner,
+            keep,
+            bounds: [x0, y0, x1, y1],
+        }
+    }
+
+    /// The box's height over the crop's side.
+    fn height(&self) -> f32 {
+        (self.bounds[3] - self.bounds[1] + 1) as f32 / WORK as f32
+    }
+
+    /// The box's width over the crop's side.
+    fn width(&self) -> f32 {
+        (self.bounds[2] - self.bounds[0] + 1) as f32 / WORK as f32
+    }
+
+    /// Drops the pieces merged beside `main` (marks next to an entry): only
+    /// those over its columns stay.
+    fn keep_over(&mut self, main: &Comp) {
+        let (mut x0, mut y0, mut x1, mut y1) = (main.x0, main.y0, main.x1, main.y1);
+        for c in &self.inner {
+            if self.keep[c.id] && c.id != main.id {
                 if c.x0 <= main.x1 && c.x1 >= main.x0 {
                     y0 = y0.min(c.y0);
                     y1 = y1.max(c.y1);
                     x0 = x0.min(c.x0.max(main.x0));
                     x1 = x1.max(c.x1.min(main.x1));
                 } else {
-                    keep[c.id] = false;
+                    self.keep[c.id] = false;
                 }
             }
         }
+        self.bounds = [x0, y0, x1, y1];
     }
-    let height = (y1 - y0 + 1) as f32 / n as f32;
-    let width = (x1 - x0 + 1) as f32 / n as f32;
-    let wide = if entry && height >= ENTRY_TALL {
-        ENTRY_WIDE
-    } else if pass == Pass::Letters {
-        LETTER_WIDE
-    } else {
-        WIDE
-    };
-    if width > height * wide {
-        return Prepared::Empty {
-            reason: mark(EmptyReason::Wide),
-            margin: ((width / height - WIDE) * WIDE_MARGIN_RAMP).clamp(0.0, 1.0),
-            near: None,
-        };
-    }
+}
+
+/// How far off the crop's centre ink in the box `bounds` (x0, y0, x1, y1)
+/// of `height` lies: the margin by which it is off-centre, if it is (see
+/// [`Prepared::Empty`]), and whether it lies beyond MAX_CENTRE_OFFSET.
+fn off_centre(bounds: [i32; 4], height: f32) -> (Option<f32>, bool) {
+    let n = WORK;
+    let last = n as i32 - 1;
+    let centre = (n as f32 - 1.0) / 2.0;
+    let [x0, y0, x1, y1] = bounds;
     let bx = (x0 + x1) as f32 / 2.0;
     let by = (y0 + y1) as f32 / 2.0;
     // Across an edge that clips the ink, where its middle lies is unknown:
@@ -797,21 +919,24 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         off_centre =
             Some(((off - MAX_CENTRE_OFFSET) / MAX_CENTRE_OFFSET * MARGIN_RAMP).clamp(0.0, 1.0));
     }
-    if let Some(margin) = off_centre
-        && (margin >= NEAR_MISS || height < TALL_DIGIT)
-    {
-        return Prepared::Empty {
-            reason: mark(EmptyReason::OffCentre),
-            margin,
-            near: None,
-        };
-    }
-    // Ink of the kept components (and one pixel around them, for the
-    // anti-aliased edges), scaled to 0..=1.
+    (off_centre, shifted)
+}
+
+/// The ink of the kept pieces (and one pixel around them, for the
+/// anti-aliased edges) scaled to 0..=1 by `contrast`, the histogram of the
+/// kept pixels' ink, and the shape's stroke width over its height.
+fn digit_image(
+    comps: &[Comp],
+    pieces: &Pieces,
+    ink: &[f32],
+    contrast: f32,
+) -> (Vec<f32>, [u32; 256], f32) {
+    let n = WORK;
+    let [x0, y0, x1, y1] = pieces.bounds;
     // Kept-ink mask with a one-pixel frame, so neighbours need no checks.
     let m = n + 2;
     let mut mask = vec![false; m * m];
-    for c in comps.iter().filter(|c| keep[c.id]) {
+    for c in comps.iter().filter(|c| pieces.keep[c.id]) {
         for &p in &c.pixels {
             let (x, y) = (p as usize % n, p as usize / n);
             mask[(y + 1) * m + x + 1] = true;
@@ -851,31 +976,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         }
     }
     let stroke = area as f32 / (boundary.max(1) as f32 / 2.0).max(1.0) / (y1 - y0 + 1) as f32;
-    if faint && (stroke < FAINT_MIN_STROKE || height > FAINT_MAX_HEIGHT) {
-        return no_ink;
-    }
-    let features = features(&digit, x0, y0, x1, y1);
-    let paper = if dark_mode { 255.0 - med } else { med };
-    let darkness = core_darkness(&shape_hist, paper);
-    let ink = Ink {
-        features,
-        height,
-        body: (main.y1 - main.y0 + 1) as f32 / n as f32,
-        width,
-        contrast,
-        stroke,
-        shifted,
-        faint,
-        darkness,
-    };
-    match off_centre {
-        Some(margin) => Prepared::Empty {
-            reason: mark(EmptyReason::OffCentre),
-            margin,
-            near: Some(Box::new(ink)),
-        },
-        None => Prepared::Ink(ink),
-    }
+    (digit, shape_hist, stroke)
 }
 
 /// [`Ink::darkness`] of a shape whose pixels' ink (grey levels taken from
