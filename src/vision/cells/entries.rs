@@ -4,9 +4,9 @@
 //!
 //! A cell that is not a given is one of:
 //! - an **entry**: a central ink shape of a digit's height
-//!   ([`prep::Prepared::Ink`]), clearly inked. Its value is read with a
-//!   confidence; only a sure reading becomes an entry, anything else is
-//!   reported as unsure (see [`Written::sure`]);
+//!   ([`super::classify::prep::Prepared::Ink`]), clearly inked. Its value
+//!   is read with a confidence; only a sure reading becomes an entry,
+//!   anything else is reported as unsure (see [`Written::sure`]);
 //! - **candidate marks**: clear ink that preprocessing judged too small, off
 //!   the centre or too wide for a digit, or several digits side by side
 //!   ([`EmptyReason::Small`], [`EmptyReason::OffCentre`],

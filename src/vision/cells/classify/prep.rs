@@ -548,14 +548,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         pieces.keep_over(main);
     }
     let (height, width) = (pieces.height(), pieces.width());
-    let wide = if entry && height >= ENTRY_TALL {
-        ENTRY_WIDE
-    } else if pass == Pass::Letters {
-        LETTER_WIDE
-    } else {
-        WIDE
-    };
-    if width > height * wide {
+    if width > height * widest(pass, height) {
         return empty(
             mark(EmptyReason::Wide),
             ((width / height - WIDE) * WIDE_MARGIN_RAMP).clamp(0.0, 1.0),
@@ -593,6 +586,19 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
             near: Some(Box::new(ink)),
         },
         None => Prepared::Ink(ink),
+    }
+}
+
+/// How many times its height ink of `height` may be wide in `pass`: a
+/// player's large entry ([`ENTRY_WIDE`]), a page's letters
+/// ([`LETTER_WIDE`]), or [`WIDE`].
+fn widest(pass: Pass, height: f32) -> f32 {
+    if pass == Pass::Entry && height >= ENTRY_TALL {
+        ENTRY_WIDE
+    } else if pass == Pass::Letters {
+        LETTER_WIDE
+    } else {
+        WIDE
     }
 }
 
