@@ -28,8 +28,8 @@ use imageproc::geometric_transformations::{Border, Interpolation, warp_into};
 use sudoku_lens::grid::{Alphabet, Document, Layout, Puzzle, parse};
 use sudoku_lens::overlay::{Options, draw_rules, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::solve;
-use sudoku_lens::vision::homography::Homography;
 use sudoku_lens::vision::locate::Located;
+use sudoku_lens::vision::page::homography::Homography;
 
 const W: u32 = 4000;
 const H: u32 = 3000;

@@ -12,8 +12,8 @@ use std::process::ExitCode;
 
 use sudoku_lens::overlay::{Options, draw_solution};
 use sudoku_lens::solve::solve;
-use sudoku_lens::vision::check::CheckOutcome;
 use sudoku_lens::vision::read::{Colour, read_image};
+use sudoku_lens::vision::verify::CheckOutcome;
 
 fn main() -> ExitCode {
     match run() {

@@ -26,6 +26,7 @@
 //! assert!(!check.solved);
 //! ```
 
+pub use crate::grid::Unsure;
 use crate::grid::{Progress, Puzzle, rule_holds_among, rules_hold};
 use crate::logic::HouseIndex;
 use crate::solve;
@@ -124,39 +125,6 @@ impl EntryCheck {
             (false, n, _) if go == 0 => plural(n, "mistake"),
             (false, n, _) => format!("{}, {go} to go", plural(n, "mistake")),
         }
-    }
-}
-
-/// A cell where the reader saw a player's digit but could not read it for
-/// sure: not an entry, so it counts among the cells to go, and a check says
-/// so rather than pass over it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Unsure {
-    /// The cell, an index of the layout.
-    pub cell: usize,
-    /// The likeliest digit, and the next likeliest.
-    pub looks_like: u8,
-    pub runner_up: u8,
-    /// How sure the reading is, 0..=1.
-    pub confidence: f32,
-}
-
-impl Unsure {
-    /// One line for the player, `name` being the cell's name:
-    /// `r3c4: a digit is written here that could not be read for sure (a 5, or a 3?)`.
-    pub fn text(&self, name: &str) -> String {
-        let a = |d: u8| {
-            if d == 8 {
-                "an 8".into()
-            } else {
-                format!("a {d}")
-            }
-        };
-        format!(
-            "{name}: a digit is written here that could not be read for sure ({}, or {}?)",
-            a(self.looks_like),
-            a(self.runner_up)
-        )
     }
 }
 

@@ -16,6 +16,8 @@
 //! - `overlay` (feature `vision`): solutions drawn onto the photo in
 //!   perspective, or as a clean grid.
 //! - [`rng`]: a small seeded random generator, the same on every machine.
+//! - [`truth`]: ground truth for measuring the reader: the files beside
+//!   measured photos that say what each one shows.
 //! - `app` (feature `gui`, on by default): the desktop app.
 //!
 //! The library alone needs no window system: build it with
@@ -33,5 +35,6 @@ pub mod logic;
 pub mod overlay;
 pub mod rng;
 pub mod solve;
+pub mod truth;
 #[cfg(feature = "vision")]
 pub mod vision;

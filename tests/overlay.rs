@@ -10,8 +10,8 @@ use imageproc::geometric_transformations::{Border, Interpolation, Projection, wa
 use sudoku_lens::grid::{Alphabet, Document, Puzzle, parse, parse_progress};
 use sudoku_lens::overlay::{Options, Palette, draw_solution, render_grid};
 use sudoku_lens::solve::solve;
-use sudoku_lens::vision::check::CheckOutcome;
 use sudoku_lens::vision::read::{Reading, read_grey};
+use sudoku_lens::vision::verify::CheckOutcome;
 
 fn sample(name: &str) -> Puzzle {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -211,7 +211,7 @@ fn sample_images_read_back_solved() {
             continue;
         }
         let expected = progress.puzzle().clone();
-        let image = sudoku_lens::vision::load::load_path(path).unwrap();
+        let image = sudoku_lens::vision::page::load::load_path(path).unwrap();
         let rgb = image.to_rgb8();
         let grey = image.to_luma8();
         let first = match read_grey(&grey, None).0 {

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use sudoku_lens::grid::parse_progress;
-use sudoku_lens::vision::check::CheckOutcome;
-use sudoku_lens::vision::load::has_image_extension;
+use sudoku_lens::vision::page::load::has_image_extension;
 use sudoku_lens::vision::read::read_path;
+use sudoku_lens::vision::verify::CheckOutcome;
 
 fn samples_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/images")

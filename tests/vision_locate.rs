@@ -7,9 +7,9 @@ use imageproc::drawing::{draw_filled_circle_mut, draw_filled_rect_mut, draw_line
 use imageproc::filter::gaussian_blur_f32;
 use imageproc::rect::Rect;
 use sudoku_lens::grid::Layout;
-use sudoku_lens::vision::homography::Homography;
-use sudoku_lens::vision::load::{LoadError, load_bytes, load_path};
 use sudoku_lens::vision::locate::{CELL_CROP_SIZE, LocateError, Located, cell_crops, locate};
+use sudoku_lens::vision::page::homography::Homography;
+use sudoku_lens::vision::page::load::{LoadError, load_bytes, load_path};
 
 /// A small deterministic generator for clutter and noise.
 struct Lcg(u64);
@@ -524,7 +524,7 @@ fn an_undecodable_file_gives_a_clear_error() {
 #[test]
 fn exif_orientation_is_applied() {
     use image::ImageEncoder;
-    use sudoku_lens::vision::load::{Rotation, load_bytes_with};
+    use sudoku_lens::vision::page::load::{Rotation, load_bytes_with};
     // A 40 x 20 JPEG tagged "rotate 90 degrees clockwise to view" (6).
     let img = GrayImage::from_fn(40, 20, |x, _| Luma([if x < 20 { 0 } else { 255 }]));
     let exif = vec![

@@ -9,7 +9,7 @@ use std::io::Cursor;
 use image::ImageReader;
 use libfuzzer_sys::fuzz_target;
 use sudoku_lens::vision::{
-    pdf::is_pdf,
+    page::pdf::is_pdf,
     read::{Colour, read_image_bytes},
 };
 

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_lens::vision::pdf::{page_count, render_page};
+use sudoku_lens::vision::page::pdf::{page_count, render_page};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(pages) = page_count(data) else {

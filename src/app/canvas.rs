@@ -522,7 +522,7 @@ impl Scene {
             .filter(|(s, _)| show_marks && *s == stamp)
             .map(|(_, m)| m.clone());
         let located = match app.view.dragging {
-            Some((_, corners)) => crate::vision::read::located_at_corners(corners, &layout)
+            Some((_, corners)) => crate::vision::locate::located_at_corners(corners, &layout)
                 .map(Arc::new)
                 .unwrap_or(located),
             None => located,

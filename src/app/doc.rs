@@ -11,9 +11,9 @@ use crate::grid::{Cage, Diagonal, Entries, Layout, Progress, Puzzle, Rule, windo
 use crate::logic::{Candidate, Step};
 use crate::overlay;
 use crate::solve::{Budget, SolveError, solve_within};
-use crate::vision::entries::{Written, unsure_cells};
-use crate::vision::locate::Located;
-use crate::vision::read::{Reading, located_at_corners};
+use crate::vision::cells::entries::{Written, unsure_cells};
+use crate::vision::locate::{Located, located_at_corners};
+use crate::vision::read::Reading;
 
 use super::input::{Pages, Photo, default_corners};
 

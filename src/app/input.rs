@@ -9,15 +9,15 @@ use std::sync::Arc;
 use image::{GrayImage, RgbaImage};
 
 use crate::grid::{Document, Layout, Progress, has_entries, parse, parse_progress};
-use crate::vision::load::{load_page, to_grey};
 use crate::vision::locate::{LocateError, LocateFileError};
-use crate::vision::pdf::{is_pdf, page_count};
+use crate::vision::page::load::{load_page, to_grey};
+use crate::vision::page::pdf::{is_pdf, page_count};
 use crate::vision::read::{
     Colour, ReadOptions, Reading, Regions, read_at_corners_with, read_grey_with, read_image_bytes,
 };
 
 /// File name endings offered by the open dialog.
-pub use crate::vision::load::IMAGE_EXTENSIONS;
+pub use crate::vision::page::load::IMAGE_EXTENSIONS;
 /// Puzzle text file endings offered by the open dialog.
 pub const TEXT_EXTENSIONS: &[&str] = &["txt", "sdk", "sudoku"];
 

@@ -11,9 +11,9 @@ use sudoku_lens::check::{EntryCheck, Givens, Unsure, check_entries, resume};
 use sudoku_lens::grid::{Layout, Progress, Puzzle, has_entries, parse_progress};
 use sudoku_lens::logic::HouseIndex;
 use sudoku_lens::overlay::{Canvas, Options, Paintable, into_rgba, mark_wrong, render_grid};
-use sudoku_lens::vision::entries::unsure_cells;
-use sudoku_lens::vision::locate::Located;
-use sudoku_lens::vision::read::{Colour, ImageReading, located_at_corners, read_image_page};
+use sudoku_lens::vision::cells::entries::unsure_cells;
+use sudoku_lens::vision::locate::{Located, located_at_corners};
+use sudoku_lens::vision::read::{Colour, ImageReading, read_image_page};
 
 use super::{Status, read_input};
 

@@ -4,7 +4,7 @@
 //!
 //! Ground truth beside `NAME.jpg` (or any image extension): `NAME.dat` or
 //! `NAME.txt` (digits), or `NAME.json` (a puzzle, e.g. a killer with its
-//! cages), as [`sudoku_lens::vision::truth`] reads them. On killers it also
+//! cages), as [`sudoku_lens::truth`] reads them. On killers it also
 //! reports the images with every cage (cells and sum) and digit right, the
 //! cages whose cells were read right, and of those the sums read right. On
 //! jigsaws (ground truth with `regions`) it reports the regions read right
@@ -17,9 +17,9 @@ use std::time::Instant;
 
 use sudoku_lens::grid::{HouseKind, Layout};
 use sudoku_lens::solve::solve;
-use sudoku_lens::vision::load::has_image_extension;
+use sudoku_lens::truth::{Printed, truth_beside};
+use sudoku_lens::vision::page::load::has_image_extension;
 use sudoku_lens::vision::read::read_path;
-use sudoku_lens::vision::truth::{Printed, truth_beside};
 
 use super::Status;
 
@@ -502,7 +502,7 @@ impl EntryScore {
         solved_right: bool,
         printed: Option<&[u8]>,
     ) {
-        use sudoku_lens::vision::truth::CANDIDATE_MARKS;
+        use sudoku_lens::truth::CANDIDATE_MARKS;
         self.handwriting = true;
         for ((&label, &given), &entry) in labels.iter().zip(givens).zip(read) {
             if label == CANDIDATE_MARKS {

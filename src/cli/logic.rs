@@ -14,9 +14,9 @@ use sudoku_lens::logic::{Logic, LogicError, Rating, Step, Technique};
 use sudoku_lens::overlay::hint::draw_step;
 use sudoku_lens::overlay::{Options, into_rgba, render_grid};
 use sudoku_lens::solve::Budget;
-use sudoku_lens::vision::load::is_image_file;
-use sudoku_lens::vision::locate::Located;
-use sudoku_lens::vision::read::{Colour, located_at_corners, read_image};
+use sudoku_lens::vision::locate::{Located, located_at_corners};
+use sudoku_lens::vision::page::load::is_image_file;
+use sudoku_lens::vision::read::{Colour, read_image};
 
 use super::{Status, read_input};
 

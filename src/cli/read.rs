@@ -8,11 +8,11 @@ use serde_json::json;
 use sudoku_lens::check::Unsure;
 use sudoku_lens::grid::{Layout, Progress};
 use sudoku_lens::logic::HouseIndex;
-use sudoku_lens::vision::check::CheckOutcome;
+use sudoku_lens::vision::cells::entries::unsure_cells;
 use sudoku_lens::vision::debug::write_debug;
-use sudoku_lens::vision::entries::unsure_cells;
 use sudoku_lens::vision::locate::CELL_CROP_SIZE;
 use sudoku_lens::vision::read::{Colour, ImageReading, Reading, read_image_page};
+use sudoku_lens::vision::verify::CheckOutcome;
 
 use super::Status;
 

@@ -16,9 +16,9 @@ use sudoku_lens::grid::{BatchLines, Document, Entry, Layout, Puzzle, fpuzzles, p
 use sudoku_lens::overlay::export::writes_over;
 use sudoku_lens::overlay::{Canvas, Options, Paintable, draw_solution, into_rgba, render_grid};
 use sudoku_lens::solve::{Outcome, SolveError, solve};
-use sudoku_lens::vision::check::CheckOutcome;
-use sudoku_lens::vision::load::{has_image_extension, is_image_file};
+use sudoku_lens::vision::page::load::{has_image_extension, is_image_file};
 use sudoku_lens::vision::read::{Colour, ImageReading, Reading, read_image_page};
+use sudoku_lens::vision::verify::CheckOutcome;
 
 use super::{Status, read_input, usage_error};
 

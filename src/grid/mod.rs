@@ -18,7 +18,9 @@ pub use cage::{
     Cage, CageError, CageErrorKind, can_make, check_cages, for_each_combination, house_partition,
     layout_total, sum_range,
 };
-pub use entries::{ENTRIES_MARKER, Entries, EntriesError, Progress, has_entries, parse_progress};
+pub use entries::{
+    ENTRIES_MARKER, Entries, EntriesError, Progress, Unsure, has_entries, parse_progress,
+};
 pub use file::{parse, parse_file};
 pub use layout::{Conflict, House, HouseKind, Layout, LayoutError, MAX_SIZE};
 pub use parse_error::ParseError;

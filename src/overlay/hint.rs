@@ -13,8 +13,8 @@ use super::{
 };
 use crate::grid::Alphabet;
 use crate::logic::{Step, mark_spot};
-use crate::vision::homography::Homography;
 use crate::vision::locate::Located;
+use crate::vision::page::homography::Homography;
 
 /// Colours of a step on the photo; those of the app's canvas.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,7 +169,7 @@ mod tests {
     use super::*;
     use crate::grid::Layout;
     use crate::logic::{Candidate, Technique};
-    use crate::vision::read::located_at_corners;
+    use crate::vision::locate::located_at_corners;
 
     const CELL: f32 = 60.0;
 

@@ -56,8 +56,8 @@ use ab_glyph::FontRef;
 use image::{DynamicImage, Rgba, RgbaImage};
 
 use crate::grid::{Alphabet, Layout};
-use crate::vision::homography::Homography;
 use crate::vision::locate::{Located, Quad};
+use crate::vision::page::homography::Homography;
 
 pub use marks::{WRONG_ON_DARK, WRONG_ON_LIGHT, mark_wrong};
 use rayon::prelude::*;
@@ -219,7 +219,7 @@ pub enum OverlayError {
 
 /// Draws the solution onto `image`, the image `located` was found in
 /// (full resolution, EXIF orientation applied, as
-/// [`crate::vision::load::load_path`] gives it), RGBA or RGB.
+/// [`crate::vision::page::load::load_path`] gives it), RGBA or RGB.
 ///
 /// For every cell empty in `givens` (0) and solved in `solution` (1..=size),
 /// the solved symbol, written in `alphabet` (the puzzle's: a hexadecimal

@@ -13,7 +13,7 @@ use super::rules::{
 use super::stamp::{GlyphSet, Stamp, segment};
 use super::{FONT, Options, OverlayError, Palette, check_options, check_values};
 use crate::grid::Puzzle;
-use crate::vision::homography::Homography;
+use crate::vision::page::homography::Homography;
 
 /// Draws `puzzle` as a clean grid: `options.cell_px` pixels per cell and
 /// half a cell of margin, thin lines between cells of a box, thick lines

@@ -31,8 +31,8 @@ use super::cage_outline::{CAGE_DASH, CAGE_GAP, CAGE_INSET, cage_outline, dashes}
 use super::stamp::{Stamp, blend};
 use super::{Canvas, FONT, Options, Paintable, Palette, PixelRect, background_luma};
 use crate::grid::{Diagonal, Direction, Layout, Mark, Place, Rule, diagonal_cells};
-use crate::vision::homography::Homography;
 use crate::vision::locate::Located;
+use crate::vision::page::homography::Homography;
 
 /// Width of a diagonal, as a fraction of a cell: a thin line that the
 /// digits it crosses stay clear of.

@@ -11,7 +11,7 @@
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont};
 use image::{ImageBuffer, Pixel, Rgb, Rgba};
 
-use crate::vision::homography::Homography;
+use crate::vision::page::homography::Homography;
 
 /// An axis-aligned rectangle of image pixels: `x..x + width`, `y..y + height`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

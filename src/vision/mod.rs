@@ -1,36 +1,36 @@
 //! Images in, located grids and read digits out. Plain functions over
 //! `image` buffers; no GUI types.
 //!
-//! - [`load`]: decoding (PNG, JPEG, WebP, BMP, GIF first frame, TIFF) with a
-//!   pixel limit checked before decoding and the EXIF orientation applied.
-//! - [`pdf`]: PDF pages rendered to images (feature `pdf`), and the page
-//!   count, for choosing a page.
+//! The folders follow the path a photo takes, each stage using only those
+//! before it:
+//!
+//! - [`page`]: decoding (PNG, JPEG, WebP, BMP, GIF first frame, TIFF) with a
+//!   pixel limit checked before decoding and the EXIF orientation applied
+//!   ([`page::load`]); PDF pages rendered to images (feature `pdf`), and the
+//!   page count, for choosing a page ([`page::pdf`]); plane projective
+//!   transforms fitted from point pairs ([`page::homography`]).
 //! - [`locate`]: the grid's outer corners, the homography between the
 //!   layout's canvas and the image, the layout itself (scored against a list
 //!   of candidate layouts), the actual grid lines, and one square crop per
 //!   cell sampled from the full-resolution image.
-//! - [`homography`]: plane projective transforms fitted from point pairs.
-//! - [`orient`]: which quarter turn makes the digits upright, and the
-//!   located grid turned to match.
-//! - [`classify`]: empty or a digit for each cell crop, with a confidence and
-//!   the runner-up, from a bundled template model built from fonts.
-//! - [`check`]: the solver's check of a reading, trying the runner-up
+//! - [`cells`]: empty or a symbol for each cell crop, with a confidence and
+//!   the runner-up, from a bundled template model built from fonts
+//!   ([`cells::classify`]); which quarter turn makes the digits upright
+//!   ([`cells::orient`]); on a screenshot, the player's digits told from
+//!   the givens by the colour of their ink ([`cells::colour`]); the
+//!   player's handwritten digits and candidate marks, told apart from the
+//!   givens once those are decided ([`cells::entries`]).
+//! - [`marks`]: the inner edges between neighbouring cells measured and
+//!   classified ([`marks::borders`]); a killer's cages and sums read on top
+//!   of them and checked with the solver ([`marks::killer`]); a jigsaw's
+//!   regions from the weight of the grid's inner lines ([`marks::jigsaw`])
+//!   or from the regions' fill colours ([`marks::fills`]).
+//! - [`verify`]: the solver's check of a reading, trying the runner-up
 //!   readings of the least confident cells when the puzzle has no single
 //!   solution.
-//! - [`borders`]: the inner edges between neighbouring cells measured and
-//!   classified (a killer's cage outlines).
-//! - [`cages`]: a killer's cages and sums read on top of [`borders`], and
-//!   checked with the solver.
-//! - [`jigsaw`]: a jigsaw's regions from the weight of the grid's inner
-//!   lines (thick region borders, thin cell lines).
-//! - [`entries`]: the player's handwritten digits and candidate marks, told
-//!   apart from the givens once those are decided.
-//! - [`colour`]: on a screenshot, the player's digits told from the givens
-//!   by the colour of their ink.
-//! - [`debug`]: the intermediate images, for `--debug`.
 //! - [`read`]: all of the above in order: an image file in, a puzzle out
 //!   ([`read::read_image`]), with the decoded photo kept for drawing on.
-//! - [`truth`]: the ground-truth files beside measured photos.
+//! - [`debug`]: the intermediate images, for `--debug`.
 //!
 //! Typical use:
 //!
@@ -46,7 +46,8 @@
 //! Or stage by stage:
 //!
 //! ```no_run
-//! use sudoku_lens::vision::{load, locate};
+//! use sudoku_lens::vision::locate;
+//! use sudoku_lens::vision::page::load;
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let grey = load::to_grey(&load::load_path(std::path::Path::new("photo.jpg"))?);
 //! let found = locate::locate(&grey, None)?;
@@ -57,23 +58,13 @@
 //!
 //! [`locate`] gives corners and crops in the orientation of the pixels (after
 //! EXIF): a puzzle photographed on its side or upside down is located all the
-//! same, and [`orient`] then decides from the digits which way up it is;
-//! [`read`] returns the grid in the puzzle's own orientation.
+//! same, and [`cells::orient`] then decides from the digits which way up it
+//! is; [`read`] returns the grid in the puzzle's own orientation.
 
-pub mod borders;
-pub mod cages;
-pub mod check;
-pub mod classify;
-pub mod colour;
+pub mod cells;
 pub mod debug;
-pub mod entries;
-pub mod fills;
-pub mod homography;
-pub mod jigsaw;
-pub mod load;
 pub mod locate;
-mod num;
-pub mod orient;
-pub mod pdf;
+pub mod marks;
+pub mod page;
 pub mod read;
-pub mod truth;
+pub mod verify;

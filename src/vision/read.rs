@@ -7,27 +7,27 @@ use std::sync::Arc;
 use image::{DynamicImage, GrayImage};
 use rayon::prelude::*;
 
-use super::cages::{KillerReading, clear_outlines, clear_sums, read_killer};
-use super::check::{self, CheckOutcome, check_solved};
-use super::classify::prep::{EmptyReason, Prepared, light_ink, prepare_entry, prepare_shadowed};
-use super::classify::{CellReading, Classes, Model, PRINT_SURE};
-use super::colour::{ColourSplit, InkColour, ink_colour, split_by_colour};
-use super::entries::{Marks, Written, drop_faint_marks, read_marks, read_written, solution_digits};
-use super::fills::fill_regions;
-use super::homography::Homography;
-use super::jigsaw::{JigsawReading, read_jigsaw, read_regions};
-use super::load::{LoadError, load_bytes, load_path_page, to_grey};
-use super::locate::{
-    CELL_CROP_SIZE, LocateError, LocateFileError, Located, Quad, Trace, cell_crops, locate_traced,
-    twins,
+use super::cells::classify::prep::{
+    EmptyReason, Prepared, light_ink, prepare_entry, prepare_shadowed,
 };
-use super::num::median_of;
-use super::orient::{apply, orient};
+use super::cells::classify::{CellReading, Classes, Model, PRINT_SURE, UNCERTAIN_BELOW};
+use super::cells::colour::{ColourSplit, InkColour, ink_colour, split_by_colour};
+use super::cells::entries::{
+    Marks, Written, drop_faint_marks, read_marks, read_written, solution_digits,
+};
+use super::cells::orient::{apply, orient};
+use super::locate::{
+    CELL_CROP_SIZE, LocateError, LocateFileError, Located, Trace, cell_crops, locate_traced,
+    located_at_corners, twins,
+};
+use super::marks::fills::fill_regions;
+use super::marks::jigsaw::{JigsawReading, read_jigsaw, read_regions};
+use super::marks::killer::{KillerReading, clear_outlines, clear_sums, read_killer};
+use super::page::load::{LoadError, load_bytes, load_path_page, to_grey};
+use super::page::num::median_of;
+use super::verify::{self, CheckOutcome, check_solved};
 use crate::grid::{Alphabet, Entries, Layout, Puzzle};
 use crate::solve::{Budget, solve_within};
-
-/// Cells read with less confidence than this are reported as uncertain.
-pub const UNCERTAIN_BELOW: f32 = 0.75;
 
 /// A 16x16 grid may be written `1`-`9`, `A`-`G` or in hexadecimal `0`-`F`:
 /// the page tells which by the symbols only one of them has (a `0`, a `G`),
@@ -60,7 +60,7 @@ pub struct Reading {
     /// it changed and their new values (already in `puzzle`).
     pub check: CheckOutcome,
     /// The player's own digits, apart from the printed givens in `puzzle`:
-    /// the handwriting read for sure (see [`super::entries`]). Handwriting
+    /// the handwriting read for sure (see [`super::cells::entries`]). Handwriting
     /// read unsure is not here; its cell is in `uncertain`.
     pub entries: Entries,
     /// Every cell with handwriting read as a digit, sure or not.
@@ -69,7 +69,7 @@ pub struct Reading {
     pub marks: Vec<Marks>,
     /// On a page whose digits are in two ink colours (a solving app's
     /// screenshot), the colours and the cells in the entries' colour (see
-    /// [`super::colour`]): their digits, read by the printed model, are in
+    /// [`super::cells::colour`]): their digits, read by the printed model, are in
     /// `entries` (those read sure) and not in `puzzle`. `None` when the
     /// digits are in one ink, or when no colour image was given.
     pub colour: Option<ColourSplit>,
@@ -131,7 +131,7 @@ pub enum Regions {
 pub struct ReadOptions<'a> {
     /// The decoded image the grey one was made from: digits in a second
     /// ink colour (a solving app's player's digits) are then read as
-    /// entries (see [`super::colour`]). Without it, every digit is a given.
+    /// entries (see [`super::cells::colour`]). Without it, every digit is a given.
     pub colour: Option<&'a DynamicImage>,
     /// Who decides a square grid's boxes.
     pub regions: Regions,
@@ -480,57 +480,17 @@ fn read_cells(
 /// [`read_located`] with the colour image and the boxes' rule of `options`.
 pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOptions<'_>) -> Reading {
     let ReadOptions { colour, regions } = options;
-    // The layout's symbols decide the model (the digits 1-9, or the
-    // symbols model's letters too) and the classes looked for: first those
-    // of every alphabet the layout may be written in, then, once the page
-    // has told which it is, those of that one.
     let size = located.layout.size();
     let model = Model::for_size(size);
-    let alphabets = Alphabet::for_size(size);
-    let among = classes_for(model, alphabets, size);
-    let crops = cell_crops(grey, &located, CELL_CROP_SIZE);
-    let (prepared, cells) = read_cells(model, &crops, among);
-    let turns = orient(model, &located.layout, &crops, &prepared, &cells).turns;
-    let (located, crops) = apply(located, crops, turns);
-    // A turned grid's crops are read again upright, second look and all.
-    let (prepared, cells) = if turns.is_multiple_of(4) {
-        (prepared, cells)
-    } else {
-        read_cells(model, &crops, among)
-    };
-    let alphabet = page_alphabet(model, alphabets, size, &cells);
-    let chosen = classes_for(model, &[alphabet], size);
-    let mut cells = if chosen == among {
-        cells
-    } else {
-        model.read_page_among(&prepared, chosen)
-    };
-    // A class that is no symbol of the layout (a 7 on a 6x6, a grid read
-    // at a smaller layout than printed) is no given of it: empty, and
-    // unsure. The others become the layout's values.
-    let symbol = |class: u8| model.glyph(class).and_then(|g| alphabet.value(g, size));
-    let mut foreign = vec![false; cells.len()];
-    for (c, f) in cells.iter_mut().zip(&mut foreign) {
-        if c.runner_up != 0 {
-            match symbol(c.runner_up) {
-                Some(v) => c.runner_up = v,
-                None => (c.runner_up, c.runner_up_confidence) = (0, 0.0),
-            }
-        }
-        if c.value != 0 {
-            match symbol(c.value) {
-                Some(v) => c.value = v,
-                None => (c.value, c.confidence, *f) = (0, 0.0, true),
-            }
-        }
-    }
-    let mut uncertain: Vec<usize> = cells
-        .iter()
-        .zip(&foreign)
-        .enumerate()
-        .filter(|(_, (c, f))| **f || is_uncertain(c))
-        .map(|(i, _)| i)
-        .collect();
+    let Page {
+        located,
+        crops,
+        prepared,
+        mut cells,
+        turns,
+        alphabet,
+    } = read_page(model, grey, located);
+    let mut uncertain = to_layout_values(model, alphabet, size, &mut cells);
     let mut values: Vec<u8> = cells.iter().map(|c| c.value).collect();
     // Digits in a second ink colour are the player's: out of the givens
     // before anything is decided from them.
@@ -545,45 +505,16 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
     // A grid with cage outlines is a killer, checked with its cages; the
     // classic check would only look for givens that are not there.
     let killer = read_killer(grey, &located, &values);
-    // A square grid whose thick lines are not its boxes' is a jigsaw: its
-    // regions become the layout's boxes, for the check and the puzzle.
-    // Regions told by colour (fills, every line alike) where the lines
-    // tell none; fills that draw no regions of the right size (a selected
-    // cell's highlighted row, column and box) leave the grid as it was.
-    let fills = || {
-        colour
-            .and_then(|image| fill_regions(image, &located, &values))
-            .filter(|f| f.layout.is_some())
-    };
-    let jigsaw = match (&killer, regions) {
-        (None, Regions::Detect) => read_jigsaw(grey, &located, &values).or_else(fills),
-        (None, Regions::Lines) => match read_regions(grey, &located, &values) {
-            Some(j) if j.layout.is_none() => fills().or(Some(j)),
-            other => other,
-        },
-        (None, Regions::Boxes) | (Some(_), _) => None,
+    let jigsaw = match killer {
+        None => read_jigsaw_with(grey, &located, &values, colour, regions),
+        Some(_) => None,
     };
     let mut located = located;
     if let Some(l) = jigsaw.as_ref().and_then(|j| j.layout.clone()) {
         located.layout = l;
     }
     let layout = Arc::new(located.layout.clone());
-    // The classic check hands back the solution it found; a killer's
-    // check keeps none.
-    let (outcome, solved) = match &killer {
-        Some(k) => (k.outcome.clone(), None),
-        None if split.is_some() => {
-            // The entries' cells are no candidates for the check's changes.
-            let mut givens_only = cells.clone();
-            for (c, &t) in givens_only.iter_mut().zip(&taken) {
-                if t {
-                    *c = EMPTY_CELL;
-                }
-            }
-            check_solved(&layout, &mut values, &givens_only)
-        }
-        None => check_solved(&layout, &mut values, &cells),
-    };
+    let (outcome, solved) = check_givens(&layout, &mut values, &cells, &taken, killer.as_ref());
     if let CheckOutcome::Changed(changes) = &outcome {
         uncertain.extend(changes.iter().map(|&(cell, _)| cell));
         uncertain.sort_unstable();
@@ -602,100 +533,23 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
     let solution = match &outcome {
         CheckOutcome::Unresolved => None,
         _ => solved.or_else(|| {
-            solve_within(&puzzle, 2, 1, Budget::nodes(check::SEARCH_NODES))
+            solve_within(&puzzle, 2, 1, Budget::nodes(verify::SEARCH_NODES))
                 .ok()
                 .filter(|o| o.count == 1)
                 .and_then(|mut o| o.solutions.pop())
         }),
     };
-    // Handwriting is not looked for where a digit in the entries' ink is.
-    let occupied: Vec<u8> = puzzle
-        .values()
-        .iter()
-        .zip(&taken)
-        .map(|(&v, &t)| if t { 1 } else { v })
-        .collect();
-    // The other cells are prepared again for handwriting, which may reach
-    // the cell's edge or have candidate marks beside it; a killer's sums
-    // and cage outlines are painted over first (they are neither).
-    let mut crops = crops;
-    if let Some(k) = &killer {
-        clear_sums(&mut crops, k);
-        clear_outlines(&mut crops);
-    }
-    let mut prepared = prepared;
-    prepared
-        .par_iter_mut()
-        .zip(&crops)
-        .zip(&occupied)
-        .filter(|(_, g)| **g == 0)
-        .for_each(|((p, crop), _)| *p = prepare_entry(crop));
-    // Handwriting is read as the digits 1-9 (the handwriting model's, and
-    // the digit model's where it has none), checked against the solution
-    // in those digits, then written in the page's alphabet: a hexadecimal
-    // page's 5 is its sixth symbol.
-    let digit_solution = solution.as_deref().map(|s| solution_digits(s, alphabet));
-    let (_, mut written, mut marks) = read_written(
-        Model::load_bundled(),
-        Model::load_handwriting(),
-        &prepared,
-        &occupied,
-        digit_solution.as_deref(),
-    );
-    // Marks are pencil or pen, not the paper's grain: as dark as a share
-    // of the page's print (judged only on a page with marks).
-    if !marks.is_empty() {
-        let givens: Vec<usize> = (0..occupied.len())
-            .filter(|&c| puzzle.values()[c] != 0)
-            .collect();
-        let light = page_light_ink(&crops, &cells).unwrap_or(false);
-        drop_faint_marks(&mut marks, &crops, &givens, light);
-    }
-    // The marks' digits, where the digit model reads them sure: on a page
-    // written in the digits 1-9 or fewer.
-    if alphabet == Alphabet::Digits && size <= 9 {
-        marks
-            .par_iter_mut()
-            .for_each(|m| m.digits = read_marks(Model::load_bundled(), &crops[m.cell], size));
-    }
-    drop(crops);
-    let digit_symbol = |d: u8| char::from_digit(d as u32, 10).and_then(|g| alphabet.value(g, size));
-    written.retain_mut(|w| {
-        let Some(v) = digit_symbol(w.value) else {
-            return false;
-        };
-        w.value = v;
-        w.runner_up = digit_symbol(w.runner_up).unwrap_or(0);
-        true
-    });
-    // A digit in the entries' ink is printed: reported like a given, even
-    // read unsure (its cell is then in `uncertain` already).
-    for (cell, _) in taken.iter().enumerate().filter(|(_, t)| **t) {
-        let c = &cells[cell];
-        written.push(Written {
-            cell,
-            value: c.value,
-            confidence: c.confidence,
-            runner_up: c.runner_up,
-            sure: true,
-        });
-    }
-    written.sort_by_key(|w| w.cell);
-    // Handwriting read for sure is what the printed model could not read
-    // in its cell: that cell is read, not unsure. A digit in the entries'
-    // ink keeps the printed model's doubt.
-    uncertain.retain(|&c| !written.iter().any(|w| w.cell == c && w.sure && !taken[c]));
-    let mut entry_values = vec![0u8; puzzle.values().len()];
-    for w in &written {
-        if w.sure {
-            entry_values[w.cell] = w.value;
-        } else {
-            uncertain.push(w.cell);
-        }
-    }
-    uncertain.sort_unstable();
-    uncertain.dedup();
-    let entries = Entries::from_values(entry_values);
+    let hand = Handwriting {
+        puzzle: &puzzle,
+        cells: &cells,
+        taken: &taken,
+        killer: killer.as_ref(),
+        solution: solution.as_deref(),
+        alphabet,
+        size,
+    };
+    let (written, marks) = hand.read(crops, prepared);
+    let entries = entries_of(&written, &taken, &mut uncertain, puzzle.values().len());
     Reading {
         puzzle,
         located,
@@ -710,6 +564,286 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
         killer,
         jigsaw,
     }
+}
+
+/// A page's cells read, in the puzzle's own orientation.
+struct Page {
+    /// The grid, turned upright.
+    located: Located,
+    /// The cells' crops, upright.
+    crops: Vec<GrayImage>,
+    prepared: Vec<Prepared>,
+    /// The cells' readings, as the model's classes among the page's
+    /// alphabet.
+    cells: Vec<CellReading>,
+    /// Quarter turns clockwise at which the puzzle appears.
+    turns: u8,
+    /// The alphabet the page is written in.
+    alphabet: Alphabet,
+}
+
+/// Reads the cells of `located` in `grey` with `model`: each cell crop
+/// classified, the page turned upright, and read again among the classes
+/// of the alphabet it is written in.
+fn read_page(model: &Model, grey: &GrayImage, located: Located) -> Page {
+    // The layout's symbols decide the model (the digits 1-9, or the
+    // symbols model's letters too) and the classes looked for: first those
+    // of every alphabet the layout may be written in, then, once the page
+    // has told which it is, those of that one.
+    let size = located.layout.size();
+    let alphabets = Alphabet::for_size(size);
+    let among = classes_for(model, alphabets, size);
+    let crops = cell_crops(grey, &located, CELL_CROP_SIZE);
+    let (prepared, cells) = read_cells(model, &crops, among);
+    let turns = orient(model, &located.layout, &crops, &prepared, &cells).turns;
+    let (located, crops) = apply(located, crops, turns);
+    // A turned grid's crops are read again upright, second look and all.
+    let (prepared, cells) = if turns.is_multiple_of(4) {
+        (prepared, cells)
+    } else {
+        read_cells(model, &crops, among)
+    };
+    let alphabet = page_alphabet(model, alphabets, size, &cells);
+    let chosen = classes_for(model, &[alphabet], size);
+    let cells = if chosen == among {
+        cells
+    } else {
+        model.read_page_among(&prepared, chosen)
+    };
+    Page {
+        located,
+        crops,
+        prepared,
+        cells,
+        turns,
+        alphabet,
+    }
+}
+
+/// Turns `cells`, read as `model`'s classes, into the values of a layout
+/// of `size` symbols written in `alphabet`, and returns the cells that are
+/// unsure. A class that is no symbol of the layout (a 7 on a 6x6, a grid
+/// read at a smaller layout than printed) is no given of it: empty, and
+/// unsure.
+fn to_layout_values(
+    model: &Model,
+    alphabet: Alphabet,
+    size: usize,
+    cells: &mut [CellReading],
+) -> Vec<usize> {
+    let symbol = |class: u8| model.glyph(class).and_then(|g| alphabet.value(g, size));
+    let mut foreign = vec![false; cells.len()];
+    for (c, f) in cells.iter_mut().zip(&mut foreign) {
+        if c.runner_up != 0 {
+            match symbol(c.runner_up) {
+                Some(v) => c.runner_up = v,
+                None => (c.runner_up, c.runner_up_confidence) = (0, 0.0),
+            }
+        }
+        if c.value != 0 {
+            match symbol(c.value) {
+                Some(v) => c.value = v,
+                None => (c.value, c.confidence, *f) = (0, 0.0, true),
+            }
+        }
+    }
+    cells
+        .iter()
+        .zip(&foreign)
+        .enumerate()
+        .filter(|(_, (c, f))| **f || is_uncertain(c))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// A jigsaw's regions, when the grid is one: a square grid whose thick
+/// lines are not its boxes' is a jigsaw, its regions to become the layout's
+/// boxes, for the check and the puzzle. Regions told by colour (fills,
+/// every line alike, read from `colour`) where the lines tell none; fills
+/// that draw no regions of the right size (a selected cell's highlighted
+/// row, column and box) leave the grid as it was. `regions` says who
+/// decides.
+fn read_jigsaw_with(
+    grey: &GrayImage,
+    located: &Located,
+    values: &[u8],
+    colour: Option<&DynamicImage>,
+    regions: Regions,
+) -> Option<JigsawReading> {
+    let fills = || {
+        colour
+            .and_then(|image| fill_regions(image, located, values))
+            .filter(|f| f.layout.is_some())
+    };
+    match regions {
+        Regions::Detect => read_jigsaw(grey, located, values).or_else(fills),
+        Regions::Lines => match read_regions(grey, located, values) {
+            Some(j) if j.layout.is_none() => fills().or(Some(j)),
+            other => other,
+        },
+        Regions::Boxes => None,
+    }
+}
+
+/// The solver's check of the givens `values` in `layout` (changing them
+/// as the check says), and the solution it found: a killer's reading was
+/// checked with its cages and keeps none. The cells `taken` by the
+/// entries' ink are no candidates for the check's changes.
+fn check_givens(
+    layout: &Arc<Layout>,
+    values: &mut [u8],
+    cells: &[CellReading],
+    taken: &[bool],
+    killer: Option<&KillerReading>,
+) -> (CheckOutcome, Option<Vec<u8>>) {
+    match killer {
+        Some(k) => (k.outcome.clone(), None),
+        None if taken.iter().any(|&t| t) => {
+            let mut givens_only = cells.to_vec();
+            for (c, &t) in givens_only.iter_mut().zip(taken) {
+                if t {
+                    *c = EMPTY_CELL;
+                }
+            }
+            check_solved(layout, values, &givens_only)
+        }
+        None => check_solved(layout, values, cells),
+    }
+}
+
+/// What the player's handwriting is read against: the reading so far.
+struct Handwriting<'a> {
+    /// The puzzle as read and checked: its givens.
+    puzzle: &'a Puzzle,
+    /// The printed model's readings of the cells.
+    cells: &'a [CellReading],
+    /// The cells whose digits are in the entries' ink.
+    taken: &'a [bool],
+    killer: Option<&'a KillerReading>,
+    /// The puzzle's unique solution, when it has one.
+    solution: Option<&'a [u8]>,
+    /// The page's alphabet, and the layout's symbol count.
+    alphabet: Alphabet,
+    size: usize,
+}
+
+impl Handwriting<'_> {
+    /// The player's digits (and the digits in the entries' ink, reported
+    /// like them), cells ascending, and candidate marks, in the cells
+    /// `crops` with no given (`prepared` as for the givens).
+    fn read(&self, crops: Vec<GrayImage>, prepared: Vec<Prepared>) -> (Vec<Written>, Vec<Marks>) {
+        let Handwriting {
+            puzzle,
+            cells,
+            taken,
+            killer,
+            solution,
+            alphabet,
+            size,
+        } = *self;
+        // Handwriting is not looked for where a digit in the entries' ink
+        // is.
+        let occupied: Vec<u8> = puzzle
+            .values()
+            .iter()
+            .zip(taken)
+            .map(|(&v, &t)| if t { 1 } else { v })
+            .collect();
+        // The other cells are prepared again for handwriting, which may
+        // reach the cell's edge or have candidate marks beside it; a
+        // killer's sums and cage outlines are painted over first (they
+        // are neither).
+        let mut crops = crops;
+        if let Some(k) = killer {
+            clear_sums(&mut crops, k);
+            clear_outlines(&mut crops);
+        }
+        let mut prepared = prepared;
+        prepared
+            .par_iter_mut()
+            .zip(&crops)
+            .zip(&occupied)
+            .filter(|(_, g)| **g == 0)
+            .for_each(|((p, crop), _)| *p = prepare_entry(crop));
+        // Handwriting is read as the digits 1-9 (the handwriting model's,
+        // and the digit model's where it has none), checked against the
+        // solution in those digits, then written in the page's alphabet: a
+        // hexadecimal page's 5 is its sixth symbol.
+        let digit_solution = solution.map(|s| solution_digits(s, alphabet));
+        let (_, mut written, mut marks) = read_written(
+            Model::load_bundled(),
+            Model::load_handwriting(),
+            &prepared,
+            &occupied,
+            digit_solution.as_deref(),
+        );
+        // Marks are pencil or pen, not the paper's grain: as dark as a
+        // share of the page's print (judged only on a page with marks).
+        if !marks.is_empty() {
+            let givens: Vec<usize> = (0..occupied.len())
+                .filter(|&c| puzzle.values()[c] != 0)
+                .collect();
+            let light = page_light_ink(&crops, cells).unwrap_or(false);
+            drop_faint_marks(&mut marks, &crops, &givens, light);
+        }
+        // The marks' digits, where the digit model reads them sure: on a
+        // page written in the digits 1-9 or fewer.
+        if alphabet == Alphabet::Digits && size <= 9 {
+            marks
+                .par_iter_mut()
+                .for_each(|m| m.digits = read_marks(Model::load_bundled(), &crops[m.cell], size));
+        }
+        drop(crops);
+        let digit_symbol =
+            |d: u8| char::from_digit(d as u32, 10).and_then(|g| alphabet.value(g, size));
+        written.retain_mut(|w| {
+            let Some(v) = digit_symbol(w.value) else {
+                return false;
+            };
+            w.value = v;
+            w.runner_up = digit_symbol(w.runner_up).unwrap_or(0);
+            true
+        });
+        // A digit in the entries' ink is printed: reported like a given,
+        // even read unsure (its cell is then in `uncertain` already).
+        for (cell, _) in taken.iter().enumerate().filter(|(_, t)| **t) {
+            let c = &cells[cell];
+            written.push(Written {
+                cell,
+                value: c.value,
+                confidence: c.confidence,
+                runner_up: c.runner_up,
+                sure: true,
+            });
+        }
+        written.sort_by_key(|w| w.cell);
+        (written, marks)
+    }
+}
+
+/// The player's entries among `written` (of a layout of `cell_count`
+/// cells): those read for sure. Handwriting read for sure is what the
+/// printed model could not read in its cell: that cell leaves `uncertain`
+/// (a digit in the entries' ink, `taken`, keeps the printed model's
+/// doubt); handwriting read unsure joins it.
+fn entries_of(
+    written: &[Written],
+    taken: &[bool],
+    uncertain: &mut Vec<usize>,
+    cell_count: usize,
+) -> Entries {
+    uncertain.retain(|&c| !written.iter().any(|w| w.cell == c && w.sure && !taken[c]));
+    let mut entry_values = vec![0u8; cell_count];
+    for w in written {
+        if w.sure {
+            entry_values[w.cell] = w.value;
+        } else {
+            uncertain.push(w.cell);
+        }
+    }
+    uncertain.sort_unstable();
+    uncertain.dedup();
+    Entries::from_values(entry_values)
 }
 
 /// A cell reading of blank paper, read for sure.
@@ -765,57 +899,9 @@ pub fn read_at_corners_with(
     Some(read_located_with(grey, located, options))
 }
 
-/// A [`Located`] with the given corners and layout and evenly spaced grid
-/// lines; its `score` is 0 and `layout_scores` is empty (nothing was
-/// detected). `None` for degenerate or self-crossing corners.
-pub fn located_at_corners(corners: [[f32; 2]; 4], layout: &Layout) -> Option<Located> {
-    if corners.iter().flatten().any(|v| !v.is_finite()) || !Quad::from(corners).is_convex() {
-        return None;
-    }
-    let (w, h) = (layout.width() as f64, layout.height() as f64);
-    let canvas = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
-    let image = corners.map(|[x, y]| [x as f64, y as f64]);
-    let homography = Homography::from_points(&canvas, &image)?;
-    Some(Located {
-        corners,
-        layout: layout.clone(),
-        homography,
-        col_lines: (0..=layout.width()).map(|i| i as f32).collect(),
-        row_lines: (0..=layout.height()).map(|i| i as f32).collect(),
-        col_lines_at: Vec::new(),
-        row_lines_at: Vec::new(),
-        score: 0.0,
-        layout_scores: Vec::new(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn corners_given_place_the_cells_between_them() {
-        let layout = Layout::classic();
-        let corners = [[10.0, 20.0], [100.0, 20.0], [100.0, 110.0], [10.0, 110.0]];
-        let found = located_at_corners(corners, &layout).expect("a square is fine");
-        assert_eq!(found.corners, corners);
-        let q = found.cell_quad(0);
-        assert!((q[0][0] - 10.0).abs() < 1e-3 && (q[0][1] - 20.0).abs() < 1e-3);
-        assert!((q[2][0] - 20.0).abs() < 1e-3 && (q[2][1] - 30.0).abs() < 1e-3);
-        let last = found.cell_quad(80);
-        assert!((last[2][0] - 100.0).abs() < 1e-3 && (last[2][1] - 110.0).abs() < 1e-3);
-    }
-
-    #[test]
-    fn degenerate_or_crossing_corners_are_refused() {
-        let layout = Layout::classic();
-        let line = [[0.0, 0.0], [50.0, 0.0], [100.0, 0.0], [0.0, 100.0]];
-        assert!(located_at_corners(line, &layout).is_none());
-        let bowtie = [[0.0, 0.0], [100.0, 100.0], [100.0, 0.0], [0.0, 100.0]];
-        assert!(located_at_corners(bowtie, &layout).is_none());
-        let nan = [[f32::NAN, 0.0], [100.0, 0.0], [100.0, 100.0], [0.0, 100.0]];
-        assert!(located_at_corners(nan, &layout).is_none());
-    }
 
     #[test]
     fn each_size_reads_only_its_own_symbols() {

@@ -11,8 +11,10 @@ use ab_glyph::FontRef;
 use rayon::prelude::*;
 
 use sudoku_lens::rng::Rng;
-use sudoku_lens::vision::classify::prep::{FEATURE_LEN, Prepared, prepare_glyph};
-use sudoku_lens::vision::classify::{DIGIT_GLYPHS, Model, encode_model, encode_model_glyphs};
+use sudoku_lens::vision::cells::classify::prep::{FEATURE_LEN, Prepared, prepare_glyph};
+use sudoku_lens::vision::cells::classify::{
+    DIGIT_GLYPHS, Model, encode_model, encode_model_glyphs,
+};
 
 use crate::synth::{CellKind, Strength, render_cell};
 
@@ -236,7 +238,7 @@ pub fn build_model_with(
 /// and `A`-`Z`, as [`encode_model_glyphs`] takes them) from the given font
 /// files, and fonts that give only some digits (none of their letters or
 /// 0). The digit model is the one of [`DIGIT_GLYPHS`], the symbols model
-/// that of [`sudoku_lens::vision::classify::SYMBOL_GLYPHS`].
+/// that of [`sudoku_lens::vision::cells::classify::SYMBOL_GLYPHS`].
 pub fn build_glyph_model(
     glyphs: &str,
     fonts: &[Vec<u8>],
@@ -355,7 +357,7 @@ pub fn atlas_tiles(
     atlas: &image::GrayImage,
     labels: &str,
 ) -> Result<Vec<(image::GrayImage, u8)>, String> {
-    use sudoku_lens::vision::classify::prep::WORK;
+    use sudoku_lens::vision::cells::classify::prep::WORK;
     let side = WORK as u32;
     let labels: Vec<u8> = labels
         .chars()
@@ -391,7 +393,7 @@ pub fn atlas_tiles(
 /// The tiles side by side, [`ATLAS_COLUMNS`] a row, and their labels, one
 /// line of digits per row of tiles: the atlas [`atlas_tiles`] reads back.
 pub fn tile_atlas(tiles: &[(image::GrayImage, u8)]) -> (image::GrayImage, String) {
-    use sudoku_lens::vision::classify::prep::WORK;
+    use sudoku_lens::vision::cells::classify::prep::WORK;
     let side = WORK as u32;
     let rows = tiles.len().div_ceil(ATLAS_COLUMNS) as u32;
     let mut img =
@@ -457,10 +459,10 @@ pub fn build_hand_model(
     }
     let protos = prototypes(&per_digit, cfg.seed, cfg.prototypes, cfg.iterations);
     // The reader maps handwriting's distances with its own softness
-    // (`vision::entries::HAND_TAU`) and rejects nothing by distance.
+    // (`vision::cells::entries::HAND_TAU`) and rejects nothing by distance.
     Ok(encode_model(
         &protos,
-        sudoku_lens::vision::entries::HAND_TAU,
+        sudoku_lens::vision::cells::entries::HAND_TAU,
         2.0,
     ))
 }

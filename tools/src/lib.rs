@@ -51,7 +51,7 @@ pub fn image_files(dir: &Path) -> Vec<PathBuf> {
     let mut images: Vec<PathBuf> = std::fs::read_dir(dir)
         .expect("folder")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| sudoku_lens::vision::load::has_image_extension(p))
+        .filter(|p| sudoku_lens::vision::page::load::has_image_extension(p))
         .collect();
     images.sort();
     images

@@ -4,7 +4,7 @@
 use ab_glyph::FontRef;
 use image::{GrayImage, Luma};
 use sudoku_lens::rng::Rng;
-use sudoku_lens::vision::classify::{CellReading, Model, ModelError, SYMBOL_GLYPHS};
+use sudoku_lens::vision::cells::classify::{CellReading, Model, ModelError, SYMBOL_GLYPHS};
 use sudoku_lens_tools::build::{
     BuildConfig, HELDOUT_FONTS, TRAIN_FONTS, build_model, sample_seed, sample_size,
 };
@@ -385,7 +385,7 @@ fn a_page_of_soft_print_is_read_against_itself() {
         if p.value != s.value {
             assert_eq!(s.value, 0);
             assert!(
-                p.confidence < sudoku_lens::vision::classify::ACCEPT,
+                p.confidence < sudoku_lens::vision::cells::classify::ACCEPT,
                 "{p:?}"
             );
         }
@@ -394,7 +394,7 @@ fn a_page_of_soft_print_is_read_against_itself() {
 
 #[test]
 fn a_digit_just_off_the_centre_is_offered_as_the_runner_up() {
-    use sudoku_lens::vision::classify::prep::{EmptyReason, Prepared, prepare};
+    use sudoku_lens::vision::cells::classify::prep::{EmptyReason, Prepared, prepare};
     let model = Model::load_bundled();
     // A "1" half the crop tall, `dy` pixels below the centre.
     let one = |dy: u32| {

@@ -5,7 +5,7 @@ use image::GrayImage;
 use rayon::prelude::*;
 
 use super::Located;
-use crate::vision::num::floor_i32;
+use crate::vision::page::num::floor_i32;
 
 /// Side of the cell crops that [`cell_crops`] is meant to be called with:
 /// enough for a printed digit (about 60% of the cell's height, so ~28 px),

@@ -44,7 +44,7 @@ use image::GrayImage;
 use rayon::prelude::*;
 
 use crate::grid::Layout;
-use crate::vision::homography::Homography;
+use crate::vision::page::homography::Homography;
 
 mod candidates;
 mod crops;
@@ -120,7 +120,7 @@ pub struct Located {
     /// of pixel (0, 0) is (0, 0)), clockwise from the top-left as the image
     /// is stored: top-left, top-right, bottom-right, bottom-left. (The
     /// reader then turns the whole location to the puzzle's own order with
-    /// [`crate::vision::orient::turn_located`].)
+    /// [`crate::vision::cells::orient::turn_located`].)
     pub corners: [[f32; 2]; 4],
     /// The detected (or forced) layout.
     pub layout: Layout,
@@ -472,9 +472,57 @@ pub fn locate_traced(
     (Ok(located_small.scaled(scale)), trace)
 }
 
+/// A [`Located`] with the given corners and layout and evenly spaced grid
+/// lines; its `score` is 0 and `layout_scores` is empty (nothing was
+/// detected). `None` for degenerate or self-crossing corners.
+pub fn located_at_corners(corners: [[f32; 2]; 4], layout: &Layout) -> Option<Located> {
+    if corners.iter().flatten().any(|v| !v.is_finite()) || !Quad::from(corners).is_convex() {
+        return None;
+    }
+    let (w, h) = (layout.width() as f64, layout.height() as f64);
+    let canvas = [[0.0, 0.0], [w, 0.0], [w, h], [0.0, h]];
+    let image = corners.map(|[x, y]| [x as f64, y as f64]);
+    let homography = Homography::from_points(&canvas, &image)?;
+    Some(Located {
+        corners,
+        layout: layout.clone(),
+        homography,
+        col_lines: (0..=layout.width()).map(|i| i as f32).collect(),
+        row_lines: (0..=layout.height()).map(|i| i as f32).collect(),
+        col_lines_at: Vec::new(),
+        row_lines_at: Vec::new(),
+        score: 0.0,
+        layout_scores: Vec::new(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn corners_given_place_the_cells_between_them() {
+        let layout = Layout::classic();
+        let corners = [[10.0, 20.0], [100.0, 20.0], [100.0, 110.0], [10.0, 110.0]];
+        let found = located_at_corners(corners, &layout).expect("a square is fine");
+        assert_eq!(found.corners, corners);
+        let q = found.cell_quad(0);
+        assert!((q[0][0] - 10.0).abs() < 1e-3 && (q[0][1] - 20.0).abs() < 1e-3);
+        assert!((q[2][0] - 20.0).abs() < 1e-3 && (q[2][1] - 30.0).abs() < 1e-3);
+        let last = found.cell_quad(80);
+        assert!((last[2][0] - 100.0).abs() < 1e-3 && (last[2][1] - 110.0).abs() < 1e-3);
+    }
+
+    #[test]
+    fn degenerate_or_crossing_corners_are_refused() {
+        let layout = Layout::classic();
+        let line = [[0.0, 0.0], [50.0, 0.0], [100.0, 0.0], [0.0, 100.0]];
+        assert!(located_at_corners(line, &layout).is_none());
+        let bowtie = [[0.0, 0.0], [100.0, 100.0], [100.0, 0.0], [0.0, 100.0]];
+        assert!(located_at_corners(bowtie, &layout).is_none());
+        let nan = [[f32::NAN, 0.0], [100.0, 0.0], [100.0, 100.0], [0.0, 100.0]];
+        assert!(located_at_corners(nan, &layout).is_none());
+    }
 
     #[test]
     fn a_cell_quad_lies_between_the_lines_beside_it() {

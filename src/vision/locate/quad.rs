@@ -2,7 +2,7 @@
 
 use std::ops::Index;
 
-use crate::vision::homography::Homography;
+use crate::vision::page::homography::Homography;
 
 /// Cross products of consecutive sides (pixels squared) at most this large
 /// count as a straight angle in [`Quad::is_convex`]: three corners on a line

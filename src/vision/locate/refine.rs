@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use super::Located;
 use super::quad::{Quad, dist};
 use crate::grid::Layout;
-use crate::vision::homography::Homography;
+use crate::vision::page::homography::Homography;
 
 /// Pixels per canvas unit of the rectified ink: a thin line stays a pixel
 /// or two wide, and a profile across a cell has enough steps to place a
@@ -99,6 +99,11 @@ const MIN_SPACING_GAPS: usize = 3;
 /// A place within this many working-copy pixels of the image's edge is
 /// taken for off the image: a line there may be cut off.
 const IMAGE_EDGE_PX: f32 = 2.0;
+/// Where along an outer line (in shares of its length) it is looked at to
+/// tell whether it lies off the image: its middle half, since its ends,
+/// at the grid's corners, are off the image whenever the line across
+/// them is.
+const OFF_IMAGE_PROBES: [f32; 3] = [0.25, 0.5, 0.75];
 /// The outer lines are looked at again in the working copy itself, one
 /// sample every this many of its pixels across and along: at
 /// [`REFINE_PX`] a grid's frame and a line printed a pixel inside it (a
@@ -232,7 +237,7 @@ pub(super) fn refine(
     let (w, h) = (mask.width() as f32, mask.height() as f32);
     let off_image = |vertical: bool, at: f32| {
         let along = if vertical { lh } else { lw } as f32;
-        [0.25, 0.5, 0.75].iter().any(|t| {
+        OFF_IMAGE_PROBES.iter().any(|t| {
             let (u, v) = if vertical {
                 (at, t * along)
             } else {

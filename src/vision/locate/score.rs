@@ -7,7 +7,7 @@ use image::GrayImage;
 use super::ink::Polarity;
 use super::quad::Quad;
 use crate::grid::Layout;
-use crate::vision::num::bilinear;
+use crate::vision::page::num::bilinear;
 
 /// A probe hits when ink lies within this share of a cell across its
 /// segment: enough for a thick border or a line a little off its nominal

@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use sudoku_lens::vision::classify::{Model, SYMBOL_GLYPHS};
+use sudoku_lens::vision::cells::classify::{Model, SYMBOL_GLYPHS};
 use sudoku_lens_tools::build::{
     BuildConfig, DIGIT_FONTS, HAND_ATLASES, HandConfig, TRAIN_FONTS, build_glyph_model,
     build_hand_model, build_model_with, read_hand_atlas,

@@ -36,13 +36,15 @@ use std::path::PathBuf;
 
 use image::GrayImage;
 use sudoku_lens::solve::solve;
-use sudoku_lens::vision::classify::Model;
-use sudoku_lens::vision::classify::prep::{EmptyReason, Prepared, prepare_entry, work_image};
-use sudoku_lens::vision::entries::{CellKind, cell_kind, read_digit, read_written};
-use sudoku_lens::vision::load::has_image_extension;
+use sudoku_lens::truth::{Printed, truth_beside};
+use sudoku_lens::vision::cells::classify::Model;
+use sudoku_lens::vision::cells::classify::prep::{
+    EmptyReason, Prepared, prepare_entry, work_image,
+};
+use sudoku_lens::vision::cells::entries::{CellKind, cell_kind, read_digit, read_written};
 use sudoku_lens::vision::locate::{CELL_CROP_SIZE, cell_crops};
+use sudoku_lens::vision::page::load::has_image_extension;
 use sudoku_lens::vision::read::{Colour, read_image};
-use sudoku_lens::vision::truth::{Printed, truth_beside};
 use sudoku_lens_tools::build::{
     HAND_ATLASES, HandConfig, build_hand_model, read_hand_atlas, tile_atlas,
 };

@@ -23,10 +23,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use image::GrayImage;
+use sudoku_lens::truth::truth_beside;
 use sudoku_lens::vision::debug::write_debug;
-use sudoku_lens::vision::load::{Rotation, load_bytes_with};
 use sudoku_lens::vision::locate::{CELL_CROP_SIZE, Located, cell_crops, locate_traced};
-use sudoku_lens::vision::truth::truth_beside;
+use sudoku_lens::vision::page::load::{Rotation, load_bytes_with};
 use sudoku_lens_tools::repo_root;
 
 struct Run {

@@ -9,10 +9,10 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use sudoku_lens::vision::borders::may_have_outlines;
-use sudoku_lens::vision::jigsaw::may_be_jigsaw;
-use sudoku_lens::vision::load::{load_path, to_grey};
 use sudoku_lens::vision::locate::locate;
+use sudoku_lens::vision::marks::borders::may_have_outlines;
+use sudoku_lens::vision::marks::jigsaw::may_be_jigsaw;
+use sudoku_lens::vision::page::load::{load_path, to_grey};
 
 fn main() {
     let mut runs = 10usize;

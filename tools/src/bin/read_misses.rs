@@ -10,11 +10,11 @@
 //! model.
 
 use image::{GrayImage, Luma};
-use sudoku_lens::vision::classify::Model;
-use sudoku_lens::vision::classify::prep::{Prepared, prepare};
+use sudoku_lens::truth::truth_beside;
+use sudoku_lens::vision::cells::classify::Model;
+use sudoku_lens::vision::cells::classify::prep::{Prepared, prepare};
 use sudoku_lens::vision::locate::{CELL_CROP_SIZE, cell_crops};
 use sudoku_lens::vision::read::{Colour, read_image};
-use sudoku_lens::vision::truth::truth_beside;
 
 fn main() {
     let (dir, dump) = sudoku_lens_tools::folder_and_dump();
@@ -63,7 +63,7 @@ fn main() {
         );
         for i in wrong {
             let c = &reading.cells[i];
-            let describe = |ink: &sudoku_lens::vision::classify::prep::Ink| {
+            let describe = |ink: &sudoku_lens::vision::cells::classify::prep::Ink| {
                 let d = model.class_distances(&ink.features);
                 let mut order: Vec<usize> = (0..9).collect();
                 order.sort_by(|&a, &b| d[a].total_cmp(&d[b]));

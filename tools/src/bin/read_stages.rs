@@ -17,14 +17,14 @@ use std::time::Instant;
 use image::{DynamicImage, GrayImage};
 use rayon::prelude::*;
 use sudoku_lens::grid::Layout;
-use sudoku_lens::vision::check::{CheckOutcome, check};
-use sudoku_lens::vision::classify::prep::{Prepared, prepare};
-use sudoku_lens::vision::classify::{CellReading, Model};
-use sudoku_lens::vision::load::{load_path, to_grey};
+use sudoku_lens::vision::cells::classify::prep::{Prepared, prepare};
+use sudoku_lens::vision::cells::classify::{CellReading, Model};
+use sudoku_lens::vision::cells::orient::{apply, orient};
 use sudoku_lens::vision::locate::{
     CELL_CROP_SIZE, LocateError, Located, cell_crops, locate_traced,
 };
-use sudoku_lens::vision::orient::{apply, orient};
+use sudoku_lens::vision::page::load::{load_path, to_grey};
+use sudoku_lens::vision::verify::{CheckOutcome, check};
 
 const STAGES: [&str; 9] = [
     "decode", "grey", "locate", "crops", "prepare", "classify", "orient", "apply", "check",

@@ -16,7 +16,7 @@ use std::process::exit;
 
 use image::imageops::FilterType;
 use rayon::prelude::*;
-use sudoku_lens::vision::load::load_path;
+use sudoku_lens::vision::page::load::load_path;
 
 /// The ground-truth files `sudoku-lens eval` reads beside an image.
 const TRUTH_EXTENSIONS: [&str; 3] = ["json", "dat", "txt"];

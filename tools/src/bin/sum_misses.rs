@@ -10,11 +10,13 @@
 //!
 //! The screenshots are used for measuring only.
 
-use sudoku_lens::vision::borders::{may_have_outlines, measure, outer_alternations, outer_scores};
-use sudoku_lens::vision::cages::{read_sum, sum_corner_image};
-use sudoku_lens::vision::classify::Model;
+use sudoku_lens::truth::truth_beside;
+use sudoku_lens::vision::cells::classify::Model;
+use sudoku_lens::vision::marks::borders::{
+    may_have_outlines, measure, outer_alternations, outer_scores,
+};
+use sudoku_lens::vision::marks::killer::{read_sum, sum_corner_image};
 use sudoku_lens::vision::read::{Colour, read_image};
-use sudoku_lens::vision::truth::truth_beside;
 
 fn main() {
     let (dir, dump) = sudoku_lens_tools::folder_and_dump();

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use image::{ImageEncoder, Rgb, RgbImage};
 use sudoku_lens::rng::Rng;
-use sudoku_lens::vision::homography::Homography;
+use sudoku_lens::vision::page::homography::Homography;
 
 type Colour = [u8; 3];
 

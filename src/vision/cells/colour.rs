@@ -17,7 +17,7 @@
 
 use image::{DynamicImage, GenericImageView};
 
-use super::locate::Located;
+use crate::vision::locate::Located;
 
 /// Side of the grid of points sampled in a cell: about 1000 points, enough
 /// for a mean colour of a digit's strokes (they cover a tenth of the cell).
@@ -314,7 +314,7 @@ fn separation(inks: &[InkColour], groups: &[Vec<usize>]) -> Option<f32> {
 mod tests {
     use super::*;
     use crate::grid::Layout;
-    use crate::vision::read::located_at_corners;
+    use crate::vision::locate::located_at_corners;
     use image::{Rgb, RgbImage};
 
     fn ink(ink: [f32; 3], paper: [f32; 3]) -> InkColour {

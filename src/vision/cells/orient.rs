@@ -14,9 +14,9 @@ use rayon::prelude::*;
 
 use super::classify::prep::{EmptyReason, Prepared};
 use super::classify::{CellReading, Model};
-use super::homography::Homography;
-use super::locate::Located;
 use crate::grid::Layout;
+use crate::vision::locate::Located;
+use crate::vision::page::homography::Homography;
 
 /// When the upright reading's digits average at least this confidence, the
 /// other orientations are not tried.

@@ -17,10 +17,10 @@
 use image::GrayImage;
 
 use super::borders::{Edge, classify, may_have_outlines};
-use super::cages::{edge_flips, groups};
-use super::locate::Located;
-use super::num::bilinear;
+use super::groups::{edge_flips, groups};
 use crate::grid::Layout;
+use crate::vision::locate::Located;
+use crate::vision::page::num::bilinear;
 
 /// Farthest offset sampled each side of the grid line, in cells: a
 /// region border is at most about 0.08 of a cell wide, a digit starts about
@@ -388,7 +388,7 @@ pub(super) fn repaired(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vision::read::located_at_corners;
+    use crate::vision::locate::located_at_corners;
     use image::Luma;
 
     /// A square grid of `cell` px cells, `n` cells a side, with 2 px lines

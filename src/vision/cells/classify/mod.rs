@@ -31,7 +31,7 @@ use rayon::prelude::*;
 
 use prep::{FEATURE_LEN, Prepared};
 
-use super::num::median_of;
+use crate::vision::page::num::median_of;
 
 /// The most classes a model may have: one per character `0`-`9`, `A`-`Z`.
 /// Class distances live in an array of this size, so that reading a cell
@@ -102,6 +102,19 @@ pub enum ModelError {
 /// photo sets: blurred newspaper givens mostly score 0.35-0.5, while no
 /// handwritten digit on the 12 MP photos is misread above 0.25.
 pub const ACCEPT: f32 = 0.35;
+
+/// A cell the preparation found empty is read empty with a confidence
+/// from EMPTY_SURE_LEAST (its ink just past a limit of a digit's shape)
+/// to EMPTY_SURE_LEAST + EMPTY_SURE_BY_MARGIN = 1 (far past it), by its
+/// margin ([`prep::Prepared::Empty`]): one just past the limit is then
+/// under [`UNCERTAIN_BELOW`], and reported as unsure when its ink had a
+/// digit's look (a runner-up).
+const EMPTY_SURE_LEAST: f32 = 0.6;
+const EMPTY_SURE_BY_MARGIN: f32 = 0.4;
+
+/// Cells read with less confidence than this are reported as uncertain
+/// (by the reader, and to the solver's check of a reading).
+pub const UNCERTAIN_BELOW: f32 = 0.75;
 
 /// The first bytes of a model file.
 const MAGIC: &[u8; 8] = b"SLDIGITS";
@@ -183,9 +196,9 @@ pub struct Model {
     reject: f32,
 }
 
-static BUNDLED: &[u8] = include_bytes!("../../../models/digits.bin");
-static HANDWRITING: &[u8] = include_bytes!("../../../models/handwriting.bin");
-static SYMBOLS: &[u8] = include_bytes!("../../../models/symbols.bin");
+static BUNDLED: &[u8] = include_bytes!("../../../../models/digits.bin");
+static HANDWRITING: &[u8] = include_bytes!("../../../../models/handwriting.bin");
+static SYMBOLS: &[u8] = include_bytes!("../../../../models/symbols.bin");
 
 impl Model {
     /// The model shipped in the crate, parsed once.
@@ -195,7 +208,7 @@ impl Model {
     }
 
     /// The handwriting model shipped in the crate (prototypes of players'
-    /// digits, for reading entries; see `vision::entries`), parsed once. It
+    /// digits, for reading entries; see `vision::cells::entries`), parsed once. It
     /// may lack some digits: the printed model stands in for those.
     pub fn load_handwriting() -> &'static Model {
         static MODEL: OnceLock<Model> = OnceLock::new();
@@ -1035,7 +1048,7 @@ impl Scored {
     /// The reading; `accept` takes the digit even under [`ACCEPT`].
     fn reading(&self, accept: bool) -> CellReading {
         if !self.ink {
-            let confidence = 0.6 + 0.4 * self.fit;
+            let confidence = EMPTY_SURE_LEAST + EMPTY_SURE_BY_MARGIN * self.fit;
             return CellReading {
                 value: 0,
                 confidence,
@@ -1054,7 +1067,7 @@ impl Scored {
         // An unsure digit names the next digit even when empty is likelier:
         // the solver check tries empty for such a reading anyway, and a
         // blurred 6 read as a 5 can only be mended if the 6 is offered.
-        if empty_conf > second_conf && confidence >= crate::vision::read::UNCERTAIN_BELOW {
+        if empty_conf > second_conf && confidence >= UNCERTAIN_BELOW {
             CellReading {
                 value: self.first,
                 confidence,
@@ -1532,6 +1545,6 @@ mod tests {
         let r = cells[cells.len() - 1].reading(true);
         assert_eq!(r.value, 6);
         assert!(r.confidence < ACCEPT);
-        assert!(r.confidence < crate::vision::read::UNCERTAIN_BELOW);
+        assert!(r.confidence < UNCERTAIN_BELOW);
     }
 }

@@ -15,7 +15,7 @@ use image::{DynamicImage, GenericImageView};
 
 use super::borders::{Edge, classify};
 use super::jigsaw::{JigsawReading, are_boxes, group_means, inner_edges, repaired};
-use super::locate::Located;
+use crate::vision::locate::Located;
 
 /// The ring a cell's fill is sampled on lies this share of the cell in
 /// from its lines: past a region border's width (about 0.08 of a cell) and
@@ -127,7 +127,7 @@ pub fn fill_regions(
 mod tests {
     use super::*;
     use crate::grid::Layout;
-    use crate::vision::read::located_at_corners;
+    use crate::vision::locate::located_at_corners;
     use image::{Rgb, RgbImage};
 
     /// A jigsaw's regions, as a site prints them (row by row).

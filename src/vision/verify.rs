@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use super::classify::CellReading;
+use super::cells::classify::{CellReading, UNCERTAIN_BELOW};
 use crate::grid::Layout;
 use crate::solve::{Budget, SolveError, SudokuSolver};
 
@@ -236,7 +236,7 @@ fn alternatives(cells: &[CellReading], several: bool) -> Vec<Alternative> {
                 cost: gap,
             });
         }
-        if r.value != 0 && r.runner_up != 0 && r.confidence < super::read::UNCERTAIN_BELOW {
+        if r.value != 0 && r.runner_up != 0 && r.confidence < UNCERTAIN_BELOW {
             out.push(Alternative {
                 cell: c,
                 value: 0,

@@ -4,7 +4,8 @@
 
 use image::GrayImage;
 
-use crate::vision::num::floor_i32;
+use crate::vision::page::label;
+use crate::vision::page::num::floor_i32;
 
 /// Side of the square working image every crop is resampled to.
 pub const WORK: usize = 40;
@@ -104,6 +105,47 @@ const SHADOW_BLOCKS: usize = 5;
 /// paper, are left out, so a thin stroke is as dark as its middle.
 const DARK_CORE: f32 = 0.6;
 const DARK_STRONGEST: f32 = 0.98;
+/// The page's polarity is told by the grey levels at these quantiles of a
+/// crop, the darkest and the lightest hundredth: whichever lies farther
+/// from the median (the paper) is the ink's side. A digit's strokes cover
+/// a few hundredths of a crop, so the tails reach into them, past a stray
+/// pixel or two.
+const INK_TAILS: (f32, f32) = (0.01, 0.99);
+/// The ink's contrast is this quantile of a crop's ink: high, so that a
+/// digit's strokes set it, while the few strongest pixels (a speck, the
+/// noise) do not.
+const CONTRAST_QUANTILE: f32 = 0.995;
+/// Ink is there only at this many times the crop's noise (the median
+/// difference between horizontal neighbours) above the paper, whatever
+/// MIN_CONTRAST and FAINT_CONTRAST allow: a grainy photo's paper has
+/// contrast of its own.
+const NOISE_CONTRAST: f32 = 5.0;
+/// The first threshold is Otsu's split of the ink's levels, but at least
+/// this share of the ink's contrast: in a crop that is mostly paper with
+/// pale shading, Otsu's split may fall among the shading's levels.
+const LEAST_CUT: f32 = 0.35;
+/// The main component is the clear one with the largest area weighed by
+/// its nearness to the crop's centre: the weight falls by
+/// MAIN_DISTANCE_WEIGHT per crop side its centroid lies off the centre,
+/// down to MAIN_LEAST_WEIGHT (reached two thirds of a side off), so that
+/// a digit a little off the centre beats a larger remnant at the edge,
+/// and a large piece far off still beats a speck.
+const MAIN_DISTANCE_WEIGHT: f32 = 1.5;
+const MAIN_LEAST_WEIGHT: f32 = 0.05;
+/// Ink past a limit of its shape (too short, too high, too far off the
+/// centre) is empty with a margin ([`Prepared::Empty`]) that grows with
+/// how far past it is, in shares of the limit, this many times: a third
+/// of the limit past it is the full margin, 1.
+const MARGIN_RAMP: f32 = 3.0;
+/// The margin of ink too wide ([`WIDE`]) grows this many times its
+/// width's excess over WIDE (in heights): half a height wider is the full
+/// margin.
+const WIDE_MARGIN_RAMP: f32 = 2.0;
+/// The weight of the features' pixel part against their gradient part
+/// (1): both are made unit length, the pixel part scaled by this, then
+/// the whole made unit length. The models' prototypes are features too,
+/// so a change here means building the models again.
+const PIXEL_WEIGHT: f32 = 0.8;
 
 /// In the entries pass ([`prepare_entry`]), ink that reaches the crop's
 /// edge is a handwritten digit rather than a grid line's remnant when at
@@ -408,8 +450,8 @@ fn paper_of(work: &[u8]) -> (f32, bool) {
     }
     let total = work.len() as u32;
     let med = quantile(&hist, total, 0.5);
-    let dark_ink = med - quantile(&hist, total, 0.01);
-    let light_ink = quantile(&hist, total, 0.99) - med;
+    let dark_ink = med - quantile(&hist, total, INK_TAILS.0);
+    let light_ink = quantile(&hist, total, INK_TAILS.1) - med;
     (med, light_ink > dark_ink)
 }
 
@@ -451,20 +493,134 @@ pub fn prepare_entry(crop: &GrayImage) -> Prepared {
 
 fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     let entry = pass == Pass::Entry;
-    let flat = entry || matches!(pass, Pass::Flat { .. });
     let n = WORK;
     if crop.width() == 0 || crop.height() == 0 {
-        return Prepared::Empty {
-            reason: EmptyReason::NoInk,
-            margin: 1.0,
-            near: None,
-        };
+        return empty(EmptyReason::NoInk, 1.0);
     }
     let work = to_work(crop);
+    let (med, dark_mode, ink) = ink_of(&work, pass);
+    let (noise, contrast) = noise_and_contrast(&work, &ink);
+    let min_contrast = MIN_CONTRAST.max(NOISE_CONTRAST * noise);
+    let no_ink = empty(
+        EmptyReason::NoInk,
+        (1.0 - contrast / min_contrast).clamp(0.0, 1.0),
+    );
+    if contrast < FAINT_CONTRAST.max(NOISE_CONTRAST * noise) {
+        return no_ink;
+    }
+    let faint = contrast < min_contrast;
+    // In the entries pass, ink too faint to be clear (erased pencil, a
+    // blank cell's shading) is no candidate mark, whatever its shape.
+    let mark = |reason: EmptyReason| {
+        if entry && faint {
+            EmptyReason::Faint
+        } else {
+            reason
+        }
+    };
+    let comps = ink_components(&ink, contrast, scale, entry);
+    let clear: Vec<&Comp> = comps.iter().filter(|c| stands_clear(c, entry)).collect();
+    if clear.is_empty() {
+        return empty(EmptyReason::OnlyBorder, 1.0);
+    }
+    let main = main_component(&clear);
+    // A digit-like shape level with the main one makes a row of marks.
+    if matches!(pass, Pass::Print | Pass::Flat { .. } | Pass::Turned)
+        && comps
+            .iter()
+            .any(|c| beside_level(c, main) && marks_digit(c, entry))
+    {
+        return empty(EmptyReason::Several, 1.0);
+    }
+    let mut pieces = Pieces::merge(&comps, main, entry);
+    let height = pieces.height();
+    if height < MIN_DIGIT_HEIGHT {
+        return empty(
+            mark(if height < MIN_MARK_HEIGHT {
+                EmptyReason::Speck
+            } else {
+                EmptyReason::Small
+            }),
+            ((MIN_DIGIT_HEIGHT - height) / MIN_DIGIT_HEIGHT * MARGIN_RAMP).clamp(0.0, 1.0),
+        );
+    }
+    if entry && height >= ENTRY_TALL && pieces.width() > height * WIDE {
+        pieces.keep_over(main);
+    }
+    let (height, width) = (pieces.height(), pieces.width());
+    if width > height * widest(pass, height) {
+        return empty(
+            mark(EmptyReason::Wide),
+            ((width / height - WIDE) * WIDE_MARGIN_RAMP).clamp(0.0, 1.0),
+        );
+    }
+    let (off_centre, shifted) = off_centre(pieces.bounds, height);
+    if let Some(margin) = off_centre
+        && (margin >= NEAR_MISS || height < TALL_DIGIT)
+    {
+        return empty(mark(EmptyReason::OffCentre), margin);
+    }
+    let (digit, shape_hist, stroke) = digit_image(&comps, &pieces, &ink, contrast);
+    if faint && (stroke < FAINT_MIN_STROKE || height > FAINT_MAX_HEIGHT) {
+        return no_ink;
+    }
+    let [x0, y0, x1, y1] = pieces.bounds;
+    let features = features(&digit, x0, y0, x1, y1);
+    let paper = if dark_mode { 255.0 - med } else { med };
+    let darkness = core_darkness(&shape_hist, paper);
+    let ink = Ink {
+        features,
+        height,
+        body: (main.y1 - main.y0 + 1) as f32 / n as f32,
+        width,
+        contrast,
+        stroke,
+        shifted,
+        faint,
+        darkness,
+    };
+    match off_centre {
+        Some(margin) => Prepared::Empty {
+            reason: mark(EmptyReason::OffCentre),
+            margin,
+            near: Some(Box::new(ink)),
+        },
+        None => Prepared::Ink(ink),
+    }
+}
+
+/// How many times its height ink of `height` may be wide in `pass`: a
+/// player's large entry ([`ENTRY_WIDE`]), a page's letters
+/// ([`LETTER_WIDE`]), or [`WIDE`].
+fn widest(pass: Pass, height: f32) -> f32 {
+    if pass == Pass::Entry && height >= ENTRY_TALL {
+        ENTRY_WIDE
+    } else if pass == Pass::Letters {
+        LETTER_WIDE
+    } else {
+        WIDE
+    }
+}
+
+/// An empty cell, for `reason`, by `margin` (see [`Prepared::Empty`]),
+/// with no shape described.
+fn empty(reason: EmptyReason, margin: f32) -> Prepared {
+    Prepared::Empty {
+        reason,
+        margin,
+        near: None,
+    }
+}
+
+/// A working image's paper (its median grey level), whether its ink is
+/// lighter than the paper (as `pass` takes it), and each pixel's ink: how
+/// far it lies from the paper towards the ink's side, in grey levels, 0 on
+/// the paper's side.
+fn ink_of(work: &[u8], pass: Pass) -> (f32, bool, Vec<f32>) {
+    let n = WORK;
+    let flat = pass == Pass::Entry || matches!(pass, Pass::Flat { .. });
     // Polarity and background from the grey-level distribution.
-    let total = work.len() as u32;
-    let pct = |h: &[u32], p: f32| quantile(h, total, p);
-    let (med, mut dark_mode) = paper_of(&work);
+    let (med, mut dark_mode) = paper_of(work);
     match pass {
         Pass::Flat { light_ink } => dark_mode = light_ink,
         Pass::Turned => dark_mode = !dark_mode,
@@ -474,7 +630,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     // entries pass and the givens' second look against the paper around
     // each pixel (see ENTRY_FLATTEN_RADIUS).
     let ink: Vec<f32> = if flat {
-        let bg = local_paper(&work, n, ENTRY_FLATTEN_RADIUS, dark_mode);
+        let bg = local_paper(work, n, ENTRY_FLATTEN_RADIUS, dark_mode);
         work.iter()
             .zip(&bg)
             .map(|(&v, &b)| {
@@ -501,6 +657,15 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
             })
             .collect()
     };
+    (med, dark_mode, ink)
+}
+
+/// A working image's noise and its ink's contrast (see
+/// [`CONTRAST_QUANTILE`]), in grey levels.
+fn noise_and_contrast(work: &[u8], ink: &[f32]) -> (f32, f32) {
+    let n = WORK;
+    let total = work.len() as u32;
+    let pct = |h: &[u32], p: f32| quantile(h, total, p);
     // Noise: median difference between horizontal neighbours (edges are
     // few, so they barely move it); contrast: a high percentile of the ink.
     let mut dev_hist = [0u32; 256];
@@ -510,71 +675,79 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
             dev_hist[pair[0].abs_diff(pair[1]) as usize] += 1;
         }
     }
-    for &i in &ink {
+    for &i in ink {
         ink_hist[i as usize] += 1;
     }
     let noise = pct(&dev_hist, 0.5 * (total - n as u32) as f32 / total as f32);
-    let contrast = pct(&ink_hist, 0.995);
-    let min_contrast = MIN_CONTRAST.max(5.0 * noise);
-    let no_ink = Prepared::Empty {
-        reason: EmptyReason::NoInk,
-        margin: (1.0 - contrast / min_contrast).clamp(0.0, 1.0),
-        near: None,
-    };
-    if contrast < FAINT_CONTRAST.max(5.0 * noise) {
-        return no_ink;
-    }
-    let faint = contrast < min_contrast;
-    // In the entries pass, ink too faint to be clear (erased pencil, a
-    // blank cell's shading) is no candidate mark, whatever its shape.
-    let mark = |reason: EmptyReason| {
-        if entry && faint {
-            EmptyReason::Faint
-        } else {
-            reason
-        }
-    };
-    // Components that reach the crop's edge are grid-line remnants, unless
-    // one reaches a single edge from across the centre, at least half the
-    // crop tall: a large digit that the crop clips.
+    let contrast = pct(&ink_hist, CONTRAST_QUANTILE);
+    (noise, contrast)
+}
+
+/// How many of the working image's edges `c` reaches.
+fn edges(c: &Comp) -> u8 {
+    let last = WORK as i32 - 1;
+    (c.x0 == 0) as u8 + (c.y0 == 0) as u8 + (c.x1 == last) as u8 + (c.y1 == last) as u8
+}
+
+/// The share of `c`'s pixels inside the band along the working image's
+/// edges (see ENTRY_EDGE_BAND).
+fn inner_share(c: &Comp) -> f32 {
+    let n = WORK;
     let last = n as i32 - 1;
-    let mid = last / 2;
-    // In the entries pass: a large digit reaching the edge (see
-    // ENTRY_INNER_SHARE).
     let band = (ENTRY_EDGE_BAND * n as f32).round() as i32;
-    let inner_share = |c: &Comp| {
-        let inner = c
-            .pixels
-            .iter()
-            .filter(|&&p| {
-                let (x, y) = ((p as usize % n) as i32, (p as usize / n) as i32);
-                x >= band && y >= band && x <= last - band && y <= last - band
-            })
-            .count();
-        inner as f32 / c.area as f32
-    };
-    let border_digit = |c: &Comp| {
-        (c.y1 - c.y0 + 1) * 2 >= n as i32
-            && inner_share(c) >= ENTRY_INNER_SHARE
-            && c.spread() >= ENTRY_MIN_SPREAD
-    };
-    let edges = |c: &Comp| {
-        (c.x0 == 0) as u8 + (c.y0 == 0) as u8 + (c.x1 == last) as u8 + (c.y1 == last) as u8
-    };
-    let stands_clear = |c: &Comp| {
-        let edges = edges(c);
-        let clipped_digit = edges == 1
-            && c.x0 < mid
-            && c.x1 > mid
-            && c.y0 < mid
-            && c.y1 > mid
-            && (c.y1 - c.y0 + 1) * 2 >= n as i32;
-        c.area >= 3 && (edges == 0 || clipped_digit || (entry && edges <= 2 && border_digit(c)))
-    };
-    // Shading across the cell that reaches the digit joins it to the
-    // crop's edge: when nothing stands clear, stricter thresholds are
-    // tried, which keep the dark print and drop the paler shading.
-    let base = otsu(&ink, contrast).max(0.35 * contrast) * scale;
+    let inner = c
+        .pixels
+        .iter()
+        .filter(|&&p| {
+            let (x, y) = ((p as usize % n) as i32, (p as usize / n) as i32);
+            x >= band && y >= band && x <= last - band && y <= last - band
+        })
+        .count();
+    inner as f32 / c.area as f32
+}
+
+/// In the entries pass: a large digit reaching the edge (see
+/// ENTRY_INNER_SHARE).
+fn border_digit(c: &Comp) -> bool {
+    (c.y1 - c.y0 + 1) * 2 >= WORK as i32
+        && inner_share(c) >= ENTRY_INNER_SHARE
+        && c.spread() >= ENTRY_MIN_SPREAD
+}
+
+/// Whether `c` counts as ink of the cell: components that reach the
+/// crop's edge are grid-line remnants, unless one reaches a single edge
+/// from across the centre, at least half the crop tall (a large digit that
+/// the crop clips), or in the entries pass (`entry`) is a large digit
+/// reaching the edge ([`border_digit`]).
+fn stands_clear(c: &Comp, entry: bool) -> bool {
+    let n = WORK;
+    let mid = (n as i32 - 1) / 2;
+    let edges = edges(c);
+    let clipped_digit = edges == 1
+        && c.x0 < mid
+        && c.x1 > mid
+        && c.y0 < mid
+        && c.y1 > mid
+        && (c.y1 - c.y0 + 1) * 2 >= n as i32;
+    c.area >= 3 && (edges == 0 || clipped_digit || (entry && edges <= 2 && border_digit(c)))
+}
+
+/// A second digit of a row of marks is no straight stroke (a line's
+/// remnant, a dash of a killer's cage outline; see ENTRY_MIN_SPREAD),
+/// and may run into one edge of the crop. A grid's corner, spread but at
+/// two edges, does not count.
+fn marks_digit(c: &Comp, entry: bool) -> bool {
+    c.spread() >= ENTRY_MIN_SPREAD && (stands_clear(c, entry) || (c.area >= 3 && edges(c) <= 1))
+}
+
+/// The components of the ink above a threshold: Otsu's split of the ink
+/// (at least [`LEAST_CUT`] of its `contrast`) times `scale`. Shading
+/// across the cell that reaches the digit joins it to the crop's edge:
+/// when nothing stands clear, stricter thresholds are tried, which keep
+/// the dark print and drop the paler shading.
+fn ink_components(ink: &[f32], contrast: f32, scale: f32, entry: bool) -> Vec<Comp> {
+    let n = WORK;
+    let base = otsu(ink, contrast).max(LEAST_CUT * contrast) * scale;
     let mut comps = Vec::new();
     let levels = [
         base,
@@ -588,7 +761,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         let mut bin: Vec<bool> = ink.iter().map(|&v| v > level).collect();
         clear_border_lines(&mut bin);
         comps = components(&bin);
-        if comps.iter().any(stands_clear) || i + 1 == levels.len() {
+        if comps.iter().any(|c| stands_clear(c, entry)) || i + 1 == levels.len() {
             break;
         }
         // Only ink over the centre, all of it joined to an edge now, calls
@@ -602,126 +775,123 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
             break;
         }
     }
-    let clear: Vec<&Comp> = comps.iter().filter(|c| stands_clear(c)).collect();
-    if clear.is_empty() {
-        return Prepared::Empty {
-            reason: EmptyReason::OnlyBorder,
-            margin: 1.0,
-            near: None,
-        };
-    }
-    // The main component: large and central.
+    comps
+}
+
+/// The main component among those that stand clear (not empty): large
+/// and central (see [`MAIN_DISTANCE_WEIGHT`]).
+fn main_component<'a>(clear: &[&'a Comp]) -> &'a Comp {
+    let n = WORK;
     let centre = (n as f32 - 1.0) / 2.0;
     let score = |c: &Comp| {
         let (cx, cy) = c.centroid();
         let d = ((cx - centre).powi(2) + (cy - centre).powi(2)).sqrt() / n as f32;
-        c.area as f32 * (1.0 - 1.5 * d).max(0.05)
+        c.area as f32 * (1.0 - MAIN_DISTANCE_WEIGHT * d).max(MAIN_LEAST_WEIGHT)
     };
-    let main = clear
+    clear
         .iter()
         .copied()
         .max_by(|a, b| score(a).total_cmp(&score(b)))
-        .expect("not empty");
-    // A second digit of a row of marks is no straight stroke (a line's
-    // remnant, a dash of a killer's cage outline; see ENTRY_MIN_SPREAD),
-    // and may run into one edge of the crop. A grid's corner, spread but
-    // at two edges, does not count.
-    let marks_digit = |c: &Comp| {
-        c.spread() >= ENTRY_MIN_SPREAD && (stands_clear(c) || (c.area >= 3 && edges(c) <= 1))
-    };
-    if matches!(pass, Pass::Print | Pass::Flat { .. } | Pass::Turned)
-        && comps
+        .expect("not empty")
+}
+
+/// The pieces of ink read as the digit: the main component and those
+/// merged with it.
+struct Pieces<'a> {
+    /// The components that stand clear, and those joined to them.
+    inner: Vec<&'a Comp>,
+    /// Which components (by id) are kept.
+    keep: Vec<bool>,
+    /// The kept pieces' box: x0, y0, x1, y1, inclusive.
+    bounds: [i32; 4],
+}
+
+impl<'a> Pieces<'a> {
+    /// The pieces of `comps` kept with `main`: those lying within or next
+    /// to its box, and in the entries pass (`entry`) the pieces of the
+    /// digit broken off at the edge (see ENTRY_JOIN_GAP).
+    fn merge(comps: &'a [Comp], main: &Comp, entry: bool) -> Self {
+        let n = WORK;
+        let joined = if entry {
+            join_near(comps, main, ENTRY_JOIN_GAP, |c| {
+                !stands_clear(c, entry)
+                    && c.area >= 3
+                    && edges(c) <= 2
+                    && c.spread() >= ENTRY_MIN_SPREAD
+                    && inner_share(c) >= ENTRY_JOIN_INNER
+            })
+        } else {
+            vec![false; comps.len()]
+        };
+        let inner: Vec<&Comp> = comps
             .iter()
-            .any(|c| beside_level(c, main) && marks_digit(c))
-    {
-        return Prepared::Empty {
-            reason: EmptyReason::Several,
-            margin: 1.0,
-            near: None,
-        };
-    }
-    // In the entries pass, the pieces of the digit broken off at the edge
-    // (see ENTRY_JOIN_GAP) join the pieces that stand clear.
-    let joined = if entry {
-        join_near(&comps, main, ENTRY_JOIN_GAP, |c| {
-            !stands_clear(c)
-                && c.area >= 3
-                && edges(c) <= 2
-                && c.spread() >= ENTRY_MIN_SPREAD
-                && inner_share(c) >= ENTRY_JOIN_INNER
-        })
-    } else {
-        vec![false; comps.len()]
-    };
-    let inner: Vec<&Comp> = comps
-        .iter()
-        .filter(|c| stands_clear(c) || joined[c.id])
-        .collect();
-    // Merge pieces lying within or next to the main component's box.
-    let pad = (n / 10) as i32;
-    let (mut x0, mut y0, mut x1, mut y1) = (main.x0, main.y0, main.x1, main.y1);
-    let mut keep = vec![false; comps.len()];
-    keep[main.id] = true;
-    for c in &inner {
-        if c.id == main.id || c.area < 2 {
-            continue;
-        }
-        let overlaps = c.x0 <= x1 + pad && c.x1 >= x0 - pad && c.y0 <= y1 + pad && c.y1 >= y0 - pad;
-        let small_enough = c.area * 2 <= main.area.max(8) || (c.x0 >= x0 && c.x1 <= x1);
-        if joined[c.id] || (overlaps && small_enough) {
-            keep[c.id] = true;
-            x0 = x0.min(c.x0);
-            y0 = y0.min(c.y0);
-            x1 = x1.max(c.x1);
-            y1 = y1.max(c.y1);
-        }
-    }
-    let height = (y1 - y0 + 1) as f32 / n as f32;
-    let width = (x1 - x0 + 1) as f32 / n as f32;
-    if height < MIN_DIGIT_HEIGHT {
-        return Prepared::Empty {
-            reason: mark(if height < MIN_MARK_HEIGHT {
-                EmptyReason::Speck
-            } else {
-                EmptyReason::Small
-            }),
-            margin: ((MIN_DIGIT_HEIGHT - height) / MIN_DIGIT_HEIGHT * 3.0).clamp(0.0, 1.0),
-            near: None,
-        };
-    }
-    if entry && height >= ENTRY_TALL && width > height * WIDE {
-        // Pieces merged beside the main shape (marks next to the entry)
-        // are dropped: only those over its columns stay.
-        (x0, y0, x1, y1) = (main.x0, main.y0, main.x1, main.y1);
+            .filter(|c| stands_clear(c, entry) || joined[c.id])
+            .collect();
+        // Merge pieces lying within or next to the main component's box.
+        let pad = (n / 10) as i32;
+        let (mut x0, mut y0, mut x1, mut y1) = (main.x0, main.y0, main.x1, main.y1);
+        let mut keep = vec![false; comps.len()];
+        keep[main.id] = true;
         for c in &inner {
-            if keep[c.id] && c.id != main.id {
+            if c.id == main.id || c.area < 2 {
+                continue;
+            }
+            let overlaps =
+                c.x0 <= x1 + pad && c.x1 >= x0 - pad && c.y0 <= y1 + pad && c.y1 >= y0 - pad;
+            let small_enough = c.area * 2 <= main.area.max(8) || (c.x0 >= x0 && c.x1 <= x1);
+            if joined[c.id] || (overlaps && small_enough) {
+                keep[c.id] = true;
+                x0 = x0.min(c.x0);
+                y0 = y0.min(c.y0);
+                x1 = x1.max(c.x1);
+                y1 = y1.max(c.y1);
+            }
+        }
+        Pieces {
+            inner,
+            keep,
+            bounds: [x0, y0, x1, y1],
+        }
+    }
+
+    /// The box's height over the crop's side.
+    fn height(&self) -> f32 {
+        (self.bounds[3] - self.bounds[1] + 1) as f32 / WORK as f32
+    }
+
+    /// The box's width over the crop's side.
+    fn width(&self) -> f32 {
+        (self.bounds[2] - self.bounds[0] + 1) as f32 / WORK as f32
+    }
+
+    /// Drops the pieces merged beside `main` (marks next to an entry): only
+    /// those over its columns stay.
+    fn keep_over(&mut self, main: &Comp) {
+        let (mut x0, mut y0, mut x1, mut y1) = (main.x0, main.y0, main.x1, main.y1);
+        for c in &self.inner {
+            if self.keep[c.id] && c.id != main.id {
                 if c.x0 <= main.x1 && c.x1 >= main.x0 {
                     y0 = y0.min(c.y0);
                     y1 = y1.max(c.y1);
                     x0 = x0.min(c.x0.max(main.x0));
                     x1 = x1.max(c.x1.min(main.x1));
                 } else {
-                    keep[c.id] = false;
+                    self.keep[c.id] = false;
                 }
             }
         }
+        self.bounds = [x0, y0, x1, y1];
     }
-    let height = (y1 - y0 + 1) as f32 / n as f32;
-    let width = (x1 - x0 + 1) as f32 / n as f32;
-    let wide = if entry && height >= ENTRY_TALL {
-        ENTRY_WIDE
-    } else if pass == Pass::Letters {
-        LETTER_WIDE
-    } else {
-        WIDE
-    };
-    if width > height * wide {
-        return Prepared::Empty {
-            reason: mark(EmptyReason::Wide),
-            margin: ((width / height - WIDE) * 2.0).clamp(0.0, 1.0),
-            near: None,
-        };
-    }
+}
+
+/// How far off the crop's centre ink in the box `bounds` (x0, y0, x1, y1)
+/// of `height` lies: the margin by which it is off-centre, if it is (see
+/// [`Prepared::Empty`]), and whether it lies beyond MAX_CENTRE_OFFSET.
+fn off_centre(bounds: [i32; 4], height: f32) -> (Option<f32>, bool) {
+    let n = WORK;
+    let last = n as i32 - 1;
+    let centre = (n as f32 - 1.0) / 2.0;
+    let [x0, y0, x1, y1] = bounds;
     let bx = (x0 + x1) as f32 / 2.0;
     let by = (y0 + y1) as f32 / 2.0;
     // Across an edge that clips the ink, where its middle lies is unknown:
@@ -743,7 +913,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
     // described, for the runner-up.
     let mut off_centre = None;
     if height < HIGH_MARK_HEIGHT && high > MAX_RISE {
-        off_centre = Some(((high - MAX_RISE) / MAX_RISE * 3.0).clamp(0.0, 1.0));
+        off_centre = Some(((high - MAX_RISE) / MAX_RISE * MARGIN_RAMP).clamp(0.0, 1.0));
     }
     // A digit's height of ink beside the centre, level with it, is a
     // printed digit in a crop placed off its column, not a mark.
@@ -752,23 +922,27 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         && dy.abs() / n as f32 <= MAX_LEVEL_OFFSET;
     let shifted = off > MAX_CENTRE_OFFSET;
     if shifted && !shifted_digit && off_centre.is_none() {
-        off_centre = Some(((off - MAX_CENTRE_OFFSET) / MAX_CENTRE_OFFSET * 3.0).clamp(0.0, 1.0));
+        off_centre =
+            Some(((off - MAX_CENTRE_OFFSET) / MAX_CENTRE_OFFSET * MARGIN_RAMP).clamp(0.0, 1.0));
     }
-    if let Some(margin) = off_centre
-        && (margin >= NEAR_MISS || height < TALL_DIGIT)
-    {
-        return Prepared::Empty {
-            reason: mark(EmptyReason::OffCentre),
-            margin,
-            near: None,
-        };
-    }
-    // Ink of the kept components (and one pixel around them, for the
-    // anti-aliased edges), scaled to 0..=1.
+    (off_centre, shifted)
+}
+
+/// The ink of the kept pieces (and one pixel around them, for the
+/// anti-aliased edges) scaled to 0..=1 by `contrast`, the histogram of the
+/// kept pixels' ink, and the shape's stroke width over its height.
+fn digit_image(
+    comps: &[Comp],
+    pieces: &Pieces,
+    ink: &[f32],
+    contrast: f32,
+) -> (Vec<f32>, [u32; 256], f32) {
+    let n = WORK;
+    let [x0, y0, x1, y1] = pieces.bounds;
     // Kept-ink mask with a one-pixel frame, so neighbours need no checks.
     let m = n + 2;
     let mut mask = vec![false; m * m];
-    for c in comps.iter().filter(|c| keep[c.id]) {
+    for c in comps.iter().filter(|c| pieces.keep[c.id]) {
         for &p in &c.pixels {
             let (x, y) = (p as usize % n, p as usize / n);
             mask[(y + 1) * m + x + 1] = true;
@@ -808,31 +982,7 @@ fn prepare_pass(crop: &GrayImage, pass: Pass, scale: f32) -> Prepared {
         }
     }
     let stroke = area as f32 / (boundary.max(1) as f32 / 2.0).max(1.0) / (y1 - y0 + 1) as f32;
-    if faint && (stroke < FAINT_MIN_STROKE || height > FAINT_MAX_HEIGHT) {
-        return no_ink;
-    }
-    let features = features(&digit, x0, y0, x1, y1);
-    let paper = if dark_mode { 255.0 - med } else { med };
-    let darkness = core_darkness(&shape_hist, paper);
-    let ink = Ink {
-        features,
-        height,
-        body: (main.y1 - main.y0 + 1) as f32 / n as f32,
-        width,
-        contrast,
-        stroke,
-        shifted,
-        faint,
-        darkness,
-    };
-    match off_centre {
-        Some(margin) => Prepared::Empty {
-            reason: mark(EmptyReason::OffCentre),
-            margin,
-            near: Some(Box::new(ink)),
-        },
-        None => Prepared::Ink(ink),
-    }
+    (digit, shape_hist, stroke)
 }
 
 /// [`Ink::darkness`] of a shape whose pixels' ink (grey levels taken from
@@ -1141,53 +1291,34 @@ fn join_near(comps: &[Comp], main: &Comp, gap: i32, joinable: impl Fn(&Comp) -> 
 /// 8-connected components, in raster order of their first pixel.
 fn components(bin: &[bool]) -> Vec<Comp> {
     let n = WORK;
-    let mut seen = vec![false; n * n];
-    let mut out = Vec::new();
-    let mut stack = Vec::new();
-    for start in 0..n * n {
-        if !bin[start] || seen[start] {
-            continue;
-        }
-        let mut c = Comp {
-            id: out.len(),
-            area: 0,
-            sx: 0,
-            sy: 0,
-            x0: i32::MAX,
-            y0: i32::MAX,
-            x1: i32::MIN,
-            y1: i32::MIN,
-            pixels: Vec::new(),
-        };
-        seen[start] = true;
-        stack.push(start);
-        while let Some(p) = stack.pop() {
-            let (x, y) = ((p % n) as i32, (p / n) as i32);
-            c.area += 1;
-            c.sx += x as usize;
-            c.sy += y as usize;
-            c.x0 = c.x0.min(x);
-            c.y0 = c.y0.min(y);
-            c.x1 = c.x1.max(x);
-            c.y1 = c.y1.max(y);
-            c.pixels.push(p as u32);
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    let (xx, yy) = (x + dx, y + dy);
-                    if xx < 0 || yy < 0 || xx >= n as i32 || yy >= n as i32 {
-                        continue;
-                    }
-                    let q = yy as usize * n + xx as usize;
-                    if bin[q] && !seen[q] {
-                        seen[q] = true;
-                        stack.push(q);
-                    }
-                }
+    label::components(bin, n)
+        .pixels
+        .into_iter()
+        .enumerate()
+        .map(|(id, pixels)| {
+            let mut c = Comp {
+                id,
+                area: pixels.len(),
+                sx: 0,
+                sy: 0,
+                x0: i32::MAX,
+                y0: i32::MAX,
+                x1: i32::MIN,
+                y1: i32::MIN,
+                pixels,
+            };
+            for &p in &c.pixels {
+                let (x, y) = ((p as usize % n) as i32, (p as usize / n) as i32);
+                c.sx += x as usize;
+                c.sy += y as usize;
+                c.x0 = c.x0.min(x);
+                c.y0 = c.y0.min(y);
+                c.x1 = c.x1.max(x);
+                c.y1 = c.y1.max(y);
             }
-        }
-        out.push(c);
-    }
-    out
+            c
+        })
+        .collect()
 }
 
 /// Scales the digit's box to fit FRAME (keeping its aspect ratio), centres
@@ -1261,9 +1392,9 @@ pub(crate) fn features(digit: &[f32], x0: i32, y0: i32, x1: i32, y1: i32) -> Vec
     normalise(&mut hog);
     let pix_len = feat.len();
     feat.extend_from_slice(&hog);
-    // Equal weight for the two parts, then unit length overall.
+    // The two parts weighed (see PIXEL_WEIGHT), then unit length overall.
     for v in &mut feat[..pix_len] {
-        *v *= 0.8;
+        *v *= PIXEL_WEIGHT;
     }
     normalise(&mut feat);
     feat

@@ -4,9 +4,9 @@
 //!
 //! A cell that is not a given is one of:
 //! - an **entry**: a central ink shape of a digit's height
-//!   ([`prep::Prepared::Ink`]), clearly inked. Its value is read with a
-//!   confidence; only a sure reading becomes an entry, anything else is
-//!   reported as unsure (see [`Written::sure`]);
+//!   ([`super::classify::prep::Prepared::Ink`]), clearly inked. Its value
+//!   is read with a confidence; only a sure reading becomes an entry,
+//!   anything else is reported as unsure (see [`Written::sure`]);
 //! - **candidate marks**: clear ink that preprocessing judged too small, off
 //!   the centre or too wide for a digit, or several digits side by side
 //!   ([`EmptyReason::Small`], [`EmptyReason::OffCentre`],
@@ -22,14 +22,13 @@
 //! wrong.
 
 use image::{GrayImage, Luma};
-use imageproc::region_labelling::{Connectivity, connected_components};
 
 use super::classify::prep::{EmptyReason, Ink, MIN_MARK_HEIGHT, Prepared, quantile, work_image};
 use super::classify::{Model, rank};
-use super::locate::CELL_CROP_SIZE;
-use super::num::{median, median_of};
-use crate::check::Unsure;
-use crate::grid::Alphabet;
+use crate::grid::{Alphabet, Unsure};
+use crate::vision::locate::CELL_CROP_SIZE;
+use crate::vision::page::label;
+use crate::vision::page::num::{median, median_of};
 
 /// What a cell holds once the givens are decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -352,24 +351,18 @@ pub fn read_marks(print: &Model, crop: &GrayImage, size: usize) -> Vec<u8> {
         return Vec::new();
     }
     let cut = (MARK_INK_SHARE * strongest).max(MARK_MIN_CONTRAST);
-    let mask = GrayImage::from_fn(w, h, |x, y| {
-        let inked = (crop.get_pixel(x, y)[0] as f32 - paper).abs() >= cut;
-        Luma([if inked { 255 } else { 0 }])
-    });
-    let labels = connected_components(&mask, Connectivity::Eight, Luma([0u8]));
+    let mask: Vec<bool> = crop
+        .pixels()
+        .map(|p| (p[0] as f32 - paper).abs() >= cut)
+        .collect();
+    let found = label::components(&mask, w as usize);
+    let labels = found.labels;
     // Each piece's box: x0, y0, x1, y1 (inclusive).
-    let mut boxes: Vec<[u32; 4]> = Vec::new();
-    for (x, y, l) in labels.enumerate_pixels() {
-        let l = l[0] as usize;
-        if l == 0 {
-            continue;
-        }
-        if boxes.len() < l {
-            boxes.resize(l, [u32::MAX, u32::MAX, 0, 0]);
-        }
-        let b = &mut boxes[l - 1];
-        *b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
-    }
+    let boxes: Vec<[u32; 4]> = found
+        .pixels
+        .iter()
+        .filter_map(|p| label::bounds(p, w as usize))
+        .collect();
     let mut digits = Vec::new();
     for (i, b) in boxes.iter().enumerate() {
         let label = i as u32 + 1;
@@ -398,7 +391,7 @@ pub fn read_marks(print: &Model, crop: &GrayImage, size: usize) -> Vec<u8> {
                 return Luma([paper as u8]);
             }
             let (x, y) = (x as u32, y as u32);
-            let l = labels.get_pixel(x, y)[0];
+            let l = labels[(y * w + x) as usize];
             if l == label || l == 0 {
                 *crop.get_pixel(x, y)
             } else {
@@ -434,7 +427,7 @@ pub fn read_marks(print: &Model, crop: &GrayImage, size: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vision::classify::prep::prepare;
+    use crate::vision::cells::classify::prep::prepare;
     use image::{GrayImage, Luma};
 
     #[test]
@@ -570,7 +563,7 @@ mod tests {
         assert_eq!(cell_kind(&p, false), CellKind::Empty);
     }
 
-    use crate::vision::classify::prep::prepare_entry;
+    use crate::vision::cells::classify::prep::prepare_entry;
 
     /// What the givens' preparation judged a crop empty for, if it did.
     fn print_reason(img: &GrayImage) -> Option<EmptyReason> {
@@ -730,8 +723,8 @@ mod tests {
 
     #[test]
     fn digits_without_handwriting_prototypes_are_read_from_print() {
-        use crate::vision::classify::encode_model;
-        use crate::vision::classify::prep::FEATURE_LEN;
+        use crate::vision::cells::classify::encode_model;
+        use crate::vision::cells::classify::prep::FEATURE_LEN;
         let unit = |i: usize| {
             let mut v = vec![0f32; FEATURE_LEN];
             v[i] = 1.0;

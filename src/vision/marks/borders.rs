@@ -10,8 +10,8 @@
 
 use image::GrayImage;
 
-use super::locate::Located;
-use super::num::{bilinear, median_of};
+use crate::vision::locate::Located;
+use crate::vision::page::num::{bilinear, median_of};
 
 /// Farthest offset sampled each side of the grid line, in cells: cage
 /// outlines are drawn 0.04-0.15 of a cell inside the cage; a centred digit
@@ -515,7 +515,7 @@ pub fn classify(mut edges: Vec<Edge>) -> Borders {
 mod tests {
     use super::*;
     use crate::grid::Layout;
-    use crate::vision::read::located_at_corners;
+    use crate::vision::locate::located_at_corners;
     use image::Luma;
 
     /// A 9x9 grid of `cell` px cells with thin lines, and dashed outlines
