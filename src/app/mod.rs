@@ -1477,40 +1477,7 @@ impl SudokuApp {
                 name,
                 result,
                 texture,
-            } => {
-                if ticket != self.ticket {
-                    return;
-                }
-                self.loading = None;
-                let reveal = self.reveal.take() == Some(ticket);
-                match result {
-                    Ok(Loaded::Photo {
-                        photo,
-                        reading,
-                        pages,
-                        damaged,
-                    }) => {
-                        // A page's document is named after its file; the
-                        // page shows in its title.
-                        let name = pages.as_ref().map_or(name, |p| p.file.name());
-                        let mut doc = Doc::from_photo(name, path, photo, reading);
-                        doc.pages = pages;
-                        // The damage first: it explains what else is amiss.
-                        if let Some(damage) = damaged {
-                            doc.notice = Some(match doc.notice.take() {
-                                Some(n) => format!("{damage}. {}", capitalise(&n)),
-                                None => damage,
-                            });
-                        }
-                        self.show_doc(doc, texture, reveal);
-                    }
-                    Ok(Loaded::Text { progress }) => {
-                        let doc = Doc::from_progress(name, path, progress);
-                        self.show_doc(doc, texture, reveal);
-                    }
-                    Err(message) => self.error = Some(message),
-                }
-            }
+            } => self.opened(ticket, path, name, result, texture),
             Message::Reread { stamp, result } => {
                 if self.rereading == Some(stamp) {
                     self.rereading = None;
@@ -1525,26 +1492,7 @@ impl SudokuApp {
                     Err(message) => self.error = Some(message),
                 }
             }
-            Message::Switched { stamp, result } => {
-                if self.switching == Some(stamp) {
-                    self.switching = None;
-                }
-                let Some(e) = self.current.as_mut().filter(|e| e.id == stamp.doc) else {
-                    return;
-                };
-                match result {
-                    Ok(reading) => {
-                        let layout = reading.located.layout.name().to_string();
-                        if !e.doc.switch_to_reading(stamp.revision, *reading) {
-                            // Taking it would drop the edit made meanwhile.
-                            e.doc.notice = Some(format!(
-                                "The switch to {layout} was dropped: the puzzle changed while it was read; switch again to read it so"
-                            ));
-                        }
-                    }
-                    Err(message) => self.error = Some(message),
-                }
-            }
+            Message::Switched { stamp, result } => self.switched(stamp, result),
             Message::Counted {
                 stamp,
                 solutions,
@@ -1608,23 +1556,93 @@ impl SudokuApp {
                     None => self.dialog_gave_nothing(waited, true),
                 }
             }
-            Message::Exported { stamp, result } => {
-                self.dialog_open = false;
-                match result {
-                    Ok(p) => {
-                        if let Some(e) = self.current.as_mut().filter(|e| e.id == stamp.doc) {
-                            e.doc.exported = Some(stamp.revision);
-                        }
-                        let note = match self.solutions() {
-                            _ if self.shown_solution().is_some() => "",
-                            Some(Solutions::Unique(_)) => " (solution hidden)",
-                            _ => " (without a solution: the puzzle has none or several)",
-                        };
-                        self.info = Some(format!("Saved {}{note}", p.display()));
-                    }
-                    Err(e) => self.error = Some(e),
+            Message::Exported { stamp, result } => self.exported(stamp, result),
+        }
+    }
+
+    /// A file opened on the loading thread: shown when it is still the
+    /// newest asked for.
+    fn opened(
+        &mut self,
+        ticket: u64,
+        path: Option<PathBuf>,
+        name: String,
+        result: Result<Loaded, String>,
+        texture: Option<egui::ColorImage>,
+    ) {
+        if ticket != self.ticket {
+            return;
+        }
+        self.loading = None;
+        let reveal = self.reveal.take() == Some(ticket);
+        match result {
+            Ok(Loaded::Photo {
+                photo,
+                reading,
+                pages,
+                damaged,
+            }) => {
+                // A page's document is named after its file; the
+                // page shows in its title.
+                let name = pages.as_ref().map_or(name, |p| p.file.name());
+                let mut doc = Doc::from_photo(name, path, photo, reading);
+                doc.pages = pages;
+                // The damage first: it explains what else is amiss.
+                if let Some(damage) = damaged {
+                    doc.notice = Some(match doc.notice.take() {
+                        Some(n) => format!("{damage}. {}", capitalise(&n)),
+                        None => damage,
+                    });
+                }
+                self.show_doc(doc, texture, reveal);
+            }
+            Ok(Loaded::Text { progress }) => {
+                let doc = Doc::from_progress(name, path, progress);
+                self.show_doc(doc, texture, reveal);
+            }
+            Err(message) => self.error = Some(message),
+        }
+    }
+
+    /// The grid read again as another layout: taken unless the puzzle
+    /// was edited meanwhile.
+    fn switched(&mut self, stamp: Stamp, result: Result<Box<Reading>, String>) {
+        if self.switching == Some(stamp) {
+            self.switching = None;
+        }
+        let Some(e) = self.current.as_mut().filter(|e| e.id == stamp.doc) else {
+            return;
+        };
+        match result {
+            Ok(reading) => {
+                let layout = reading.located.layout.name().to_string();
+                if !e.doc.switch_to_reading(stamp.revision, *reading) {
+                    // Taking it would drop the edit made meanwhile.
+                    e.doc.notice = Some(format!(
+                        "The switch to {layout} was dropped: the puzzle changed while it was read; switch again to read it so"
+                    ));
                 }
             }
+            Err(message) => self.error = Some(message),
+        }
+    }
+
+    /// An export written, or why not.
+    fn exported(&mut self, stamp: Stamp, result: Result<PathBuf, String>) {
+        self.dialog_open = false;
+        match result {
+            Ok(p) => {
+                if let Some(e) = self.current.as_mut().filter(|e| e.id == stamp.doc) {
+                    e.doc.exported = Some(stamp.revision);
+                }
+                let note = match self.solutions() {
+                    _ if self.shown_solution().is_some() => "",
+                    Some(Solutions::Unique(_)) => " (solution hidden)",
+                    _ => " (without a solution: the puzzle has none or several)",
+                };
+                self.info = Some(format!("Saved {}{note}", p.display()));
+            }
+            Err(e) => self.error = Some(e),
         }
     }
 

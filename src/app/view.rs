@@ -12,6 +12,7 @@ use super::doc::Writing;
 use super::doc::{RuleSet, Solutions};
 use super::input::{Input, file_name};
 use super::{SudokuApp, canvas, capitalise, palette};
+use crate::grid::Alphabet;
 
 const OPEN: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
 const EXPORT: KeyboardShortcut = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
@@ -182,13 +183,34 @@ fn shortcuts(app: &mut SudokuApp, ctx: &egui::Context) {
     }
     let size = app.doc().map(|d| d.layout().size()).unwrap_or(9);
     let alphabet = app.doc().map(|d| d.current.puzzle.alphabet());
-    let mut typed: Vec<u8> = Vec::new();
-    let mut moves = Vec::new();
-    let (mut clear, mut solve, mut deselect, mut zoom_in, mut zoom_out, mut toggle) =
-        (false, false, false, false, false, false);
-    let (mut hint, mut apply, mut candidates) = (false, false, false);
-    let (mut page_up, mut page_down) = (false, false);
-    ctx.input_mut(|i| {
+    let keys = ctx.input_mut(|i| GridKeys::take(i, alphabet, size));
+    keys.apply(app);
+}
+
+/// The puzzle's keys pressed this frame, taken from the input so that
+/// nothing else acts on them.
+#[derive(Default)]
+struct GridKeys {
+    /// Arrow moves of the selection, in order.
+    moves: Vec<(isize, isize)>,
+    /// Symbols typed, as values; the last one is written.
+    typed: Vec<u8>,
+    clear: bool,
+    solve: bool,
+    deselect: bool,
+    zoom_in: bool,
+    zoom_out: bool,
+    toggle_solution: bool,
+    hint: bool,
+    apply_hint: bool,
+    candidates: bool,
+    page_up: bool,
+    page_down: bool,
+}
+
+impl GridKeys {
+    fn take(i: &mut egui::InputState, alphabet: Option<Alphabet>, size: usize) -> Self {
+        let mut keys = GridKeys::default();
         for (key, d) in [
             (Key::ArrowUp, (-1, 0)),
             (Key::ArrowDown, (1, 0)),
@@ -196,79 +218,83 @@ fn shortcuts(app: &mut SudokuApp, ctx: &egui::Context) {
             (Key::ArrowRight, (0, 1)),
         ] {
             while i.consume_key(Modifiers::NONE, key) {
-                moves.push(d);
+                keys.moves.push(d);
             }
         }
         for key in [Key::Delete, Key::Backspace] {
-            clear |= i.consume_key(Modifiers::NONE, key);
+            keys.clear |= i.consume_key(Modifiers::NONE, key);
         }
-        solve = i.consume_key(Modifiers::NONE, Key::Enter);
-        page_up = i.consume_key(Modifiers::NONE, Key::PageUp);
-        page_down = i.consume_key(Modifiers::NONE, Key::PageDown);
-        deselect = i.consume_key(Modifiers::NONE, Key::Escape);
+        keys.solve = i.consume_key(Modifiers::NONE, Key::Enter);
+        keys.page_up = i.consume_key(Modifiers::NONE, Key::PageUp);
+        keys.page_down = i.consume_key(Modifiers::NONE, Key::PageDown);
+        keys.deselect = i.consume_key(Modifiers::NONE, Key::Escape);
         // On a grid whose symbols run to H and beyond (a 25x25), H types
         // its symbol, and the solution is shown and hidden from the panel.
         if alphabet.is_none_or(|a| a.value('H', size).is_none()) {
-            toggle = i.consume_key(Modifiers::NONE, Key::H);
+            keys.toggle_solution = i.consume_key(Modifiers::NONE, Key::H);
         }
         for e in &i.events {
             if let egui::Event::Text(t) = e {
                 for ch in t.chars() {
                     match ch {
-                        '+' | '=' => zoom_in = true,
-                        '-' => zoom_out = true,
-                        '0' | '.' | ' ' => clear = true,
-                        '?' => hint = true,
-                        '!' => apply = true,
-                        '#' => candidates = true,
+                        '+' | '=' => keys.zoom_in = true,
+                        '-' => keys.zoom_out = true,
+                        '0' | '.' | ' ' => keys.clear = true,
+                        '?' => keys.hint = true,
+                        '!' => keys.apply_hint = true,
+                        '#' => keys.candidates = true,
                         _ => {
                             if let Some(v) = alphabet.and_then(|a| a.value(ch, size)) {
-                                typed.push(v);
+                                keys.typed.push(v);
                             }
                         }
                     }
                 }
             }
         }
-    });
-    for (dr, dc) in moves {
-        app.move_selection(dr, dc);
+        keys
     }
-    if clear {
-        app.set_selected(0);
-    }
-    if let Some(&v) = typed.last() {
-        app.set_selected(v);
-    }
-    if solve {
-        app.solve();
-    }
-    if toggle {
-        app.prefs.show_solution = !app.prefs.show_solution;
-    }
-    if hint {
-        app.hint();
-    }
-    if apply {
-        app.apply_hint();
-    }
-    if candidates {
-        app.toggle_candidates();
-    }
-    if deselect {
-        app.select(None);
-    }
-    if page_up {
-        app.previous_page();
-    }
-    if page_down {
-        app.next_page();
-    }
-    if zoom_in {
-        app.view.zoom_by(1.25);
-    }
-    if zoom_out {
-        app.view.zoom_by(0.8);
+
+    fn apply(self, app: &mut SudokuApp) {
+        for (dr, dc) in self.moves {
+            app.move_selection(dr, dc);
+        }
+        if self.clear {
+            app.set_selected(0);
+        }
+        if let Some(&v) = self.typed.last() {
+            app.set_selected(v);
+        }
+        if self.solve {
+            app.solve();
+        }
+        if self.toggle_solution {
+            app.prefs.show_solution = !app.prefs.show_solution;
+        }
+        if self.hint {
+            app.hint();
+        }
+        if self.apply_hint {
+            app.apply_hint();
+        }
+        if self.candidates {
+            app.toggle_candidates();
+        }
+        if self.deselect {
+            app.select(None);
+        }
+        if self.page_up {
+            app.previous_page();
+        }
+        if self.page_down {
+            app.next_page();
+        }
+        if self.zoom_in {
+            app.view.zoom_by(1.25);
+        }
+        if self.zoom_out {
+            app.view.zoom_by(0.8);
+        }
     }
 }
 
@@ -552,9 +578,6 @@ fn side_panel(app: &mut SudokuApp, ui: &mut egui::Ui) {
 
 fn side_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
     let Some(doc) = app.doc() else { return };
-    let name = doc.name.clone();
-    let pages = doc.pages.as_ref().map(|p| (p.number, p.count));
-    let is_photo = doc.is_photo();
     let layout_name = doc.layout().name().to_string();
     // What the puzzle is: a killer's cages make it a killer.
     let kind = match doc.current.puzzle.cages().is_empty() {
@@ -562,19 +585,26 @@ fn side_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
         false if layout_name == "classic" => "Killer".to_string(),
         false => format!("Killer {layout_name}"),
     };
+    puzzle_heading(app, ui, &layout_name, &kind);
+    ui.separator();
+    solve_row(app, ui);
+    ui.separator();
+    writing_choice(app, ui);
+    cell_editor(app, ui);
+    hint_controls(app, ui);
+    ui.separator();
+    copy_and_close(app, ui);
+}
+
+/// The puzzle's name, whether it was edited, its PDF page, and its layout
+/// (a choice on a photo, where the grid can be looked for again as
+/// another shape).
+fn puzzle_heading(app: &mut SudokuApp, ui: &mut egui::Ui, layout_name: &str, kind: &str) {
+    let Some(doc) = app.doc() else { return };
+    let name = doc.name.clone();
+    let pages = doc.pages.as_ref().map(|p| (p.number, p.count));
+    let is_photo = doc.is_photo();
     let edited = doc.is_edited();
-    let size = doc.layout().size();
-    let selected = doc.selected.map(|c| {
-        let (given, entry) = (doc.values()[c], doc.entries()[c]);
-        let v = given.max(entry);
-        (
-            doc.layout().cell_name(c),
-            v,
-            doc.current.puzzle.alphabet().symbol(v.max(1)),
-            given == 0 && entry != 0,
-        )
-    });
-    let writing = doc.writing;
     let path = doc
         .path
         .as_ref()
@@ -593,7 +623,7 @@ fn side_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             let label = ui.label("Layout:");
             egui::ComboBox::from_id_salt("layout")
-                .selected_text(&kind)
+                .selected_text(kind)
                 // Every shape in view, none behind a scroll.
                 .height(f32::INFINITY)
                 .show_ui(ui, |ui| {
@@ -613,8 +643,10 @@ fn side_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
     } else {
         ui.label(format!("Layout: {kind}"));
     }
-    ui.separator();
+}
 
+/// Solve, and whether the solution is shown.
+fn solve_row(app: &mut SudokuApp, ui: &mut egui::Ui) {
     ui.horizontal(|ui| {
         if ui
             .add(egui::Button::new("Solve").min_size(Vec2::new(70.0, 26.0)))
@@ -626,9 +658,13 @@ fn side_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
         ui.checkbox(&mut app.prefs.show_solution, "Show solution")
             .on_hover_text("H");
     });
-    ui.separator();
+}
 
-    // What typing writes: a given, or the player's own digit.
+/// What typing writes: a given, or the player's own digit.
+fn writing_choice(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    let Some(writing) = app.doc().map(|d| d.writing) else {
+        return;
+    };
     ui.horizontal(|ui| {
         ui.label("Typing writes:");
         let mut choice = writing;
@@ -648,8 +684,23 @@ fn side_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
             app.toggle_writing();
         }
     });
+}
 
-    // Editing the selected cell with the mouse alone.
+/// Editing the selected cell with the mouse alone: what it holds, a
+/// button per symbol, and Clear.
+fn cell_editor(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    let Some(doc) = app.doc() else { return };
+    let size = doc.layout().size();
+    let selected = doc.selected.map(|c| {
+        let (given, entry) = (doc.values()[c], doc.entries()[c]);
+        let v = given.max(entry);
+        (
+            doc.layout().cell_name(c),
+            v,
+            doc.current.puzzle.alphabet().symbol(v.max(1)),
+            given == 0 && entry != 0,
+        )
+    });
     let chosen = match &selected {
         Some((cell, v, sym, mine)) => {
             let shown = match (*v, *mine) {
@@ -697,8 +748,10 @@ fn side_controls(app: &mut SudokuApp, ui: &mut egui::Ui) {
             app.set_selected(0);
         }
     });
-    hint_controls(app, ui);
-    ui.separator();
+}
+
+/// Copy the puzzle or its solution as text, and close the puzzle.
+fn copy_and_close(app: &mut SudokuApp, ui: &mut egui::Ui) {
     ui.horizontal_wrapped(|ui| {
         if ui.button("Copy puzzle").clicked()
             && let Some(t) = app.puzzle_text()
