@@ -349,7 +349,9 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     let pal = palette::palette(app.prefs.high_contrast);
     let canvas_rect = Rect::from_min_max(xf.to_screen([0.0, 0.0]), xf.to_screen(canvas));
     draw_picture(&painter, solved.as_ref().or(texture.as_ref()), canvas_rect);
-    let scene = Scene::gather(app, ui, rect, &xf, stamp);
+    let Some(scene) = Scene::gather(app, ui, rect, &xf, stamp) else {
+        return;
+    };
     draw_washes(&painter, &scene, &pal);
     draw_grid_lines(&painter, &scene, &xf, &pal);
     draw_scene_cages(&painter, &scene, &xf, &pal);
@@ -472,8 +474,15 @@ struct Scene {
 }
 
 impl Scene {
-    fn gather(app: &mut SudokuApp, ui: &egui::Ui, rect: Rect, xf: &Xf, stamp: Stamp) -> Scene {
-        let doc = app.doc().expect("checked above");
+    /// `None` when no puzzle is open.
+    fn gather(
+        app: &mut SudokuApp,
+        ui: &egui::Ui,
+        rect: Rect,
+        xf: &Xf,
+        stamp: Stamp,
+    ) -> Option<Scene> {
+        let doc = app.doc()?;
         let located = doc.current.located.clone();
         let layout = doc.layout().clone();
         let values = doc.values().to_vec();
@@ -530,7 +539,7 @@ impl Scene {
         let quads: Vec<[Pos2; 4]> = (0..layout.cell_count())
             .map(|c| located.cell_quad(c).map(|p| xf.to_screen(p)))
             .collect();
-        Scene {
+        Some(Scene {
             located,
             layout,
             values,
@@ -551,7 +560,7 @@ impl Scene {
             hint,
             marks,
             quads,
-        }
+        })
     }
 
     /// The hint's whole step, once the hint is at its last level.
@@ -905,9 +914,10 @@ fn corner_handles(
     [cw, ch]: [f32; 2],
     pal: &Palette,
 ) {
-    let corners = match app.view.dragging {
-        Some((_, c)) => c,
-        None => app.doc().expect("open").current.located.corners,
+    let corners = match (app.view.dragging, app.doc()) {
+        (Some((_, c)), _) => c,
+        (None, Some(doc)) => doc.current.located.corners,
+        (None, None) => return,
     };
     let names = ["top-left", "top-right", "bottom-right", "bottom-left"];
     for (i, corner) in corners.iter().enumerate() {
