@@ -140,59 +140,75 @@ pub fn check_solved(
         combinations(&alternatives, size, 0, &mut Vec::new(), &mut combos);
         combos.retain(|combo| !combo.iter().all(|&i| hopeless[i]));
         combos.sort_by(|a, b| cost(&alternatives, a).total_cmp(&cost(&alternatives, b)));
-        // The cheapest combination giving one solution: the combinations
-        // are tried side by side, each thread with its own solver, and the
-        // first in order that works wins, as if tried one by one.
-        let base: &[u8] = values;
-        let found = combos
-            .par_iter()
-            .with_min_len(COMBOS_PER_JOB)
-            .map_init(
-                || {
-                    (
-                        solver_within(layout, TRIAL_NODES),
-                        base.to_vec(),
-                        vec![0u8; base.len()],
-                    )
-                },
-                |(solver, trial, first), combo| {
-                    trial.copy_from_slice(base);
-                    for &i in combo {
-                        trial[alternatives[i].cell] = alternatives[i].value;
-                    }
-                    let unique = layout.first_conflict(trial).is_none()
-                        && solver.solve_into(trial, 2, first).is_ok_and(|n| n == 1);
-                    unique.then(|| (combo, first.clone()))
-                },
-            )
-            .find_map_first(|found| found);
-        let Some((combo, first)) = found else {
+        let Some((combo, first)) = first_unique(layout, values, &alternatives, &combos) else {
             continue;
         };
-        let mut trial = values.to_vec();
-        for &i in combo {
-            trial[alternatives[i].cell] = alternatives[i].value;
-        }
-        // A digit that had to go was still printed ink: the given there
-        // is the (unique) solution's digit, misread. Restoring it keeps
-        // the puzzle unique and the reading complete.
-        let mut changes = Vec::with_capacity(combo.len());
-        for &i in combo {
-            let Alternative { cell, value, .. } = alternatives[i];
-            let value = if value == 0 && values[cell] != 0 {
-                first[cell]
-            } else {
-                value
-            };
-            trial[cell] = value;
-            if value != values[cell] {
-                changes.push((cell, value));
-            }
-        }
-        values.copy_from_slice(&trial);
+        let changes = apply_changes(values, &alternatives, combo, &first);
         return (CheckOutcome::Changed(changes), Some(first));
     }
     (CheckOutcome::Unresolved, None)
+}
+
+/// The cheapest of `combos` (sorted by cost) whose alternatives, put in
+/// `values`, leave one solution, with that solution. The combinations are
+/// tried side by side, each thread with its own solver, and the first in
+/// order that works wins, as if tried one by one.
+fn first_unique<'c>(
+    layout: &Arc<Layout>,
+    values: &[u8],
+    alternatives: &[Alternative],
+    combos: &'c [Vec<usize>],
+) -> Option<(&'c Vec<usize>, Vec<u8>)> {
+    combos
+        .par_iter()
+        .with_min_len(COMBOS_PER_JOB)
+        .map_init(
+            || {
+                (
+                    solver_within(layout, TRIAL_NODES),
+                    values.to_vec(),
+                    vec![0u8; values.len()],
+                )
+            },
+            |(solver, trial, first), combo| {
+                trial.copy_from_slice(values);
+                for &i in combo {
+                    trial[alternatives[i].cell] = alternatives[i].value;
+                }
+                let unique = layout.first_conflict(trial).is_none()
+                    && solver.solve_into(trial, 2, first).is_ok_and(|n| n == 1);
+                unique.then(|| (combo, first.clone()))
+            },
+        )
+        .find_map_first(|found| found)
+}
+
+/// Puts `combo`'s alternatives into `values` and returns the cells that
+/// changed. A digit that had to go was still printed ink: the given there
+/// is the (unique) solution `first`'s digit, misread. Restoring it keeps
+/// the puzzle unique and the reading complete.
+fn apply_changes(
+    values: &mut [u8],
+    alternatives: &[Alternative],
+    combo: &[usize],
+    first: &[u8],
+) -> Vec<(usize, u8)> {
+    let mut trial = values.to_vec();
+    let mut changes = Vec::with_capacity(combo.len());
+    for &i in combo {
+        let Alternative { cell, value, .. } = alternatives[i];
+        let value = if value == 0 && values[cell] != 0 {
+            first[cell]
+        } else {
+            value
+        };
+        trial[cell] = value;
+        if value != values[cell] {
+            changes.push((cell, value));
+        }
+    }
+    values.copy_from_slice(&trial);
+    changes
 }
 
 /// The other readings of the least confident cells: the runner-up, and

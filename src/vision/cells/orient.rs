@@ -258,21 +258,58 @@ pub fn orient(
     // turn swaps width and height, a half turn keeps them. Quarter turns are
     // only worth trying when much of the ink is too wide for a digit.
     let sideways = wide >= MIN_INK_CELLS && wide * 2 >= ink;
-    let mut readable: Vec<(u8, Vec<usize>)> = Vec::new();
-    for turns in 1..4u8 {
-        if (turns != 2 && !sideways) || cell_map(layout, turns).is_none() {
-            continue;
-        }
-        let cells: Vec<usize> = probe
-            .iter()
-            .copied()
-            .filter(|&c| match &prepared[c] {
-                Prepared::Ink(ink) => turns == 2 || ink.width >= ink.height,
-                _ => turns != 2,
-            })
-            .collect();
-        readable.push((turns, cells));
+    let readable = readable_when_turned(layout, prepared, &probe, sideways);
+    let turned = turn_scores(model, crops, &readable, out.scores[0]);
+    out.scores[1..].copy_from_slice(&turned[1..]);
+    let (best, &score) = out
+        .scores
+        .iter()
+        .enumerate()
+        .skip(1)
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .expect("three turns");
+    if score > out.scores[0] * TURN_MARGIN {
+        out.turns = best as u8;
     }
+    out
+}
+
+/// The turns worth trying, each with the probed cells whose ink can be a
+/// digit once turned: a quarter turn swaps width and height, a half turn
+/// keeps them. Quarter turns (`sideways`) only when much of the ink is too
+/// wide for a digit, and only turns the layout maps onto itself.
+fn readable_when_turned(
+    layout: &Layout,
+    prepared: &[Prepared],
+    probe: &[usize],
+    sideways: bool,
+) -> Vec<(u8, Vec<usize>)> {
+    (1..4u8)
+        .filter(|&turns| (turns == 2 || sideways) && cell_map(layout, turns).is_some())
+        .map(|turns| {
+            let cells = probe
+                .iter()
+                .copied()
+                .filter(|&c| match &prepared[c] {
+                    Prepared::Ink(ink) => turns == 2 || ink.width >= ink.height,
+                    _ => turns != 2,
+                })
+                .collect();
+            (turns, cells)
+        })
+        .collect()
+}
+
+/// Summed digit confidence of each turn's `readable` cells read turned
+/// (index 0 and turns not kept: 0). First a sample of each turn's cells
+/// ([`FIRST_SAMPLE`]): a turn whose estimated total is clearly below
+/// `upright` ([`SAMPLE_KEEP`]) is dropped before reading the rest.
+fn turn_scores(
+    model: &Model,
+    crops: &[GrayImage],
+    readable: &[(u8, Vec<usize>)],
+    upright: f32,
+) -> [f32; 4] {
     let score_of = |jobs: &[(u8, usize)]| -> Vec<(u8, f32)> {
         jobs.par_iter()
             .map(|&(turns, c)| {
@@ -281,8 +318,6 @@ pub fn orient(
             })
             .collect()
     };
-    // First a sample of each turn's cells: a turn whose estimated total is
-    // clearly below the upright one is dropped before reading the rest.
     let first: Vec<(u8, usize)> = readable
         .iter()
         .flat_map(|(turns, cells)| {
@@ -297,10 +332,10 @@ pub fn orient(
         counted[turns as usize] += 1;
     }
     let mut keep = [false; 4];
-    for (turns, cells) in &readable {
+    for (turns, cells) in readable {
         let t = *turns as usize;
         let estimate = sampled[t] * cells.len() as f32 / counted[t].max(1) as f32;
-        keep[t] = estimate >= out.scores[0] * SAMPLE_KEEP;
+        keep[t] = estimate >= upright * SAMPLE_KEEP;
     }
     let rest: Vec<(u8, usize)> = readable
         .iter()
@@ -317,22 +352,13 @@ pub fn orient(
     for (turns, s) in score_of(&rest) {
         sampled[turns as usize] += s;
     }
+    let mut scores = [0f32; 4];
     for t in 1..4 {
         if keep[t] {
-            out.scores[t] = sampled[t];
+            scores[t] = sampled[t];
         }
     }
-    let (best, &score) = out
-        .scores
-        .iter()
-        .enumerate()
-        .skip(1)
-        .max_by(|a, b| a.1.total_cmp(b.1))
-        .expect("three turns");
-    if score > out.scores[0] * TURN_MARGIN {
-        out.turns = best as u8;
-    }
-    out
+    scores
 }
 
 /// The located grid and crops turned by `turns` (as decided by

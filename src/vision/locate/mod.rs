@@ -365,36 +365,10 @@ pub fn locate_traced(
         .collect();
     let mut cands: Vec<Candidate> = per_mask.into_iter().flatten().collect();
 
-    // Each candidate's layouts, best first: coarse scores, then full ones
-    // for the layouts near its best (a single forced layout: full at once).
     let score_all = |cands: &[Candidate]| -> Vec<Vec<(usize, f32)>> {
         cands
             .par_iter()
-            .map(|c| {
-                let mask = trace.mask(c.polarity);
-                let mut s: Vec<(usize, f32)> = if layouts.len() == 1 {
-                    vec![(0, layout_score(mask, &c.quad, &layouts[0]))]
-                } else {
-                    let coarse: Vec<(usize, f32)> = layouts
-                        .iter()
-                        .enumerate()
-                        .map(|(li, l)| (li, score::coarse_layout_score(mask, &c.quad, l)))
-                        .collect();
-                    let top = coarse.iter().map(|s| s.1).fold(f32::MIN, f32::max);
-                    coarse
-                        .into_iter()
-                        .map(|(li, cs)| {
-                            if cs >= top - COARSE_MARGIN && top >= MIN_SCORE - COARSE_MARGIN {
-                                (li, layout_score(mask, &c.quad, &layouts[li]))
-                            } else {
-                                (li, cs)
-                            }
-                        })
-                        .collect()
-                };
-                s.sort_by(|a, b| b.1.total_cmp(&a.1));
-                s
-            })
+            .map(|c| rank_layouts(trace.mask(c.polarity), &c.quad, &layouts))
             .collect()
     };
     let mut scored = score_all(&cands);
@@ -437,24 +411,7 @@ pub fn locate_traced(
         .max_by(|a, b| a.0.quad.area().total_cmp(&b.0.quad.area()))
         .expect("the best candidate qualifies");
     let mut layout_ranking = layout_ranking.clone();
-    let tied = layout_ranking
-        .iter()
-        .take_while(|&&(_, s)| s >= layout_ranking[0].1 - BOX_TIE)
-        .count();
-    if tied > 1 {
-        // Line widths at full resolution: the candidate's quad in `grey`.
-        let offset = (scale - 1.0) / 2.0;
-        let quad = cand
-            .quad
-            .map(|[x, y]| [x * scale + offset, y * scale + offset]);
-        let contrast = |li: usize| score::box_contrast(grey, cand.polarity, &quad, &layouts[li]);
-        let best = (0..tied)
-            .max_by(|&a, &b| {
-                contrast(layout_ranking[a].0).total_cmp(&contrast(layout_ranking[b].0))
-            })
-            .expect("two or more tied");
-        layout_ranking[..=best].rotate_right(1);
-    }
+    break_box_tie(grey, cand, scale, &layouts, &mut layout_ranking);
     let chosen = layouts[layout_ranking[0].0].clone();
     let score = layout_ranking[0].1;
     let layout_scores = layout_ranking
@@ -470,6 +427,63 @@ pub fn locate_traced(
         layout_scores,
     );
     (Ok(located_small.scaled(scale)), trace)
+}
+
+/// `layouts` (indices) ranked for the candidate `quad` in `mask`, best
+/// first: coarse scores, then full ones for the layouts near the best (a
+/// single forced layout is scored in full at once).
+fn rank_layouts(mask: &GrayImage, quad: &Quad, layouts: &[Layout]) -> Vec<(usize, f32)> {
+    let mut s: Vec<(usize, f32)> = if layouts.len() == 1 {
+        vec![(0, layout_score(mask, quad, &layouts[0]))]
+    } else {
+        let coarse: Vec<(usize, f32)> = layouts
+            .iter()
+            .enumerate()
+            .map(|(li, l)| (li, score::coarse_layout_score(mask, quad, l)))
+            .collect();
+        let top = coarse.iter().map(|s| s.1).fold(f32::MIN, f32::max);
+        coarse
+            .into_iter()
+            .map(|(li, cs)| {
+                if cs >= top - COARSE_MARGIN && top >= MIN_SCORE - COARSE_MARGIN {
+                    (li, layout_score(mask, quad, &layouts[li]))
+                } else {
+                    (li, cs)
+                }
+            })
+            .collect()
+    };
+    s.sort_by(|a, b| b.1.total_cmp(&a.1));
+    s
+}
+
+/// Layouts that scored within [`BOX_TIE`] of the best differ in their box
+/// borders only as far as the lines' shapes tell: among them, the one whose
+/// box borders stand out most from its other lines at full resolution
+/// (`grey`, `scale` times the traced image) moves to the front of `ranking`.
+fn break_box_tie(
+    grey: &GrayImage,
+    cand: &Candidate,
+    scale: f32,
+    layouts: &[Layout],
+    ranking: &mut [(usize, f32)],
+) {
+    let tied = ranking
+        .iter()
+        .take_while(|&&(_, s)| s >= ranking[0].1 - BOX_TIE)
+        .count();
+    if tied <= 1 {
+        return;
+    }
+    let offset = (scale - 1.0) / 2.0;
+    let quad = cand
+        .quad
+        .map(|[x, y]| [x * scale + offset, y * scale + offset]);
+    let contrast = |li: usize| score::box_contrast(grey, cand.polarity, &quad, &layouts[li]);
+    let best = (0..tied)
+        .max_by(|&a, &b| contrast(ranking[a].0).total_cmp(&contrast(ranking[b].0)))
+        .expect("two or more tied");
+    ranking[..=best].rotate_right(1);
 }
 
 /// A [`Located`] with the given corners and layout and evenly spaced grid

@@ -179,52 +179,15 @@ pub(super) fn refine(
     layout_scores: Vec<(String, f32)>,
 ) -> Located {
     let (lw, lh) = (layout.width(), layout.height());
-    let p = REFINE_PX;
-    let (rw, rh) = ((lw as f32 * p) as u32, (lh as f32 * p) as u32);
-    // First straighten the outer lines: a corner pulled off by print that
-    // touches it tilts a side, which one offset per line cannot follow.
-    let first = quad
-        .homography_from_rect(lw as f64, lh as f64)
-        .expect("candidate quads are not degenerate");
-    let rect = rectify_mask(mask, quad, rw, rh);
-    let (quad, rect) = match outer_corners(&rect, &layout) {
-        Some(c) => {
-            let quad = c.map(|[x, y]| {
-                let (u, v) = first.map(x as f64, y as f64);
-                [u as f32, v as f32]
-            });
-            let rect = rectify_mask(mask, &quad, rw, rh);
-            (quad, rect)
-        }
-        // The same quad: the same rectified mask.
-        None => (*quad, rect),
-    };
+    let (quad, rect, first) = straighten_outer(mask, quad, &layout);
     let quad = &quad;
     let homography = quad
         .homography_from_rect(lw as f64, lh as f64)
         .unwrap_or(first);
     let (mut col_lines, col_runs) = find_lines(&rect, &layout, true);
     let (mut row_lines, row_runs) = find_lines(&rect, &layout, false);
-    // The grid's frame is the outermost line: where an outer line's run
-    // holds several lines side by side, the outermost is taken.
-    for (lines, runs, vertical) in [
-        (&mut col_lines, &col_runs, true),
-        (&mut row_lines, &row_runs, false),
-    ] {
-        let last = lines.len() - 1;
-        for index in [0, last] {
-            if let Some(run) = runs[index]
-                && let Some(at) = outermost_line(mask, &homography, &layout, vertical, index, run)
-            {
-                lines[index] = at;
-            }
-        }
-        for i in 1..lines.len() {
-            if lines[i] <= lines[i - 1] + MIN_LINE_GAP {
-                lines[i] = lines[i - 1] + MIN_LINE_GAP;
-            }
-        }
-    }
+    take_outermost(mask, &homography, &layout, true, &mut col_lines, &col_runs);
+    take_outermost(mask, &homography, &layout, false, &mut row_lines, &row_runs);
     // An outer line not found (cut off by the image's edge, or too faint)
     // is placed by the spacing of the lines found beside it, not left on
     // the quad's edge: a grid whose last line is outside a screenshot is
@@ -232,38 +195,150 @@ pub(super) fn refine(
     // Likewise an outer line found short of where the spacing puts it, when
     // that place is off the image: the grid goes on past the image's edge,
     // and what was found is a line inside it (a killer's cage outline).
-    // Looked at along the line's middle: its ends, at the grid's corners,
-    // are off the image when the line across them is.
-    let (w, h) = (mask.width() as f32, mask.height() as f32);
-    let off_image = |vertical: bool, at: f32| {
-        let along = if vertical { lh } else { lw } as f32;
-        OFF_IMAGE_PROBES.iter().any(|t| {
-            let (u, v) = if vertical {
-                (at, t * along)
-            } else {
-                (t * along, at)
-            };
-            let (x, y) = homography.map(u as f64, v as f64);
-            let (x, y) = (x as f32, y as f32);
-            !(x >= IMAGE_EDGE_PX
-                && y >= IMAGE_EDGE_PX
-                && x <= w - 1.0 - IMAGE_EDGE_PX
-                && y <= h - 1.0 - IMAGE_EDGE_PX)
-        })
-    };
+    let size = (mask.width() as f32, mask.height() as f32);
+    let off_image =
+        |vertical: bool, at: f32| line_off_image(size, &homography, &layout, vertical, at);
     extrapolate_outer(&mut col_lines, &col_runs, &|at| off_image(true, at));
     extrapolate_outer(&mut row_lines, &row_runs, &|at| off_image(false, at));
     // An inner line between very uneven gaps is not where the print has
     // it; then each line where it lies beside each cell.
     even_out(&mut col_lines);
     even_out(&mut row_lines);
-    let col_lines_at = local_lines(&rect, &layout, true, &col_lines);
-    let row_lines_at = local_lines(&rect, &layout, false, &row_lines);
-    // Re-anchor the canvas on the centres of the outer lines: the outline
-    // of the ink can be pushed out by a shadow or a darker page around the
-    // grid, the lines' centres cannot.
-    let (c0, c1) = (col_lines[0], col_lines[lw]);
-    let (r0, r1) = (row_lines[0], row_lines[lh]);
+    let lines = Lines {
+        col_lines_at: local_lines(&rect, &layout, true, &col_lines),
+        row_lines_at: local_lines(&rect, &layout, false, &row_lines),
+        col_lines,
+        row_lines,
+    };
+    let (corners, homography, lines) = reanchor(&homography, &layout, lines);
+    let corners = if homography.map(0.0, 0.0).0.is_finite() {
+        corners
+    } else {
+        quad.points()
+    };
+    Located {
+        corners,
+        layout,
+        homography,
+        col_lines: lines.col_lines,
+        row_lines: lines.row_lines,
+        col_lines_at: lines.col_lines_at,
+        row_lines_at: lines.row_lines_at,
+        score,
+        layout_scores,
+    }
+}
+
+/// The grid lines found, in canvas units: each line's place, and its place
+/// beside each unit along it.
+struct Lines {
+    col_lines: Vec<f32>,
+    row_lines: Vec<f32>,
+    col_lines_at: Vec<Vec<f32>>,
+    row_lines_at: Vec<Vec<f32>>,
+}
+
+/// The quad with its outer lines straightened, the ink rectified under it
+/// (at [`REFINE_PX`]), and the homography of the quad as it came. A corner
+/// pulled off by print that touches it tilts a side, which one offset per
+/// line cannot follow; see [`outer_corners`].
+fn straighten_outer(
+    mask: &GrayImage,
+    quad: &Quad,
+    layout: &Layout,
+) -> (Quad, GrayImage, Homography) {
+    let (lw, lh) = (layout.width(), layout.height());
+    let p = REFINE_PX;
+    let (rw, rh) = ((lw as f32 * p) as u32, (lh as f32 * p) as u32);
+    let first = quad
+        .homography_from_rect(lw as f64, lh as f64)
+        .expect("candidate quads are not degenerate");
+    let rect = rectify_mask(mask, quad, rw, rh);
+    match outer_corners(&rect, layout) {
+        Some(c) => {
+            let quad = c.map(|[x, y]| {
+                let (u, v) = first.map(x as f64, y as f64);
+                [u as f32, v as f32]
+            });
+            let rect = rectify_mask(mask, &quad, rw, rh);
+            (quad, rect, first)
+        }
+        // The same quad: the same rectified mask.
+        None => (*quad, rect, first),
+    }
+}
+
+/// The grid's frame is the outermost line: where an outer line's run
+/// holds several lines side by side, the outermost is taken. Lines closer
+/// than [`MIN_LINE_GAP`] to the one before are then pushed apart.
+fn take_outermost(
+    mask: &GrayImage,
+    homography: &Homography,
+    layout: &Layout,
+    vertical: bool,
+    lines: &mut [f32],
+    runs: &[Option<Run>],
+) {
+    let last = lines.len() - 1;
+    for index in [0, last] {
+        if let Some(run) = runs[index]
+            && let Some(at) = outermost_line(mask, homography, layout, vertical, index, run)
+        {
+            lines[index] = at;
+        }
+    }
+    for i in 1..lines.len() {
+        if lines[i] <= lines[i - 1] + MIN_LINE_GAP {
+            lines[i] = lines[i - 1] + MIN_LINE_GAP;
+        }
+    }
+}
+
+/// Whether the line (vertical or not) at `at` canvas units across is off
+/// an image of `size` pixels, within [`IMAGE_EDGE_PX`] of its edge.
+/// Looked at along the line's middle ([`OFF_IMAGE_PROBES`]): its ends, at
+/// the grid's corners, are off the image when the line across them is.
+fn line_off_image(
+    (w, h): (f32, f32),
+    homography: &Homography,
+    layout: &Layout,
+    vertical: bool,
+    at: f32,
+) -> bool {
+    let along = if vertical {
+        layout.height()
+    } else {
+        layout.width()
+    } as f32;
+    OFF_IMAGE_PROBES.iter().any(|t| {
+        let (u, v) = if vertical {
+            (at, t * along)
+        } else {
+            (t * along, at)
+        };
+        let (x, y) = homography.map(u as f64, v as f64);
+        let (x, y) = (x as f32, y as f32);
+        !(x >= IMAGE_EDGE_PX
+            && y >= IMAGE_EDGE_PX
+            && x <= w - 1.0 - IMAGE_EDGE_PX
+            && y <= h - 1.0 - IMAGE_EDGE_PX)
+    })
+}
+
+/// Re-anchors the canvas on the centres of the outer lines: the outline of
+/// the ink can be pushed out by a shadow or a darker page around the grid,
+/// the lines' centres cannot. Returns the corners those centres meet at,
+/// the homography from the canvas to them, and the lines in the new canvas
+/// units; the homography and lines as they were when the corners make no
+/// homography.
+fn reanchor(
+    homography: &Homography,
+    layout: &Layout,
+    lines: Lines,
+) -> ([[f32; 2]; 4], Homography, Lines) {
+    let (lw, lh) = (layout.width(), layout.height());
+    let (c0, c1) = (lines.col_lines[0], lines.col_lines[lw]);
+    let (r0, r1) = (lines.row_lines[0], lines.row_lines[lh]);
     let corner = |x: f32, y: f32| {
         let (u, v) = homography.map(x as f64, y as f64);
         [u as f32, v as f32]
@@ -274,43 +349,26 @@ pub(super) fn refine(
         corner(c1, r1),
         corner(c0, r1),
     ];
-    let (homography, col_lines, row_lines, col_lines_at, row_lines_at) =
-        match Quad::new(corners).homography_from_rect(lw as f64, lh as f64) {
-            Some(h) => {
-                let col = |c: &f32| (c - c0) * lw as f32 / (c1 - c0);
-                let row = |r: &f32| (r - r0) * lh as f32 / (r1 - r0);
-                (
-                    h,
-                    col_lines.iter().map(col).collect(),
-                    row_lines.iter().map(row).collect(),
-                    col_lines_at
-                        .iter()
-                        .map(|l| l.iter().map(col).collect())
-                        .collect(),
-                    row_lines_at
-                        .iter()
-                        .map(|l| l.iter().map(row).collect())
-                        .collect(),
-                )
-            }
-            None => (homography, col_lines, row_lines, col_lines_at, row_lines_at),
-        };
-    let corners = if homography.map(0.0, 0.0).0.is_finite() {
-        corners
-    } else {
-        quad.points()
+    let Some(h) = Quad::new(corners).homography_from_rect(lw as f64, lh as f64) else {
+        return (corners, *homography, lines);
     };
-    Located {
-        corners,
-        layout,
-        homography,
-        col_lines,
-        row_lines,
-        col_lines_at,
-        row_lines_at,
-        score,
-        layout_scores,
-    }
+    let col = |c: &f32| (c - c0) * lw as f32 / (c1 - c0);
+    let row = |r: &f32| (r - r0) * lh as f32 / (r1 - r0);
+    let lines = Lines {
+        col_lines: lines.col_lines.iter().map(col).collect(),
+        row_lines: lines.row_lines.iter().map(row).collect(),
+        col_lines_at: lines
+            .col_lines_at
+            .iter()
+            .map(|l| l.iter().map(col).collect())
+            .collect(),
+        row_lines_at: lines
+            .row_lines_at
+            .iter()
+            .map(|l| l.iter().map(row).collect())
+            .collect(),
+    };
+    (corners, h, lines)
 }
 
 /// Places each outer line that was not found (`runs` `None`) one spacing
@@ -354,98 +412,11 @@ fn extrapolate_outer(lines: &mut [f32], runs: &[Option<Run>], off_image: &dyn Fn
 /// found, or no corner moves by more than [`MIN_OUTER_MOVE`], or one would
 /// move by [`MAX_OUTER_MOVE`] or more.
 fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<Quad> {
-    let p = REFINE_PX;
     let (lw, lh) = (layout.width(), layout.height());
-    let reach = (OUTER_REACH * p) as i32;
-    let ink = |x: i32, y: i32| -> bool {
-        x >= 0
-            && y >= 0
-            && (x as u32) < rect.width()
-            && (y as u32) < rect.height()
-            && rect.get_pixel(x as u32, y as u32)[0] > 0
-    };
-    // Line `(vertical, index)`: across = a + b * along, in canvas units.
-    let fit = |vertical: bool, index: usize| -> Option<(f32, f32)> {
-        let n_along = if vertical { lh } else { lw };
-        let mut pts: Vec<(f32, f32)> = Vec::new();
-        for b in 0..n_along {
-            let bi = b as isize;
-            let ii = index as isize;
-            if !borders_cell(layout, vertical, ii, bi) {
-                continue;
-            }
-            let b0 = (b as f32 * p) as i32;
-            let along: Vec<i32> =
-                (b0 + (ALONG_FROM * p) as i32..b0 + (ALONG_TO * p) as i32).collect();
-            let centre = (index as f32 * p) as i32;
-            let profile: Vec<usize> = (-reach..=reach)
-                .map(|d| {
-                    along
-                        .iter()
-                        .filter(|&&a| {
-                            if vertical {
-                                ink(centre + d, a)
-                            } else {
-                                ink(a, centre + d)
-                            }
-                        })
-                        .count()
-                })
-                .collect();
-            let peak = *profile.iter().max()?;
-            if (peak as f32) < OUTER_MIN_PEAK * along.len() as f32 {
-                continue;
-            }
-            let k = profile.iter().position(|&v| v == peak)?;
-            let (mut lo, mut hi) = (k, k);
-            while lo > 0 && profile[lo - 1] * 10 >= peak * LINE_RUN_TENTHS {
-                lo -= 1;
-            }
-            while hi + 1 < profile.len() && profile[hi + 1] * 10 >= peak * LINE_RUN_TENTHS {
-                hi += 1;
-            }
-            let mid = (lo + hi) as f32 / 2.0 - reach as f32 + centre as f32 + 0.5;
-            pts.push(((b as f32 + 0.5), mid / p));
-        }
-        let line_fit = |pts: &[(f32, f32)]| -> Option<(f32, f32)> {
-            let n = pts.len() as f32;
-            if n < MIN_FIT_UNITS {
-                return None;
-            }
-            let mx = pts.iter().map(|q| q.0).sum::<f32>() / n;
-            let my = pts.iter().map(|q| q.1).sum::<f32>() / n;
-            let sxx: f32 = pts.iter().map(|q| (q.0 - mx).powi(2)).sum();
-            let sxy: f32 = pts.iter().map(|q| (q.0 - mx) * (q.1 - my)).sum();
-            if sxx <= 0.0 {
-                return None;
-            }
-            let b = sxy / sxx;
-            Some((my - b * mx, b))
-        };
-        let (a, b) = line_fit(&pts)?;
-        let near: Vec<(f32, f32)> = pts
-            .iter()
-            .filter(|q| (q.1 - (a + b * q.0)).abs() < OUTER_NEAR)
-            .copied()
-            .collect();
-        if (near.len() as f32) < OUTER_MIN_AGREE * n_along as f32 {
-            return None;
-        }
-        line_fit(&near)
-    };
-    let left = fit(true, 0)?;
-    let right = fit(true, lw)?;
-    let top = fit(false, 0)?;
-    let bottom = fit(false, lh)?;
-    // x = a1 + b1 y and y = a2 + b2 x.
-    let meet = |v: (f32, f32), h: (f32, f32)| -> Option<[f32; 2]> {
-        let den = 1.0 - v.1 * h.1;
-        if den.abs() < MIN_MEET_DEN {
-            return None;
-        }
-        let x = (v.0 + v.1 * h.0) / den;
-        Some([x, h.0 + h.1 * x])
-    };
+    let left = fit_outer_line(rect, layout, true, 0)?;
+    let right = fit_outer_line(rect, layout, true, lw)?;
+    let top = fit_outer_line(rect, layout, false, 0)?;
+    let bottom = fit_outer_line(rect, layout, false, lh)?;
     let out = [
         meet(left, top)?,
         meet(right, top)?,
@@ -463,6 +434,115 @@ fn outer_corners(rect: &GrayImage, layout: &Layout) -> Option<Quad> {
     let moves: Vec<f32> = out.iter().zip(nominal).map(|(a, b)| dist(*a, b)).collect();
     let worst = moves.iter().cloned().fold(0.0, f32::max);
     (worst > MIN_OUTER_MOVE && worst < MAX_OUTER_MOVE).then_some(Quad::new(out))
+}
+
+/// Outer line `(vertical, index)` of the rectified `rect` as `across = a +
+/// b * along` in canvas units: a straight line through the ink peaks found
+/// unit by unit along it, fitted again through those within
+/// [`OUTER_NEAR`] of the first fit. `None` when fewer than
+/// [`OUTER_MIN_AGREE`] of the units agree.
+fn fit_outer_line(
+    rect: &GrayImage,
+    layout: &Layout,
+    vertical: bool,
+    index: usize,
+) -> Option<(f32, f32)> {
+    let n_along = if vertical {
+        layout.height()
+    } else {
+        layout.width()
+    };
+    let pts: Vec<(f32, f32)> = (0..n_along)
+        .filter(|&b| borders_cell(layout, vertical, index as isize, b as isize))
+        .filter_map(|b| outer_peak(rect, vertical, index, b).map(|mid| (b as f32 + 0.5, mid)))
+        .collect();
+    let (a, b) = line_fit(&pts)?;
+    let near: Vec<(f32, f32)> = pts
+        .iter()
+        .filter(|q| (q.1 - (a + b * q.0)).abs() < OUTER_NEAR)
+        .copied()
+        .collect();
+    if (near.len() as f32) < OUTER_MIN_AGREE * n_along as f32 {
+        return None;
+    }
+    line_fit(&near)
+}
+
+/// Where outer line `(vertical, index)` lies beside unit `b` along it, in
+/// canvas units across: the middle of the run of ink around the peak of
+/// the profile across the line's nominal place (within [`OUTER_REACH`]).
+/// `None` when the peak holds less than [`OUTER_MIN_PEAK`] of the stretch
+/// looked at.
+fn outer_peak(rect: &GrayImage, vertical: bool, index: usize, b: usize) -> Option<f32> {
+    let p = REFINE_PX;
+    let reach = (OUTER_REACH * p) as i32;
+    let ink = |x: i32, y: i32| -> bool {
+        x >= 0
+            && y >= 0
+            && (x as u32) < rect.width()
+            && (y as u32) < rect.height()
+            && rect.get_pixel(x as u32, y as u32)[0] > 0
+    };
+    let b0 = (b as f32 * p) as i32;
+    let along = b0 + (ALONG_FROM * p) as i32..b0 + (ALONG_TO * p) as i32;
+    let centre = (index as f32 * p) as i32;
+    let profile: Vec<usize> = (-reach..=reach)
+        .map(|d| {
+            along
+                .clone()
+                .filter(|&a| {
+                    if vertical {
+                        ink(centre + d, a)
+                    } else {
+                        ink(a, centre + d)
+                    }
+                })
+                .count()
+        })
+        .collect();
+    let peak = *profile.iter().max()?;
+    if (peak as f32) < OUTER_MIN_PEAK * along.len() as f32 {
+        return None;
+    }
+    let k = profile.iter().position(|&v| v == peak)?;
+    let (mut lo, mut hi) = (k, k);
+    while lo > 0 && profile[lo - 1] * 10 >= peak * LINE_RUN_TENTHS {
+        lo -= 1;
+    }
+    while hi + 1 < profile.len() && profile[hi + 1] * 10 >= peak * LINE_RUN_TENTHS {
+        hi += 1;
+    }
+    let mid = (lo + hi) as f32 / 2.0 - reach as f32 + centre as f32 + 0.5;
+    Some(mid / p)
+}
+
+/// The least-squares line `y = a + b x` through `pts` as `(a, b)`; `None`
+/// for fewer than [`MIN_FIT_UNITS`] points or all at one `x`.
+fn line_fit(pts: &[(f32, f32)]) -> Option<(f32, f32)> {
+    let n = pts.len() as f32;
+    if n < MIN_FIT_UNITS {
+        return None;
+    }
+    let mx = pts.iter().map(|q| q.0).sum::<f32>() / n;
+    let my = pts.iter().map(|q| q.1).sum::<f32>() / n;
+    let sxx: f32 = pts.iter().map(|q| (q.0 - mx).powi(2)).sum();
+    let sxy: f32 = pts.iter().map(|q| (q.0 - mx) * (q.1 - my)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let b = sxy / sxx;
+    Some((my - b * mx, b))
+}
+
+/// Where the vertical line `x = a1 + b1 y` and the horizontal one `y = a2 +
+/// b2 x` meet; `None` when they are too near parallel ([`MIN_MEET_DEN`]).
+fn meet(v: (f32, f32), h: (f32, f32)) -> Option<[f32; 2]> {
+    let den = 1.0 - v.1 * h.1;
+    if den.abs() < MIN_MEET_DEN {
+        return None;
+    }
+    let x = (v.0 + v.1 * h.0) / den;
+    Some([x, h.0 + h.1 * x])
 }
 
 /// Whether grid line `line` (vertical or not) has a cell on either side

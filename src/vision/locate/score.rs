@@ -7,6 +7,7 @@ use image::GrayImage;
 use super::ink::Polarity;
 use super::quad::Quad;
 use crate::grid::Layout;
+use crate::vision::page::homography::Homography;
 use crate::vision::page::num::bilinear;
 
 /// A probe hits when ink lies within this share of a cell across its
@@ -90,104 +91,199 @@ fn score_with<const N: usize>(mask: &GrayImage, quad: &Quad, layout: &Layout) ->
     let Some(hm) = quad.homography_from_rect(lw as f64, lh as f64) else {
         return f32::MIN;
     };
-    let side = quad.mean_side();
-    let cell_px = side / lw.max(lh) as f32;
-    let reach = PROBE_REACH;
-    let steps = ((2.0 * reach * cell_px).ceil() as i32).max(MIN_PROBE_STEPS);
-    let (mw, mh) = (mask.width() as f64, mask.height() as f64);
-    let raw = mask.as_raw();
-    let stride = mask.width() as usize;
-    let to_mask = |u: f32, v: f32| -> (f64, f64) {
-        let (x, y) = hm.map(u as f64, v as f64);
-        (x + 0.5, y + 0.5)
-    };
-    let ink = |(x, y): (f64, f64)| -> bool {
-        x >= 0.0 && y >= 0.0 && x < mw && y < mh && raw[y as usize * stride + x as usize] > 0
-    };
-    // Where along a unit segment the probes go: spread over it for the
-    // cell borders, in the two bands by the borders for the centre lines.
-    let border_at: [f32; N] =
-        std::array::from_fn(|k| (k as f32 + 0.5) / N as f32 * PROBE_SPAN + PROBE_FROM);
-    let centre_at: [f32; N] = std::array::from_fn(|k| {
+    let prober = Prober::new(mask, hm, quad.mean_side() / lw.max(lh) as f32);
+    let (border_at, centre_at) = probe_points::<N>();
+    let mut tally = Tally::new(lw < MAX_LINES && lh < MAX_LINES);
+    // The vertical lines, then the horizontal ones: each unit along a line
+    // in turn, and every line across at that unit.
+    for vertical in [true, false] {
+        let (n_along, n_lines) = if vertical { (lh, lw) } else { (lw, lh) };
+        for along in 0..n_along as isize {
+            for line in 0..=n_lines as isize {
+                // A cell's (row, column) across the line: before and after.
+                let cell = |k: isize| if vertical { (along, k) } else { (k, along) };
+                let (x, y) = if vertical {
+                    (line, along)
+                } else {
+                    (along, line)
+                };
+                let hit = prober.hit_rate(vertical, x as f32, y as f32, &border_at);
+                let (before, after) = (cell(line - 1), cell(line));
+                let bordered =
+                    layout.is_cell(before.0, before.1) || layout.is_cell(after.0, after.1);
+                tally.segment(vertical, line as usize, bordered, hit);
+                if layout.is_cell(after.0, after.1) {
+                    let (cx, cy) = if vertical {
+                        (x as f32 + 0.5, y as f32)
+                    } else {
+                        (x as f32, y as f32 + 0.5)
+                    };
+                    tally.centre += prober.hit_rate(vertical, cx, cy, &centre_at);
+                    tally.nc += 1.0;
+                }
+            }
+        }
+    }
+    tally.score()
+}
+
+/// Where along a unit segment `N` probes go: spread over it for the cell
+/// borders, and in the two bands by the borders for the lines through cell
+/// centres (`N` even).
+fn probe_points<const N: usize>() -> ([f32; N], [f32; N]) {
+    let border_at = std::array::from_fn(|k| (k as f32 + 0.5) / N as f32 * PROBE_SPAN + PROBE_FROM);
+    let centre_at = std::array::from_fn(|k| {
         let half = N / 2;
         let f = ((k % half) as f32 + 0.5) / half as f32 * CENTRE_BAND + PROBE_FROM;
         if k < half { f } else { 1.0 - f }
     });
-    // Hit rate along the unit segment from (x, y), going down (vertical)
-    // or right, at the points `at`. Across the segment the map is close
-    // enough to affine over a quarter cell to step linearly between its two
-    // mapped ends.
-    let probe = |vertical: bool, x: f32, y: f32, at: &[f32; N]| -> f32 {
+    (border_at, centre_at)
+}
+
+/// Probes the ink mask along unit segments of the canvas, through the
+/// homography `hm`.
+struct Prober<'a> {
+    hm: Homography,
+    raw: &'a [u8],
+    stride: usize,
+    /// The mask's width and height.
+    size: (f64, f64),
+    /// How far across a segment ink counts, in cells.
+    reach: f32,
+    /// Samples across a segment.
+    steps: i32,
+}
+
+impl<'a> Prober<'a> {
+    /// A prober of `mask` through `hm`, whose cells are about `cell_px`
+    /// mask pixels wide; ink counts within [`PROBE_REACH`] of a segment.
+    fn new(mask: &'a GrayImage, hm: Homography, cell_px: f32) -> Self {
+        Prober {
+            hm,
+            raw: mask.as_raw(),
+            stride: mask.width() as usize,
+            size: (mask.width() as f64, mask.height() as f64),
+            reach: PROBE_REACH,
+            steps: ((2.0 * PROBE_REACH * cell_px).ceil() as i32).max(MIN_PROBE_STEPS),
+        }
+    }
+
+    /// Canvas point `(u, v)` in mask pixels.
+    #[inline]
+    fn to_mask(&self, u: f32, v: f32) -> (f64, f64) {
+        let (x, y) = self.hm.map(u as f64, v as f64);
+        (x + 0.5, y + 0.5)
+    }
+
+    /// Whether the mask has ink at `(x, y)` (pixels; off the mask: no).
+    #[inline]
+    fn ink(&self, (x, y): (f64, f64)) -> bool {
+        let (mw, mh) = self.size;
+        x >= 0.0
+            && y >= 0.0
+            && x < mw
+            && y < mh
+            && self.raw[y as usize * self.stride + x as usize] > 0
+    }
+
+    /// Hit rate along the unit segment from (x, y), going down (vertical)
+    /// or right, at the points `at`. Across the segment the map is close
+    /// enough to affine over a quarter cell to step linearly between its
+    /// two mapped ends.
+    #[inline]
+    fn hit_rate<const N: usize>(
+        &self,
+        vertical: bool,
+        x: f32,
+        y: f32,
+        at: &[f32; N],
+    ) -> f32 {
+        let reach = self.reach;
+        let steps = self.steps;
         let mut hits = 0;
         for &t in at {
             let (a, b) = if vertical {
-                (to_mask(x - reach, y + t), to_mask(x + reach, y + t))
+                (
+                    self.to_mask(x - reach, y + t),
+                    self.to_mask(x + reach, y + t),
+                )
             } else {
-                (to_mask(x + t, y - reach), to_mask(x + t, y + reach))
+                (
+                    self.to_mask(x + t, y - reach),
+                    self.to_mask(x + t, y + reach),
+                )
             };
             let hit = (0..=steps).any(|d| {
                 let f = d as f64 / steps as f64;
-                ink((a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f))
+                self.ink((a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f))
             });
             hits += hit as usize;
         }
         hits as f32 / N as f32
-    };
-    let (mut border, mut nb) = (0f32, 0f32);
-    let (mut centre, mut nc) = (0f32, 0f32);
-    let (mut outside, mut no) = (0f32, 0f32);
-    // Border hits and segments per vertical line, then per horizontal one.
-    let mut lines = [[(0f32, 0u32); MAX_LINES]; 2];
-    let tracked = lw < MAX_LINES && lh < MAX_LINES;
-    for j in 0..lh as isize {
-        for i in 0..=lw as isize {
-            let hit = probe(true, i as f32, j as f32, &border_at);
-            if layout.is_cell(j, i - 1) || layout.is_cell(j, i) {
-                border += hit;
-                nb += 1.0;
-                if tracked {
-                    lines[0][i as usize].0 += hit;
-                    lines[0][i as usize].1 += 1;
-                }
-            } else {
-                outside += hit;
-                no += 1.0;
-            }
-            if layout.is_cell(j, i) {
-                centre += probe(true, i as f32 + 0.5, j as f32, &centre_at);
-                nc += 1.0;
-            }
+    }
+}
+
+/// The sums [`score_with`] keeps: hit rates and counts of border, centre
+/// and outside segments, and border hits and segments per lattice line
+/// (vertical lines, then horizontal ones) when `tracked`.
+struct Tally {
+    border: f32,
+    nb: f32,
+    centre: f32,
+    nc: f32,
+    outside: f32,
+    no: f32,
+    lines: [[(f32, u32); MAX_LINES]; 2],
+    tracked: bool,
+}
+
+impl Tally {
+    fn new(tracked: bool) -> Self {
+        Tally {
+            border: 0.0,
+            nb: 0.0,
+            centre: 0.0,
+            nc: 0.0,
+            outside: 0.0,
+            no: 0.0,
+            lines: [[(0.0, 0); MAX_LINES]; 2],
+            tracked,
         }
     }
-    for i in 0..lw as isize {
-        for j in 0..=lh as isize {
-            let hit = probe(false, i as f32, j as f32, &border_at);
-            if layout.is_cell(j - 1, i) || layout.is_cell(j, i) {
-                border += hit;
-                nb += 1.0;
-                if tracked {
-                    lines[1][j as usize].0 += hit;
-                    lines[1][j as usize].1 += 1;
-                }
-            } else {
-                outside += hit;
-                no += 1.0;
+
+    /// A border segment of lattice line `line` (when `bordered`: a cell on
+    /// either side) or one outside the shape, hit at rate `hit`.
+    #[inline]
+    fn segment(&mut self, vertical: bool, line: usize, bordered: bool, hit: f32) {
+        if bordered {
+            self.border += hit;
+            self.nb += 1.0;
+            if self.tracked {
+                let l = &mut self.lines[usize::from(!vertical)][line];
+                l.0 += hit;
+                l.1 += 1;
             }
-            if layout.is_cell(j, i) {
-                centre += probe(false, i as f32, j as f32 + 0.5, &centre_at);
-                nc += 1.0;
-            }
+        } else {
+            self.outside += hit;
+            self.no += 1.0;
         }
     }
-    let mean = |s: f32, n: f32| if n > 0.0 { s / n } else { 0.0 };
-    let (mut missing, mut drawn) = (0f32, 0f32);
-    for &(hits, n) in lines.iter().flatten().filter(|l| l.1 > 0) {
-        drawn += 1.0;
-        if hits / (n as f32) < MISSING_LINE {
-            missing += 1.0;
+
+    /// border - centre - outside - missing (see [`layout_score`]).
+    fn score(&self) -> f32 {
+        let mean = |s: f32, n: f32| if n > 0.0 { s / n } else { 0.0 };
+        let (mut missing, mut drawn) = (0f32, 0f32);
+        for &(hits, n) in self.lines.iter().flatten().filter(|l| l.1 > 0) {
+            drawn += 1.0;
+            if hits / (n as f32) < MISSING_LINE {
+                missing += 1.0;
+            }
         }
+        mean(self.border, self.nb)
+            - mean(self.centre, self.nc)
+            - mean(self.outside, self.no)
+            - mean(missing, drawn)
     }
-    mean(border, nb) - mean(centre, nc) - mean(outside, no) - mean(missing, drawn)
 }
 
 /// How much heavier the ink is on `layout`'s box borders inside the shape
