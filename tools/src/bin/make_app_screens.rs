@@ -1,0 +1,555 @@
+//! Renders plain square puzzles as solving apps draw them, to measure the
+//! reader on a family of pages it was not tuned on: every square size from
+//! 4 x 4 to 25 x 25 with its boxes, thin light inner lines and heavy box
+//! lines, light and dark themes (a white grid on a dark page, or a dark
+//! grid), with or without a frame, a timer above the grid and a number pad
+//! below it, at phone and desktop window sizes, some shared as JPEG.
+//!
+//! `cargo run --release -p sudoku-lens-tools --bin make_app_screens -- [--seed N] [--count N] DST`
+//!
+//! Writes `DST/app-NNN.png` (or `.jpg`) with `app-NNN.txt`, the puzzle as
+//! `sudoku-lens eval DST` expects it beside each image. Everything follows
+//! from the seed (default 1): a rerun writes the same files. Keep DST
+//! outside the repository, and keep a second seed's set out of any tuning.
+
+use std::path::{Path, PathBuf};
+use std::process::exit;
+use std::sync::Arc;
+
+use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
+use image::{Rgb, RgbImage};
+use sudoku_lens::grid::{Layout, Puzzle};
+use sudoku_lens::rng::Rng;
+use sudoku_lens::solve::SudokuSolver;
+use sudoku_lens::solve::generate::{full_grid, thin};
+use sudoku_lens_tools::repo_root;
+
+type Colour = [u8; 3];
+
+/// The square layouts drawn, by name.
+const SIZES: &[&str] = &["4x4", "6x6", "8x8", "classic", "12x12", "16x16", "25x25"];
+/// Sans fonts for the digits, as apps use (DejaVu Sans is not among the
+/// fonts the digit model is built from).
+const FONTS: &[&str] = &[
+    "texgyreheros-bold.otf",
+    "DejaVuSans.ttf",
+    "LiberationSans-Regular.ttf",
+    "Carlito-Regular.ttf",
+];
+/// Window sizes (width, height) in pixels: phones upright, a tablet, a
+/// desktop window.
+const WINDOWS: &[(u32, u32)] = &[
+    (390, 844),
+    (780, 1688),
+    (820, 1180),
+    (1280, 800),
+    (1024, 768),
+];
+/// Share of the cells given, as apps' easy-to-hard levels leave them ...
+const GIVEN_SHARE: (f32, f32) = (0.35, 0.5);
+/// ... and on 16 x 16 and 25 x 25 grids, which are thinned at random
+/// without the proof of one solution after each cell (minutes a puzzle
+/// there): with this many givens left, they keep one solution all the same.
+const LARGE_GIVEN_SHARE: (f32, f32) = (0.6, 0.7);
+/// Quality of the JPEG-shared screenshots.
+const JPEG_QUALITY: u8 = 80;
+
+/// How a screen is drawn.
+struct Theme {
+    page: Colour,
+    grid: Colour,
+    thin_line: Colour,
+    box_line: Colour,
+    digit: Colour,
+    /// Buttons and the timer's bar.
+    chrome: Colour,
+    chrome_text: Colour,
+}
+
+const LIGHT: Theme = Theme {
+    page: [242, 242, 247],
+    grid: [255, 255, 255],
+    thin_line: [208, 208, 214],
+    box_line: [20, 20, 20],
+    digit: [10, 10, 10],
+    chrome: [225, 225, 232],
+    chrome_text: [40, 40, 60],
+};
+/// A white grid on a dark page.
+const DARK_PAGE: Theme = Theme {
+    page: [18, 18, 18],
+    grid: [255, 255, 255],
+    thin_line: [208, 208, 208],
+    box_line: [0, 0, 0],
+    digit: [0, 0, 0],
+    chrome: [42, 42, 42],
+    chrome_text: [235, 235, 235],
+};
+/// A dark grid with light lines and digits.
+const DARK: Theme = Theme {
+    page: [0, 0, 0],
+    grid: [28, 28, 30],
+    thin_line: [70, 70, 74],
+    box_line: [170, 170, 176],
+    digit: [235, 235, 240],
+    chrome: [44, 44, 48],
+    chrome_text: [220, 220, 225],
+};
+const THEMES: &[&Theme] = &[&LIGHT, &DARK_PAGE, &DARK];
+
+fn fail(message: String) -> ! {
+    eprintln!("make_app_screens: {message}");
+    exit(2)
+}
+
+fn main() {
+    let (seed, count, dst) = parse_args();
+    std::fs::create_dir_all(&dst)
+        .unwrap_or_else(|e| fail(format!("cannot create {}: {e}", dst.display())));
+    let root = repo_root();
+    let fonts: Vec<FontVec> = FONTS
+        .iter()
+        .map(|f| {
+            let path = root.join("assets/fonts").join(f);
+            let bytes = std::fs::read(&path)
+                .unwrap_or_else(|e| fail(format!("cannot read {}: {e}", path.display())));
+            FontVec::try_from_vec(bytes).unwrap_or_else(|_| fail(format!("{f} is not a font")))
+        })
+        .collect();
+    for i in 0..count {
+        let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
+        let screen = Screen::pick(&mut rng);
+        let puzzle = screen.puzzle(rng.next_u64());
+        let img = screen.draw(&puzzle, &fonts[screen.font], &mut rng);
+        let name = format!("app-{i:03}");
+        let path = dst.join(format!(
+            "{name}.{}",
+            if screen.jpeg { "jpg" } else { "png" }
+        ));
+        let saved = if screen.jpeg {
+            save_jpeg(&img, &path)
+        } else {
+            img.save(&path).map_err(|e| e.to_string())
+        };
+        saved.unwrap_or_else(|e| fail(format!("cannot write {}: {e}", path.display())));
+        std::fs::write(dst.join(format!("{name}.txt")), puzzle.to_text())
+            .unwrap_or_else(|e| fail(format!("cannot write {name}.txt: {e}")));
+        println!("{name}: {}", screen.describe());
+    }
+}
+
+fn parse_args() -> (u64, usize, PathBuf) {
+    let (mut seed, mut count, mut dst) = (1u64, 40usize, None);
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut number = |flag: &str| -> u64 {
+            args.next()
+                .and_then(|n| n.parse().ok())
+                .unwrap_or_else(|| fail(format!("{flag} takes a whole number")))
+        };
+        match a.as_str() {
+            "--seed" => seed = number("--seed"),
+            "--count" => count = number("--count") as usize,
+            _ if a.starts_with('-') => fail(format!("unknown option {a}")),
+            _ => dst = Some(PathBuf::from(a)),
+        }
+    }
+    let dst =
+        dst.unwrap_or_else(|| fail("usage: make_app_screens [--seed N] [--count N] DST".into()));
+    (seed, count, dst)
+}
+
+/// The grid's outer edge.
+#[derive(Clone, Copy)]
+enum Frame {
+    /// A line as heavy as the box lines, as most apps draw.
+    Heavy,
+    /// A line like the inner ones.
+    Thin,
+    /// No line: the grid ends at the edge of its block, which only a page of
+    /// another shade shows (so only on the themes where the page is dark).
+    None,
+}
+
+impl Frame {
+    fn pick(rng: &mut Rng, theme: &Theme) -> Frame {
+        let page_contrasts = theme.page[0].abs_diff(theme.grid[0]) > 100;
+        match rng.below(if page_contrasts { 3 } else { 2 }) {
+            0 => Frame::Heavy,
+            1 => Frame::Thin,
+            _ => Frame::None,
+        }
+    }
+}
+
+/// One screenshot's choices.
+struct Screen {
+    layout: Arc<Layout>,
+    theme: &'static Theme,
+    font: usize,
+    window: (u32, u32),
+    frame: Frame,
+    /// Inner lines in cell units.
+    thin: f32,
+    /// Box lines in cell units.
+    thick: f32,
+    jpeg: bool,
+    givens: f32,
+}
+
+impl Screen {
+    fn pick(rng: &mut Rng) -> Screen {
+        let name = SIZES[rng.below(SIZES.len() as u32) as usize];
+        let layout = Layout::named(name).expect("a built-in layout");
+        let share = if layout.width() >= 16 {
+            LARGE_GIVEN_SHARE
+        } else {
+            GIVEN_SHARE
+        };
+        let theme = THEMES[rng.below(THEMES.len() as u32) as usize];
+        Screen {
+            layout: Arc::new(layout),
+            theme,
+            font: rng.below(FONTS.len() as u32) as usize,
+            window: WINDOWS[rng.below(WINDOWS.len() as u32) as usize],
+            frame: Frame::pick(rng, theme),
+            thin: rng.range(0.01, 0.025),
+            thick: rng.range(0.04, 0.07),
+            jpeg: rng.chance(0.3),
+            givens: rng.range(share.0, share.1),
+        }
+    }
+
+    fn describe(&self) -> String {
+        let theme = match self.theme.page[0] {
+            0 => "dark",
+            18 => "white grid on a dark page",
+            _ => "light",
+        };
+        format!(
+            "{} {}x{} {} {theme}{}{}",
+            self.layout.name(),
+            self.window.0,
+            self.window.1,
+            FONTS[self.font],
+            match self.frame {
+                Frame::Heavy => ", framed",
+                Frame::Thin => ", thin outer line",
+                Frame::None => ", no outer line",
+            },
+            if self.jpeg { ", JPEG" } else { "" },
+        )
+    }
+
+    fn puzzle(&self, seed: u64) -> Puzzle {
+        let mut solver = SudokuSolver::new(self.layout.clone());
+        let target = (self.givens * self.layout.cell_count() as f32) as usize;
+        let values = if self.layout.width() >= 16 {
+            let mut rng = Rng::new(seed);
+            let mut values = shuffled_pattern(&self.layout, &mut rng);
+            let mut givens = values.len();
+            while givens > target {
+                let c = rng.below(values.len() as u32) as usize;
+                if values[c] != 0 {
+                    values[c] = 0;
+                    givens -= 1;
+                }
+            }
+            values
+        } else {
+            let full = full_grid(&mut solver, seed);
+            thin(&mut solver, &full, target, seed)
+        };
+        Puzzle::empty(self.layout.clone()).with_values(values)
+    }
+
+    /// The whole window: page, timer bar, grid, number pad.
+    fn draw(&self, puzzle: &Puzzle, font: &FontVec, rng: &mut Rng) -> RgbImage {
+        let (w, h) = self.window;
+        let t = self.theme;
+        let mut img = RgbImage::from_pixel(w, h, Rgb(t.page));
+        let (w, h) = (w as f32, h as f32);
+        // The grid fills most of the narrower side, below a bar of a tenth
+        // of the height (timer, level, mistakes).
+        let side = (w.min(h * 0.62) * rng.range(0.86, 0.96)).floor();
+        let ox = ((w - side) / 2.0).floor();
+        let bar = h * 0.1;
+        let oy = (bar + h * 0.04).floor();
+        fill(&mut img, w * 0.05, h * 0.02, w * 0.95, bar, t.chrome);
+        text(
+            &mut img,
+            font,
+            "Level: hard   04:12",
+            w * 0.1,
+            bar * 0.7,
+            bar * 0.35,
+            t.chrome_text,
+        );
+        self.draw_grid(&mut img, puzzle, font, (ox, oy), side);
+        let pad_top = oy + side + h * 0.03;
+        self.draw_pad(&mut img, font, pad_top, h - pad_top - h * 0.02);
+        img
+    }
+
+    fn draw_grid(
+        &self,
+        img: &mut RgbImage,
+        puzzle: &Puzzle,
+        font: &FontVec,
+        (ox, oy): (f32, f32),
+        side: f32,
+    ) {
+        let l = puzzle.layout();
+        let n = l.width();
+        let cell = side / n as f32;
+        let t = self.theme;
+        fill(img, ox, oy, ox + side, oy + side, t.grid);
+        // Inner lines first, box lines over them.
+        let thin = (cell * self.thin).max(1.0);
+        let thick = (cell * self.thick).max(2.0);
+        for i in 1..n {
+            let at = i as f32 * cell;
+            let box_col = (0..l.height())
+                .all(|r| !l.same_box(l.cell_at(r, i - 1).unwrap(), l.cell_at(r, i).unwrap()));
+            let box_row =
+                (0..n).all(|k| !l.same_box(l.cell_at(i - 1, k).unwrap(), l.cell_at(i, k).unwrap()));
+            for (is_box, vertical) in [(box_col, true), (box_row, false)] {
+                let (width, colour) = if is_box {
+                    (thick, t.box_line)
+                } else {
+                    (thin, t.thin_line)
+                };
+                line(img, (ox, oy), side, at, width, vertical, colour);
+            }
+        }
+        let outer = match self.frame {
+            Frame::Heavy => Some((thick, t.box_line)),
+            Frame::Thin => Some((thin, t.thin_line)),
+            Frame::None => None,
+        };
+        if let Some((width, colour)) = outer {
+            for at in [0.0, side] {
+                line(img, (ox, oy), side, at, width, true, colour);
+                line(img, (ox, oy), side, at, width, false, colour);
+            }
+        }
+        for (c, &v) in puzzle.values().iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            let (r, k) = l.position(c);
+            let symbol = puzzle.alphabet().symbol(v);
+            let (x, y) = (ox + (k as f32 + 0.5) * cell, oy + (r as f32 + 0.5) * cell);
+            glyph_centred(img, font, symbol, x, y, cell * 0.6, t.digit);
+        }
+    }
+
+    /// A row or two of buttons, one per symbol up to 9 and then a few
+    /// actions, as apps put below the grid.
+    fn draw_pad(&self, img: &mut RgbImage, font: &FontVec, top: f32, height: f32) {
+        let (w, t) = (img.width() as f32, self.theme);
+        let keys = self.layout.width().min(9);
+        let key = (w * 0.9 / keys as f32).min(height * 0.45);
+        for i in 0..keys {
+            let x = w * 0.05 + i as f32 * key;
+            fill(img, x + 2.0, top, x + key - 2.0, top + key, t.chrome);
+            let symbol = char::from(b'1' + i as u8);
+            glyph_centred(
+                img,
+                font,
+                symbol,
+                x + key / 2.0,
+                top + key / 2.0,
+                key * 0.5,
+                t.chrome_text,
+            );
+        }
+        let y = top + key * 1.3;
+        if y + key * 0.5 < top + height {
+            text(
+                img,
+                font,
+                "Undo   Erase   Notes   Hint",
+                w * 0.08,
+                y + key * 0.4,
+                key * 0.3,
+                t.chrome_text,
+            );
+        }
+    }
+}
+
+/// A solved square grid for large layouts, where the generator's search
+/// can take minutes: the pattern that shifts each row of a band by one box
+/// width, under random permutations of the symbols, of the rows within each
+/// band and the bands, and of the columns within each stack and the stacks.
+fn shuffled_pattern(layout: &Layout, rng: &mut Rng) -> Vec<u8> {
+    let n = layout.width();
+    // The box's height and width: the cells of the first box in column 0
+    // and in row 0.
+    let first = layout.cell_at(0, 0).expect("a square layout");
+    let br = (0..n)
+        .filter(|&r| layout.same_box(first, layout.cell_at(r, 0).unwrap()))
+        .count();
+    let bc = n / br;
+    let mut shuffle = |v: &mut Vec<usize>| {
+        for i in (1..v.len()).rev() {
+            v.swap(i, rng.below(i as u32 + 1) as usize);
+        }
+    };
+    // Rows: bands of `br` rows (there are `bc` of them); columns: stacks
+    // of `bc` columns (`br` of them).
+    let order = |shuffle: &mut dyn FnMut(&mut Vec<usize>), groups: usize, size: usize| {
+        let mut outer: Vec<usize> = (0..groups).collect();
+        shuffle(&mut outer);
+        let mut all = Vec::with_capacity(n);
+        for g in outer {
+            let mut inner: Vec<usize> = (0..size).map(|i| g * size + i).collect();
+            shuffle(&mut inner);
+            all.extend(inner);
+        }
+        all
+    };
+    let rows = order(&mut shuffle, bc, br);
+    let cols = order(&mut shuffle, br, bc);
+    let mut symbols: Vec<usize> = (1..=n).collect();
+    shuffle(&mut symbols);
+    let mut values = vec![0u8; n * n];
+    for (r, &pr) in rows.iter().enumerate() {
+        for (c, &pc) in cols.iter().enumerate() {
+            let v = ((pr % br) * bc + pr / br + pc) % n;
+            values[layout.cell_at(r, c).expect("a square layout")] = symbols[v] as u8;
+        }
+    }
+    values
+}
+
+/// A grid line `at` across the grid of `side` pixels from `origin`, `width`
+/// pixels wide, centred on its place.
+fn line(
+    img: &mut RgbImage,
+    (ox, oy): (f32, f32),
+    side: f32,
+    at: f32,
+    width: f32,
+    vertical: bool,
+    c: Colour,
+) {
+    let half = width / 2.0;
+    if vertical {
+        fill(
+            img,
+            ox + at - half,
+            oy - half,
+            ox + at + half,
+            oy + side + half,
+            c,
+        );
+    } else {
+        fill(
+            img,
+            ox - half,
+            oy + at - half,
+            ox + side + half,
+            oy + at + half,
+            c,
+        );
+    }
+}
+
+/// Fills the pixels whose centres lie in the rectangle, clipped to the image.
+fn fill(img: &mut RgbImage, x0: f32, y0: f32, x1: f32, y1: f32, c: Colour) {
+    let (w, h) = (img.width() as f32, img.height() as f32);
+    let xs = (x0.round().max(0.0) as u32)..(x1.round().min(w) as u32);
+    let ys = (y0.round().max(0.0) as u32)..(y1.round().min(h) as u32);
+    for y in ys {
+        for x in xs.clone() {
+            img.put_pixel(x, y, Rgb(c));
+        }
+    }
+}
+
+/// Blends colour `c` into pixel (x, y) with coverage `a`.
+fn blend(img: &mut RgbImage, x: i64, y: i64, c: Colour, a: f32) {
+    if x < 0 || y < 0 || x >= img.width() as i64 || y >= img.height() as i64 {
+        return;
+    }
+    let p = img.get_pixel_mut(x as u32, y as u32);
+    for i in 0..3 {
+        p.0[i] = (p.0[i] as f32 * (1.0 - a) + c[i] as f32 * a).round() as u8;
+    }
+}
+
+/// Draws `ch` with its ink `height` pixels tall, centred on (cx, cy).
+fn glyph_centred(
+    img: &mut RgbImage,
+    font: &FontVec,
+    ch: char,
+    cx: f32,
+    cy: f32,
+    height: f32,
+    c: Colour,
+) {
+    let probe = font.outline_glyph(
+        font.glyph_id(ch)
+            .with_scale_and_position(100.0, point(0.0, 0.0)),
+    );
+    let Some(probe) = probe else { return };
+    let b = probe.px_bounds();
+    let scale = 100.0 * height / b.height().max(1.0);
+    let glyph = font
+        .glyph_id(ch)
+        .with_scale_and_position(scale, point(0.0, 0.0));
+    let Some(outline) = font.outline_glyph(glyph) else {
+        return;
+    };
+    let b = outline.px_bounds();
+    let (dx, dy) = (
+        cx - (b.min.x + b.max.x) / 2.0,
+        cy - (b.min.y + b.max.y) / 2.0,
+    );
+    outline.draw(|x, y, a| {
+        blend(
+            img,
+            (b.min.x + dx) as i64 + x as i64,
+            (b.min.y + dy) as i64 + y as i64,
+            c,
+            a,
+        );
+    });
+}
+
+/// Draws a line of text with its baseline at `baseline`.
+fn text(img: &mut RgbImage, font: &FontVec, s: &str, x: f32, baseline: f32, px: f32, c: Colour) {
+    let scaled = font.as_scaled(PxScale::from(px));
+    let mut pen = x;
+    for ch in s.chars() {
+        let glyph = scaled.scaled_glyph(ch);
+        let advance = scaled.h_advance(glyph.id);
+        let glyph = font
+            .glyph_id(ch)
+            .with_scale_and_position(px, point(pen, baseline));
+        if let Some(outline) = font.outline_glyph(glyph) {
+            let b = outline.px_bounds();
+            outline.draw(|gx, gy, a| {
+                blend(
+                    img,
+                    b.min.x as i64 + gx as i64,
+                    b.min.y as i64 + gy as i64,
+                    c,
+                    a,
+                )
+            });
+        }
+        pen += advance;
+    }
+}
+
+fn save_jpeg(img: &RgbImage, path: &Path) -> Result<(), String> {
+    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
+    let mut enc = image::codecs::jpeg::JpegEncoder::new_with_quality(
+        std::io::BufWriter::new(file),
+        JPEG_QUALITY,
+    );
+    enc.encode_image(img).map_err(|e| e.to_string())
+}
