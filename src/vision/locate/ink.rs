@@ -26,6 +26,13 @@ const DARK_BY: i32 = 8;
 /// paper texture out of that mask.
 const LIGHT_BY: i32 = 16;
 
+/// Images box-averaged by at most this factor have their ink found at
+/// full resolution ([`ink_masks`]): screenshots and small photos, whose
+/// lines may be one pixel wide. Above it the image is a camera's, whose
+/// lines span several pixels, and thresholding its every pixel would cost
+/// more than the rest of finding the grid.
+const MAX_FINE_FACTOR: u32 = 3;
+
 /// Radius (pixels) of the small window that tells a stroke from the edge
 /// of a large dark area: a grid line, a frame or a digit's stroke of the
 /// working copy (a few pixels wide) is darker than its 7 x 7 surroundings;
@@ -90,11 +97,55 @@ pub fn downscale(grey: &GrayImage, side: u32) -> (GrayImage, f32) {
     )
 }
 
-/// The ink masks of the working copy (255 = ink), in [`Polarity::ALL`]
-/// order: dark ink, then light ink.
-pub(super) fn ink_masks(small: &GrayImage) -> [GrayImage; 2] {
+/// The ink masks of the working copy `small` (255 = ink), in
+/// [`Polarity::ALL`] order: dark ink, then light ink. `grey` is the image
+/// it was box-averaged from by `factor` ([`downscale`]).
+///
+/// Averaging takes a line one pixel wide down to 1/`factor` of its
+/// contrast: a screenshot's light-grey inner lines, already faint, fall
+/// below [`DARK_BY`] and the grid breaks into pieces. So when the factor is
+/// small ([`MAX_FINE_FACTOR`]) the ink is found in `grey` itself, each
+/// pixel against the same window, and a pixel of the working copy is ink
+/// when at least `factor` of its block's pixels are: as many as a line one
+/// pixel wide puts there, more than an odd speck of noise does.
+pub(super) fn ink_masks(grey: &GrayImage, small: &GrayImage, factor: u32) -> [GrayImage; 2] {
+    if (2..=MAX_FINE_FACTOR).contains(&factor) {
+        let radius =
+            (grey.width().max(grey.height()) / WINDOW_DIVISOR).max(MIN_WINDOW_RADIUS * factor);
+        let full = threshold(grey, radius, DARK_BY, LIGHT_BY);
+        return full.map(|mask| reduce(&mask, factor, small.dimensions()));
+    }
     let radius = (small.width().max(small.height()) / WINDOW_DIVISOR).max(MIN_WINDOW_RADIUS);
     threshold(small, radius, DARK_BY, LIGHT_BY)
+}
+
+/// `mask` reduced by `factor` to `size`, over the same blocks as
+/// [`downscale`]: a pixel is ink (255) when at least `factor` of its
+/// block's pixels are.
+fn reduce(mask: &GrayImage, factor: u32, (sw, sh): (u32, u32)) -> GrayImage {
+    let f = factor as usize;
+    let w = mask.width() as usize;
+    let src = mask.as_raw();
+    let mut out = vec![0u8; sw as usize * sh as usize];
+    if sw == 0 {
+        return GrayImage::from_raw(sw, sh, out).expect("sized buffer");
+    }
+    out.par_chunks_mut(sw as usize)
+        .enumerate()
+        .for_each(|(y, row)| {
+            for (x, o) in row.iter_mut().enumerate() {
+                let count: usize = (0..f)
+                    .map(|dy| {
+                        let line = &src[(y * f + dy) * w + x * f..][..f];
+                        line.iter().filter(|&&v| v > 0).count()
+                    })
+                    .sum();
+                if count >= f {
+                    *o = 255;
+                }
+            }
+        });
+    GrayImage::from_raw(sw, sh, out).expect("sized buffer")
 }
 
 /// The dark mask with the dark areas beside light blocks left out: only

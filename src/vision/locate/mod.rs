@@ -342,7 +342,7 @@ pub fn locate_traced(
         return (Err(LocateError::TooSmall { width, height }), trace);
     }
     let (small, scale) = downscale(grey, WORK_SIDE);
-    let ink = ink::ink_masks(&small);
+    let ink = ink::ink_masks(grey, &small, scale as u32);
     let mut trace = Trace {
         small,
         scale,
