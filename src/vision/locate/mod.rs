@@ -49,6 +49,7 @@ use crate::vision::page::homography::Homography;
 mod candidates;
 mod crops;
 mod fit;
+mod grow;
 mod ink;
 mod quad;
 mod refine;
@@ -396,6 +397,26 @@ pub fn locate_traced(
         scored.extend(score_all(&more));
         cands.extend(more);
     }
+    // A candidate that is a block of a larger lattice grows to all of it;
+    // the grown quad competes with the rest (and, larger, wins when it
+    // scores near the best).
+    let grown: Vec<Candidate> = cands
+        .iter()
+        .zip(&scored)
+        .filter(|(_, s)| s[0].1 >= MIN_SCORE)
+        .filter_map(|(c, s)| {
+            let l = &layouts[s[0].0];
+            let (quad, ..) = l
+                .is_full()
+                .then(|| grow::grow(trace.mask(c.polarity), &c.quad, l.width(), l.height()))??;
+            Some(Candidate {
+                quad,
+                polarity: c.polarity,
+            })
+        })
+        .collect();
+    scored.extend(score_all(&grown));
+    cands.extend(grown);
     for (c, s) in cands.iter().zip(&scored) {
         trace.candidates.push((c.quad, s[0].1));
     }

@@ -18,7 +18,7 @@ const PROBE_REACH: f32 = 0.12;
 /// cells are larger), so that thin lines are not stepped over.
 const MIN_PROBE_STEPS: i32 = 2;
 /// Probes along each unit segment of the canvas lattice.
-const PROBES: usize = 8;
+pub(super) const PROBES: usize = 8;
 /// Probes per unit segment in the coarse pass ([`coarse_layout_score`]):
 /// one in each of the two bands of a centre line. Averaged over the
 /// hundreds of segments of a canvas, two probes already rank layouts as
@@ -130,7 +130,7 @@ fn score_with<const N: usize>(mask: &GrayImage, quad: &Quad, layout: &Layout) ->
 /// Where along a unit segment `N` probes go: spread over it for the cell
 /// borders, and in the two bands by the borders for the lines through cell
 /// centres (`N` even).
-fn probe_points<const N: usize>() -> ([f32; N], [f32; N]) {
+pub(super) fn probe_points<const N: usize>() -> ([f32; N], [f32; N]) {
     let border_at = std::array::from_fn(|k| (k as f32 + 0.5) / N as f32 * PROBE_SPAN + PROBE_FROM);
     let centre_at = std::array::from_fn(|k| {
         let half = N / 2;
@@ -142,7 +142,7 @@ fn probe_points<const N: usize>() -> ([f32; N], [f32; N]) {
 
 /// Probes the ink mask along unit segments of the canvas, through the
 /// homography `hm`.
-struct Prober<'a> {
+pub(super) struct Prober<'a> {
     hm: Homography,
     raw: &'a [u8],
     stride: usize,
@@ -157,7 +157,7 @@ struct Prober<'a> {
 impl<'a> Prober<'a> {
     /// A prober of `mask` through `hm`, whose cells are about `cell_px`
     /// mask pixels wide; ink counts within [`PROBE_REACH`] of a segment.
-    fn new(mask: &'a GrayImage, hm: Homography, cell_px: f32) -> Self {
+    pub(super) fn new(mask: &'a GrayImage, hm: Homography, cell_px: f32) -> Self {
         Prober {
             hm,
             raw: mask.as_raw(),
@@ -191,7 +191,7 @@ impl<'a> Prober<'a> {
     /// enough to affine over a quarter cell to step linearly between its
     /// two mapped ends.
     #[inline]
-    fn hit_rate<const N: usize>(
+    pub(super) fn hit_rate<const N: usize>(
         &self,
         vertical: bool,
         x: f32,

@@ -1,0 +1,151 @@
+//! Stage 3b: a candidate that is a part of a larger lattice grows to all of
+//! it. Inner lines can outline a block of cells as well as the frame does
+//! (a white grid on a dark page, whose frame the page joins; heavy box
+//! lines around some boxes): such a candidate's lines go on past its sides,
+//! one cell further each time, and the page shows how many cells there are
+//! between the grid's real edges.
+
+use image::GrayImage;
+
+use super::quad::Quad;
+use super::score::{PROBES, Prober, probe_points};
+
+/// A side grows by a row (or column) of cells while the lines across that
+/// row are hit this much more often than the middles of its cells (mean
+/// hit rates, 0 to 1): a grid's lines go on, while a blank page (no lines),
+/// a dark page (ink everywhere) or print (ink anywhere) do not.
+const MIN_LINE_LEAD: f32 = 0.5;
+/// A lattice grows to at most this many cells a side: the largest
+/// layout's.
+const MAX_CELLS_A_SIDE: i32 = 25;
+
+/// The quad grown from `quad`, a lattice of `cols` x `rows` cells in
+/// `mask`, by whole rows and columns on each side while its lines go on
+/// (see [`MIN_LINE_LEAD`]), with its columns and rows; `None` when no side
+/// grows.
+pub(super) fn grow(
+    mask: &GrayImage,
+    quad: &Quad,
+    cols: usize,
+    rows: usize,
+) -> Option<(Quad, usize, usize)> {
+    let hm = quad.homography_from_rect(cols as f64, rows as f64)?;
+    let prober = Prober::new(mask, hm, quad.mean_side() / cols.max(rows) as f32);
+    // The lattice's span in the candidate's canvas units.
+    let mut span = Span {
+        x0: 0,
+        x1: cols as i32,
+        y0: 0,
+        y1: rows as i32,
+    };
+    let start = span;
+    loop {
+        let mut grew = false;
+        for side in Side::ALL {
+            let room = match side {
+                Side::Top | Side::Bottom => span.y1 - span.y0,
+                Side::Left | Side::Right => span.x1 - span.x0,
+            } < MAX_CELLS_A_SIDE;
+            if room && continues(&prober, side, span) {
+                span.extend(side);
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    if span == start {
+        return None;
+    }
+    let corner = |x: i32, y: i32| {
+        let (u, v) = hm.map(x as f64, y as f64);
+        [u as f32, v as f32]
+    };
+    let corners = [
+        corner(span.x0, span.y0),
+        corner(span.x1, span.y0),
+        corner(span.x1, span.y1),
+        corner(span.x0, span.y1),
+    ];
+    if corners.iter().flatten().any(|v| !v.is_finite()) {
+        return None;
+    }
+    let quad = Quad::new(corners);
+    quad.is_convex().then_some((
+        quad,
+        (span.x1 - span.x0) as usize,
+        (span.y1 - span.y0) as usize,
+    ))
+}
+
+/// Columns `x0..x1` and rows `y0..y1` of the candidate's canvas.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Span {
+    x0: i32,
+    x1: i32,
+    y0: i32,
+    y1: i32,
+}
+
+impl Span {
+    fn extend(&mut self, side: Side) {
+        match side {
+            Side::Top => self.y0 -= 1,
+            Side::Right => self.x1 += 1,
+            Side::Bottom => self.y1 += 1,
+            Side::Left => self.x0 -= 1,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Side {
+    Top,
+    Right,
+    Bottom,
+    Left,
+}
+
+impl Side {
+    const ALL: [Side; 4] = [Side::Top, Side::Right, Side::Bottom, Side::Left];
+}
+
+/// Whether the lattice goes on for a row (or column) beyond `side` of
+/// `span`: the lines across that row against the middles of its cells.
+fn continues(prober: &Prober, side: Side, span: Span) -> bool {
+    let (border_at, centre_at) = probe_points::<PROBES>();
+    let (mut lines, mut middles) = (0f32, 0f32);
+    match side {
+        Side::Top | Side::Bottom => {
+            // The new row's top edge, in canvas units.
+            let y = match side {
+                Side::Top => span.y0 - 1,
+                _ => span.y1,
+            } as f32;
+            for x in span.x0..=span.x1 {
+                lines += prober.hit_rate(true, x as f32, y, &border_at);
+            }
+            for x in span.x0..span.x1 {
+                middles += prober.hit_rate(true, x as f32 + 0.5, y, &centre_at);
+            }
+        }
+        Side::Left | Side::Right => {
+            let x = match side {
+                Side::Left => span.x0 - 1,
+                _ => span.x1,
+            } as f32;
+            for y in span.y0..=span.y1 {
+                lines += prober.hit_rate(false, x, y as f32, &border_at);
+            }
+            for y in span.y0..span.y1 {
+                middles += prober.hit_rate(false, x, y as f32 + 0.5, &centre_at);
+            }
+        }
+    }
+    let across = match side {
+        Side::Top | Side::Bottom => span.x1 - span.x0,
+        Side::Left | Side::Right => span.y1 - span.y0,
+    } as f32;
+    lines / (across + 1.0) - middles / across >= MIN_LINE_LEAD
+}
