@@ -466,43 +466,9 @@ fn shared_house(houses: &HouseIndex, cells: &[usize]) -> Option<usize> {
 /// and pairs of boxes side by side, fewest houses first.
 fn regions(houses: &HouseIndex) -> Vec<Vec<usize>> {
     let layout = houses.layout();
-    let n = houses.size();
     let mut out: Vec<Vec<usize>> = (0..houses.house_count()).map(|h| vec![h]).collect();
     for kind in [HouseKind::Row, HouseKind::Column] {
-        // (span start, span length, line, house) of each row or column.
-        let mut lines: Vec<(usize, usize, usize, usize)> = (0..houses.house_count())
-            .filter(|&h| houses.kind(h) == kind)
-            .map(|h| {
-                let cells = houses.house(h);
-                let (r, c) = layout.position(cells[0] as usize);
-                let (line, start) = if kind == HouseKind::Row {
-                    (r, c)
-                } else {
-                    (c, r)
-                };
-                (start, cells.len(), line, h)
-            })
-            .collect();
-        lines.sort_unstable();
-        let mut i = 0;
-        while i < lines.len() {
-            let mut j = i + 1;
-            while j < lines.len()
-                && lines[j].0 == lines[i].0
-                && lines[j].1 == lines[i].1
-                && lines[j].2 == lines[j - 1].2 + 1
-            {
-                j += 1;
-            }
-            for a in i..j {
-                for b in a + 2..=j {
-                    if b - a < n {
-                        out.push(lines[a..b].iter().map(|l| l.3).collect());
-                    }
-                }
-            }
-            i = j;
-        }
+        out.extend(layout.line_bands(kind));
     }
     let boxes: Vec<usize> = (0..houses.house_count())
         .filter(|&h| houses.kind(h) == HouseKind::Box)
