@@ -264,54 +264,92 @@ pub fn parse_progress(
     layout: Option<&Layout>,
 ) -> Result<Progress, ParseError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let err = |line: usize, column: usize, message: String| ParseError {
+    if fpuzzles::is_link(text) {
+        let puzzle = single(parse(text, file, layout)?, file)?;
+        return fpuzzles_progress(&fpuzzles::link_value(text, file)?, puzzle, file);
+    }
+    if text.trim_start().starts_with('{') {
+        return json_progress(text, file, layout);
+    }
+    text_progress(text, file, layout)
+}
+
+/// An error of [`parse_progress`] at a line and column of `file`.
+fn error_at(file: &str, line: usize, column: usize, message: String) -> ParseError {
+    ParseError {
         file: file.to_string(),
         line,
         column,
         message,
-    };
-    // An f-puzzles puzzle holds the solver's digits beside the givens.
-    let fpuzzles_progress = |value: &Value, puzzle: Puzzle| {
-        let values = fpuzzles::player_values(value, file)?;
-        Progress::new(puzzle, Entries::from_values(values))
-            .map_err(|e| err(0, 0, format!("the player's values: {e}")))
-    };
-    if fpuzzles::is_link(text) {
-        let puzzle = single(parse(text, file, layout)?, file)?;
-        return fpuzzles_progress(&fpuzzles::link_value(text, file)?, puzzle);
     }
-    if text.trim_start().starts_with('{') {
-        let puzzle = single(parse(text, file, layout)?, file)?;
-        let value: Value = serde_json::from_str(text.trim())
-            .map_err(|e| err(e.line(), e.column(), format!("not valid JSON: {e}")))?;
-        return match value.as_object().filter(|o| o.contains_key("entries")) {
-            None if fpuzzles::looks_like(&value) => fpuzzles_progress(&value, puzzle),
-            None => Ok(Progress::givens_only(puzzle)),
-            Some(obj) => {
-                let l = puzzle.layout().clone();
-                let rows = json::read_rows(obj, "entries", &l).map_err(|m| err(0, 0, m))?;
-                let values = json::row_values(&rows, "entries", &l, puzzle.alphabet())
-                    .map_err(|m| err(0, 0, m))?;
-                Progress::new(puzzle, Entries::from_values(values))
-                    .map_err(|e| err(0, 0, format!("entries: {e}")))
-            }
-        };
+}
+
+/// An f-puzzles puzzle with the solver's digits it holds beside the givens.
+fn fpuzzles_progress(value: &Value, puzzle: Puzzle, file: &str) -> Result<Progress, ParseError> {
+    let values = fpuzzles::player_values(value, file)?;
+    Progress::new(puzzle, Entries::from_values(values))
+        .map_err(|e| error_at(file, 0, 0, format!("the player's values: {e}")))
+}
+
+/// A JSON puzzle with its `"entries"` rows; without them, an f-puzzles
+/// puzzle with its player's digits, or a puzzle with no entries.
+fn json_progress(text: &str, file: &str, layout: Option<&Layout>) -> Result<Progress, ParseError> {
+    let puzzle = single(parse(text, file, layout)?, file)?;
+    let value: Value = serde_json::from_str(text.trim())
+        .map_err(|e| error_at(file, e.line(), e.column(), format!("not valid JSON: {e}")))?;
+    match value.as_object().filter(|o| o.contains_key("entries")) {
+        None if fpuzzles::looks_like(&value) => fpuzzles_progress(&value, puzzle, file),
+        None => Ok(Progress::givens_only(puzzle)),
+        Some(obj) => {
+            let l = puzzle.layout().clone();
+            let rows = json::read_rows(obj, "entries", &l).map_err(|m| error_at(file, 0, 0, m))?;
+            let values = json::row_values(&rows, "entries", &l, puzzle.alphabet())
+                .map_err(|m| error_at(file, 0, 0, m))?;
+            Progress::new(puzzle, Entries::from_values(values))
+                .map_err(|e| error_at(file, 0, 0, format!("entries: {e}")))
+        }
     }
+}
+
+/// The text form: the givens, then (after an [`ENTRIES_MARKER`] line, if
+/// there is one) the entries grid.
+fn text_progress(text: &str, file: &str, layout: Option<&Layout>) -> Result<Progress, ParseError> {
     let lines: Vec<&str> = text.lines().collect();
-    let Some(marker) = lines
-        .iter()
-        .position(|l| l.trim().eq_ignore_ascii_case(ENTRIES_MARKER))
-    else {
+    let Some(marker) = entries_marker(&lines, file)? else {
         return Ok(Progress::givens_only(single(
             parse(text, file, layout)?,
             file,
         )?));
     };
-    if let Some(again) = lines[marker + 1..]
-        .iter()
-        .position(|l| l.trim().eq_ignore_ascii_case(ENTRIES_MARKER))
-    {
-        return Err(err(
+    let givens_text = lines[..marker].join("\n");
+    if givens_text.trim().is_empty() {
+        return Err(error_at(
+            file,
+            marker + 1,
+            0,
+            format!("no puzzle before \"{ENTRIES_MARKER}\": give the givens first"),
+        ));
+    }
+    let puzzle = single(parse(&givens_text, file, layout)?, file)?;
+    let written = entries_grid(&lines, marker, &puzzle, file)?;
+    let values = entry_values(&puzzle, &written, file)?;
+    let entries = Entries {
+        values,
+        origin: written.origin().to_vec(),
+    };
+    Progress::new(puzzle, entries).map_err(|e| error_at(file, marker + 2, 0, e.to_string()))
+}
+
+/// The index of the [`ENTRIES_MARKER`] line, if any; a second one is an
+/// error.
+fn entries_marker(lines: &[&str], file: &str) -> Result<Option<usize>, ParseError> {
+    let is_marker = |l: &&str| l.trim().eq_ignore_ascii_case(ENTRIES_MARKER);
+    let Some(marker) = lines.iter().position(is_marker) else {
+        return Ok(None);
+    };
+    if let Some(again) = lines[marker + 1..].iter().position(is_marker) {
+        return Err(error_at(
+            file,
             marker + again + 2,
             0,
             format!(
@@ -320,15 +358,17 @@ pub fn parse_progress(
             ),
         ));
     }
-    let givens_text = lines[..marker].join("\n");
-    if givens_text.trim().is_empty() {
-        return Err(err(
-            marker + 1,
-            0,
-            format!("no puzzle before \"{ENTRIES_MARKER}\": give the givens first"),
-        ));
-    }
-    let puzzle = single(parse(&givens_text, file, layout)?, file)?;
+    Ok(Some(marker))
+}
+
+/// The grid written after the marker line, read in the shape of `puzzle`;
+/// it must be there, and must have no cages.
+fn entries_grid(
+    lines: &[&str],
+    marker: usize,
+    puzzle: &Puzzle,
+    file: &str,
+) -> Result<Puzzle, ParseError> {
     // The entries part keeps its line numbers: the lines before it are
     // blanked, not removed.
     let mut entries_text = "\n".repeat(marker + 1);
@@ -337,7 +377,8 @@ pub fn parse_progress(
         entries_text.push('\n');
     }
     if lines[marker + 1..].iter().all(|l| l.trim().is_empty()) {
-        return Err(err(
+        return Err(error_at(
+            file,
             marker + 1,
             0,
             format!(
@@ -353,17 +394,25 @@ pub fn parse_progress(
         file,
     )?;
     if !written.cages().is_empty() {
-        return Err(err(
+        return Err(error_at(
+            file,
             marker + 2,
             0,
             "the entries grid has cages; give cages once, with the givens".into(),
         ));
     }
+    Ok(written)
+}
+
+/// The entries of `written` in the alphabet of `puzzle`, one per cell; an
+/// entry that is no symbol of the puzzle, or that differs from a given,
+/// is an error at its place.
+fn entry_values(puzzle: &Puzzle, written: &Puzzle, file: &str) -> Result<Vec<u8>, ParseError> {
     let (from, to) = (written.alphabet(), puzzle.alphabet());
     let mut values = Vec::with_capacity(written.values().len());
     for (cell, &v) in written.values().iter().enumerate() {
         let place = written.origin().get(cell).copied().unwrap_or((0, 0));
-        let at = |m: String| err(place.0 as usize, place.1 as usize, m);
+        let at = |m: String| error_at(file, place.0 as usize, place.1 as usize, m);
         values.push(match v {
             0 => 0,
             v if from == to => v,
@@ -389,11 +438,7 @@ pub fn parse_progress(
             )));
         }
     }
-    let entries = Entries {
-        values,
-        origin: written.origin().to_vec(),
-    };
-    Progress::new(puzzle, entries).map_err(|e| err(marker + 2, 0, e.to_string()))
+    Ok(values)
 }
 
 /// The one puzzle of a parsed text; a batch is an error here.

@@ -444,6 +444,50 @@ impl Layout {
         let (a, b) = (self.cell_house_start[cell], self.cell_house_start[cell + 1]);
         &self.cell_houses[a as usize..b as usize]
     }
+    /// The bands of neighbouring rows (or columns, by `kind`) that span the
+    /// same columns (rows): every run of two or more consecutive lines,
+    /// short of all `size` lines of a grid (they would make the whole
+    /// grid), as house indices in line order. Bands come by span, then by
+    /// first line, then shortest first.
+    pub fn line_bands(&self, kind: HouseKind) -> Vec<Vec<usize>> {
+        // (span start, span length, line, house) of each row or column.
+        let mut lines: Vec<(usize, usize, usize, usize)> = Vec::new();
+        for (h, house) in self.houses.iter().enumerate() {
+            if house.kind != kind {
+                continue;
+            }
+            let (r, c) = self.position(house.cells[0] as usize);
+            let (line, start) = if kind == HouseKind::Row {
+                (r, c)
+            } else {
+                (c, r)
+            };
+            lines.push((start, house.cells.len(), line, h));
+        }
+        lines.sort_unstable();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < lines.len() {
+            // lines[i..j]: a run of consecutive lines with the same span.
+            let mut j = i + 1;
+            while j < lines.len()
+                && lines[j].0 == lines[i].0
+                && lines[j].1 == lines[i].1
+                && lines[j].2 == lines[j - 1].2 + 1
+            {
+                j += 1;
+            }
+            for a in i..j {
+                for b in a + 2..=j {
+                    if b - a < self.size {
+                        out.push(lines[a..b].iter().map(|l| l.3).collect());
+                    }
+                }
+            }
+            i = j;
+        }
+        out
+    }
     /// A cell's name in messages: `r3c14` (one-based canvas row and column).
     pub fn cell_name(&self, cell: usize) -> String {
         let (r, c) = self.position(cell);
@@ -597,6 +641,46 @@ mod tests {
             let l = Layout::named(name).unwrap();
             assert_eq!(l.cell_count(), cells, "{name} cells");
             assert_eq!(l.houses().len(), houses, "{name} houses");
+        }
+    }
+
+    #[test]
+    fn line_bands_are_runs_of_neighbouring_lines_of_one_span() {
+        let l = Layout::classic();
+        let rows: Vec<usize> = (0..l.houses().len())
+            .filter(|&h| l.houses()[h].kind == HouseKind::Row)
+            .collect();
+        let bands = l.line_bands(HouseKind::Row);
+        // Runs of 2 to 8 of the 9 rows: 8 + 7 + ... + 2 of them.
+        assert_eq!(bands.len(), 35);
+        assert_eq!(bands[0], vec![rows[0], rows[1]]);
+        assert_eq!(bands[1], rows[0..3].to_vec());
+        assert_eq!(bands[7], rows[1..3].to_vec());
+        assert!(!bands.contains(&rows));
+        // A samurai's five grids span different columns (or their rows are
+        // not neighbours): each gives bands of its own rows only.
+        let s = Layout::samurai();
+        for kind in [HouseKind::Row, HouseKind::Column] {
+            let bands = s.line_bands(kind);
+            assert_eq!(bands.len(), 5 * 35);
+            for band in &bands {
+                let spans: Vec<((usize, usize), usize)> = band
+                    .iter()
+                    .map(|&h| {
+                        let cells = &s.houses()[h].cells;
+                        (s.position(cells[0] as usize), cells.len())
+                    })
+                    .collect();
+                for w in spans.windows(2) {
+                    let ((r0, c0), (r1, c1)) = (w[0].0, w[1].0);
+                    let (line0, start0, line1, start1) = if kind == HouseKind::Row {
+                        (r0, c0, r1, c1)
+                    } else {
+                        (c0, r0, c1, r1)
+                    };
+                    assert_eq!((start1, w[1].1, line1), (start0, w[0].1, line0 + 1));
+                }
+            }
         }
     }
 

@@ -36,7 +36,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::cage::{Cage, CageErrorKind, check_cages};
+use super::cage::{Cage, CageError, CageErrorKind, check_cages};
 use super::layout::{Layout, MAX_SIZE};
 use super::parse_error::ParseError;
 use super::puzzle::{Alphabet, Format, Puzzle, cell_value, describe_char};
@@ -397,7 +397,45 @@ fn parse_killer(
     block: &[(usize, &str)],
     forced: Option<&Layout>,
 ) -> Result<Option<Puzzle>, (usize, usize, String)> {
-    // Parts: runs of non-blank lines, as ranges of `block`.
+    let parts = non_blank_parts(block);
+    let Some(&(sums_from, sums_to)) = parts.last() else {
+        return Ok(None);
+    };
+    if parts.len() < 3
+        || !block[sums_from..sums_to]
+            .iter()
+            .any(|(_, s)| s.contains('='))
+    {
+        return Ok(None);
+    }
+    let (map_from, map_to) = parts[parts.len() - 2];
+    let grid_part = &block[parts[0].0..parts[parts.len() - 3].1];
+    let puzzle = killer_grid(grid_part, forced)?;
+    let labels = read_cage_map(puzzle.layout(), &block[map_from..map_to])?;
+    let sums = read_sums(&block[sums_from..sums_to])?;
+    let layout = puzzle.layout().clone();
+    let mut map = CageMap::new(&labels);
+    let cages = map.with_sums(&sums, &layout)?;
+    if let Some(&(label, _, line, col)) = sums.iter().find(|s| !map.order.contains(&s.0)) {
+        return Err((
+            line,
+            col,
+            format!("'{label}' labels no cell of the cage map"),
+        ));
+    }
+    let name = |i: usize| format!("cage '{}'", map.order[i]);
+    if let Err(e) = check_cages(&layout, puzzle.values(), &cages, &name) {
+        let (line, col) = cage_error_place(&e, &puzzle, &map.sum_at, (block[sums_from].0 + 1, 0));
+        return Err((line, col, e.message));
+    }
+    let puzzle = puzzle
+        .with_cages(cages)
+        .map_err(|e| (block[map_from].0 + 1, 0, e.message))?;
+    Ok(Some(puzzle))
+}
+
+/// The parts of a block: runs of non-blank lines, as ranges of `block`.
+fn non_blank_parts(block: &[(usize, &str)]) -> Vec<(usize, usize)> {
     let mut parts: Vec<(usize, usize)> = Vec::new();
     let mut start = None;
     for (i, (_, s)) in block.iter().enumerate() {
@@ -413,101 +451,106 @@ fn parse_killer(
     if let Some(a) = start {
         parts.push((a, block.len()));
     }
-    let Some(&(sums_from, sums_to)) = parts.last() else {
-        return Ok(None);
-    };
-    if parts.len() < 3
-        || !block[sums_from..sums_to]
-            .iter()
-            .any(|(_, s)| s.contains('='))
-    {
-        return Ok(None);
-    }
-    let (map_from, map_to) = parts[parts.len() - 2];
-    let grid_part = &block[parts[0].0..parts[parts.len() - 3].1];
-    let puzzle = if let [(i, line)] = grid_part {
-        // The grid on one line.
-        let trimmed = line.trim();
-        let lead = line.chars().take_while(|c| c.is_whitespace()).count();
-        let mut layouts = HashMap::new();
-        if let Some(l) = forced {
-            layouts.insert(l.cell_count(), Arc::new(l.clone()));
-        }
-        let mut p = parse_line(trimmed, &mut layouts, forced.is_some())
-            .map_err(|(col, msg)| (i + 1, lead + col, msg))?;
-        for o in &mut p.origin {
-            *o = (*i as u32 + 1, o.1 + lead as u32);
-        }
-        p
-    } else {
-        parse_block(grid_part, forced)?
-    };
-    let labels = read_cage_map(puzzle.layout(), &block[map_from..map_to])?;
-    let sums = read_sums(&block[sums_from..sums_to])?;
-    let layout = puzzle.layout().clone();
+    parts
+}
 
-    // Cages in order of their label's first appearance in the map.
-    let mut order: Vec<char> = Vec::new();
-    let mut first_at: Vec<(usize, usize, usize)> = Vec::new();
-    let mut cells: Vec<Vec<u32>> = Vec::new();
-    for (cell, place) in labels.iter().enumerate() {
-        let Some((label, line, col)) = *place else {
-            continue;
-        };
-        let k = match order.iter().position(|&l| l == label) {
-            Some(k) => k,
-            None => {
-                order.push(label);
-                first_at.push((cell, line, col));
-                cells.push(Vec::new());
-                order.len() - 1
-            }
-        };
-        cells[k].push(cell as u32);
+/// A killer's grid: any block form, or the whole grid on one line.
+fn killer_grid(grid_part: &[(usize, &str)], forced: Option<&Layout>) -> Result<Puzzle, BlockError> {
+    let [(i, line)] = grid_part else {
+        return parse_block(grid_part, forced);
+    };
+    let trimmed = line.trim();
+    let lead = line.chars().take_while(|c| c.is_whitespace()).count();
+    let mut layouts = HashMap::new();
+    if let Some(l) = forced {
+        layouts.insert(l.cell_count(), Arc::new(l.clone()));
     }
-    let mut cages = Vec::with_capacity(order.len());
-    let mut sum_at = Vec::with_capacity(order.len());
-    for (k, &label) in order.iter().enumerate() {
-        let Some(&(_, sum, line, col)) = sums.iter().find(|s| s.0 == label) else {
-            let (cell, line, col) = first_at[k];
-            return Err((
-                line,
-                col,
-                format!(
-                    "cage '{label}' (first at {}) has no sum: add {label}=N after the cage map",
-                    layout.cell_name(cell)
-                ),
-            ));
+    let mut p = parse_line(trimmed, &mut layouts, forced.is_some())
+        .map_err(|(col, msg)| (i + 1, lead + col, msg))?;
+    for o in &mut p.origin {
+        *o = (*i as u32 + 1, o.1 + lead as u32);
+    }
+    Ok(p)
+}
+
+/// The cages of a cage map, in order of their label's first appearance.
+struct CageMap {
+    /// Each cage's label.
+    order: Vec<char>,
+    /// The first cell each label marks, with its line and column.
+    first_at: Vec<(usize, usize, usize)>,
+    /// The cells of each cage.
+    cells: Vec<Vec<u32>>,
+    /// The line and column of each cage's sum, once read.
+    sum_at: Vec<(usize, usize)>,
+}
+
+impl CageMap {
+    fn new(labels: &[Option<Placed>]) -> CageMap {
+        let mut map = CageMap {
+            order: Vec::new(),
+            first_at: Vec::new(),
+            cells: Vec::new(),
+            sum_at: Vec::new(),
         };
-        cages.push(Cage::new(sum, std::mem::take(&mut cells[k])));
-        sum_at.push((line, col));
+        for (cell, place) in labels.iter().enumerate() {
+            let Some((label, line, col)) = *place else {
+                continue;
+            };
+            let k = match map.order.iter().position(|&l| l == label) {
+                Some(k) => k,
+                None => {
+                    map.order.push(label);
+                    map.first_at.push((cell, line, col));
+                    map.cells.push(Vec::new());
+                    map.order.len() - 1
+                }
+            };
+            map.cells[k].push(cell as u32);
+        }
+        map
     }
-    if let Some(&(label, _, line, col)) = sums.iter().find(|s| !order.contains(&s.0)) {
-        return Err((
-            line,
-            col,
-            format!("'{label}' labels no cell of the cage map"),
-        ));
+
+    /// The cages with their sums (the cells move into them, the places of
+    /// the sums into `sum_at`); a cage with no sum is an error.
+    fn with_sums(&mut self, sums: &[SumEntry], layout: &Layout) -> Result<Vec<Cage>, BlockError> {
+        let mut cages = Vec::with_capacity(self.order.len());
+        self.sum_at = Vec::with_capacity(self.order.len());
+        for (k, &label) in self.order.iter().enumerate() {
+            let Some(&(_, sum, line, col)) = sums.iter().find(|s| s.0 == label) else {
+                let (cell, line, col) = self.first_at[k];
+                return Err((
+                    line,
+                    col,
+                    format!(
+                        "cage '{label}' (first at {}) has no sum: add {label}=N after the cage map",
+                        layout.cell_name(cell)
+                    ),
+                ));
+            };
+            cages.push(Cage::new(sum, std::mem::take(&mut self.cells[k])));
+            self.sum_at.push((line, col));
+        }
+        Ok(cages)
     }
-    let name = |i: usize| format!("cage '{}'", order[i]);
-    if let Err(e) = check_cages(&layout, puzzle.values(), &cages, &name) {
-        let given_at = |cell: usize| {
+}
+
+/// Where a cage error points: the given at fault, else the sum of the
+/// cage at fault, else `otherwise` (the start of the sums).
+fn cage_error_place(
+    e: &CageError,
+    puzzle: &Puzzle,
+    sum_at: &[(usize, usize)],
+    otherwise: (usize, usize),
+) -> (usize, usize) {
+    match (e.kind, e.cage, e.cell) {
+        (CageErrorKind::RepeatedGiven | CageErrorKind::GivenNotAllowed, _, Some(cell)) => {
             let (line, col) = puzzle.origin()[cell];
             (line as usize, col as usize)
-        };
-        let (line, col) = match (e.kind, e.cage, e.cell) {
-            (CageErrorKind::RepeatedGiven | CageErrorKind::GivenNotAllowed, _, Some(cell)) => {
-                given_at(cell)
-            }
-            (_, Some(k), _) => sum_at[k],
-            _ => (block[sums_from].0 + 1, 0),
-        };
-        return Err((line, col, e.message));
+        }
+        (_, Some(k), _) => sum_at[k],
+        _ => otherwise,
     }
-    let puzzle = puzzle
-        .with_cages(cages)
-        .map_err(|e| (block[map_from].0 + 1, 0, e.message))?;
-    Ok(Some(puzzle))
 }
 
 /// The cage label (and its line and column) of each cell, `None` for `.`.

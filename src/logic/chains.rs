@@ -168,103 +168,178 @@ fn from_start(
     links: Links,
     max: usize,
 ) -> Option<Found> {
-    let n = g.size() as u32;
     let epoch = s.next_epoch();
     s.mark_near(g, a, true);
     s.queue.clear();
     s.queue.push((a, false));
     s.seen_off[a as usize] = epoch;
-    let mut head = 0;
-    let mut len = 1;
+    let walk = Walk {
+        n: g.size() as u32,
+        a,
+        links,
+        max,
+        epoch,
+    };
     let mut weak_buf = std::mem::take(&mut s.weak_buf);
-    let mut result = None;
-    'levels: while head < s.queue.len() && len <= max {
-        let level_end = s.queue.len();
-        while head < level_end {
-            let (u, on) = s.queue[head];
-            head += 1;
-            if on {
-                if u == a {
-                    result = Some(Found {
-                        nodes: path(s, u),
-                        elims: Vec::new(),
-                        places: true,
-                    });
-                    break 'levels;
-                }
-                // Weak partners: the symbol in the cells it sees, and (for
-                // chains that use cells) the cell's other candidates.
-                weak_buf.clear();
-                weak_buf.extend_from_slice(
-                    &s.peer_adj
-                        [s.peer_start[u as usize] as usize..s.peer_start[u as usize + 1] as usize],
-                );
-                let (c, d) = (u / n, u % n);
-                let others = g.cell(c as usize) & !(1 << d);
-                if links == Links::All {
-                    for e in super::houses::bits(others) {
-                        weak_buf.push(c * n + e as u32);
-                    }
-                }
-                if len >= 2 {
-                    let any = weak_buf.iter().any(|&t| s.is_near(t))
-                        || super::houses::bits(others).any(|e| s.is_near(c * n + e as u32));
-                    if any {
-                        let mut elims: Vec<u32> =
-                            weak_buf.iter().copied().filter(|&t| s.is_near(t)).collect();
-                        if links != Links::All {
-                            elims.extend(
-                                super::houses::bits(others)
-                                    .map(|e| c * n + e as u32)
-                                    .filter(|&t| s.is_near(t)),
-                            );
-                        }
-                        elims.sort_unstable();
-                        elims.dedup();
-                        result = Some(Found {
-                            nodes: path(s, u),
-                            elims,
-                            places: false,
-                        });
-                        break 'levels;
-                    }
-                }
-                if len < max {
-                    for &w in &weak_buf {
-                        if s.seen_off[w as usize] != epoch {
-                            s.seen_off[w as usize] = epoch;
-                            s.parent_off[w as usize] = u;
-                            s.queue.push((w, false));
-                        }
-                    }
-                }
-            } else if len < max {
-                let (from, to) = (
-                    s.strong_start[u as usize] as usize,
-                    s.strong_start[u as usize + 1] as usize,
-                );
-                for i in from..to {
-                    let x = s.strong_adj[i];
-                    let cell_link = x & CELL_LINK != 0;
-                    let v = x & !CELL_LINK;
-                    let allowed = match links {
-                        Links::Digit(_) => !cell_link,
-                        Links::Bivalue => cell_link,
-                        Links::All => true,
-                    };
-                    if allowed && s.seen_on[v as usize] != epoch {
-                        s.seen_on[v as usize] = epoch;
-                        s.parent_on[v as usize] = u;
-                        s.queue.push((v, true));
-                    }
-                }
-            }
-        }
-        len += 1;
-    }
+    let result = walk.levels(g, s, &mut weak_buf);
     s.weak_buf = weak_buf;
     s.mark_near(g, a, false);
     result
+}
+
+/// One breadth-first walk of [`from_start`]: its start, the links it may
+/// use, how long its chains may grow, and the epoch that marks what it saw.
+#[derive(Clone, Copy)]
+struct Walk {
+    n: u32,
+    a: u32,
+    links: Links,
+    max: usize,
+    epoch: u32,
+}
+
+impl Walk {
+    /// Walks the queue one chain length at a time until a node concludes.
+    /// `weak_buf` is scratch for a node's weak partners.
+    fn levels(
+        self,
+        g: &Candidates,
+        s: &mut ChainScratch,
+        weak_buf: &mut Vec<u32>,
+    ) -> Option<Found> {
+        let mut head = 0;
+        let mut len = 1;
+        while head < s.queue.len() && len <= self.max {
+            let level_end = s.queue.len();
+            while head < level_end {
+                let (u, on) = s.queue[head];
+                head += 1;
+                if on {
+                    if let Some(found) = self.reached_true(g, s, u, len, weak_buf) {
+                        return Some(found);
+                    }
+                } else if len < self.max {
+                    self.queue_strong(s, u);
+                }
+            }
+            len += 1;
+        }
+        None
+    }
+
+    /// Node `u` reached true by a chain of `len` candidates: the chain
+    /// places the start when `u` is the start, removes what sees both ends
+    /// when that is something, and otherwise goes on through `u`'s weak
+    /// partners.
+    fn reached_true(
+        self,
+        g: &Candidates,
+        s: &mut ChainScratch,
+        u: u32,
+        len: usize,
+        weak_buf: &mut Vec<u32>,
+    ) -> Option<Found> {
+        if u == self.a {
+            return Some(Found {
+                nodes: path(s, u),
+                elims: Vec::new(),
+                places: true,
+            });
+        }
+        let others = self.weak_partners(g, s, u, weak_buf);
+        if len >= 2
+            && let Some(found) = self.seen_by_both_ends(s, u, others, weak_buf)
+        {
+            return Some(found);
+        }
+        if len < self.max {
+            for &w in weak_buf.iter() {
+                if s.seen_off[w as usize] != self.epoch {
+                    s.seen_off[w as usize] = self.epoch;
+                    s.parent_off[w as usize] = u;
+                    s.queue.push((w, false));
+                }
+            }
+        }
+        None
+    }
+
+    /// Fills `weak_buf` with the weak partners of `u`: the symbol in the
+    /// cells it sees, and (for chains that use cells) the cell's other
+    /// candidates. Returns those other candidates, as symbol bits.
+    fn weak_partners(
+        self,
+        g: &Candidates,
+        s: &ChainScratch,
+        u: u32,
+        weak_buf: &mut Vec<u32>,
+    ) -> u32 {
+        let n = self.n;
+        weak_buf.clear();
+        weak_buf.extend_from_slice(
+            &s.peer_adj[s.peer_start[u as usize] as usize..s.peer_start[u as usize + 1] as usize],
+        );
+        let (c, d) = (u / n, u % n);
+        let others = g.cell(c as usize) & !(1 << d);
+        if self.links == Links::All {
+            for e in super::houses::bits(others) {
+                weak_buf.push(c * n + e as u32);
+            }
+        }
+        others
+    }
+
+    /// The chain ending at `u` (true) when some weak partner of `u`, or
+    /// another candidate of its cell, is near the start: those lose.
+    fn seen_by_both_ends(
+        self,
+        s: &ChainScratch,
+        u: u32,
+        others: u32,
+        weak_buf: &[u32],
+    ) -> Option<Found> {
+        let c = u / self.n;
+        let other_nodes = || super::houses::bits(others).map(move |e| c * self.n + e as u32);
+        let any = weak_buf.iter().any(|&t| s.is_near(t)) || other_nodes().any(|t| s.is_near(t));
+        if !any {
+            return None;
+        }
+        let mut elims: Vec<u32> = weak_buf.iter().copied().filter(|&t| s.is_near(t)).collect();
+        if self.links != Links::All {
+            elims.extend(other_nodes().filter(|&t| s.is_near(t)));
+        }
+        elims.sort_unstable();
+        elims.dedup();
+        Some(Found {
+            nodes: path(s, u),
+            elims,
+            places: false,
+        })
+    }
+
+    /// Queues true, unseen, the strong partners of `u` (false) that the
+    /// walk's links allow.
+    fn queue_strong(self, s: &mut ChainScratch, u: u32) {
+        let (from, to) = (
+            s.strong_start[u as usize] as usize,
+            s.strong_start[u as usize + 1] as usize,
+        );
+        for i in from..to {
+            let x = s.strong_adj[i];
+            let cell_link = x & CELL_LINK != 0;
+            let v = x & !CELL_LINK;
+            let allowed = match self.links {
+                Links::Digit(_) => !cell_link,
+                Links::Bivalue => cell_link,
+                Links::All => true,
+            };
+            if allowed && s.seen_on[v as usize] != self.epoch {
+                s.seen_on[v as usize] = self.epoch;
+                s.parent_on[v as usize] = u;
+                s.queue.push((v, true));
+            }
+        }
+    }
 }
 
 /// The chain ending at `b` (true), from its start (false).

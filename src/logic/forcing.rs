@@ -936,120 +936,141 @@ fn multiple(
     found: &mut Vec<Conclusion>,
     accept: f32,
 ) -> Option<usize> {
-    let n = g.size();
-    let houses = g.houses().clone();
-    let cell_kind = if mode == Mode::Static {
-        Technique::CellForcingChain
+    let (cell_kind, region_kind) = if mode == Mode::Static {
+        (Technique::CellForcingChain, Technique::RegionForcingChain)
     } else {
-        want
+        (want, want)
     };
-    let region_kind = if mode == Mode::Static {
-        Technique::RegionForcingChain
-    } else {
-        want
+    let mut m = Multiple {
+        g,
+        mode,
+        accept,
+        // SE leaves bivalue cells to the plain chains in static mode.
+        least: if mode == Mode::Static { 3 } else { 2 },
+        ranges: Vec::new(),
+        common: Vec::new(),
     };
-    let mut ranges = Vec::new();
-    let mut common = Vec::new();
-    // SE leaves bivalue cells to the plain chains in static mode.
-    let least = if mode == Mode::Static { 3 } else { 2 };
-    {
-        for c in 0..houses.cell_count() {
+    if let Some(i) = m.cells(f, found, cell_kind) {
+        return Some(i);
+    }
+    m.regions(f, found, region_kind)
+}
+
+/// A search for cell and region forcing chains: what it looks for, and
+/// the buffers its branches share.
+struct Multiple<'a> {
+    g: &'a Candidates,
+    mode: Mode,
+    accept: f32,
+    /// The fewest branches a source needs.
+    least: usize,
+    /// The range of each branch of the source at hand.
+    ranges: Vec<(usize, usize)>,
+    /// What all its branches conclude, each with its summed depth.
+    common: Vec<(u32, bool, u32)>,
+}
+
+impl Multiple<'_> {
+    /// Cell forcing chains: each candidate of a cell true in turn.
+    fn cells(
+        &mut self,
+        f: &mut Forcing,
+        found: &mut Vec<Conclusion>,
+        kind: Technique,
+    ) -> Option<usize> {
+        let (g, n) = (self.g, self.g.size());
+        for c in 0..g.houses().cell_count() {
             let m = g.cell(c);
-            if (m.count_ones() as usize) < least {
+            if (m.count_ones() as usize) < self.least
+                || !self.follow(f, bits(m).map(|d| (c * n + d) as u32))
+            {
                 continue;
             }
-            ranges.clear();
-            let mut dead = false;
-            for d in bits(m) {
-                match f.branch(g, (c * n + d) as u32, mode) {
-                    Some(r) => ranges.push(r),
-                    None => {
-                        dead = true; // a contradiction: the simpler conclusion
-                        break;
-                    }
-                }
-            }
-            if dead {
-                continue;
-            }
-            f.common(&ranges, &mut common);
-            if mode == Mode::Static {
-                // Weighed already: only the lightest conclusion matters.
-                keep_lightest(&mut common, |j, s| {
-                    j as usize / n != c && is_news(g, j, s, n)
-                });
-            }
-            let from = found.len();
-            for &(j, s, sum) in &common {
-                if j as usize / n != c && is_news(g, j, s, n) {
-                    found.push(Conclusion {
-                        technique: cell_kind,
-                        node: j,
-                        on: s,
-                        source: Source::Cell(c),
-                        contradiction: false,
-                        house: None,
-                        size: (mode == Mode::Static).then_some(sum as usize),
-                    });
-                }
-            }
-            if let Some(i) = accept_group(g, f, found, from, mode, accept) {
+            let useful = |j: u32, s: bool| j as usize / n != c && is_news(g, j, s, n);
+            if let Some(i) = self.conclude(f, found, (kind, Source::Cell(c), None), useful) {
                 return Some(i);
             }
         }
+        None
     }
-    {
+
+    /// Region forcing chains: each place of a symbol in a house true in
+    /// turn.
+    fn regions(
+        &mut self,
+        f: &mut Forcing,
+        found: &mut Vec<Conclusion>,
+        kind: Technique,
+    ) -> Option<usize> {
+        let (g, n) = (self.g, self.g.size());
+        let houses = g.houses();
         for h in 0..houses.house_count() {
             for d in 0..n {
                 let p = g.places(h, d as u8 + 1);
-                if (p.count_ones() as usize) < least {
+                if (p.count_ones() as usize) < self.least
+                    || !self.follow(f, houses.cells_at(h, p).map(|c| (c * n + d) as u32))
+                {
                     continue;
                 }
-                ranges.clear();
-                let mut dead = false;
-                for c in houses.cells_at(h, p) {
-                    match f.branch(g, (c * n + d) as u32, mode) {
-                        Some(r) => ranges.push(r),
-                        None => {
-                            dead = true;
-                            break;
-                        }
-                    }
-                }
-                if dead {
-                    continue;
-                }
-                f.common(&ranges, &mut common);
-                let inside = |j: u32| {
-                    let (jc, jd) = (j as usize / n, j as usize % n);
-                    jd == d && houses.index_in(jc, h).is_some()
-                };
-                if mode == Mode::Static {
-                    keep_lightest(&mut common, |j, s| !inside(j) && is_news(g, j, s, n));
-                }
-                let from = found.len();
-                for &(j, s, sum) in &common {
+                let useful = |j: u32, s: bool| {
                     let (jc, jd) = (j as usize / n, j as usize % n);
                     let inside = jd == d && houses.index_in(jc, h).is_some();
-                    if !inside && is_news(g, j, s, n) {
-                        found.push(Conclusion {
-                            technique: region_kind,
-                            node: j,
-                            on: s,
-                            source: Source::Region(h, d),
-                            contradiction: false,
-                            house: Some(h),
-                            size: (mode == Mode::Static).then_some(sum as usize),
-                        });
-                    }
-                }
-                if let Some(i) = accept_group(g, f, found, from, mode, accept) {
+                    !inside && is_news(g, j, s, n)
+                };
+                let source = (kind, Source::Region(h, d), Some(h));
+                if let Some(i) = self.conclude(f, found, source, useful) {
                     return Some(i);
                 }
             }
         }
+        None
     }
-    None
+
+    /// Follows the branch of each of `nodes` (true) into `ranges`; false
+    /// when one is a contradiction, the simpler conclusion.
+    fn follow(&mut self, f: &mut Forcing, nodes: impl Iterator<Item = u32>) -> bool {
+        self.ranges.clear();
+        for k in nodes {
+            match f.branch(self.g, k, self.mode) {
+                Some(r) => self.ranges.push(r),
+                None => return false,
+            }
+        }
+        true
+    }
+
+    /// Adds to `found` what the branches followed all conclude and
+    /// `useful` keeps (in static mode, weighed already, only the lightest),
+    /// as conclusions of `(technique, source, house)`; then the index of
+    /// one weighing at most `accept`, if any.
+    fn conclude(
+        &mut self,
+        f: &mut Forcing,
+        found: &mut Vec<Conclusion>,
+        (technique, source, house): (Technique, Source, Option<usize>),
+        useful: impl Fn(u32, bool) -> bool,
+    ) -> Option<usize> {
+        f.common(&self.ranges, &mut self.common);
+        let static_mode = self.mode == Mode::Static;
+        if static_mode {
+            keep_lightest(&mut self.common, &useful);
+        }
+        let from = found.len();
+        for &(j, s, sum) in &self.common {
+            if useful(j, s) {
+                found.push(Conclusion {
+                    technique,
+                    node: j,
+                    on: s,
+                    source,
+                    contradiction: false,
+                    house,
+                    size: static_mode.then_some(sum as usize),
+                });
+            }
+        }
+        accept_group(self.g, f, found, from, self.mode, self.accept)
+    }
 }
 
 fn step(

@@ -227,12 +227,27 @@ impl HouseIndex {
     /// and `n` columns are all houses. Found from the houses alone, so every
     /// shape built from grids at offsets (or a single grid) gets them.
     fn find_grids(&self) -> Vec<SubGrid> {
-        let n = self.n;
+        let lines = self.straight_lines();
+        let mut grids: Vec<SubGrid> = lines
+            .grid_corners(self.n)
+            .iter()
+            .map(|&(top, left)| self.sub_grid(&lines, top, left))
+            .collect();
+        if grids.len() > 1 {
+            let l = &self.layout;
+            name_grids(&mut grids, self.n, l.height(), l.width());
+        }
+        grids
+    }
+
+    /// The houses of kind Row or Column whose cells run along one canvas
+    /// row or column.
+    fn straight_lines(&self) -> StraightLines {
         let l = &self.layout;
-        // Houses of kind Row/Column whose cells run along one canvas row or
-        // column, keyed by the canvas position of their first cell.
-        let mut rows: HashMap<(usize, usize), u32> = HashMap::new();
-        let mut cols: HashMap<(usize, usize), u32> = HashMap::new();
+        let mut lines = StraightLines {
+            rows: HashMap::new(),
+            cols: HashMap::new(),
+        };
         for h in 0..self.house_count() {
             let cells = self.house(h);
             let start = l.position(cells[0] as usize);
@@ -244,101 +259,82 @@ impl HouseIndex {
             };
             match self.kinds[h] {
                 HouseKind::Row if along(0, 1) => {
-                    rows.insert(start, h as u32);
+                    lines.rows.insert(start, h as u32);
                 }
                 HouseKind::Column if along(1, 0) => {
-                    cols.insert(start, h as u32);
+                    lines.cols.insert(start, h as u32);
                 }
                 _ => {}
             }
         }
-        let mut corners: Vec<(usize, usize)> = Vec::new();
-        for &(r, c0) in rows.keys() {
-            // The grid holding this row has its left edge at c0 and its top
-            // at the start of a column through (r, c0).
-            for r0 in r.saturating_sub(n - 1)..=r {
-                if cols.contains_key(&(r0, c0)) && !corners.contains(&(r0, c0)) {
-                    let complete = (0..n).all(|i| {
-                        rows.contains_key(&(r0 + i, c0)) && cols.contains_key(&(r0, c0 + i))
-                    });
-                    if complete {
-                        corners.push((r0, c0));
-                    }
-                }
-            }
-        }
-        corners.sort_unstable();
-        let mut grids: Vec<SubGrid> = corners
+        lines
+    }
+
+    /// The sub-grid with its top-left cell at canvas row `top`, column
+    /// `left`: its rows, columns and boxes, and where the lines cross the
+    /// boxes.
+    fn sub_grid(&self, lines: &StraightLines, top: usize, left: usize) -> SubGrid {
+        let n = self.n;
+        let boxes = self.boxes_within(top, left);
+        let rows: Vec<u32> = (0..n).map(|i| lines.rows[&(top + i, left)]).collect();
+        let cols: Vec<u32> = (0..n).map(|i| lines.cols[&(top, left + i)]).collect();
+        let row_in_box = self.lines_in_boxes(&rows, &boxes);
+        let col_in_box = self.lines_in_boxes(&cols, &boxes);
+        let box_span = row_in_box
             .iter()
-            .map(|&(top, left)| {
-                let cells: Vec<usize> = (0..n)
-                    .flat_map(|i| (0..n).map(move |j| (top + i, left + j)))
-                    .filter_map(|(r, c)| l.cell_at(r, c))
-                    .collect();
-                let mut boxes: Vec<u32> = (0..self.house_count())
-                    .filter(|&h| {
-                        self.kinds[h] == HouseKind::Box
-                            && self.house(h).iter().all(|&c| cells.contains(&(c as usize)))
-                    })
-                    .map(|h| h as u32)
-                    .collect();
-                boxes.sort_by_key(|&b| self.house(b as usize)[0]);
-                let rows: Vec<u32> = (0..n).map(|i| rows[&(top + i, left)]).collect();
-                let cols: Vec<u32> = (0..n).map(|i| cols[&(top, left + i)]).collect();
-                let in_box = |lines: &[u32]| -> Vec<u32> {
-                    let mut out = Vec::with_capacity(lines.len() * boxes.len());
-                    for &line in lines {
-                        for &b in &boxes {
-                            let mut m = 0u32;
-                            for (j, &c) in self.house(line as usize).iter().enumerate() {
-                                if self.house(b as usize).contains(&c) {
-                                    m |= 1 << j;
-                                }
-                            }
-                            out.push(m);
-                        }
-                    }
-                    out
-                };
-                let row_in_box = in_box(&rows);
-                let col_in_box = in_box(&cols);
-                let box_span = row_in_box
-                    .iter()
-                    .chain(&col_in_box)
-                    .map(|m| m.count_ones())
-                    .max()
-                    .unwrap_or(0);
-                SubGrid {
-                    top,
-                    left,
-                    name: String::new(),
-                    rows,
-                    cols,
-                    boxes,
-                    row_in_box,
-                    col_in_box,
-                    box_span,
-                }
-            })
+            .chain(&col_in_box)
+            .map(|m| m.count_ones())
+            .max()
+            .unwrap_or(0);
+        SubGrid {
+            top,
+            left,
+            name: String::new(),
+            rows,
+            cols,
+            boxes,
+            row_in_box,
+            col_in_box,
+            box_span,
+        }
+    }
+
+    /// The boxes wholly inside the `n` x `n` block at (`top`, `left`), in
+    /// reading order of their first cells.
+    fn boxes_within(&self, top: usize, left: usize) -> Vec<u32> {
+        let n = self.n;
+        let l = &self.layout;
+        let cells: Vec<usize> = (0..n)
+            .flat_map(|i| (0..n).map(move |j| (top + i, left + j)))
+            .filter_map(|(r, c)| l.cell_at(r, c))
             .collect();
-        if grids.len() > 1 {
-            let names: Vec<String> = grids
-                .iter()
-                .map(|g| place_name(g.top, g.left, n, l.height(), l.width()))
-                .collect();
-            let unique = names
-                .iter()
-                .enumerate()
-                .all(|(i, a)| !names[..i].contains(a));
-            for (i, g) in grids.iter_mut().enumerate() {
-                g.name = if unique {
-                    names[i].clone()
-                } else {
-                    format!("grid {}", i + 1)
-                };
+        let mut boxes: Vec<u32> = (0..self.house_count())
+            .filter(|&h| {
+                self.kinds[h] == HouseKind::Box
+                    && self.house(h).iter().all(|&c| cells.contains(&(c as usize)))
+            })
+            .map(|h| h as u32)
+            .collect();
+        boxes.sort_by_key(|&b| self.house(b as usize)[0]);
+        boxes
+    }
+
+    /// For each of `lines` and each of `boxes` (line-major), the positions
+    /// of the line inside the box, as bits.
+    fn lines_in_boxes(&self, lines: &[u32], boxes: &[u32]) -> Vec<u32> {
+        let mut out = Vec::with_capacity(lines.len() * boxes.len());
+        for &line in lines {
+            for &b in boxes {
+                let mut m = 0u32;
+                for (j, &c) in self.house(line as usize).iter().enumerate() {
+                    if self.house(b as usize).contains(&c) {
+                        m |= 1 << j;
+                    }
+                }
+                out.push(m);
             }
         }
-        grids
+        out
     }
 
     fn label(&mut self) {
@@ -483,6 +479,58 @@ impl HouseIndex {
         }
         let names: Vec<String> = houses.iter().map(|&h| self.house_name(h)).collect();
         join_and(&names)
+    }
+}
+
+/// The rows and columns that run straight along the canvas, keyed by the
+/// canvas position of their first cell.
+struct StraightLines {
+    rows: HashMap<(usize, usize), u32>,
+    cols: HashMap<(usize, usize), u32>,
+}
+
+impl StraightLines {
+    /// The top-left corners, in order, of the `n` x `n` blocks whose `n`
+    /// rows and `n` columns are all lines here.
+    fn grid_corners(&self, n: usize) -> Vec<(usize, usize)> {
+        let mut corners: Vec<(usize, usize)> = Vec::new();
+        for &(r, c0) in self.rows.keys() {
+            // The grid holding this row has its left edge at c0 and its top
+            // at the start of a column through (r, c0).
+            for r0 in r.saturating_sub(n - 1)..=r {
+                if self.cols.contains_key(&(r0, c0)) && !corners.contains(&(r0, c0)) {
+                    let complete = (0..n).all(|i| {
+                        self.rows.contains_key(&(r0 + i, c0))
+                            && self.cols.contains_key(&(r0, c0 + i))
+                    });
+                    if complete {
+                        corners.push((r0, c0));
+                    }
+                }
+            }
+        }
+        corners.sort_unstable();
+        corners
+    }
+}
+
+/// Names the sub-grids of a shape of several by their place on the canvas
+/// ("top-left", "centre"), or by number when places repeat.
+fn name_grids(grids: &mut [SubGrid], n: usize, height: usize, width: usize) {
+    let names: Vec<String> = grids
+        .iter()
+        .map(|g| place_name(g.top, g.left, n, height, width))
+        .collect();
+    let unique = names
+        .iter()
+        .enumerate()
+        .all(|(i, a)| !names[..i].contains(a));
+    for (i, g) in grids.iter_mut().enumerate() {
+        g.name = if unique {
+            names[i].clone()
+        } else {
+            format!("grid {}", i + 1)
+        };
     }
 }
 

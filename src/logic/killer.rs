@@ -466,43 +466,9 @@ fn shared_house(houses: &HouseIndex, cells: &[usize]) -> Option<usize> {
 /// and pairs of boxes side by side, fewest houses first.
 fn regions(houses: &HouseIndex) -> Vec<Vec<usize>> {
     let layout = houses.layout();
-    let n = houses.size();
     let mut out: Vec<Vec<usize>> = (0..houses.house_count()).map(|h| vec![h]).collect();
     for kind in [HouseKind::Row, HouseKind::Column] {
-        // (span start, span length, line, house) of each row or column.
-        let mut lines: Vec<(usize, usize, usize, usize)> = (0..houses.house_count())
-            .filter(|&h| houses.kind(h) == kind)
-            .map(|h| {
-                let cells = houses.house(h);
-                let (r, c) = layout.position(cells[0] as usize);
-                let (line, start) = if kind == HouseKind::Row {
-                    (r, c)
-                } else {
-                    (c, r)
-                };
-                (start, cells.len(), line, h)
-            })
-            .collect();
-        lines.sort_unstable();
-        let mut i = 0;
-        while i < lines.len() {
-            let mut j = i + 1;
-            while j < lines.len()
-                && lines[j].0 == lines[i].0
-                && lines[j].1 == lines[i].1
-                && lines[j].2 == lines[j - 1].2 + 1
-            {
-                j += 1;
-            }
-            for a in i..j {
-                for b in a + 2..=j {
-                    if b - a < n {
-                        out.push(lines[a..b].iter().map(|l| l.3).collect());
-                    }
-                }
-            }
-            i = j;
-        }
+        out.extend(layout.line_bands(kind));
     }
     let boxes: Vec<usize> = (0..houses.house_count())
         .filter(|&h| houses.kind(h) == HouseKind::Box)
@@ -1006,8 +972,13 @@ fn rule_head(cx: &Ctx, g: &Candidates, dv: &Derived, empty: &[usize], left: u32)
 /// house inside the cage, leaves the rest of that house; a house's symbol
 /// confined to one cage leaves the rest of the cage.
 pub(crate) fn locked(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
+    house_in_one_cage(g, cx, k).or_else(|| cage_in_one_house(g, cx, k))
+}
+
+/// A house's places for a symbol all in one cage: the cage's other cells
+/// lose it.
+fn house_in_one_cage(g: &Candidates, cx: &Ctx, k: &Killer) -> Option<Step> {
     let houses = g.houses();
-    // A house's places for d all in one cage.
     for h in 0..houses.house_count() {
         for d in 1..=g.size() as u8 {
             let places = g.places(h, d);
@@ -1029,33 +1000,49 @@ pub(crate) fn locked(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
                 .filter(|&&c| houses.index_in(c, h).is_none() && g.has(c, d))
                 .map(|&c| Candidate::new(c, d))
                 .collect();
-            if elims.is_empty() {
-                continue;
+            if !elims.is_empty() {
+                return Some(house_in_one_cage_step(g, cx, cage, h, d, elims));
             }
-            let inside: Vec<usize> = houses.cells_at(h, places).collect();
-            let mut st = Step::new(Technique::CageLocked);
-            st.pattern
-                .extend(inside.iter().map(|&c| Candidate::new(c, d)));
-            st.cells.extend(cage.cells.iter().copied());
-            st.houses.push(h);
-            if cx.text {
-                let lost: Vec<usize> = elims.iter().map(|e| e.cell).collect();
-                st.text = format!(
-                    "Cage and house: in {}, {} can only go in {}, inside {}; the cage holds {} \
-                     once, so {} loses it.",
-                    cx.house(h),
-                    cx.sym(d),
-                    cx.cells(&inside),
-                    cage_name(cx, cage.sum, &cage.cells),
-                    cx.sym(d),
-                    cx.cells(&lost)
-                );
-            }
-            st.eliminations = elims;
-            return Some(st);
         }
     }
-    // A symbol every filling of a cage holds, confined to one house.
+    None
+}
+
+/// The step of [`house_in_one_cage`]: in house `h`, `d` only in `cage`.
+fn house_in_one_cage_step(
+    g: &Candidates,
+    cx: &Ctx,
+    cage: &Group,
+    h: usize,
+    d: u8,
+    elims: Vec<Candidate>,
+) -> Step {
+    let inside: Vec<usize> = g.houses().cells_at(h, g.places(h, d)).collect();
+    let mut st = Step::new(Technique::CageLocked);
+    st.pattern
+        .extend(inside.iter().map(|&c| Candidate::new(c, d)));
+    st.cells.extend(cage.cells.iter().copied());
+    st.houses.push(h);
+    if cx.text {
+        let lost: Vec<usize> = elims.iter().map(|e| e.cell).collect();
+        st.text = format!(
+            "Cage and house: in {}, {} can only go in {}, inside {}; the cage holds {} \
+             once, so {} loses it.",
+            cx.house(h),
+            cx.sym(d),
+            cx.cells(&inside),
+            cage_name(cx, cage.sum, &cage.cells),
+            cx.sym(d),
+            cx.cells(&lost)
+        );
+    }
+    st.eliminations = elims;
+    st
+}
+
+/// A symbol every filling of a cage holds, its places in the cage all in
+/// one house (or more): the rest of the house loses it.
+fn cage_in_one_house(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
     let Killer { cages, scratch, .. } = k;
     for cage in cages.iter() {
         let (used, have) = placed(g, &cage.cells);
@@ -1080,25 +1067,7 @@ pub(crate) fn locked(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
             if at.is_empty() {
                 continue;
             }
-            let mut elims = Vec::new();
-            let mut lines = Vec::new();
-            for &(h, _) in houses.houses_of(at[0]) {
-                let h = h as usize;
-                if !at.iter().all(|&c| houses.index_in(c, h).is_some()) {
-                    continue;
-                }
-                let before = elims.len();
-                for &c in houses.house(h) {
-                    let c = c as usize;
-                    let e = Candidate::new(c, d);
-                    if !cage.cells.contains(&c) && g.has(c, d) && !elims.contains(&e) {
-                        elims.push(e);
-                    }
-                }
-                if elims.len() > before {
-                    lines.push(h);
-                }
-            }
+            let (elims, lines) = outside_cage(g, cage, &at, d);
             if elims.is_empty() {
                 continue;
             }
@@ -1107,28 +1076,67 @@ pub(crate) fn locked(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<Step> {
             st.cells.extend(cage.cells.iter().copied());
             st.houses.extend(lines.iter().copied());
             if cx.text {
-                let every = if combos.len() <= LISTED {
-                    let v: Vec<String> = combos.iter().map(|&m| combo_name(cx, m)).collect();
-                    format!("can only be {}, each with {}", join_or(&v), cx.sym(d))
-                } else {
-                    format!("needs {} in every combination that fits", cx.sym(d))
-                };
-                st.text = format!(
-                    "Cage and house: {} {every}, and in the cage {} can only go in {} (inside \
-                     {}), so {} loses it in {}.",
-                    cage_name(cx, cage.sum, &cage.cells),
-                    cx.sym(d),
-                    cx.cells(&at),
-                    cx.houses(&lines),
-                    cx.houses(&lines),
-                    cx.cells(&elims.iter().map(|e| e.cell).collect::<Vec<_>>())
-                );
+                st.text = cage_in_one_house_text(cx, cage, combos, d, &at, &lines, &elims);
             }
             st.eliminations = elims;
             return Some(st);
         }
     }
     None
+}
+
+/// The candidates of `d` outside `cage` in the houses holding all of `at`
+/// (its places in the cage), and those of the houses that lose one.
+fn outside_cage(g: &Candidates, cage: &Group, at: &[usize], d: u8) -> (Vec<Candidate>, Vec<usize>) {
+    let houses = g.houses();
+    let mut elims = Vec::new();
+    let mut lines = Vec::new();
+    for &(h, _) in houses.houses_of(at[0]) {
+        let h = h as usize;
+        if !at.iter().all(|&c| houses.index_in(c, h).is_some()) {
+            continue;
+        }
+        let before = elims.len();
+        for &c in houses.house(h) {
+            let c = c as usize;
+            let e = Candidate::new(c, d);
+            if !cage.cells.contains(&c) && g.has(c, d) && !elims.contains(&e) {
+                elims.push(e);
+            }
+        }
+        if elims.len() > before {
+            lines.push(h);
+        }
+    }
+    (elims, lines)
+}
+
+/// The sentence of [`cage_in_one_house`].
+fn cage_in_one_house_text(
+    cx: &Ctx,
+    cage: &Group,
+    combos: &[u32],
+    d: u8,
+    at: &[usize],
+    lines: &[usize],
+    elims: &[Candidate],
+) -> String {
+    let every = if combos.len() <= LISTED {
+        let v: Vec<String> = combos.iter().map(|&m| combo_name(cx, m)).collect();
+        format!("can only be {}, each with {}", join_or(&v), cx.sym(d))
+    } else {
+        format!("needs {} in every combination that fits", cx.sym(d))
+    };
+    format!(
+        "Cage and house: {} {every}, and in the cage {} can only go in {} (inside \
+         {}), so {} loses it in {}.",
+        cage_name(cx, cage.sum, &cage.cells),
+        cx.sym(d),
+        cx.cells(at),
+        cx.houses(lines),
+        cx.houses(lines),
+        cx.cells(&elims.iter().map(|e| e.cell).collect::<Vec<_>>())
+    )
 }
 
 /// The most combination choices tried for one house.

@@ -265,47 +265,13 @@ fn regions(layout: &Layout) -> Vec<(Vec<u32>, usize)> {
         .map(|h| (h.cells.clone(), 1))
         .collect();
     for kind in [HouseKind::Row, HouseKind::Column] {
-        // (line index, span start, span length) of each row or column.
-        let mut lines: Vec<(usize, usize, usize, usize)> = Vec::new();
-        for (h, house) in layout.houses().iter().enumerate() {
-            if house.kind != kind {
-                continue;
-            }
-            let (r, c) = layout.position(house.cells[0] as usize);
-            let (line, start) = if kind == HouseKind::Row {
-                (r, c)
-            } else {
-                (c, r)
-            };
-            lines.push((start, house.cells.len(), line, h));
-        }
-        lines.sort_unstable();
-        let mut i = 0;
-        while i < lines.len() {
-            let mut j = i + 1;
-            while j < lines.len()
-                && lines[j].0 == lines[i].0
-                && lines[j].1 == lines[i].1
-                && lines[j].2 == lines[j - 1].2 + 1
-            {
-                j += 1;
-            }
-            // Every run of 2 or more lines within lines[i..j], short of all
-            // n of a grid's lines (the whole grid says nothing new).
-            for a in i..j {
-                for b in a + 2..=j {
-                    if b - a >= layout.size() {
-                        continue;
-                    }
-                    let mut cells: Vec<u32> = lines[a..b]
-                        .iter()
-                        .flat_map(|l| layout.houses()[l.3].cells.iter().copied())
-                        .collect();
-                    cells.sort_unstable();
-                    out.push((cells, b - a));
-                }
-            }
-            i = j;
+        for band in layout.line_bands(kind) {
+            let mut cells: Vec<u32> = band
+                .iter()
+                .flat_map(|&h| layout.houses()[h].cells.iter().copied())
+                .collect();
+            cells.sort_unstable();
+            out.push((cells, band.len()));
         }
     }
     out

@@ -93,6 +93,20 @@ struct Node {
     right: u32,
 }
 
+/// What one step forward of the search did ([`Dlx::advance`]).
+enum Advance {
+    /// The subset rule ran; false when it found a dead end.
+    Reduced(bool),
+    /// A level was opened with an option taken.
+    Took,
+    /// The search started over from its first level.
+    Restarted,
+    /// The budget ran out; the search is undone.
+    OutOfBudget,
+    /// The item chosen has no option left.
+    DeadEnd(usize),
+}
+
 /// The links of a matrix, ready to search.
 ///
 /// Node 0 is the root of the list of active primary items; nodes `1..=items`
@@ -450,10 +464,53 @@ impl Dlx {
         if limit == 0 {
             return 0;
         }
+        self.start_search();
+        let mut count = 0;
+        let mut alive = prune(self);
+        loop {
+            // The item the search fails at this step, if it does (0: none).
+            let blame = if !alive || self.pending.dead {
+                self.failed_item()
+            } else if self.rlink[0] == 0 {
+                count += 1;
+                self.collect_chosen();
+                found(&self.chosen);
+                if count >= limit {
+                    self.unwind();
+                    return count;
+                }
+                0
+            } else {
+                match self.advance(count == 0) {
+                    Advance::Reduced(ok) => {
+                        alive = ok;
+                        continue;
+                    }
+                    Advance::Took | Advance::Restarted => {
+                        alive = prune(self);
+                        continue;
+                    }
+                    Advance::OutOfBudget => return count,
+                    Advance::DeadEnd(i) => i,
+                }
+            };
+            self.learn(blame);
+            self.clear_pending();
+            if !self.stack.is_empty() && self.out_of_budget() {
+                return count;
+            }
+            if !self.backtrack() {
+                return count;
+            }
+            alive = prune(self);
+        }
+    }
+
+    /// Readies the links and the counters for a new search.
+    fn start_search(&mut self) {
         if !self.linked {
             self.link();
         }
-        let mut count = 0;
         self.spent = 0;
         self.gave_up = false;
         self.weights.fill(1);
@@ -465,98 +522,122 @@ impl Dlx {
         self.undo_len = 0;
         self.clear_pending();
         self.note_small();
-        let mut alive = prune(self);
+    }
+
+    /// Copies the options of the solution just found into `chosen`: the
+    /// selected ones, then those the search took.
+    #[inline]
+    fn collect_chosen(&mut self) {
+        self.chosen.clear();
+        self.chosen.extend_from_slice(&self.selected);
+        self.chosen
+            .extend(self.stack.iter().map(|&x| self.node_option[x as usize]));
+    }
+
+    /// One step forward from a live state with items left to cover: a
+    /// forced choice if there is one, else the subset rule on the items
+    /// that changed, else a branch on the item with the fewest options.
+    /// `first` is true while no solution has been found (the search may
+    /// then start over).
+    #[inline]
+    fn advance(&mut self, first: bool) -> Advance {
+        let forced = self.pop_forced();
+        if forced.is_none() && !self.pending.queue.is_empty() {
+            return Advance::Reduced(self.reduce());
+        }
+        let i = forced.unwrap_or_else(|| self.choose());
+        if self.len[i] == 0 {
+            return Advance::DeadEnd(i);
+        }
+        if self.out_of_budget() {
+            return Advance::OutOfBudget;
+        }
+        if first && self.restart_due() {
+            // Start over with what the weights learnt.
+            self.unwind();
+            self.note_small();
+            return Advance::Restarted;
+        }
+        self.take_first(i);
+        Advance::Took
+    }
+
+    /// The next item noted with one option left that is still active.
+    #[inline]
+    fn pop_forced(&mut self) -> Option<usize> {
+        while let Some(t) = self.pending.singles.pop() {
+            if self.active[t as usize] {
+                return Some(t as usize);
+            }
+        }
+        None
+    }
+
+    /// Opens a level that takes the first option of item `i`.
+    #[inline]
+    fn take_first(&mut self, i: usize) {
+        self.visited += 1;
+        let x = self.nodes[i].down;
+        self.deactivate(x as usize);
+        self.cover(i);
+        self.stack.push(x);
+        self.marks.push(self.undo_len as u32);
+        self.cover_others(x as usize);
+    }
+
+    /// The item to blame when the state is dead or `prune` said no: the
+    /// item left with no option, else the item of the option taken last
+    /// (0 before any).
+    #[inline]
+    fn failed_item(&self) -> usize {
+        if self.pending.dead {
+            self.pending.dead_item
+        } else if let Some(&x) = self.stack.last() {
+            self.nodes[x as usize].top as usize
+        } else {
+            0
+        }
+    }
+
+    /// Counts a failure at item `blame` in its conflict weight (0: none).
+    #[inline]
+    fn learn(&mut self, blame: usize) {
+        if blame != 0
+            && let Some(w) = self.weights.get_mut(blame)
+        {
+            *w = w.saturating_add(1);
+        }
+    }
+
+    /// Backtracks to the deepest level with an option left to try and
+    /// takes that option; false when no level has one (the links are then
+    /// restored to their state before the search).
+    ///
+    /// The list of a covered item does not change while it is covered, so
+    /// the next option of each level can be read before anything is
+    /// undone, and the levels left behind (forced ones, and those whose
+    /// options are all tried) are undone together with the level that takes
+    /// its next option, in one pass.
+    #[inline]
+    fn backtrack(&mut self) -> bool {
         loop {
-            // The item the search fails at this step, if it does (0: none).
-            let mut blame = 0;
-            if alive && !self.pending.dead {
-                if self.rlink[0] == 0 {
-                    count += 1;
-                    self.chosen.clear();
-                    self.chosen.extend_from_slice(&self.selected);
-                    self.chosen
-                        .extend(self.stack.iter().map(|&x| self.node_option[x as usize]));
-                    found(&self.chosen);
-                    if count >= limit {
-                        self.unwind();
-                        return count;
-                    }
-                } else {
-                    let mut forced = None;
-                    while let Some(t) = self.pending.singles.pop() {
-                        if self.active[t as usize] {
-                            forced = Some(t as usize);
-                            break;
-                        }
-                    }
-                    if forced.is_none() && !self.pending.queue.is_empty() {
-                        alive = self.reduce();
-                        continue;
-                    }
-                    let i = forced.unwrap_or_else(|| self.choose());
-                    if self.len[i] > 0 {
-                        if self.out_of_budget() {
-                            return count;
-                        }
-                        if count == 0 && self.restart_due() {
-                            // Start over with what the weights learnt.
-                            self.unwind();
-                            self.note_small();
-                            alive = prune(self);
-                            continue;
-                        }
-                        self.visited += 1;
-                        let x = self.nodes[i].down;
-                        self.deactivate(x as usize);
-                        self.cover(i);
-                        self.stack.push(x);
-                        self.marks.push(self.undo_len as u32);
-                        self.cover_others(x as usize);
-                        alive = prune(self);
-                        continue;
-                    }
-                    blame = i;
-                }
-            } else if self.pending.dead {
-                blame = self.pending.dead_item;
-            } else if let Some(&x) = self.stack.last() {
-                blame = self.nodes[x as usize].top as usize;
-            }
-            if blame != 0
-                && let Some(w) = self.weights.get_mut(blame)
-            {
-                *w = w.saturating_add(1);
-            }
-            // Backtrack to the deepest level with an option left to try.
-            // The list of a covered item does not change while it is
-            // covered, so the next option of each level can be read before
-            // anything is undone, and the levels left behind (forced ones,
-            // and those whose options are all tried) are undone together
-            // with the level that takes its next option, in one pass.
-            self.clear_pending();
-            if !self.stack.is_empty() && self.out_of_budget() {
-                return count;
-            }
-            loop {
-                let Some(x) = self.stack.pop() else {
-                    self.restore(0);
-                    return count;
-                };
-                let mark = self.marks.pop().unwrap_or(0);
-                let x = x as usize;
-                let i = self.nodes[x].top as usize;
-                let next = self.nodes[x].down as usize;
-                if next != i {
-                    self.restore(mark as usize);
-                    self.visited += 1;
-                    self.stack.push(next as u32);
-                    self.marks.push(mark);
-                    self.deactivate(next);
-                    self.cover_others(next);
-                    self.requeue_column(i);
-                    alive = prune(self);
-                    break;
-                }
+            let Some(x) = self.stack.pop() else {
+                self.restore(0);
+                return false;
+            };
+            let mark = self.marks.pop().unwrap_or(0);
+            let x = x as usize;
+            let i = self.nodes[x].top as usize;
+            let next = self.nodes[x].down as usize;
+            if next != i {
+                self.restore(mark as usize);
+                self.visited += 1;
+                self.stack.push(next as u32);
+                self.marks.push(mark);
+                self.deactivate(next);
+                self.cover_others(next);
+                self.requeue_column(i);
+                return true;
             }
         }
     }

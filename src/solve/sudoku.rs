@@ -258,22 +258,9 @@ impl SudokuSolver {
         found: impl FnMut(&[u32]),
     ) -> Result<u64, SolveError> {
         assert_eq!(values.len(), self.layout.cell_count(), "one value per cell");
-        let n = self.layout.size();
         self.dlx.reset();
-        for (cell, &v) in values.iter().enumerate() {
-            if v == 0 {
-                continue;
-            }
-            assert!(v as usize <= n, "value {v} out of range at cell {cell}");
-            if self.dlx.select(cell * n + v as usize - 1).is_err() {
-                // Givens clash in a house, or repeat a symbol in a cage.
-                return match self.layout.first_conflict(values) {
-                    Some(c) => Err(conflict_error(&self.layout, c, |cell| {
-                        self.layout.cell_name(cell)
-                    })),
-                    None => Ok(0),
-                };
-            }
+        if !self.select_givens(values)? {
+            return Ok(0);
         }
         if limit == 0 {
             return Ok(0);
@@ -286,35 +273,83 @@ impl SudokuSolver {
             return Ok(0);
         }
         if self.singles.complete() {
-            if !self.singles.sums_hold(&self.rules) || !self.variant.holds(&self.singles.value) {
-                return Ok(0);
-            }
-            // Forced all the way: the one solution, no search needed.
-            let options = &mut self.singles.options;
-            options.clear();
-            options.extend(
-                values
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &v)| v != 0)
-                    .map(|(cell, &v)| (cell * n + v as usize - 1) as u32),
-            );
-            options.extend(
-                self.singles
-                    .placed
-                    .iter()
-                    .map(|&(cell, v)| cell * n as u32 + v as u32 - 1),
-            );
-            let mut found = found;
-            found(&self.singles.options);
-            return Ok(1);
+            return Ok(self.report_forced(values, found));
         }
+        if !self.select_placed() {
+            return Ok(0);
+        }
+        self.allow_candidates();
+        if self.variant.checks.is_empty() && self.variant.pairs.is_empty() {
+            return Ok(self.dlx.search(limit, found));
+        }
+        Ok(self.search_checked(limit, found))
+    }
+
+    /// Selects the option of each given. Givens that clash in a house are
+    /// an error naming the clash; `Ok(false)` when they clash otherwise
+    /// (a symbol repeated in a cage).
+    fn select_givens(&mut self, values: &[u8]) -> Result<bool, SolveError> {
+        let n = self.layout.size();
+        for (cell, &v) in values.iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            assert!(v as usize <= n, "value {v} out of range at cell {cell}");
+            if self.dlx.select(cell * n + v as usize - 1).is_err() {
+                // Givens clash in a house, or repeat a symbol in a cage.
+                return match self.layout.first_conflict(values) {
+                    Some(c) => Err(conflict_error(&self.layout, c, |cell| {
+                        self.layout.cell_name(cell)
+                    })),
+                    None => Ok(false),
+                };
+            }
+        }
+        Ok(true)
+    }
+
+    /// The one solution when the givens force every symbol: passed to
+    /// `found` if it keeps the cages' sums and the variant rules. Returns
+    /// the count, 0 or 1; no search is needed.
+    fn report_forced(&mut self, values: &[u8], mut found: impl FnMut(&[u32])) -> u64 {
+        if !self.singles.sums_hold(&self.rules) || !self.variant.holds(&self.singles.value) {
+            return 0;
+        }
+        let n = self.layout.size();
+        let options = &mut self.singles.options;
+        options.clear();
+        options.extend(
+            values
+                .iter()
+                .enumerate()
+                .filter(|&(_, &v)| v != 0)
+                .map(|(cell, &v)| (cell * n + v as usize - 1) as u32),
+        );
+        options.extend(
+            self.singles
+                .placed
+                .iter()
+                .map(|&(cell, v)| cell * n as u32 + v as u32 - 1),
+        );
+        found(&self.singles.options);
+        1
+    }
+
+    /// Selects the symbols the pre-pass placed; false if they clash.
+    fn select_placed(&mut self) -> bool {
+        let n = self.layout.size();
         for &(cell, v) in &self.singles.placed {
             if self.dlx.select(cell as usize * n + v as usize - 1).is_err() {
-                return Ok(0);
+                return false;
             }
         }
-        // Only the candidates left by the pre-pass go into the search.
+        true
+    }
+
+    /// Lets into the search only the candidates the pre-pass left, and the
+    /// combinations of each cage it left possible.
+    fn allow_candidates(&mut self) {
+        let n = self.layout.size();
         let mut options = std::mem::take(&mut self.singles.options);
         options.clear();
         for (cell, &m) in self.singles.cand.iter().enumerate() {
@@ -325,7 +360,6 @@ impl SudokuSolver {
                 r &= r - 1;
             }
         }
-        // And the combinations of each cage that the pre-pass left possible.
         for (k, combos) in self.rules.combos.iter().enumerate() {
             let start = self.combo_start[k];
             for (j, &s) in combos.iter().enumerate() {
@@ -336,52 +370,80 @@ impl SudokuSolver {
         }
         self.dlx.allow(options.iter().map(|&k| k as usize));
         self.singles.options = options;
-        if self.variant.checks.is_empty() && self.variant.pairs.is_empty() {
-            return Ok(self.dlx.search(limit, found));
-        }
-        // After each choice, the pairs keep the symbols with a partner left
-        // and the rules over many cells narrow by bounds, from the symbols
-        // each cell may still hold; what they rule out leaves the search.
-        let cells = self.layout.cell_count();
-        let cell_options = cells * n;
+    }
+
+    /// The search with the variant rules' checks after each choice (see
+    /// [`prune_by_rules`]).
+    fn search_checked(&mut self, limit: u64, found: impl FnMut(&[u32])) -> u64 {
+        let n = self.layout.size();
+        let cell_options = self.layout.cell_count() * n;
         let value = &mut self.singles.value;
         let variant = &mut self.variant;
-        Ok(self.dlx.search_with(limit, found, |dlx| {
-            value.fill(0);
-            dlx.for_each_chosen(|k| {
-                let k = k as usize;
-                if k < cell_options {
-                    value[k / n] = (k % n) as u8 + 1;
-                }
-            });
-            let ok = variant.feasible(|c| match value[c as usize] {
-                0 => {
-                    let mut m = 0;
-                    dlx.options_of(c as usize, |k| m |= 1 << (k as usize % n));
-                    m
-                }
-                v => 1 << (v - 1),
-            });
-            if !ok {
+        self.dlx.search_with(limit, found, |dlx| {
+            prune_by_rules(dlx, value, variant, n, cell_options)
+        })
+    }
+}
+
+/// After a choice of the search: the pairs keep the symbols with a partner
+/// left and the rules over many cells narrow by bounds, from the symbols
+/// each cell may still hold; what they rule out leaves the search. False
+/// when the choices so far break a rule. `value` is scratch, one per cell.
+#[inline]
+fn prune_by_rules(
+    dlx: &mut Dlx,
+    value: &mut [u8],
+    variant: &mut RuleSet,
+    n: usize,
+    cell_options: usize,
+) -> bool {
+    chosen_values(dlx, value, n, cell_options);
+    let ok = variant.feasible(|c| match value[c as usize] {
+        0 => open_symbols(dlx, c as usize, n),
+        v => 1 << (v - 1),
+    });
+    ok && drop_narrowed(dlx, value, variant, n)
+}
+
+/// Writes into `value` the symbol of each cell the search has placed, 0
+/// in the others.
+#[inline]
+fn chosen_values(dlx: &Dlx, value: &mut [u8], n: usize, cell_options: usize) {
+    value.fill(0);
+    dlx.for_each_chosen(|k| {
+        let k = k as usize;
+        if k < cell_options {
+            value[k / n] = (k % n) as u8 + 1;
+        }
+    });
+}
+
+/// The symbols an open cell may still hold, as bits.
+#[inline]
+fn open_symbols(dlx: &Dlx, cell: usize, n: usize) -> u32 {
+    let mut m = 0;
+    dlx.options_of(cell, |k| m |= 1 << (k as usize % n));
+    m
+}
+
+/// Takes what the checks ruled out from the open cells' options; false on
+/// a dead end (a placed cell ruled out, or an item left with no option).
+#[inline]
+fn drop_narrowed(dlx: &mut Dlx, value: &[u8], variant: &RuleSet, n: usize) -> bool {
+    for &(c, gone) in variant.narrowed() {
+        if value[c as usize] != 0 {
+            return false;
+        }
+        let mut g = gone;
+        while g != 0 {
+            let v = g.trailing_zeros() as usize;
+            g &= g - 1;
+            if !dlx.drop_option(c as usize * n + v) {
                 return false;
             }
-            // What the checks ruled out leaves the open cells' options.
-            for &(c, gone) in variant.narrowed() {
-                if value[c as usize] != 0 {
-                    return false;
-                }
-                let mut g = gone;
-                while g != 0 {
-                    let v = g.trailing_zeros() as usize;
-                    g &= g - 1;
-                    if !dlx.drop_option(c as usize * n + v) {
-                        return false;
-                    }
-                }
-            }
-            true
-        }))
+        }
     }
+    true
 }
 
 /// Placing the symbols that the givens force, with bit masks: a cell with a
