@@ -304,97 +304,9 @@ const ZOOM_CONTROLS_WIDTH: f32 = 170.0;
 
 fn toolbar(app: &mut SudokuApp, ui: &mut egui::Ui) {
     ui.add_space(4.0);
-    // Wrapped: in a narrow window no button lies over another.
     let has_doc = app.doc().is_some();
-    let row = ui.horizontal_wrapped(|ui| {
-        if ui
-            .button("Open…")
-            .on_hover_text("Open a photo, screenshot or puzzle text (Ctrl+O)")
-            .clicked()
-        {
-            app.pick_open();
-        }
-        ui.menu_button("Samples", |ui| {
-            for label in SudokuApp::sample_labels() {
-                if ui.button(label).clicked() {
-                    app.open_sample(label);
-                    ui.close();
-                }
-            }
-        });
-        let recent = app.recent_names();
-        let files = app.prefs.recent_files.clone();
-        ui.add_enabled_ui(!recent.is_empty() || !files.is_empty(), |ui| {
-            ui.menu_button("Recent", |ui| {
-                for (i, name) in recent.iter().enumerate() {
-                    if ui
-                        .button(name)
-                        .on_hover_text("Back to this puzzle, edits kept")
-                        .clicked()
-                    {
-                        app.reopen_recent(i);
-                        ui.close();
-                    }
-                }
-                if !recent.is_empty() && !files.is_empty() {
-                    ui.separator();
-                }
-                for p in files {
-                    if ui
-                        .button(file_name(&p))
-                        .on_hover_text(p.display().to_string())
-                        .clicked()
-                    {
-                        app.open(Input::Path(p));
-                        ui.close();
-                    }
-                }
-            });
-        });
-        ui.add_enabled_ui(has_doc, |ui| {
-            ui.menu_button("Rules", |ui| rules_menu(app, ui));
-        });
-        ui.menu_button("View", |ui| {
-            ui.checkbox(&mut app.prefs.high_contrast, "High contrast")
-                .on_hover_text("Black, white and strong colours, thicker lines");
-        });
-        ui.separator();
-        let (can_undo, can_redo) = app
-            .doc()
-            .map(|d| (d.can_undo(), d.can_redo()))
-            .unwrap_or((false, false));
-        if ui
-            .add_enabled(can_undo, egui::Button::new("Undo"))
-            .on_hover_text("Ctrl+Z")
-            .clicked()
-        {
-            app.undo();
-        }
-        if ui
-            .add_enabled(can_redo, egui::Button::new("Redo"))
-            .on_hover_text("Ctrl+Shift+Z or Ctrl+Y")
-            .clicked()
-        {
-            app.redo();
-        }
-        ui.separator();
-        if ui
-            .add_enabled(has_doc, egui::Button::new("Export PNG…"))
-            .on_hover_text("Save the puzzle with its solution drawn in (Ctrl+S)")
-            .clicked()
-        {
-            app.pick_export();
-        }
-        // The zoom controls at the row's right when they fit there.
-        // (A wrapping row's available width is a whole row's.)
-        let fits = ui.max_rect().right() - ui.cursor().left() >= ZOOM_CONTROLS_WIDTH;
-        if has_doc && fits {
-            ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
-                zoom_controls(app, ui);
-            });
-        }
-        fits
-    });
+    // Wrapped: in a narrow window no button lies over another.
+    let row = ui.horizontal_wrapped(|ui| toolbar_row(app, ui, has_doc));
     // Else on a row of their own.
     if has_doc && !row.inner {
         let size = Vec2::new(ui.available_width(), ui.spacing().interact_size.y);
@@ -404,6 +316,113 @@ fn toolbar(app: &mut SudokuApp, ui: &mut egui::Ui) {
     }
     path_row(app, ui);
     ui.add_space(2.0);
+}
+
+/// The toolbar's buttons and menus, left to right, and the zoom controls
+/// at the right when they fit there: true when they did.
+fn toolbar_row(app: &mut SudokuApp, ui: &mut egui::Ui, has_doc: bool) -> bool {
+    if ui
+        .button("Open…")
+        .on_hover_text("Open a photo, screenshot or puzzle text (Ctrl+O)")
+        .clicked()
+    {
+        app.pick_open();
+    }
+    ui.menu_button("Samples", |ui| samples_menu(app, ui));
+    recent_menu(app, ui);
+    ui.add_enabled_ui(has_doc, |ui| {
+        ui.menu_button("Rules", |ui| rules_menu(app, ui));
+    });
+    ui.menu_button("View", |ui| {
+        ui.checkbox(&mut app.prefs.high_contrast, "High contrast")
+            .on_hover_text("Black, white and strong colours, thicker lines");
+    });
+    ui.separator();
+    undo_redo_buttons(app, ui);
+    ui.separator();
+    if ui
+        .add_enabled(has_doc, egui::Button::new("Export PNG…"))
+        .on_hover_text("Save the puzzle with its solution drawn in (Ctrl+S)")
+        .clicked()
+    {
+        app.pick_export();
+    }
+    // The zoom controls at the row's right when they fit there.
+    // (A wrapping row's available width is a whole row's.)
+    let fits = ui.max_rect().right() - ui.cursor().left() >= ZOOM_CONTROLS_WIDTH;
+    if has_doc && fits {
+        ui.with_layout(Layout::right_to_left(Align::Center), |ui| {
+            zoom_controls(app, ui);
+        });
+    }
+    fits
+}
+
+/// The Samples menu: the bundled samples, by label.
+fn samples_menu(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    for label in SudokuApp::sample_labels() {
+        if ui.button(label).clicked() {
+            app.open_sample(label);
+            ui.close();
+        }
+    }
+}
+
+/// The Recent menu: this session's puzzles (edits kept), then files opened
+/// lately; greyed out while there are none.
+fn recent_menu(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    let recent = app.recent_names();
+    let files = app.prefs.recent_files.clone();
+    ui.add_enabled_ui(!recent.is_empty() || !files.is_empty(), |ui| {
+        ui.menu_button("Recent", |ui| {
+            for (i, name) in recent.iter().enumerate() {
+                if ui
+                    .button(name)
+                    .on_hover_text("Back to this puzzle, edits kept")
+                    .clicked()
+                {
+                    app.reopen_recent(i);
+                    ui.close();
+                }
+            }
+            if !recent.is_empty() && !files.is_empty() {
+                ui.separator();
+            }
+            for p in files {
+                if ui
+                    .button(file_name(&p))
+                    .on_hover_text(p.display().to_string())
+                    .clicked()
+                {
+                    app.open(Input::Path(p));
+                    ui.close();
+                }
+            }
+        });
+    });
+}
+
+/// Undo and Redo, each greyed out when there is nothing to take back or
+/// do again.
+fn undo_redo_buttons(app: &mut SudokuApp, ui: &mut egui::Ui) {
+    let (can_undo, can_redo) = app
+        .doc()
+        .map(|d| (d.can_undo(), d.can_redo()))
+        .unwrap_or((false, false));
+    if ui
+        .add_enabled(can_undo, egui::Button::new("Undo"))
+        .on_hover_text("Ctrl+Z")
+        .clicked()
+    {
+        app.undo();
+    }
+    if ui
+        .add_enabled(can_redo, egui::Button::new("Redo"))
+        .on_hover_text("Ctrl+Shift+Z or Ctrl+Y")
+        .clicked()
+    {
+        app.redo();
+    }
 }
 
 /// The Rules menu: variant rules a person adds to the reading, or takes

@@ -12,7 +12,7 @@ use super::rules::{
 };
 use super::stamp::{GlyphSet, Stamp, segment};
 use super::{FONT, Options, OverlayError, Palette, check_options, check_values};
-use crate::grid::Puzzle;
+use crate::grid::{Layout, Puzzle};
 use crate::vision::page::homography::Homography;
 
 /// Draws `puzzle` as a clean grid: `options.cell_px` pixels per cell and
@@ -66,6 +66,49 @@ pub fn render_grid(
     if !rules.is_empty() {
         draw_on_grid(&mut image, &map, &font, layout, rules, &inks, true);
     }
+    draw_grid_lines(&mut image, layout, margin, cell, palette.lines);
+    if !rules.is_empty() {
+        draw_on_grid(&mut image, &map, &font, layout, rules, &inks, false);
+    }
+    // The caption's lines from halfway down the bottom margin.
+    let top = (h - margin / 2) as f32;
+    for (i, text) in lines.into_iter().enumerate() {
+        let y = top + (i as f32 + 0.5) * line_px;
+        let shape = Shape::Text {
+            centre: [
+                layout.width() as f32 / 2.0,
+                (y - margin as f32) / cell as f32,
+            ],
+            height: CAPTION_HEIGHT,
+            text,
+            colour: palette.given,
+        };
+        draw_shape(&mut image, &map, &font, &shape);
+    }
+    draw_cages(&mut image, puzzle, &font, margin, cell, &palette);
+    let height = options.for_cages(!puzzle.cages().is_empty()).digit_height;
+    let mut glyphs = GlyphSet::new(font, height as f64, cell as f64);
+    draw_values(
+        &mut image,
+        puzzle,
+        solution,
+        &mut glyphs,
+        margin,
+        cell,
+        &palette,
+    );
+    Ok(image)
+}
+
+/// Draws the lines between cells, `margin` pixels in: thin ones within a
+/// box first, then thick ones around boxes and the shape over them.
+fn draw_grid_lines(
+    image: &mut RgbaImage,
+    layout: &Layout,
+    margin: u32,
+    cell: u32,
+    colour: Rgba<u8>,
+) {
     let thin = (cell as f32 / 32.0).round().max(1.0) as u32;
     let thick = (cell as f32 / 12.0).round().max(2.0) as u32;
     for pass_thick in [false, true] {
@@ -98,34 +141,27 @@ pub fn render_grid(
                 let lo = at - t / 2;
                 let (a0, a1) = (from - t / 2, to + t - t / 2);
                 if horizontal {
-                    fill(&mut image, a0, lo, a1, lo + t, palette.lines);
+                    fill(image, a0, lo, a1, lo + t, colour);
                 } else {
-                    fill(&mut image, lo, a0, lo + t, a1, palette.lines);
+                    fill(image, lo, a0, lo + t, a1, colour);
                 }
             }
         }
     }
-    if !rules.is_empty() {
-        draw_on_grid(&mut image, &map, &font, layout, rules, &inks, false);
-    }
-    // The caption's lines from halfway down the bottom margin.
-    let top = (h - margin / 2) as f32;
-    for (i, text) in lines.into_iter().enumerate() {
-        let y = top + (i as f32 + 0.5) * line_px;
-        let shape = Shape::Text {
-            centre: [
-                layout.width() as f32 / 2.0,
-                (y - margin as f32) / cell as f32,
-            ],
-            height: CAPTION_HEIGHT,
-            text,
-            colour: palette.given,
-        };
-        draw_shape(&mut image, &map, &font, &shape);
-    }
-    draw_cages(&mut image, puzzle, &font, margin, cell, &palette);
-    let height = options.for_cages(!puzzle.cages().is_empty()).digit_height;
-    let mut glyphs = GlyphSet::new(font, height as f64, cell as f64);
+}
+
+/// Draws the givens in the palette's `given` colour and, with `solution`,
+/// the other cells' values in its `solved` colour.
+fn draw_values(
+    image: &mut RgbaImage,
+    puzzle: &Puzzle,
+    solution: Option<&[u8]>,
+    glyphs: &mut GlyphSet<'_>,
+    margin: u32,
+    cell: u32,
+    palette: &Palette,
+) {
+    let layout = puzzle.layout();
     for c in 0..layout.cell_count() {
         let given = puzzle.values()[c];
         let (v, colour) = match (given, solution.map(|s| s[c])) {
@@ -141,10 +177,9 @@ pub fn render_grid(
         let s = cell as f64;
         let map = Homography::from_matrix([s, 0.0, x0, 0.0, s, y0, 0.0, 0.0, 1.0]);
         if let Some(stamp) = glyphs.get(v, puzzle.alphabet().symbol(v)) {
-            stamp.draw(&mut image, &map, colour);
+            stamp.draw(image, &map, colour);
         }
     }
-    Ok(image)
 }
 
 /// Where [`render_grid`] draws a puzzle's grid, for drawing onto its image

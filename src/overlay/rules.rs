@@ -483,107 +483,30 @@ pub fn rule_shapes(layout: &Layout, rule: &Rule, inks: &Inks) -> Vec<Shape> {
     let mut out = Vec::new();
     match rule {
         Rule::Diagonal(d) => diagonal_shapes(layout, *d, inks, &mut out),
-        Rule::Region(cells) => {
-            let corners: Vec<Point> = centres(layout, cells)
-                .into_iter()
-                .map(|[x, y]| [x - 0.5, y - 0.5])
-                .collect();
-            if !corners.is_empty() {
-                out.push(Shape::Cells {
-                    corners,
-                    colour: inks.shade,
-                });
-            }
-        }
-        Rule::Distinct(cells) => {
-            let cells: Vec<u32> = cells
-                .iter()
-                .copied()
-                .filter(|&c| (c as usize) < layout.cell_count())
-                .collect();
-            let outline = cage_outline(layout, &cells, CAGE_INSET);
-            for [a, b] in dashes(&outline, CAGE_DASH, CAGE_GAP) {
-                out.push(line(vec![a, b], CAGE_LINE_WIDTH, inks.mark));
-            }
-        }
-        Rule::Odd(c) => {
-            if let Some(p) = centre(layout, *c) {
-                out.push(line(vec![p], 2.0 * ODD_RADIUS, inks.parity));
-            }
-        }
-        Rule::Even(c) => {
-            if let Some(p) = centre(layout, *c) {
-                out.push(Shape::Square {
-                    centre: p,
-                    half: EVEN_HALF,
-                    colour: inks.parity,
-                });
-            }
-        }
-        Rule::Difference { cells, .. } | Rule::Ratio { cells, .. } => {
-            let black = matches!(rule, Rule::Ratio { .. });
-            dot_shapes(layout, *cells, black, inks, &mut out);
-        }
+        Rule::Region(cells) => region_shapes(layout, cells, inks, &mut out),
+        Rule::Distinct(cells) => distinct_shapes(layout, cells, inks, &mut out),
+        Rule::Odd(c) => odd_shapes(layout, *c, inks, &mut out),
+        Rule::Even(c) => even_shapes(layout, *c, inks, &mut out),
+        Rule::Difference { cells, .. } => dot_shapes(layout, *cells, false, inks, &mut out),
+        Rule::Ratio { cells, .. } => dot_shapes(layout, *cells, true, inks, &mut out),
         Rule::Xv { cells, sum } => xv_shapes(layout, *cells, *sum, inks, &mut out),
         Rule::Less { cells } => less_shapes(layout, *cells, inks, &mut out),
-        Rule::Thermometer(cells) => {
-            let points = centres(layout, cells);
-            if !points.is_empty() {
-                out.push(Shape::Line {
-                    points,
-                    width: THERMO_WIDTH,
-                    bulb: BULB_RADIUS,
-                    colour: inks.thermo,
-                });
-            }
-        }
+        Rule::Thermometer(cells) => thermometer_shapes(layout, cells, inks, &mut out),
         Rule::Arrow {
             circle,
             line: cells,
         } => arrow_shapes(layout, circle, cells, inks, &mut out),
-        Rule::Whispers { cells, .. } => {
-            out.push(line(
-                centres(layout, cells),
-                COLOURED_LINE_WIDTH,
-                inks.whispers,
-            ));
-        }
-        Rule::Renban(cells) => {
-            out.push(line(
-                centres(layout, cells),
-                COLOURED_LINE_WIDTH,
-                inks.renban,
-            ));
-        }
-        Rule::Palindrome(cells) => {
-            out.push(line(
-                centres(layout, cells),
-                COLOURED_LINE_WIDTH,
-                inks.palindrome,
-            ));
-        }
-        Rule::RegionSum(cells) => {
-            out.push(line(
-                centres(layout, cells),
-                COLOURED_LINE_WIDTH,
-                inks.region_sum,
-            ));
-        }
+        Rule::Whispers { cells, .. } => out.push(coloured_line(layout, cells, inks.whispers)),
+        Rule::Renban(cells) => out.push(coloured_line(layout, cells, inks.renban)),
+        Rule::Palindrome(cells) => out.push(coloured_line(layout, cells, inks.palindrome)),
+        Rule::RegionSum(cells) => out.push(coloured_line(layout, cells, inks.region_sum)),
         Rule::Between(cells) => between_shapes(layout, cells, inks, &mut out),
         Rule::LittleKiller {
             clue,
             direction,
             sum,
         } => little_killer_shapes(*clue, *direction, *sum, inks, &mut out),
-        Rule::Sandwich { clue, sum } => {
-            let (r, c) = *clue;
-            out.push(Shape::Text {
-                centre: [c as f32 + 0.5, r as f32 + 0.5],
-                height: CLUE_HEIGHT,
-                text: sum.to_string(),
-                colour: inks.text,
-            });
-        }
+        Rule::Sandwich { clue, sum } => out.push(clue_text(*clue, *sum, inks)),
         Rule::DisjointGroups
         | Rule::AntiKnight
         | Rule::AntiKing
@@ -592,6 +515,80 @@ pub fn rule_shapes(layout: &Layout, rule: &Rule, inks: &Inks) -> Vec<Shape> {
     }
     out.retain(|s| !matches!(s, Shape::Line { points, .. } if points.is_empty()));
     out
+}
+
+/// An extra region: its cells shaded.
+fn region_shapes(layout: &Layout, cells: &[u32], inks: &Inks, out: &mut Vec<Shape>) {
+    let corners: Vec<Point> = centres(layout, cells)
+        .into_iter()
+        .map(|[x, y]| [x - 0.5, y - 0.5])
+        .collect();
+    if !corners.is_empty() {
+        out.push(Shape::Cells {
+            corners,
+            colour: inks.shade,
+        });
+    }
+}
+
+/// A cage without a sum: its outline dashed, as a killer cage's.
+fn distinct_shapes(layout: &Layout, cells: &[u32], inks: &Inks, out: &mut Vec<Shape>) {
+    let cells: Vec<u32> = cells
+        .iter()
+        .copied()
+        .filter(|&c| (c as usize) < layout.cell_count())
+        .collect();
+    let outline = cage_outline(layout, &cells, CAGE_INSET);
+    for [a, b] in dashes(&outline, CAGE_DASH, CAGE_GAP) {
+        out.push(line(vec![a, b], CAGE_LINE_WIDTH, inks.mark));
+    }
+}
+
+/// An odd cell: a circle on it (a line of one point).
+fn odd_shapes(layout: &Layout, cell: u32, inks: &Inks, out: &mut Vec<Shape>) {
+    if let Some(p) = centre(layout, cell) {
+        out.push(line(vec![p], 2.0 * ODD_RADIUS, inks.parity));
+    }
+}
+
+/// An even cell: a square on it.
+fn even_shapes(layout: &Layout, cell: u32, inks: &Inks, out: &mut Vec<Shape>) {
+    if let Some(p) = centre(layout, cell) {
+        out.push(Shape::Square {
+            centre: p,
+            half: EVEN_HALF,
+            colour: inks.parity,
+        });
+    }
+}
+
+/// A thermometer: a thick line from a bulb.
+fn thermometer_shapes(layout: &Layout, cells: &[u32], inks: &Inks, out: &mut Vec<Shape>) {
+    let points = centres(layout, cells);
+    if !points.is_empty() {
+        out.push(Shape::Line {
+            points,
+            width: THERMO_WIDTH,
+            bulb: BULB_RADIUS,
+            colour: inks.thermo,
+        });
+    }
+}
+
+/// A line rule (whispers, renban, palindrome, region sum): a line in its
+/// colour through its cells.
+fn coloured_line(layout: &Layout, cells: &[u32], colour: Rgba<u8>) -> Shape {
+    line(centres(layout, cells), COLOURED_LINE_WIDTH, colour)
+}
+
+/// A clue outside the grid (a sandwich's sum), written at its place.
+fn clue_text((r, c): Place, sum: u32, inks: &Inks) -> Shape {
+    Shape::Text {
+        centre: [c as f32 + 0.5, r as f32 + 0.5],
+        height: CLUE_HEIGHT,
+        text: sum.to_string(),
+        colour: inks.text,
+    }
 }
 
 /// A plain line (no bulb) through `points`; one point is a dot.

@@ -143,7 +143,12 @@ fn sample(bm: &Bitmap, x: f32, y: f32) -> f32 {
     t * (1.0 - fy) + b * fy
 }
 
-/// Renders one synthetic cell crop of side `size`.
+/// Supersampling: a cell is drawn at this many times its side, then shrunk.
+const SS: usize = 2;
+
+/// Renders one synthetic cell crop of side `size`: its ink, tones and grid
+/// lines drawn supersampled, then shrunk and degraded as a photo or a
+/// screenshot would be.
 pub fn render_cell(
     font: &FontRef<'_>,
     kind: &CellKind,
@@ -152,177 +157,19 @@ pub fn render_cell(
     strength: Strength,
 ) -> GrayImage {
     let hard = strength == Strength::Hard;
-    let ss = 2usize; // supersampling
-    let n = size as usize * ss;
-    let nf = n as f32;
+    let n = size as usize * SS;
     // Where the cell's interior lies within the crop.
     let margin = rng.range(0.03, if hard { 0.15 } else { 0.13 });
-    let inner = nf * (1.0 - 2.0 * margin);
-    let mut cov = vec![0f32; n * n];
-    // Glyphs.
-    let glyph = match kind {
-        CellKind::Digit(d) => Some((b'0' + d) as char),
-        CellKind::Symbol(ch) => Some(*ch),
-        CellKind::Empty | CellKind::Pencil(_) => None,
-    };
-    match kind {
-        CellKind::Empty => {}
-        CellKind::Digit(_) | CellKind::Symbol(_) => {
-            let hf = if hard {
-                rng.range(0.42, 0.82)
-            } else {
-                rng.range(0.45, 0.8)
-            };
-            if let Some(mut bm) = glyph.and_then(|ch| glyph_bitmap(font, ch, hf * inner)) {
-                let t = rng.unit();
-                if t < 0.2 {
-                    bm = morph(&bm, true);
-                } else if t < 0.3 && bm.h > 40 {
-                    bm = morph(&bm, false);
-                }
-                let spread = if hard { 0.09 } else { 0.07 };
-                let cx = nf / 2.0 + rng.range(-spread, spread) * inner;
-                let cy = nf / 2.0 + rng.range(-spread, spread) * inner;
-                let rot = rng.range(-0.08, 0.08);
-                let shear = rng.range(-0.12, 0.12);
-                let aspect = rng.range(0.88, 1.12);
-                stamp(&mut cov, n, &bm, cx, cy, rot, shear, aspect);
-            }
-        }
-        CellKind::Pencil(ds) => {
-            let hf = rng.range(0.14, 0.25);
-            let mini_grid = rng.chance(0.6);
-            let corner = rng.below(4);
-            for (i, &d) in ds.iter().enumerate() {
-                let Some(bm) = glyph_bitmap(font, (b'0' + d) as char, hf * inner) else {
-                    continue;
-                };
-                let (gx, gy) = if mini_grid {
-                    (((d - 1) % 3) as f32, ((d - 1) / 3) as f32)
-                } else {
-                    // A run of digits along one corner.
-                    let x = i as f32 * 0.55;
-                    match corner {
-                        0 => (x, 0.0),
-                        1 => (2.0 - x, 0.0),
-                        2 => (x, 2.0),
-                        _ => (2.0 - x, 2.0),
-                    }
-                };
-                let cx = nf * margin + inner * (gx + 0.5) / 3.0 + rng.range(-0.03, 0.03) * inner;
-                let cy = nf * margin + inner * (gy + 0.5) / 3.0 + rng.range(-0.03, 0.03) * inner;
-                stamp(
-                    &mut cov,
-                    n,
-                    &bm,
-                    cx,
-                    cy,
-                    rng.range(-0.1, 0.1),
-                    rng.range(-0.15, 0.15),
-                    1.0,
-                );
-            }
-        }
-    }
-    // Tones.
-    let dark = rng.chance(0.2);
-    let shaded = !dark && rng.chance(0.2);
-    let (bg, ink) = if dark {
-        let bg = rng.range(5.0, 60.0);
-        (bg, (bg + rng.range(90.0, 230.0 - bg)).min(255.0))
-    } else {
-        let bg = if shaded {
-            rng.range(110.0, 205.0)
-        } else {
-            rng.range(165.0, 252.0)
-        };
-        let lo = if hard { 50.0 } else { 65.0 };
-        (bg, (bg - rng.range(lo, bg.max(lo + 1.0))).max(0.0))
-    };
-    let pencil_ink = if matches!(kind, CellKind::Pencil(_)) && rng.chance(0.5) {
-        // Pencil: lighter than print.
-        bg + (ink - bg) * rng.range(0.35, 0.8)
-    } else {
-        ink
-    };
-    let line_tone = if dark {
-        bg + rng.range(20.0, 120.0)
-    } else {
-        bg - rng.range(40.0, bg.min(200.0))
-    };
-    let gx = rng.range(-12.0, 12.0) / nf;
-    let gy = rng.range(-12.0, 12.0) / nf;
-    let mut img = vec![0f32; n * n];
-    for y in 0..n {
-        for x in 0..n {
-            let b = bg + gx * (x as f32 - nf / 2.0) + gy * (y as f32 - nf / 2.0);
-            let a = cov[y * n + x];
-            img[y * n + x] = b * (1.0 - a) + pencil_ink * a;
-        }
-    }
+    let cov = ink_coverage(font, kind, n, margin, rng, hard);
+    let tones = Tones::pick(kind, rng, hard);
+    let mut img = paint(&cov, n, &tones, rng);
     // Faint traces (erased pencil) on some empty cells.
     if *kind == CellKind::Empty && rng.chance(0.25) {
-        let faint = rng.range(6.0, 18.0) * if dark { 1.0 } else { -1.0 };
-        let (x0, y0) = (rng.range(0.25, 0.6) * nf, rng.range(0.25, 0.6) * nf);
-        let (w, h) = (rng.range(0.1, 0.3) * nf, rng.range(0.1, 0.3) * nf);
-        for y in y0 as usize..((y0 + h) as usize).min(n) {
-            for x in x0 as usize..((x0 + w) as usize).min(n) {
-                img[y * n + x] += faint;
-            }
-        }
+        add_faint_trace(&mut img, n, tones.dark, rng);
     }
-    // Grid-line remnants on each side.
-    for side in 0..4 {
-        if !rng.chance(0.8) {
-            continue;
-        }
-        let top = if rng.chance(0.3) { 4.0 } else { 2.0 };
-        let thick = rng.range(0.6, top) * ss as f32;
-        let pos = nf * margin + rng.range(-1.5, 1.5) * ss as f32;
-        let pos = if side % 2 == 1 { nf - pos } else { pos };
-        let tilt = rng.range(-1.5, 1.5) * ss as f32 / nf;
-        for t in 0..n {
-            let centre = pos + tilt * (t as f32 - nf / 2.0);
-            let lo = centre - thick / 2.0;
-            let hi = centre + thick / 2.0;
-            for s in (lo.floor().max(0.0) as usize)..(hi.ceil().min(nf) as usize) {
-                let cover = ((s as f32 + 1.0).min(hi) - (s as f32).max(lo)).clamp(0.0, 1.0);
-                let idx = if side < 2 { s * n + t } else { t * n + s };
-                let p = &mut img[idx];
-                *p = *p * (1.0 - cover) + line_tone * cover;
-            }
-        }
-    }
-    // Downsample.
+    draw_line_remnants(&mut img, n, margin, tones.line, rng);
     let m = size as usize;
-    let mut small = vec![0f32; m * m];
-    for y in 0..m {
-        for x in 0..m {
-            let mut s = 0.0;
-            for dy in 0..ss {
-                for dx in 0..ss {
-                    s += img[(y * ss + dy) * n + x * ss + dx];
-                }
-            }
-            small[y * m + x] = s / (ss * ss) as f32;
-        }
-    }
-    // Low resolution: phone photos of a whole page give cells of ~40 px
-    // that the locator enlarges, so strokes arrive soft and wide.
-    if rng.chance(0.6) {
-        let k = (m as f32 / rng.range(1.4, 3.2)).round().max(8.0) as usize;
-        small = resample(&resample(&small, m, k), k, m);
-    }
-    // Blur.
-    let blurs = rng.below(if hard { 5 } else { 4 });
-    for _ in 0..blurs {
-        small = blur121(&small, m);
-    }
-    // Noise.
-    let sigma = rng.range(0.0, if hard { 9.0 } else { 6.0 });
-    for v in &mut small {
-        *v += sigma * rng.normal();
-    }
+    let small = degrade(downsample(&img, n, m), m, rng, hard);
     let mut out: Vec<u8> = small
         .iter()
         .map(|&v| v.round().clamp(0.0, 255.0) as u8)
@@ -333,6 +180,246 @@ pub fn render_cell(
         block_compress(&mut out, m, quality);
     }
     GrayImage::from_raw(size, size, out).expect("size matches")
+}
+
+/// The ink coverage (0..1) of a crop of side `n` showing `kind`, the
+/// cell's interior starting `margin` of the side in.
+fn ink_coverage(
+    font: &FontRef<'_>,
+    kind: &CellKind,
+    n: usize,
+    margin: f32,
+    rng: &mut Rng,
+    hard: bool,
+) -> Vec<f32> {
+    let inner = n as f32 * (1.0 - 2.0 * margin);
+    let mut cov = vec![0f32; n * n];
+    match kind {
+        CellKind::Empty => {}
+        CellKind::Digit(d) => stamp_symbol(&mut cov, n, font, (b'0' + d) as char, inner, rng, hard),
+        CellKind::Symbol(ch) => stamp_symbol(&mut cov, n, font, *ch, inner, rng, hard),
+        CellKind::Pencil(ds) => stamp_candidates(&mut cov, n, font, ds, margin, rng),
+    }
+    cov
+}
+
+/// Stamps `ch` near the middle of the cell, `inner` pixels across: at a
+/// random height, sometimes bolder or thinner, a little off centre,
+/// turned, sheared and stretched.
+fn stamp_symbol(
+    cov: &mut [f32],
+    n: usize,
+    font: &FontRef<'_>,
+    ch: char,
+    inner: f32,
+    rng: &mut Rng,
+    hard: bool,
+) {
+    let hf = if hard {
+        rng.range(0.42, 0.82)
+    } else {
+        rng.range(0.45, 0.8)
+    };
+    let Some(mut bm) = glyph_bitmap(font, ch, hf * inner) else {
+        return;
+    };
+    let t = rng.unit();
+    if t < 0.2 {
+        bm = morph(&bm, true);
+    } else if t < 0.3 && bm.h > 40 {
+        bm = morph(&bm, false);
+    }
+    let nf = n as f32;
+    let spread = if hard { 0.09 } else { 0.07 };
+    let cx = nf / 2.0 + rng.range(-spread, spread) * inner;
+    let cy = nf / 2.0 + rng.range(-spread, spread) * inner;
+    let rot = rng.range(-0.08, 0.08);
+    let shear = rng.range(-0.12, 0.12);
+    let aspect = rng.range(0.88, 1.12);
+    stamp(cov, n, &bm, cx, cy, rot, shear, aspect);
+}
+
+/// Stamps small candidate digits: in their places of a 3x3 mini-grid, or
+/// in a run along one corner.
+fn stamp_candidates(
+    cov: &mut [f32],
+    n: usize,
+    font: &FontRef<'_>,
+    ds: &[u8],
+    margin: f32,
+    rng: &mut Rng,
+) {
+    let nf = n as f32;
+    let inner = nf * (1.0 - 2.0 * margin);
+    let hf = rng.range(0.14, 0.25);
+    let mini_grid = rng.chance(0.6);
+    let corner = rng.below(4);
+    for (i, &d) in ds.iter().enumerate() {
+        let Some(bm) = glyph_bitmap(font, (b'0' + d) as char, hf * inner) else {
+            continue;
+        };
+        let (gx, gy) = if mini_grid {
+            (((d - 1) % 3) as f32, ((d - 1) / 3) as f32)
+        } else {
+            // A run of digits along one corner.
+            let x = i as f32 * 0.55;
+            match corner {
+                0 => (x, 0.0),
+                1 => (2.0 - x, 0.0),
+                2 => (x, 2.0),
+                _ => (2.0 - x, 2.0),
+            }
+        };
+        let cx = nf * margin + inner * (gx + 0.5) / 3.0 + rng.range(-0.03, 0.03) * inner;
+        let cy = nf * margin + inner * (gy + 0.5) / 3.0 + rng.range(-0.03, 0.03) * inner;
+        let rot = rng.range(-0.1, 0.1);
+        let shear = rng.range(-0.15, 0.15);
+        stamp(cov, n, &bm, cx, cy, rot, shear, 1.0);
+    }
+}
+
+/// The grey levels of a cell.
+struct Tones {
+    /// A dark theme: light ink on a dark ground.
+    dark: bool,
+    /// The background.
+    bg: f32,
+    /// The ink of what the cell shows.
+    ink: f32,
+    /// The grid lines'.
+    line: f32,
+}
+
+impl Tones {
+    /// Paper or a light screen (some cells shaded), or a dark theme; pencil
+    /// marks sometimes lighter than print.
+    fn pick(kind: &CellKind, rng: &mut Rng, hard: bool) -> Tones {
+        let dark = rng.chance(0.2);
+        let shaded = !dark && rng.chance(0.2);
+        let (bg, ink) = if dark {
+            let bg = rng.range(5.0, 60.0);
+            (bg, (bg + rng.range(90.0, 230.0 - bg)).min(255.0))
+        } else {
+            let bg = if shaded {
+                rng.range(110.0, 205.0)
+            } else {
+                rng.range(165.0, 252.0)
+            };
+            let lo = if hard { 50.0 } else { 65.0 };
+            (bg, (bg - rng.range(lo, bg.max(lo + 1.0))).max(0.0))
+        };
+        let ink = if matches!(kind, CellKind::Pencil(_)) && rng.chance(0.5) {
+            // Pencil: lighter than print.
+            bg + (ink - bg) * rng.range(0.35, 0.8)
+        } else {
+            ink
+        };
+        let line = if dark {
+            bg + rng.range(20.0, 120.0)
+        } else {
+            bg - rng.range(40.0, bg.min(200.0))
+        };
+        Tones {
+            dark,
+            bg,
+            ink,
+            line,
+        }
+    }
+}
+
+/// The cell's pixels: the background, with a gentle gradient, under the
+/// ink of `cov`.
+fn paint(cov: &[f32], n: usize, tones: &Tones, rng: &mut Rng) -> Vec<f32> {
+    let nf = n as f32;
+    let gx = rng.range(-12.0, 12.0) / nf;
+    let gy = rng.range(-12.0, 12.0) / nf;
+    let mut img = vec![0f32; n * n];
+    for y in 0..n {
+        for x in 0..n {
+            let b = tones.bg + gx * (x as f32 - nf / 2.0) + gy * (y as f32 - nf / 2.0);
+            let a = cov[y * n + x];
+            img[y * n + x] = b * (1.0 - a) + tones.ink * a;
+        }
+    }
+    img
+}
+
+/// A faint patch, as erased pencil leaves: lighter on a dark theme,
+/// darker on paper.
+fn add_faint_trace(img: &mut [f32], n: usize, dark: bool, rng: &mut Rng) {
+    let nf = n as f32;
+    let faint = rng.range(6.0, 18.0) * if dark { 1.0 } else { -1.0 };
+    let (x0, y0) = (rng.range(0.25, 0.6) * nf, rng.range(0.25, 0.6) * nf);
+    let (w, h) = (rng.range(0.1, 0.3) * nf, rng.range(0.1, 0.3) * nf);
+    for y in y0 as usize..((y0 + h) as usize).min(n) {
+        for x in x0 as usize..((x0 + w) as usize).min(n) {
+            img[y * n + x] += faint;
+        }
+    }
+}
+
+/// Grid-line remnants on most sides: lines of some thickness near the
+/// cell's edge, a little tilted.
+fn draw_line_remnants(img: &mut [f32], n: usize, margin: f32, tone: f32, rng: &mut Rng) {
+    let nf = n as f32;
+    for side in 0..4 {
+        if !rng.chance(0.8) {
+            continue;
+        }
+        let top = if rng.chance(0.3) { 4.0 } else { 2.0 };
+        let thick = rng.range(0.6, top) * SS as f32;
+        let pos = nf * margin + rng.range(-1.5, 1.5) * SS as f32;
+        let pos = if side % 2 == 1 { nf - pos } else { pos };
+        let tilt = rng.range(-1.5, 1.5) * SS as f32 / nf;
+        for t in 0..n {
+            let centre = pos + tilt * (t as f32 - nf / 2.0);
+            let lo = centre - thick / 2.0;
+            let hi = centre + thick / 2.0;
+            for s in (lo.floor().max(0.0) as usize)..(hi.ceil().min(nf) as usize) {
+                let cover = ((s as f32 + 1.0).min(hi) - (s as f32).max(lo)).clamp(0.0, 1.0);
+                let idx = if side < 2 { s * n + t } else { t * n + s };
+                let p = &mut img[idx];
+                *p = *p * (1.0 - cover) + tone * cover;
+            }
+        }
+    }
+}
+
+/// Shrinks the supersampled `n` x `n` image to `m` x `m` by averaging.
+fn downsample(img: &[f32], n: usize, m: usize) -> Vec<f32> {
+    let mut small = vec![0f32; m * m];
+    for y in 0..m {
+        for x in 0..m {
+            let mut s = 0.0;
+            for dy in 0..SS {
+                for dx in 0..SS {
+                    s += img[(y * SS + dy) * n + x * SS + dx];
+                }
+            }
+            small[y * m + x] = s / (SS * SS) as f32;
+        }
+    }
+    small
+}
+
+/// Low resolution, blur and noise on the `m` x `m` cell.
+fn degrade(mut small: Vec<f32>, m: usize, rng: &mut Rng, hard: bool) -> Vec<f32> {
+    // Low resolution: phone photos of a whole page give cells of ~40 px
+    // that the locator enlarges, so strokes arrive soft and wide.
+    if rng.chance(0.6) {
+        let k = (m as f32 / rng.range(1.4, 3.2)).round().max(8.0) as usize;
+        small = resample(&resample(&small, m, k), k, m);
+    }
+    let blurs = rng.below(if hard { 5 } else { 4 });
+    for _ in 0..blurs {
+        small = blur121(&small, m);
+    }
+    let sigma = rng.range(0.0, if hard { 9.0 } else { 6.0 });
+    for v in &mut small {
+        *v += sigma * rng.normal();
+    }
+    small
 }
 
 /// Resamples an n x n image to m x m: area averaging when shrinking,

@@ -174,29 +174,107 @@ impl Tally {
     }
 }
 
+/// What the readings of the real cells came to.
+#[derive(Default)]
+struct Findings {
+    tally: Tally,
+    /// The cells read wrong: photo, cell, label, reading.
+    wrong: Vec<(String, usize, u8, CellReading)>,
+    conf_right: Vec<f32>,
+    conf_wrong: Vec<f32>,
+    /// The crops of the cells read wrong.
+    misses: Vec<GrayImage>,
+}
+
+impl Findings {
+    /// Counts one photo's readings against its labels (candidate marks
+    /// must read empty).
+    fn add(&mut self, stem: &str, labels: &[u8], readings: &[CellReading], cells: &[GrayImage]) {
+        for (i, (r, &truth)) in readings.iter().zip(labels).enumerate() {
+            let read = r.value;
+            self.tally.add(truth, read);
+            let ok = if truth == 10 {
+                read == 0
+            } else {
+                read == truth
+            };
+            if ok {
+                self.conf_right.push(r.confidence);
+            } else {
+                self.conf_wrong.push(r.confidence);
+                self.wrong.push((stem.to_string(), i, truth, *r));
+                self.misses.push(cells[i].clone());
+            }
+        }
+    }
+
+    /// Prints the tally, the time and confidences, and each cell read as a
+    /// digit where there is none or another digit.
+    fn report(&self, photos: usize, crop_time: f64) {
+        self.tally.report(&format!(
+            "kubiesa-train: {photos} photos, {} cells",
+            photos * 81
+        ));
+        println!(
+            "  (cropping: {:.0} ms a photo)",
+            1000.0 * crop_time / photos.max(1) as f64
+        );
+        let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len().max(1) as f32;
+        println!(
+            "  mean confidence: right readings {:.3}, wrong readings {:.3}",
+            mean(&self.conf_right),
+            mean(&self.conf_wrong)
+        );
+        let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
+        for (stem, i, truth, r) in &self.wrong {
+            let kind = match (truth, r.value) {
+                (0 | 10, _) => "empty read as digit",
+                (_, 0) => "digit read empty",
+                _ => "WRONG digit",
+            };
+            *by_kind.entry(kind.to_string()).or_default() += 1;
+            if kind != "digit read empty" {
+                println!(
+                    "  {kind}: {stem} r{}c{} truth {truth} read {} ({:.2}), runner-up {} ({:.2})",
+                    i / 9 + 1,
+                    i % 9 + 1,
+                    r.value,
+                    r.confidence,
+                    r.runner_up,
+                    r.runner_up_confidence
+                );
+            }
+        }
+    }
+}
+
+/// The grid's corners of a `metadata.csv` line: top-left, bottom-left,
+/// bottom-right, top-right.
+fn grid_corners(header: &[&str], f: &[&str]) -> [(f32, f32); 4] {
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let names = ["topleft", "bottomleft", "bottomright", "topright"];
+    names.map(|n| {
+        (
+            f[col(&format!("x_{n}_absolute"))].parse::<f32>().unwrap(),
+            f[col(&format!("y_{n}_absolute"))].parse::<f32>().unwrap(),
+        )
+    })
+}
+
+/// Reads the kubiesa photos' cells, prints how they read against their
+/// labels, and returns every cell.
 fn kubiesa(model: &Model, args: &Args) -> Vec<GrayImage> {
     let meta = std::fs::read_to_string(args.photos.join("metadata.csv")).expect("metadata.csv");
     let mut lines = meta.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
-    let names = ["topleft", "bottomleft", "bottomright", "topright"];
-    let mut tally = Tally::default();
+    let mut findings = Findings::default();
     let mut all_cells = Vec::new();
-    let mut wrong: Vec<(String, usize, u8, CellReading)> = Vec::new();
     let mut crop_time = 0.0;
     let mut photos = 0;
-    let mut conf_right = Vec::new();
-    let mut conf_wrong = Vec::new();
-    let mut misses = Vec::new();
     for line in lines {
         let f: Vec<&str> = line.split(',').collect();
         let name = f[0];
-        let corners = names.map(|n| {
-            (
-                f[col(&format!("x_{n}_absolute"))].parse::<f32>().unwrap(),
-                f[col(&format!("y_{n}_absolute"))].parse::<f32>().unwrap(),
-            )
-        });
+        let corners = grid_corners(&header, &f);
         let stem = name.trim_end_matches(".jpg");
         let labels = match truth_beside(&args.photos.join(name)) {
             Ok(Some(truth)) => truth.labels,
@@ -212,42 +290,9 @@ fn kubiesa(model: &Model, args: &Args) -> Vec<GrayImage> {
         photos += 1;
         let readings = model.classify_batch(&cells);
         if std::env::var_os("CELL_STATS").is_some_and(|v| v == stem) {
-            for (i, c) in cells.iter().enumerate() {
-                if let Prepared::Ink(ink) = prepare(c) {
-                    let d = model.class_distances(&ink.features);
-                    let dmin = d.iter().copied().fold(f32::INFINITY, f32::min);
-                    println!(
-                        "  r{}c{} truth {:>2} read {} h {:.2} w {:.2} stroke {:.3} contrast {:>3.0} d/reject {:.2} conf {:.2}",
-                        i / 9 + 1,
-                        i % 9 + 1,
-                        labels[i],
-                        readings[i].value,
-                        ink.height,
-                        ink.width,
-                        ink.stroke,
-                        ink.contrast,
-                        dmin / model.reject_distance(),
-                        readings[i].confidence
-                    );
-                }
-            }
+            print_cell_stats(model, &cells, &labels, &readings);
         }
-        for (i, (r, &truth)) in readings.iter().zip(&labels).enumerate() {
-            let read = r.value;
-            tally.add(truth, read);
-            let ok = if truth == 10 {
-                read == 0
-            } else {
-                read == truth
-            };
-            if ok {
-                conf_right.push(r.confidence);
-            } else {
-                conf_wrong.push(r.confidence);
-                wrong.push((stem.to_string(), i, truth, *r));
-                misses.push(cells[i].clone());
-            }
-        }
+        findings.add(stem, &labels, &readings, &cells);
         if let Some(dir) = &args.dump {
             std::fs::create_dir_all(dir).unwrap();
             mosaic(&cells, 9)
@@ -256,44 +301,37 @@ fn kubiesa(model: &Model, args: &Args) -> Vec<GrayImage> {
         }
         all_cells.extend(cells);
     }
-    tally.report(&format!(
-        "kubiesa-train: {photos} photos, {} cells",
-        photos * 81
-    ));
-    println!(
-        "  (cropping: {:.0} ms a photo)",
-        1000.0 * crop_time / photos.max(1) as f64
-    );
-    let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len().max(1) as f32;
-    println!(
-        "  mean confidence: right readings {:.3}, wrong readings {:.3}",
-        mean(&conf_right),
-        mean(&conf_wrong)
-    );
-    let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
-    for (stem, i, truth, r) in &wrong {
-        let kind = match (truth, r.value) {
-            (0 | 10, _) => "empty read as digit",
-            (_, 0) => "digit read empty",
-            _ => "WRONG digit",
-        };
-        *by_kind.entry(kind.to_string()).or_default() += 1;
-        if kind != "digit read empty" {
+    findings.report(photos, crop_time);
+    if let (Some(dir), false) = (&args.dump, findings.misses.is_empty()) {
+        mosaic(&findings.misses, 12)
+            .save(dir.join("misses.png"))
+            .unwrap();
+    }
+    all_cells
+}
+
+/// Prints what the model makes of each inked cell of one photo (with
+/// `CELL_STATS=STEM`).
+fn print_cell_stats(model: &Model, cells: &[GrayImage], labels: &[u8], readings: &[CellReading]) {
+    for (i, c) in cells.iter().enumerate() {
+        if let Prepared::Ink(ink) = prepare(c) {
+            let d = model.class_distances(&ink.features);
+            let dmin = d.iter().copied().fold(f32::INFINITY, f32::min);
             println!(
-                "  {kind}: {stem} r{}c{} truth {truth} read {} ({:.2}), runner-up {} ({:.2})",
+                "  r{}c{} truth {:>2} read {} h {:.2} w {:.2} stroke {:.3} contrast {:>3.0} d/reject {:.2} conf {:.2}",
                 i / 9 + 1,
                 i % 9 + 1,
-                r.value,
-                r.confidence,
-                r.runner_up,
-                r.runner_up_confidence
+                labels[i],
+                readings[i].value,
+                ink.height,
+                ink.width,
+                ink.stroke,
+                ink.contrast,
+                dmin / model.reject_distance(),
+                readings[i].confidence
             );
         }
     }
-    if let (Some(dir), false) = (&args.dump, misses.is_empty()) {
-        mosaic(&misses, 12).save(dir.join("misses.png")).unwrap();
-    }
-    all_cells
 }
 
 fn synthetic(model: &Model, dump: Option<&Path>) {

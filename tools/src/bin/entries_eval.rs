@@ -32,9 +32,10 @@
 //! preprocessing's empty reason). Images whose reading did not solve right
 //! are skipped (their givens are not known to be the print).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use image::GrayImage;
+use sudoku_lens::grid::Puzzle;
 use sudoku_lens::solve::solve;
 use sudoku_lens::truth::{Printed, truth_beside};
 use sudoku_lens::vision::cells::classify::Model;
@@ -53,13 +54,26 @@ use sudoku_lens_tools::repo_root;
 /// The printed givens of the kubiesa sets' puzzles (see the file).
 const PRINTED: &str = "tests/data/kubiesa-printed.txt";
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// What the command line asks for.
+struct Args {
+    /// The folder of photos.
+    dir: PathBuf,
+    /// The folder's name: the set whose tiles `--cut` writes.
+    set: String,
+    cut: bool,
+    /// Where `--dump` writes the missed entries' working images.
+    dump: Option<PathBuf>,
+    cross: bool,
+    /// The share of entries `--cross` must read right, in percent.
+    min: Option<f64>,
+}
+
+fn parse_args() -> Result<Args, Box<dyn std::error::Error>> {
     let dir = PathBuf::from(std::env::args().nth(1).ok_or("a folder of photos")?);
     let cut = std::env::args().nth(2).as_deref() == Some("--cut");
     let dump = (std::env::args().nth(2).as_deref() == Some("--dump"))
         .then(|| std::env::args().nth(3).map(PathBuf::from))
         .flatten();
-    let mut missed: Vec<(GrayImage, u8)> = Vec::new();
     let cross = std::env::args().nth(2).as_deref() == Some("--cross");
     let min = match (std::env::args().nth(3).as_deref(), std::env::args().nth(4)) {
         _ if !cross => None,
@@ -86,142 +100,204 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .into());
     }
-    let printed = if cross {
+    Ok(Args {
+        dir,
+        set,
+        cut,
+        dump,
+        cross,
+        min,
+    })
+}
+
+/// The models the reader reads digits with.
+struct Models {
+    print: &'static Model,
+    hand: Model,
+}
+
+impl Models {
+    fn load() -> Models {
+        // The handwriting model read from the file, so that a model just
+        // rebuilt is measured without building the reader again.
+        let hand = std::fs::read(repo_root().join("models/handwriting.bin"))
+            .map(|b| Model::from_bytes(&b).expect("a handwriting model"))
+            .unwrap_or_else(|_| Model::load_handwriting().clone());
+        Models {
+            print: Model::load_bundled(),
+            hand,
+        }
+    }
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = parse_args()?;
+    let printed = if args.cross {
         Some(Printed::read(&repo_root().join(PRINTED))?)
     } else {
         None
     };
-    let mut photos: Vec<Photo> = Vec::new();
-    let mut images: Vec<PathBuf> = std::fs::read_dir(&dir)?
+    let mut images: Vec<PathBuf> = std::fs::read_dir(&args.dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| has_image_extension(p))
         .collect();
     images.sort();
-    let model = Model::load_bundled();
-    // Read from the file, so that a model just rebuilt is measured without
-    // building the reader again.
-    let hand = std::fs::read(repo_root().join("models/handwriting.bin"))
-        .map(|b| Model::from_bytes(&b).expect("a handwriting model"))
-        .unwrap_or_else(|_| Model::load_handwriting().clone());
+    let models = Models::load();
+    let mut photos: Vec<Photo> = Vec::new();
+    let mut missed: Vec<(GrayImage, u8)> = Vec::new();
     for image in &images {
-        let Some(truth) = truth_beside(image)? else {
-            continue;
-        };
-        let name = image.file_stem().unwrap().to_string_lossy().into_owned();
-        let read = read_image(image, None, Colour::Drop)?;
-        let Ok(reading) = read.reading else {
-            eprintln!("{name}: not located");
-            continue;
-        };
-        if reading.turns % 4 != 0 {
-            eprintln!("{name}: turned, skipped");
-            continue;
+        let dump = args.dump.is_some().then_some(&mut missed);
+        if let Some(photo) = measure_photo(image, &models, printed.as_ref(), dump)? {
+            photos.push(photo);
         }
-        let values = reading.puzzle.values();
-        let solution = solve(&reading.puzzle, 2, 1)
-            .ok()
-            .filter(|o| o.count == 1)
-            .and_then(|mut o| o.solutions.pop());
-        let right = solution
-            .as_ref()
-            .is_some_and(|s| s.iter().zip(truth.values()).all(|(&a, b)| b == 0 || a == b));
-        if !right {
-            eprintln!("{name}: not solved right, skipped");
-            continue;
-        }
-        let solution = solution.unwrap();
-        let crops = cell_crops(&read.grey, &reading.located, CELL_CROP_SIZE);
-        let mut photo = Photo {
-            group: name.split('_').take(2).collect::<Vec<_>>().join("_"),
-            prepared: Vec::new(),
-            givens: values.to_vec(),
-            solution: solution.clone(),
-            labels: truth.labels.clone(),
-            printed: match &printed {
-                Some(p) => Some(
-                    p.for_photo(&name)
-                        .ok_or_else(|| format!("{PRINTED} names no puzzle of {name}"))?
-                        .to_vec(),
-                ),
-                None => None,
-            },
-            tiles: Vec::new(),
-        };
-        for (cell, crop) in crops.iter().enumerate() {
-            if values[cell] != 0 {
-                photo.prepared.push(Prepared::Empty {
-                    reason: EmptyReason::NoInk,
-                    margin: 1.0,
-                    near: None,
-                });
-                continue;
-            }
-            let p = prepare_entry(crop);
-            let kind = cell_kind(&p, false);
-            let label = truth.labels[cell];
-            if kind == CellKind::Entry && (1..=9).contains(&label) {
-                photo.tiles.push((work_image(crop), label));
-            }
-            photo.prepared.push(p.clone());
-            if dump.is_some() && kind != CellKind::Entry && (1..=9).contains(&label) {
-                missed.push((work_image(crop), label));
-            }
-            let sure = reading.entries.values()[cell] != 0;
-            match &p {
-                Prepared::Ink(ink) => {
-                    let (v, conf, second) = read_digit(model, &hand, ink);
-                    let pd = model.class_distances(&ink.features);
-                    let hd = hand.class_distances(&ink.features);
-                    let list = |d: &[f32]| {
-                        d.iter()
-                            .map(|x| format!("{x:.4}"))
-                            .collect::<Vec<_>>()
-                            .join(",")
-                    };
-                    println!(
-                        "{name}\t{cell}\t{label}\t{kind:?}\t{v}\t{conf:.3}\t{}\t{sure}\t{:.3}\t{:.3}\t{:.0}\t{second}\t{}\t{}\t{}",
-                        v == solution[cell],
-                        ink.height,
-                        ink.stroke,
-                        ink.contrast,
-                        list(&pd),
-                        list(&hd),
-                        solution[cell],
-                    );
-                }
-                Prepared::Empty { reason, margin, .. } => {
-                    println!(
-                        "{name}\t{cell}\t{label}\t{kind:?}\t-\t-\t-\t{sure}\t{reason:?}\t{margin:.2}"
-                    );
-                }
-            }
-        }
-        photos.push(photo);
     }
-    if cross {
-        cross_measure(model, &photos, min)?;
+    if args.cross {
+        cross_measure(models.print, &photos, args.min)?;
     }
-    if let Some(path) = dump {
-        tile_atlas(&missed).0.save(&path)?;
+    if let Some(path) = &args.dump {
+        tile_atlas(&missed).0.save(path)?;
         eprintln!(
             "{} missed entries written to {}",
             missed.len(),
             path.display()
         );
     }
-    if cut {
-        let tiles: Vec<(GrayImage, u8)> = photos.into_iter().flat_map(|p| p.tiles).collect();
-        let out = repo_root().join("assets/handwriting");
-        std::fs::create_dir_all(&out)?;
-        let (atlas, labels) = tile_atlas(&tiles);
-        atlas.save(out.join(format!("{set}.png")))?;
-        std::fs::write(out.join(format!("{set}.txt")), labels)?;
-        eprintln!(
-            "{} handwriting tiles written to {}",
-            tiles.len(),
-            out.display()
-        );
+    if args.cut {
+        write_tiles(photos, &args.set)?;
     }
+    Ok(())
+}
+
+/// Reads `image` and prints a line for each cell the reader holds no given
+/// in; `None` when the photo is skipped (not located, turned, or not solved
+/// right). With `missed`, the working images of the cells labelled with a
+/// digit that are not taken for an entry go there.
+fn measure_photo(
+    image: &Path,
+    models: &Models,
+    printed: Option<&Printed>,
+    mut missed: Option<&mut Vec<(GrayImage, u8)>>,
+) -> Result<Option<Photo>, Box<dyn std::error::Error>> {
+    let Some(truth) = truth_beside(image)? else {
+        return Ok(None);
+    };
+    let name = image.file_stem().unwrap().to_string_lossy().into_owned();
+    let read = read_image(image, None, Colour::Drop)?;
+    let Ok(reading) = read.reading else {
+        eprintln!("{name}: not located");
+        return Ok(None);
+    };
+    if reading.turns % 4 != 0 {
+        eprintln!("{name}: turned, skipped");
+        return Ok(None);
+    }
+    let values = reading.puzzle.values();
+    let Some(solution) = solved_right(&reading.puzzle, &truth.values()) else {
+        eprintln!("{name}: not solved right, skipped");
+        return Ok(None);
+    };
+    let crops = cell_crops(&read.grey, &reading.located, CELL_CROP_SIZE);
+    let mut photo = Photo {
+        group: name.split('_').take(2).collect::<Vec<_>>().join("_"),
+        prepared: Vec::new(),
+        givens: values.to_vec(),
+        solution: solution.clone(),
+        labels: truth.labels.clone(),
+        printed: match printed {
+            Some(p) => Some(
+                p.for_photo(&name)
+                    .ok_or_else(|| format!("{PRINTED} names no puzzle of {name}"))?
+                    .to_vec(),
+            ),
+            None => None,
+        },
+        tiles: Vec::new(),
+    };
+    for (cell, crop) in crops.iter().enumerate() {
+        if values[cell] != 0 {
+            photo.prepared.push(Prepared::Empty {
+                reason: EmptyReason::NoInk,
+                margin: 1.0,
+                near: None,
+            });
+            continue;
+        }
+        let p = prepare_entry(crop);
+        let kind = cell_kind(&p, false);
+        let label = truth.labels[cell];
+        if kind == CellKind::Entry && (1..=9).contains(&label) {
+            photo.tiles.push((work_image(crop), label));
+        }
+        photo.prepared.push(p.clone());
+        if let Some(missed) = missed.as_deref_mut()
+            && kind != CellKind::Entry
+            && (1..=9).contains(&label)
+        {
+            missed.push((work_image(crop), label));
+        }
+        let sure = reading.entries.values()[cell] != 0;
+        let columns = format!("{name}\t{cell}\t{label}\t{kind:?}");
+        print_cell(&columns, &p, sure, models, solution[cell]);
+    }
+    Ok(Some(photo))
+}
+
+/// The puzzle's unique solution, when it agrees with every digit of
+/// `truth` (0: unknown).
+fn solved_right(puzzle: &Puzzle, truth: &[u8]) -> Option<Vec<u8>> {
+    let solution = solve(puzzle, 2, 1)
+        .ok()
+        .filter(|o| o.count == 1)
+        .and_then(|mut o| o.solutions.pop())?;
+    let right = solution.iter().zip(truth).all(|(&a, &b)| b == 0 || a == b);
+    right.then_some(solution)
+}
+
+/// Prints a cell's line: its first `columns`, then what the reader made of
+/// its preparation `p` (see the module's documentation).
+fn print_cell(columns: &str, p: &Prepared, sure: bool, models: &Models, solution: u8) {
+    match p {
+        Prepared::Ink(ink) => {
+            let (v, conf, second) = read_digit(models.print, &models.hand, ink);
+            let pd = models.print.class_distances(&ink.features);
+            let hd = models.hand.class_distances(&ink.features);
+            let list = |d: &[f32]| {
+                d.iter()
+                    .map(|x| format!("{x:.4}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            println!(
+                "{columns}\t{v}\t{conf:.3}\t{}\t{sure}\t{:.3}\t{:.3}\t{:.0}\t{second}\t{}\t{}\t{}",
+                v == solution,
+                ink.height,
+                ink.stroke,
+                ink.contrast,
+                list(&pd),
+                list(&hd),
+                solution,
+            );
+        }
+        Prepared::Empty { reason, margin, .. } => {
+            println!("{columns}\t-\t-\t-\t{sure}\t{reason:?}\t{margin:.2}");
+        }
+    }
+}
+
+/// Writes the working images of the cells taken for entries, and their
+/// labels, into `assets/handwriting/` as the tiles of `set`.
+fn write_tiles(photos: Vec<Photo>, set: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let tiles: Vec<(GrayImage, u8)> = photos.into_iter().flat_map(|p| p.tiles).collect();
+    let out = repo_root().join("assets/handwriting");
+    std::fs::create_dir_all(&out)?;
+    let (atlas, labels) = tile_atlas(&tiles);
+    atlas.save(out.join(format!("{set}.png")))?;
+    std::fs::write(out.join(format!("{set}.txt")), labels)?;
+    eprintln!(
+        "{} handwriting tiles written to {}",
+        tiles.len(),
+        out.display()
+    );
     Ok(())
 }
 
