@@ -27,8 +27,8 @@ const DARK_BY: i32 = 8;
 const LIGHT_BY: i32 = 16;
 
 /// Images box-averaged by at most this factor have their ink found at
-/// full resolution ([`ink_masks`]): screenshots and small photos, whose
-/// lines may be one pixel wide. Above it the image is a camera's, whose
+/// full resolution too ([`fine_masks`]): screenshots and small photos,
+/// whose lines may be one pixel wide. Above it the image is a camera's, whose
 /// lines span several pixels, and thresholding its every pixel would cost
 /// more than the rest of finding the grid.
 const MAX_FINE_FACTOR: u32 = 3;
@@ -97,26 +97,32 @@ pub fn downscale(grey: &GrayImage, side: u32) -> (GrayImage, f32) {
     )
 }
 
-/// The ink masks of the working copy `small` (255 = ink), in
-/// [`Polarity::ALL`] order: dark ink, then light ink. `grey` is the image
+/// The ink masks of the working copy (255 = ink), in [`Polarity::ALL`]
+/// order: dark ink, then light ink.
+pub(super) fn ink_masks(small: &GrayImage) -> [GrayImage; 2] {
+    let radius = (small.width().max(small.height()) / WINDOW_DIVISOR).max(MIN_WINDOW_RADIUS);
+    threshold(small, radius, DARK_BY, LIGHT_BY)
+}
+
+/// Whether an image box-averaged by `factor` is worth its ink found at
+/// full resolution ([`fine_masks`]): up to [`MAX_FINE_FACTOR`].
+pub(super) fn fine_pays(factor: u32) -> bool {
+    (2..=MAX_FINE_FACTOR).contains(&factor)
+}
+
+/// The ink masks of the working copy `small`, found in `grey`, the image
 /// it was box-averaged from by `factor` ([`downscale`]).
 ///
 /// Averaging takes a line one pixel wide down to 1/`factor` of its
 /// contrast: a screenshot's light-grey inner lines, already faint, fall
-/// below [`DARK_BY`] and the grid breaks into pieces. So when the factor is
-/// small ([`MAX_FINE_FACTOR`]) the ink is found in `grey` itself, each
-/// pixel against the same window, and a pixel of the working copy is ink
-/// when at least `factor` of its block's pixels are: as many as a line one
-/// pixel wide puts there, more than an odd speck of noise does.
-pub(super) fn ink_masks(grey: &GrayImage, small: &GrayImage, factor: u32) -> [GrayImage; 2] {
-    if (2..=MAX_FINE_FACTOR).contains(&factor) {
-        let radius =
-            (grey.width().max(grey.height()) / WINDOW_DIVISOR).max(MIN_WINDOW_RADIUS * factor);
-        let full = threshold(grey, radius, DARK_BY, LIGHT_BY);
-        return full.map(|mask| reduce(&mask, factor, small.dimensions()));
-    }
-    let radius = (small.width().max(small.height()) / WINDOW_DIVISOR).max(MIN_WINDOW_RADIUS);
-    threshold(small, radius, DARK_BY, LIGHT_BY)
+/// below [`DARK_BY`] and the grid breaks into pieces. Here each pixel of
+/// `grey` is judged against the same window as in [`ink_masks`], and a
+/// pixel of the working copy is ink when at least `factor` of its block's
+/// pixels are: as many as a line one pixel wide puts there, more than an
+/// odd speck of noise does.
+pub(super) fn fine_masks(grey: &GrayImage, small: &GrayImage, factor: u32) -> [GrayImage; 2] {
+    let radius = (grey.width().max(grey.height()) / WINDOW_DIVISOR).max(MIN_WINDOW_RADIUS * factor);
+    threshold(grey, radius, DARK_BY, LIGHT_BY).map(|mask| reduce(&mask, factor, small.dimensions()))
 }
 
 /// `mask` reduced by `factor` to `size`, over the same blocks as

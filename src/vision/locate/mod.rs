@@ -8,6 +8,9 @@
 //!    side is at most [`WORK_SIDE`] pixels ([`downscale`]), and
 //! 2. ink is found by a local-mean threshold in both polarities
 //!    ([`Polarity`]: dark print on paper, light lines on a dark-mode screen).
+//!    An image averaged by three or less is also thresholded at full
+//!    resolution, where a one-pixel line keeps its contrast; stages 3 to 5
+//!    run on both sets of masks, and the grid that scores higher wins.
 //! 3. `candidates.rs`: the outer outline of every large ink component gives
 //!    candidate quads ([`Quad`], `quad.rs`), fitted by `fit.rs`: the largest
 //!    quadrilateral inscribed in its convex hull, whose sides are then
@@ -19,6 +22,8 @@
 //!    When still none does, the dark mask is traced with the dark areas
 //!    beside light blocks left out (`ink::strokes_only`): a white grid on a
 //!    dark page, whose frame the page beside it joins in one wide band.
+//!    `grow.rs`: a candidate whose lines go on past its sides grows by whole
+//!    rows and columns to the lattice's real edges, and competes too.
 //! 4. `score.rs`: each candidate is scored against every candidate layout
 //!    ([`DETECTED_LAYOUTS`], data, not code) by probing its mask through the
 //!    homography ([`layout_score`]): borders of the layout's cells must
@@ -343,13 +348,6 @@ pub fn locate_traced(
         return (Err(LocateError::TooSmall { width, height }), trace);
     }
     let (small, scale) = downscale(grey, WORK_SIDE);
-    let ink = ink::ink_masks(grey, &small, scale as u32);
-    let mut trace = Trace {
-        small,
-        scale,
-        ink,
-        candidates: Vec::new(),
-    };
     let layouts: Vec<Layout> = match layout {
         Some(l) => vec![l.clone()],
         None => DETECTED_LAYOUTS
@@ -357,7 +355,48 @@ pub fn locate_traced(
             .map(|n| Layout::named(n).expect("built-in layout"))
             .collect(),
     };
+    let ink = ink::ink_masks(&small);
+    let trace = Trace {
+        small,
+        scale,
+        ink,
+        candidates: Vec::new(),
+    };
+    let (first, trace) = locate_in(grey, trace, &layouts);
+    // Averaging takes one-pixel lines down to a fraction of their
+    // contrast: on a screenshot, the ink found at full resolution shows
+    // the grid whole where the averaged copy shows it in pieces, or only a
+    // block of it (see [`ink::fine_masks`]). Both are looked at, and the
+    // one whose grid scores higher wins; the averaged copy's on a tie, as
+    // the photos' readings were measured on it. No score tells the two
+    // cases apart beforehand: a block of a screenshot's grid scores up to
+    // 0.74, and photos read right from 0.57.
+    let factor = scale as u32;
+    if !ink::fine_pays(factor) {
+        return (first, trace);
+    }
+    let fine = Trace {
+        ink: ink::fine_masks(grey, &trace.small, factor),
+        small: trace.small.clone(),
+        scale,
+        candidates: Vec::new(),
+    };
+    let (second, fine) = locate_in(grey, fine, &layouts);
+    match (&first, &second) {
+        (Ok(f), Ok(s)) if s.score <= f.score => (first, trace),
+        (_, Ok(_)) => (second, fine),
+        _ => (first, trace),
+    }
+}
 
+/// [`locate_traced`] in the ink masks of `trace`, which also gets every
+/// candidate tried.
+fn locate_in(
+    grey: &GrayImage,
+    mut trace: Trace,
+    layouts: &[Layout],
+) -> (Result<Located, LocateError>, Trace) {
+    let scale = trace.scale;
     // The two masks' outlines are traced side by side; candidates keep the
     // order dark ink first.
     let per_mask: Vec<Vec<Candidate>> = Polarity::ALL
@@ -369,7 +408,7 @@ pub fn locate_traced(
     let score_all = |cands: &[Candidate]| -> Vec<Vec<(usize, f32)>> {
         cands
             .par_iter()
-            .map(|c| rank_layouts(trace.mask(c.polarity), &c.quad, &layouts))
+            .map(|c| rank_layouts(trace.mask(c.polarity), &c.quad, layouts))
             .collect()
     };
     let mut scored = score_all(&cands);
@@ -432,7 +471,7 @@ pub fn locate_traced(
         .max_by(|a, b| a.0.quad.area().total_cmp(&b.0.quad.area()))
         .expect("the best candidate qualifies");
     let mut layout_ranking = layout_ranking.clone();
-    break_box_tie(grey, cand, scale, &layouts, &mut layout_ranking);
+    break_box_tie(grey, cand, scale, layouts, &mut layout_ranking);
     let chosen = layouts[layout_ranking[0].0].clone();
     let score = layout_ranking[0].1;
     let layout_scores = layout_ranking
