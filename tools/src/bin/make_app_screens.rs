@@ -12,19 +12,19 @@
 //! from the seed (default 1): a rerun writes the same files. Keep DST
 //! outside the repository, and keep a second seed's set out of any tuning.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::exit;
 use std::sync::Arc;
 
-use ab_glyph::{Font, FontVec, PxScale, ScaleFont, point};
+use ab_glyph::FontVec;
 use image::{Rgb, RgbImage};
 use sudoku_lens::grid::{Layout, Puzzle};
 use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{full_grid, thin};
 use sudoku_lens_tools::repo_root;
-
-type Colour = [u8; 3];
+use sudoku_lens_tools::samples::draw::{Colour, fill, glyph_centred, text};
+use sudoku_lens_tools::samples::photo::save_jpeg;
 
 /// The square layouts drawn, by name.
 const SIZES: &[&str] = &["4x4", "6x6", "8x8", "classic", "12x12", "16x16", "25x25"];
@@ -126,12 +126,12 @@ fn main() {
             "{name}.{}",
             if screen.jpeg { "jpg" } else { "png" }
         ));
-        let saved = if screen.jpeg {
-            save_jpeg(&img, &path)
+        if screen.jpeg {
+            save_jpeg(&img, &path, JPEG_QUALITY, None);
         } else {
-            img.save(&path).map_err(|e| e.to_string())
-        };
-        saved.unwrap_or_else(|e| fail(format!("cannot write {}: {e}", path.display())));
+            img.save(&path)
+                .unwrap_or_else(|e| fail(format!("cannot write {}: {e}", path.display())));
+        }
         std::fs::write(dst.join(format!("{name}.txt")), puzzle.to_text())
             .unwrap_or_else(|e| fail(format!("cannot write {name}.txt: {e}")));
         println!("{name}: {}", screen.describe());
@@ -455,101 +455,4 @@ fn line(
             c,
         );
     }
-}
-
-/// Fills the pixels whose centres lie in the rectangle, clipped to the image.
-fn fill(img: &mut RgbImage, x0: f32, y0: f32, x1: f32, y1: f32, c: Colour) {
-    let (w, h) = (img.width() as f32, img.height() as f32);
-    let xs = (x0.round().max(0.0) as u32)..(x1.round().min(w) as u32);
-    let ys = (y0.round().max(0.0) as u32)..(y1.round().min(h) as u32);
-    for y in ys {
-        for x in xs.clone() {
-            img.put_pixel(x, y, Rgb(c));
-        }
-    }
-}
-
-/// Blends colour `c` into pixel (x, y) with coverage `a`.
-fn blend(img: &mut RgbImage, x: i64, y: i64, c: Colour, a: f32) {
-    if x < 0 || y < 0 || x >= img.width() as i64 || y >= img.height() as i64 {
-        return;
-    }
-    let p = img.get_pixel_mut(x as u32, y as u32);
-    for i in 0..3 {
-        p.0[i] = (p.0[i] as f32 * (1.0 - a) + c[i] as f32 * a).round() as u8;
-    }
-}
-
-/// Draws `ch` with its ink `height` pixels tall, centred on (cx, cy).
-fn glyph_centred(
-    img: &mut RgbImage,
-    font: &FontVec,
-    ch: char,
-    cx: f32,
-    cy: f32,
-    height: f32,
-    c: Colour,
-) {
-    let probe = font.outline_glyph(
-        font.glyph_id(ch)
-            .with_scale_and_position(100.0, point(0.0, 0.0)),
-    );
-    let Some(probe) = probe else { return };
-    let b = probe.px_bounds();
-    let scale = 100.0 * height / b.height().max(1.0);
-    let glyph = font
-        .glyph_id(ch)
-        .with_scale_and_position(scale, point(0.0, 0.0));
-    let Some(outline) = font.outline_glyph(glyph) else {
-        return;
-    };
-    let b = outline.px_bounds();
-    let (dx, dy) = (
-        cx - (b.min.x + b.max.x) / 2.0,
-        cy - (b.min.y + b.max.y) / 2.0,
-    );
-    outline.draw(|x, y, a| {
-        blend(
-            img,
-            (b.min.x + dx) as i64 + x as i64,
-            (b.min.y + dy) as i64 + y as i64,
-            c,
-            a,
-        );
-    });
-}
-
-/// Draws a line of text with its baseline at `baseline`.
-fn text(img: &mut RgbImage, font: &FontVec, s: &str, x: f32, baseline: f32, px: f32, c: Colour) {
-    let scaled = font.as_scaled(PxScale::from(px));
-    let mut pen = x;
-    for ch in s.chars() {
-        let glyph = scaled.scaled_glyph(ch);
-        let advance = scaled.h_advance(glyph.id);
-        let glyph = font
-            .glyph_id(ch)
-            .with_scale_and_position(px, point(pen, baseline));
-        if let Some(outline) = font.outline_glyph(glyph) {
-            let b = outline.px_bounds();
-            outline.draw(|gx, gy, a| {
-                blend(
-                    img,
-                    b.min.x as i64 + gx as i64,
-                    b.min.y as i64 + gy as i64,
-                    c,
-                    a,
-                )
-            });
-        }
-        pen += advance;
-    }
-}
-
-fn save_jpeg(img: &RgbImage, path: &Path) -> Result<(), String> {
-    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
-    let mut enc = image::codecs::jpeg::JpegEncoder::new_with_quality(
-        std::io::BufWriter::new(file),
-        JPEG_QUALITY,
-    );
-    enc.encode_image(img).map_err(|e| e.to_string())
 }

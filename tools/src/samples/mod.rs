@@ -3,6 +3,7 @@
 //! `make_samples`.
 
 pub mod dark_page;
+pub mod draw;
 pub mod entries;
 pub mod killer;
 pub mod pdf;
