@@ -1,9 +1,9 @@
-//! Plain square grids as solving apps draw them, rendered by
+//! Plain square grids as solving apps draw them, each read as exactly the
+//! puzzle in its `NAME.txt`, in its own size. `app-NNN.png` is `app-NNN` of
 //! `cargo run --release -p sudoku-lens-tools --bin make_app_screens -- --seed 1 DIR`
-//! (`tests/data/app-screens/app-NNN.png` is that run's `app-NNN`): thin
-//! light inner lines one pixel wide on a desktop-sized window, a white grid
-//! on a dark page whose frame the page joins, a number pad below. Each must
-//! read as exactly the puzzle in its `NAME.txt`, in its own size.
+//! (thin light inner lines one pixel wide on desktop-sized windows, a number
+//! pad below); `dark-page-6x6-*.png` are drawn by `draw-6x6.sh` beside them
+//! (a white 6x6 on a dark page whose frame the page joins).
 
 use std::path::Path;
 
@@ -46,7 +46,8 @@ fn a_dark_theme_classic_on_a_desktop_window_reads() {
 fn a_white_6x6_on_a_dark_page_is_not_read_as_its_inner_4x4() {
     // Its frame joins the dark page in one band: the block of cells inside
     // the outer row and column outlined itself, and was read as a 4 x 4.
-    reads_as_its_text("app-021");
+    reads_as_its_text("dark-page-6x6-framed");
+    reads_as_its_text("dark-page-6x6-open");
 }
 
 #[test]

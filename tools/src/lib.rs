@@ -7,6 +7,8 @@
 //!   `--check`: compares fresh builds with the committed files, byte for
 //!   byte);
 //! - `make_samples`, `make_image_samples`: rebuild `samples/`;
+//! - `make_app_screens`: renders plain square grids as solving apps draw
+//!   them, to measure the reader on them (outside the repository);
 //! - `classify_eval`, `entries_eval`, `locate_eval`, `read_misses`, `read_stages`,
 //!   `sum_misses`: measure the reader on the shared photos.
 //!
