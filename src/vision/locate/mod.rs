@@ -10,7 +10,9 @@
 //!    ([`Polarity`]: dark print on paper, light lines on a dark-mode screen).
 //!    An image averaged by three or less is also thresholded at full
 //!    resolution, where a one-pixel line keeps its contrast; stages 3 to 5
-//!    run on both sets of masks, and the grid that scores higher wins.
+//!    run on both sets of masks, and the full resolution's grid is taken
+//!    where the averaged copy found none, or only a block of it or its box
+//!    lines.
 //! 3. `candidates.rs`: the outer outline of every large ink component gives
 //!    candidate quads ([`Quad`], `quad.rs`), fitted by `fit.rs`: the largest
 //!    quadrilateral inscribed in its convex hull, whose sides are then
@@ -113,6 +115,13 @@ pub const MIN_SCORE: f32 = 0.35;
 /// size, and the largest wins: a smaller second grid beside the main one,
 /// or a box of the grid itself, may score a little higher than the whole.
 pub const NEAR_BEST: f32 = 0.85;
+
+/// A grid found in the full-resolution ink replaces the averaged copy's
+/// when its area is larger by more than this factor: the other was a block
+/// of it. The same grid found in both differs by a few per cent; a 9 x 9
+/// short of a row and a column is 1.27 times smaller, a block of a 6 x 6
+/// 2.25 times.
+const LARGER_GRID: f32 = 1.1;
 
 /// Images narrower or lower than this many pixels (4 per cell of a 9 x 9
 /// grid) are refused: no digit can be read in them.
@@ -365,12 +374,15 @@ pub fn locate_traced(
     let (first, trace) = locate_in(grey, trace, &layouts);
     // Averaging takes one-pixel lines down to a fraction of their
     // contrast: on a screenshot, the ink found at full resolution shows
-    // the grid whole where the averaged copy shows it in pieces, or only a
-    // block of it (see [`ink::fine_masks`]). Both are looked at, and the
-    // one whose grid scores higher wins; the averaged copy's on a tie, as
-    // the photos' readings were measured on it. No score tells the two
-    // cases apart beforehand: a block of a screenshot's grid scores up to
-    // 0.74, and photos read right from 0.57.
+    // the grid whole where the averaged copy shows it in pieces (no grid
+    // found), only a block of it, or only its box lines (a 16 x 16 seen
+    // as a 4 x 4; see [`ink::fine_masks`]). So the averaged copy's grid
+    // stands unless it found none, or the full resolution shows, scoring
+    // near it ([`NEAR_BEST`], as among the candidates of one mask), a grid
+    // larger by [`LARGER_GRID`] or of more cells. A better score alone
+    // does not decide: the same grid found in both differs by a few
+    // hundredths either way, and the averaged copy is the one the photos'
+    // readings were measured on.
     let factor = scale as u32;
     if !ink::fine_pays(factor) {
         return (first, trace);
@@ -382,9 +394,16 @@ pub fn locate_traced(
         candidates: Vec::new(),
     };
     let (second, fine) = locate_in(grey, fine, &layouts);
+    let area = |l: &Located| Quad::new(l.corners).area();
     match (&first, &second) {
-        (Ok(f), Ok(s)) if s.score <= f.score => (first, trace),
-        (_, Ok(_)) => (second, fine),
+        (Err(_), Ok(_)) => (second, fine),
+        (Ok(f), Ok(s))
+            if s.score >= f.score * NEAR_BEST
+                && (area(s) > area(f) * LARGER_GRID
+                    || s.layout.cell_count() > f.layout.cell_count()) =>
+        {
+            (second, fine)
+        }
         _ => (first, trace),
     }
 }
