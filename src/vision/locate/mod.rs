@@ -364,14 +364,6 @@ pub fn locate_traced(
             .map(|n| Layout::named(n).expect("built-in layout"))
             .collect(),
     };
-    let ink = ink::ink_masks(&small);
-    let trace = Trace {
-        small,
-        scale,
-        ink,
-        candidates: Vec::new(),
-    };
-    let (first, trace) = locate_in(grey, trace, &layouts);
     // Averaging takes one-pixel lines down to a fraction of their
     // contrast: on a screenshot, the ink found at full resolution shows
     // the grid whole where the averaged copy shows it in pieces (no grid
@@ -382,18 +374,34 @@ pub fn locate_traced(
     // larger by [`LARGER_GRID`] or of more cells. A better score alone
     // does not decide: the same grid found in both differs by a few
     // hundredths either way, and the averaged copy is the one the photos'
-    // readings were measured on.
+    // readings were measured on. The two looks share nothing and run side
+    // by side.
     let factor = scale as u32;
-    if !ink::fine_pays(factor) {
-        return (first, trace);
-    }
-    let fine = Trace {
-        ink: ink::fine_masks(grey, &trace.small, factor),
-        small: trace.small.clone(),
-        scale,
-        candidates: Vec::new(),
+    let averaged = |small: GrayImage| {
+        let ink = ink::ink_masks(&small);
+        let trace = Trace {
+            small,
+            scale,
+            ink,
+            candidates: Vec::new(),
+        };
+        locate_in(grey, trace, &layouts)
     };
-    let (second, fine) = locate_in(grey, fine, &layouts);
+    if !ink::fine_pays(factor) {
+        return averaged(small);
+    }
+    let full_resolution = |small: GrayImage| {
+        let trace = Trace {
+            ink: ink::fine_masks(grey, &small, factor),
+            small,
+            scale,
+            candidates: Vec::new(),
+        };
+        locate_in(grey, trace, &layouts)
+    };
+    let copy = small.clone();
+    let ((first, trace), (second, fine)) =
+        rayon::join(|| averaged(small), || full_resolution(copy));
     let area = |l: &Located| Quad::new(l.corners).area();
     match (&first, &second) {
         (Err(_), Ok(_)) => (second, fine),
