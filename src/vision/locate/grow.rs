@@ -149,3 +149,61 @@ fn continues(prober: &Prober, side: Side, span: Span) -> bool {
     } as f32;
     lines / (across + 1.0) - middles / across >= MIN_LINE_LEAD
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A mask of a 6 x 6 lattice of `cell` pixels from `origin`: one-pixel
+    /// lines, nothing else.
+    fn lattice(cell: u32, origin: u32) -> GrayImage {
+        let side = origin * 2 + 6 * cell + 1;
+        GrayImage::from_fn(side, side, |x, y| {
+            let on =
+                |v: u32| v >= origin && v <= origin + 6 * cell && (v - origin).is_multiple_of(cell);
+            let inside = |v: u32| v >= origin && v <= origin + 6 * cell;
+            let line = (on(x) && inside(y)) || (on(y) && inside(x));
+            image::Luma([if line { 255 } else { 0 }])
+        })
+    }
+
+    #[test]
+    fn an_inner_block_grows_to_the_whole_lattice_and_no_further() {
+        let (cell, origin) = (20.0, 30.0);
+        let mask = lattice(cell as u32, origin as u32);
+        // The 4 x 4 block inside the outer row and column.
+        let at = |k: f32| origin + k * cell;
+        let inner = Quad::new([
+            [at(1.0), at(1.0)],
+            [at(5.0), at(1.0)],
+            [at(5.0), at(5.0)],
+            [at(1.0), at(5.0)],
+        ]);
+        let (quad, cols, rows) = grow(&mask, &inner, 4, 4).expect("the block grows");
+        assert_eq!((cols, rows), (6, 6));
+        for (p, want) in quad
+            .points()
+            .iter()
+            .zip([[0.0, 0.0], [6.0, 0.0], [6.0, 6.0], [0.0, 6.0]])
+        {
+            assert!(
+                (p[0] - at(want[0])).abs() < 0.5 && (p[1] - at(want[1])).abs() < 0.5,
+                "{p:?}"
+            );
+        }
+        // The whole lattice has nowhere to grow.
+        assert!(grow(&mask, &quad, 6, 6).is_none());
+    }
+
+    #[test]
+    fn a_solid_band_around_the_block_stops_it() {
+        // Ink everywhere outside the block: lines and cell middles alike.
+        let mask = GrayImage::from_fn(200, 200, |x, y| {
+            let inside = (50..150).contains(&x) && (50..150).contains(&y);
+            let line = inside && ((x - 50).is_multiple_of(25) || (y - 50).is_multiple_of(25));
+            image::Luma([if !inside || line { 255 } else { 0 }])
+        });
+        let block = Quad::new([[50.0, 50.0], [150.0, 50.0], [150.0, 150.0], [50.0, 150.0]]);
+        assert!(grow(&mask, &block, 4, 4).is_none());
+    }
+}

@@ -223,6 +223,22 @@ fn threshold(img: &GrayImage, radius: u32, dark_by: i32, light_by: i32) -> [Gray
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_one_pixel_line_survives_reduction_and_a_speck_does_not() {
+        // A vertical line one pixel wide at x = 5, and a lone speck.
+        let mut mask =
+            GrayImage::from_fn(12, 12, |x, _| image::Luma([if x == 5 { 255 } else { 0 }]));
+        mask.put_pixel(9, 9, image::Luma([255]));
+        let out = reduce(&mask, 2, (6, 6));
+        for y in 0..6 {
+            for x in 0..6 {
+                let want = if x == 2 { 255 } else { 0 };
+                assert_eq!(out.get_pixel(x, y)[0], want, "({x}, {y})");
+            }
+        }
+    }
+
     use super::*;
     use image::Luma;
 
