@@ -36,6 +36,13 @@ impl Rng {
         (((self.next_u64() >> 32) * n as u64) >> 32) as u32
     }
 
+    /// Shuffles `v` in place (Fisher-Yates, from the end).
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            v.swap(i, self.below(i as u32 + 1) as usize);
+        }
+    }
+
     /// True with probability `p`.
     pub fn chance(&mut self, p: f32) -> bool {
         self.unit() < p
@@ -52,6 +59,22 @@ impl Rng {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shuffle_is_a_permutation_that_follows_the_seed() {
+        let shuffled = |seed| {
+            let mut v: Vec<u32> = (0..50).collect();
+            Rng::new(seed).shuffle(&mut v);
+            v
+        };
+        let a = shuffled(7);
+        let mut sorted = a.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..50).collect::<Vec<_>>());
+        assert_eq!(a, shuffled(7));
+        assert_ne!(a, shuffled(8));
+        assert_ne!(a, sorted);
+    }
 
     #[test]
     fn the_same_seed_gives_the_same_numbers() {

@@ -136,9 +136,7 @@ pub fn thin(solver: &mut SudokuSolver, values: &[u8], target: usize, seed: u64) 
 pub fn cut_cages(layout: &Layout, solution: &[u8], max_size: usize, seed: u64) -> Vec<Cage> {
     let mut rng = Rng::new(seed);
     let mut order: Vec<usize> = (0..layout.cell_count()).collect();
-    for i in (1..order.len()).rev() {
-        order.swap(i, rng.below(i as u32 + 1) as usize);
-    }
+    rng.shuffle(&mut order);
     let mut taken = vec![false; layout.cell_count()];
     let neighbours = |cell: usize| {
         let (r, c) = layout.position(cell);

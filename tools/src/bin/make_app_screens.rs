@@ -24,6 +24,7 @@ use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{full_grid, thin};
 use sudoku_lens_tools::repo_root;
 use sudoku_lens_tools::samples::draw::{Colour, fill, glyph_centred, text};
+use sudoku_lens_tools::samples::pattern::shuffled_pattern;
 use sudoku_lens_tools::samples::photo::save_jpeg;
 
 /// The square layouts drawn, by name.
@@ -246,7 +247,13 @@ impl Screen {
         let target = (self.givens * self.layout.cell_count() as f32) as usize;
         let values = if self.layout.width() >= 16 {
             let mut rng = Rng::new(seed);
-            let mut values = shuffled_pattern(&self.layout, &mut rng);
+            // The box's height: the cells of the first box in column 0.
+            let (l, n) = (&self.layout, self.layout.width());
+            let first = l.cell_at(0, 0).expect("a square layout");
+            let br = (0..n)
+                .filter(|&r| l.same_box(first, l.cell_at(r, 0).expect("a square layout")))
+                .count();
+            let mut values = shuffled_pattern(br, n / br, &mut rng);
             let mut givens = values.len();
             while givens > target {
                 let c = rng.below(values.len() as u32) as usize;
@@ -377,51 +384,6 @@ impl Screen {
             );
         }
     }
-}
-
-/// A solved square grid for large layouts, where the generator's search
-/// can take minutes: the pattern that shifts each row of a band by one box
-/// width, under random permutations of the symbols, of the rows within each
-/// band and the bands, and of the columns within each stack and the stacks.
-fn shuffled_pattern(layout: &Layout, rng: &mut Rng) -> Vec<u8> {
-    let n = layout.width();
-    // The box's height and width: the cells of the first box in column 0
-    // and in row 0.
-    let first = layout.cell_at(0, 0).expect("a square layout");
-    let br = (0..n)
-        .filter(|&r| layout.same_box(first, layout.cell_at(r, 0).unwrap()))
-        .count();
-    let bc = n / br;
-    let mut shuffle = |v: &mut Vec<usize>| {
-        for i in (1..v.len()).rev() {
-            v.swap(i, rng.below(i as u32 + 1) as usize);
-        }
-    };
-    // Rows: bands of `br` rows (there are `bc` of them); columns: stacks
-    // of `bc` columns (`br` of them).
-    let order = |shuffle: &mut dyn FnMut(&mut Vec<usize>), groups: usize, size: usize| {
-        let mut outer: Vec<usize> = (0..groups).collect();
-        shuffle(&mut outer);
-        let mut all = Vec::with_capacity(n);
-        for g in outer {
-            let mut inner: Vec<usize> = (0..size).map(|i| g * size + i).collect();
-            shuffle(&mut inner);
-            all.extend(inner);
-        }
-        all
-    };
-    let rows = order(&mut shuffle, bc, br);
-    let cols = order(&mut shuffle, br, bc);
-    let mut symbols: Vec<usize> = (1..=n).collect();
-    shuffle(&mut symbols);
-    let mut values = vec![0u8; n * n];
-    for (r, &pr) in rows.iter().enumerate() {
-        for (c, &pc) in cols.iter().enumerate() {
-            let v = ((pr % br) * bc + pr / br + pc) % n;
-            values[layout.cell_at(r, c).expect("a square layout")] = symbols[v] as u8;
-        }
-    }
-    values
 }
 
 /// A grid line `at` across the grid of `side` pixels from `origin`, `width`

@@ -12,48 +12,12 @@ use sudoku_lens::grid::{Layout, Puzzle};
 use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{FAMILIES, full_grid, killer, thin, variant_with};
+use sudoku_lens_tools::samples::pattern::shuffled_pattern;
 
 /// The givens a variant sample keeps: beside its rules, enough for a first
 /// puzzle of its kind (as few as the rules allow make most of them
 /// extreme).
 const VARIANT_SAMPLE_GIVENS: usize = 24;
-
-/// A solved square grid of boxes `b` x `b` (`b`² symbols): the pattern
-/// where row r starts `b` symbols on from the row above within a band and
-/// one on from band to band, with its symbols, rows within each band,
-/// bands, columns within each stack and stacks shuffled by `seed`.
-fn shuffled_pattern(b: usize, seed: u64) -> Vec<u8> {
-    let n = b * b;
-    let mut rng = Rng::new(seed);
-    let mut shuffle = |v: &mut Vec<usize>| {
-        for i in (1..v.len()).rev() {
-            v.swap(i, rng.below(i as u32 + 1) as usize);
-        }
-    };
-    // Lines (rows or columns) in an order that keeps each band together.
-    let lines = |shuffle: &mut dyn FnMut(&mut Vec<usize>)| {
-        let mut bands: Vec<usize> = (0..b).collect();
-        shuffle(&mut bands);
-        let mut order = Vec::with_capacity(n);
-        for band in bands {
-            let mut within: Vec<usize> = (0..b).collect();
-            shuffle(&mut within);
-            order.extend(within.into_iter().map(|i| band * b + i));
-        }
-        order
-    };
-    let rows = lines(&mut shuffle);
-    let cols = lines(&mut shuffle);
-    let mut symbols: Vec<usize> = (1..=n).collect();
-    shuffle(&mut symbols);
-    let mut grid = vec![0u8; n * n];
-    for (r, &pr) in rows.iter().enumerate() {
-        for (c, &pc) in cols.iter().enumerate() {
-            grid[r * n + c] = symbols[(b * (pr % b) + pr / b + pc) % n] as u8;
-        }
-    }
-    grid
-}
 
 fn main() -> std::io::Result<()> {
     let dir = sudoku_lens_tools::repo_root().join("samples/puzzles");
@@ -99,7 +63,7 @@ fn main() -> std::io::Result<()> {
         big,
         330,
         13,
-        Some(shuffled_pattern(5, 13)),
+        Some(shuffled_pattern(5, 5, &mut Rng::new(13))),
     )]);
     for (layout, target, seed, full) in shapes {
         let name = layout.name().to_string();

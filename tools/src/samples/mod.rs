@@ -6,5 +6,6 @@ pub mod dark_page;
 pub mod draw;
 pub mod entries;
 pub mod killer;
+pub mod pattern;
 pub mod pdf;
 pub mod photo;
