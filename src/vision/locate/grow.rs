@@ -115,38 +115,28 @@ impl Side {
 /// `span`: the lines across that row against the middles of its cells.
 fn continues(prober: &Prober, side: Side, span: Span) -> bool {
     let (border_at, centre_at) = probe_points::<PROBES>();
+    // Across a new row (top or bottom) the lines are vertical; across a new
+    // column, horizontal. `at` is the new row's (column's) first edge, and
+    // the lines stand at `lo..=hi` along it.
+    let vertical = matches!(side, Side::Top | Side::Bottom);
+    let (lo, hi, at) = match side {
+        Side::Top => (span.x0, span.x1, span.y0 - 1),
+        Side::Bottom => (span.x0, span.x1, span.y1),
+        Side::Left => (span.y0, span.y1, span.x0 - 1),
+        Side::Right => (span.y0, span.y1, span.x1),
+    };
+    let at = at as f32;
+    let point = |along: f32| if vertical { (along, at) } else { (at, along) };
     let (mut lines, mut middles) = (0f32, 0f32);
-    match side {
-        Side::Top | Side::Bottom => {
-            // The new row's top edge, in canvas units.
-            let y = match side {
-                Side::Top => span.y0 - 1,
-                _ => span.y1,
-            } as f32;
-            for x in span.x0..=span.x1 {
-                lines += prober.hit_rate(true, x as f32, y, &border_at);
-            }
-            for x in span.x0..span.x1 {
-                middles += prober.hit_rate(true, x as f32 + 0.5, y, &centre_at);
-            }
-        }
-        Side::Left | Side::Right => {
-            let x = match side {
-                Side::Left => span.x0 - 1,
-                _ => span.x1,
-            } as f32;
-            for y in span.y0..=span.y1 {
-                lines += prober.hit_rate(false, x, y as f32, &border_at);
-            }
-            for y in span.y0..span.y1 {
-                middles += prober.hit_rate(false, x, y as f32 + 0.5, &centre_at);
-            }
-        }
+    for k in lo..=hi {
+        let (x, y) = point(k as f32);
+        lines += prober.hit_rate(vertical, x, y, &border_at);
     }
-    let across = match side {
-        Side::Top | Side::Bottom => span.x1 - span.x0,
-        Side::Left | Side::Right => span.y1 - span.y0,
-    } as f32;
+    for k in lo..hi {
+        let (x, y) = point(k as f32 + 0.5);
+        middles += prober.hit_rate(vertical, x, y, &centre_at);
+    }
+    let across = (hi - lo) as f32;
     lines / (across + 1.0) - middles / across >= MIN_LINE_LEAD
 }
 
