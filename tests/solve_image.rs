@@ -88,6 +88,25 @@ fn a_screenshot_is_solved_and_exported() {
 }
 
 #[test]
+fn a_solved_killer_as_exported_reads_back_as_its_solution() {
+    // The solution is drawn large beside the cages' sums and under their
+    // dashed outlines: read whole, an 8 beside a 22 was a 6, and a 5
+    // beside a 5 or a 2 under an outline no digit.
+    let dir = temp_dir("export-killer");
+    for name in [
+        "killer-screen-dotted-givens.png",
+        "killer-screen-dashed.png",
+    ] {
+        let input = images().join(name);
+        let out = dir.join(name);
+        let o = run(&["solve", "--json", s(&input), "--export", s(&out)]);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        assert_eq!(read_back(&out), solution_rows(&v), "{name} read back");
+    }
+}
+
+#[test]
 fn a_hexadecimal_page_is_exported_in_hexadecimal() {
     let dir = temp_dir("export-hex");
     let input = images().join("16x16-screen-hex-dark.png");

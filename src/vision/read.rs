@@ -491,20 +491,27 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
         alphabet,
     } = read_page(model, grey, located);
     let mut uncertain = to_layout_values(model, alphabet, size, &mut cells);
-    let mut values: Vec<u8> = cells.iter().map(|c| c.value).collect();
     // Digits in a second ink colour are the player's: out of the givens
     // before anything is decided from them.
-    let split = colour.and_then(|image| split_digits(image, &located, &values));
-    let mut taken = vec![false; values.len()];
-    if let Some(s) = &split {
-        for &cell in &s.entry_cells {
-            values[cell] = 0;
-            taken[cell] = true;
-        }
-    }
+    let (mut values, mut taken, mut split) = split_inks(colour, &located, &cells);
     // A grid with cage outlines is a killer, checked with its cages; the
     // classic check would only look for givens that are not there.
     let killer = read_killer(grey, &located, &values);
+    // Its sums and outlines are print beside a cell's digit, not part of
+    // it: the cells are read again without them, and the inks split again
+    // when that changed a digit.
+    if let Some(k) = &killer {
+        let read_again = KillerCells {
+            model,
+            alphabet,
+            size,
+            crops: &crops,
+            killer: k,
+        };
+        if read_again.reread(&mut cells, &mut uncertain) {
+            (values, taken, split) = split_inks(colour, &located, &cells);
+        }
+    }
     let jigsaw = match killer {
         None => read_jigsaw_with(grey, &located, &values, colour, regions),
         Some(_) => None,
@@ -563,6 +570,79 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
         colour: split,
         killer,
         jigsaw,
+    }
+}
+
+/// The cells' values with the digits in a second ink colour (the
+/// player's, when `colour` shows two) taken out: the values, which cells
+/// were taken, and the split.
+fn split_inks(
+    colour: Option<&DynamicImage>,
+    located: &Located,
+    cells: &[CellReading],
+) -> (Vec<u8>, Vec<bool>, Option<ColourSplit>) {
+    let mut values: Vec<u8> = cells.iter().map(|c| c.value).collect();
+    let split = colour.and_then(|image| split_digits(image, located, &values));
+    let mut taken = vec![false; values.len()];
+    if let Some(s) = &split {
+        for &cell in &s.entry_cells {
+            values[cell] = 0;
+            taken[cell] = true;
+        }
+    }
+    (values, taken, split)
+}
+
+/// A killer's cells, to be read again with its print painted over: the
+/// sums ([`clear_sums`]) and the cage outlines ([`clear_outlines`]), as
+/// for the player's handwriting. Read whole, a digit drawn large beside
+/// its cage's sum or outline is taken with their ink: an 8 beside a 22
+/// reads as a 6, a 5 beside a 5 or a 2 under a dashed line as no digit
+/// (a solved killer as exported, read back).
+struct KillerCells<'a> {
+    model: &'a Model,
+    alphabet: Alphabet,
+    size: usize,
+    /// The cells' crops, upright, as the page was read.
+    crops: &'a [GrayImage],
+    killer: &'a KillerReading,
+}
+
+impl KillerCells<'_> {
+    /// Reads each cell again without the killer's print, and keeps that
+    /// reading where it finds a digit (the print painted over leaves a
+    /// digit whole or nothing: no digit read before is dropped for a
+    /// blank). `uncertain` follows the new readings. Whether any digit
+    /// changed.
+    fn reread(&self, cells: &mut [CellReading], uncertain: &mut Vec<usize>) -> bool {
+        let mut cleared: Vec<GrayImage> = self.crops.to_vec();
+        clear_sums(&mut cleared, self.killer);
+        clear_outlines(&mut cleared);
+        let again: Vec<(usize, CellReading, bool)> = (0..cleared.len())
+            .into_par_iter()
+            .filter_map(|cell| {
+                let crop = cleared.get(cell)?;
+                let mut read = [self.model.read_prepared(&self.model.prepare(crop))];
+                let unsure =
+                    !to_layout_values(self.model, self.alphabet, self.size, &mut read).is_empty();
+                let [read] = read;
+                (read.value != 0).then_some((cell, read, unsure))
+            })
+            .collect();
+        let mut changed = false;
+        for (cell, read, unsure) in again {
+            let Some(first) = cells.get_mut(cell) else {
+                continue;
+            };
+            changed |= read.value != first.value;
+            *first = read;
+            uncertain.retain(|&c| c != cell);
+            if unsure {
+                uncertain.push(cell);
+            }
+        }
+        uncertain.sort_unstable();
+        changed
     }
 }
 
