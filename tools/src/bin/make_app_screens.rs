@@ -5,7 +5,14 @@
 //! grid), with or without a frame, a timer above the grid and a number pad
 //! below it, at phone and desktop window sizes, some shared as JPEG.
 //!
-//! `cargo run --release -p sudoku-lens-tools --bin make_app_screens -- [--seed N] [--count N] DST`
+//! `cargo run --release -p sudoku-lens-tools --bin make_app_screens -- [--seed N] [--count N] [--marks] DST`
+//!
+//! With `--marks`, the grids of up to 9 x 9 are drawn as a player leaves
+//! them part way: most empty cells hold candidate marks, two to four small
+//! digits each, at their places in a 3 x 3 block (the 1 top left, the 9
+//! bottom right), in the digits' colour or a grey. The puzzle's text is the
+//! same: marks are never givens. The other choices are those of the same
+//! seed without marks.
 //!
 //! Writes `DST/app-NNN.png` (or `.jpg`) with `app-NNN.txt`, the puzzle as
 //! `sudoku-lens eval DST` expects it beside each image. Everything follows
@@ -54,6 +61,16 @@ const GIVEN_SHARE: (f32, f32) = (0.35, 0.5);
 const LARGE_GIVEN_SHARE: (f32, f32) = (0.6, 0.7);
 /// Quality of the JPEG-shared screenshots.
 const JPEG_QUALITY: u8 = 80;
+/// With `--marks`: the share of empty cells that hold marks ...
+const MARKED_SHARE: f32 = 0.7;
+/// ... how many each holds at most (fewer where the cell has fewer
+/// candidates; at least two) ...
+const MOST_MARKS: usize = 4;
+/// ... and their height, in cells, as apps draw them.
+const MARK_HEIGHT: (f32, f32) = (0.2, 0.3);
+/// A grey mark's colour: this share of the way from the digits' colour to
+/// the grid's.
+const GREY_MARK: f32 = 0.45;
 
 /// How a screen is drawn.
 struct Theme {
@@ -104,7 +121,7 @@ fn fail(message: String) -> ! {
 }
 
 fn main() {
-    let (seed, count, dst) = parse_args();
+    let (seed, count, marks, dst) = parse_args();
     std::fs::create_dir_all(&dst)
         .unwrap_or_else(|e| fail(format!("cannot create {}: {e}", dst.display())));
     let root = repo_root();
@@ -121,7 +138,13 @@ fn main() {
         let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
         let screen = Screen::pick(&mut rng);
         let puzzle = screen.puzzle(rng.next_u64());
-        let img = screen.draw(&puzzle, &fonts[screen.font], &mut rng);
+        let (mut img, place) = screen.draw(&puzzle, &fonts[screen.font], &mut rng);
+        if marks {
+            // A generator of its own: the screen's other choices stay
+            // those of the seed without marks.
+            let mut marks_rng = Rng::new(rng.next_u64() ^ MARKS_SALT);
+            screen.draw_marks(&mut img, &puzzle, &fonts[screen.font], place, &mut marks_rng);
+        }
         let name = format!("app-{i:03}");
         let path = dst.join(format!(
             "{name}.{}",
@@ -139,8 +162,11 @@ fn main() {
     }
 }
 
-fn parse_args() -> (u64, usize, PathBuf) {
-    let (mut seed, mut count, mut dst) = (1u64, 40usize, None);
+/// Mixed into the seed of the marks' generator.
+const MARKS_SALT: u64 = 0x6d61_726b_73;
+
+fn parse_args() -> (u64, usize, bool, PathBuf) {
+    let (mut seed, mut count, mut marks, mut dst) = (1u64, 40usize, false, None);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut number = |flag: &str| -> u64 {
@@ -151,13 +177,15 @@ fn parse_args() -> (u64, usize, PathBuf) {
         match a.as_str() {
             "--seed" => seed = number("--seed"),
             "--count" => count = number("--count") as usize,
+            "--marks" => marks = true,
             _ if a.starts_with('-') => fail(format!("unknown option {a}")),
             _ => dst = Some(PathBuf::from(a)),
         }
     }
-    let dst =
-        dst.unwrap_or_else(|| fail("usage: make_app_screens [--seed N] [--count N] DST".into()));
-    (seed, count, dst)
+    let dst = dst.unwrap_or_else(|| {
+        fail("usage: make_app_screens [--seed N] [--count N] [--marks] DST".into())
+    });
+    (seed, count, marks, dst)
 }
 
 /// The grid's outer edge.
@@ -270,8 +298,9 @@ impl Screen {
         Puzzle::empty(self.layout.clone()).with_values(values)
     }
 
-    /// The whole window: page, timer bar, grid, number pad.
-    fn draw(&self, puzzle: &Puzzle, font: &FontVec, rng: &mut Rng) -> RgbImage {
+    /// The whole window: page, timer bar, grid, number pad; and where the
+    /// grid is (left, top, side).
+    fn draw(&self, puzzle: &Puzzle, font: &FontVec, rng: &mut Rng) -> (RgbImage, (f32, f32, f32)) {
         let (w, h) = self.window;
         let t = self.theme;
         let mut img = RgbImage::from_pixel(w, h, Rgb(t.page));
@@ -295,7 +324,63 @@ impl Screen {
         self.draw_grid(&mut img, puzzle, font, (ox, oy), side);
         let pad_top = oy + side + h * 0.03;
         self.draw_pad(&mut img, font, pad_top, h - pad_top - h * 0.02);
-        img
+        (img, (ox, oy, side))
+    }
+
+    /// Candidate marks in the empty cells of a grid of up to 9 x 9 drawn at
+    /// `(ox, oy, side)`: each of [`MARKED_SHARE`] of them holds two to
+    /// [`MOST_MARKS`] of its candidates (the digits its houses' givens
+    /// leave, the solution's among them only by chance), each at its place
+    /// in a 3 x 3 block.
+    fn draw_marks(
+        &self,
+        img: &mut RgbImage,
+        puzzle: &Puzzle,
+        font: &FontVec,
+        (ox, oy, side): (f32, f32, f32),
+        rng: &mut Rng,
+    ) {
+        let l = puzzle.layout();
+        let (n, values) = (l.width(), puzzle.values());
+        if n > 9 {
+            return;
+        }
+        let cell = side / n as f32;
+        let t = self.theme;
+        let grey: Colour = std::array::from_fn(|i| {
+            (t.digit[i] as f32 + (t.grid[i] as f32 - t.digit[i] as f32) * GREY_MARK) as u8
+        });
+        let colour = if rng.chance(0.5) { t.digit } else { grey };
+        let height = cell * rng.range(MARK_HEIGHT.0, MARK_HEIGHT.1);
+        for (c, _) in values.iter().enumerate().filter(|(_, v)| **v == 0) {
+            if !rng.chance(MARKED_SHARE) {
+                continue;
+            }
+            let mut candidates: Vec<u8> = (1..=n as u8)
+                .filter(|&d| {
+                    l.houses_of(c).iter().all(|&h| {
+                        l.houses()[h as usize]
+                            .cells
+                            .iter()
+                            .all(|&o| values[o as usize] != d)
+                    })
+                })
+                .collect();
+            rng.shuffle(&mut candidates);
+            let keep = 2 + rng.below((MOST_MARKS - 1) as u32) as usize;
+            candidates.truncate(keep);
+            if candidates.len() < 2 {
+                continue;
+            }
+            let (r, k) = l.position(c);
+            for d in candidates {
+                let (i, j) = ((d - 1) % 3, (d - 1) / 3);
+                let x = ox + (k as f32 + (i as f32 + 0.5) / 3.0) * cell;
+                let y = oy + (r as f32 + (j as f32 + 0.5) / 3.0) * cell;
+                let symbol = char::from_digit(d as u32, 10).expect("a digit");
+                glyph_centred(img, font, symbol, x, y, height, colour);
+            }
+        }
     }
 
     fn draw_grid(
