@@ -506,6 +506,7 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
             alphabet,
             size,
             crops: &crops,
+            prepared: &prepared,
             killer: k,
         };
         if read_again.reread(&mut cells, &mut uncertain) {
@@ -603,26 +604,40 @@ struct KillerCells<'a> {
     model: &'a Model,
     alphabet: Alphabet,
     size: usize,
-    /// The cells' crops, upright, as the page was read.
+    /// The cells' crops, upright, as the page was read, and as they were
+    /// prepared.
     crops: &'a [GrayImage],
+    prepared: &'a [Prepared],
     killer: &'a KillerReading,
 }
 
 impl KillerCells<'_> {
-    /// Reads each cell again without the killer's print, and keeps that
-    /// reading where it finds a digit (the print painted over leaves a
-    /// digit whole or nothing: no digit read before is dropped for a
-    /// blank). `uncertain` follows the new readings. Whether any digit
-    /// changed.
+    /// Reads again without the killer's print each cell with a sum, and
+    /// each cell with ink read as no digit, and keeps that reading where it
+    /// finds a digit (the print painted over leaves a digit whole or
+    /// nothing: no digit read before is dropped for a blank). `uncertain`
+    /// follows the new readings. Whether any digit changed.
     fn reread(&self, cells: &mut [CellReading], uncertain: &mut Vec<usize>) -> bool {
-        let mut cleared: Vec<GrayImage> = self.crops.to_vec();
-        clear_sums(&mut cleared, self.killer);
-        clear_outlines(&mut cleared);
-        let again: Vec<(usize, CellReading, bool)> = (0..cleared.len())
+        let mut with_sums: Vec<GrayImage> = self.crops.to_vec();
+        clear_sums(&mut with_sums, self.killer);
+        let summed = |cell: usize| self.killer.sum_ink.iter().any(|&(c, _)| c == cell);
+        let inked = |cell: usize| {
+            cells.get(cell).is_some_and(|c| c.value == 0)
+                && !matches!(
+                    self.prepared.get(cell),
+                    Some(Prepared::Empty {
+                        reason: EmptyReason::NoInk,
+                        ..
+                    }) | None
+                )
+        };
+        let again: Vec<(usize, CellReading, bool)> = with_sums
             .into_par_iter()
-            .filter_map(|cell| {
-                let crop = cleared.get(cell)?;
-                let mut read = [self.model.read_prepared(&self.model.prepare(crop))];
+            .enumerate()
+            .filter(|&(cell, _)| summed(cell) || inked(cell))
+            .filter_map(|(cell, mut crop)| {
+                clear_outlines(std::slice::from_mut(&mut crop));
+                let mut read = [self.model.read_prepared(&self.model.prepare(&crop))];
                 let unsure =
                     !to_layout_values(self.model, self.alphabet, self.size, &mut read).is_empty();
                 let [read] = read;
