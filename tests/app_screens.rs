@@ -2,8 +2,10 @@
 //! puzzle in its `NAME.txt`, in its own size. `app-NNN.png` is `app-NNN` of
 //! `cargo run --release -p sudoku-lens-tools --bin make_app_screens -- --seed 1 DIR`
 //! (thin light inner lines one pixel wide on desktop-sized windows, a number
-//! pad below); `dark-page-6x6-*.png` are drawn by `draw-6x6.sh` beside them
-//! (a white 6x6 on a dark page whose frame the page joins).
+//! pad below); `marks-S-NNN.png` is `app-NNN` of the same tool with
+//! `--seed S --marks` (candidate marks in most empty cells);
+//! `dark-page-6x6-*.png` are drawn by `draw-6x6.sh` beside them (a white
+//! 6x6 on a dark page whose frame the page joins).
 
 use std::path::Path;
 
@@ -53,4 +55,12 @@ fn a_white_6x6_on_a_dark_page_is_not_read_as_its_inner_4x4() {
 #[test]
 fn a_white_16x16_on_a_dark_page_reads_as_a_16x16() {
     reads_as_its_text("app-024");
+}
+
+#[test]
+fn candidate_marks_are_never_read_as_givens() {
+    // A mark's 5 sits at the cell's centre, where a given stands: six of
+    // them on this 8 x 8 and six on this classic were read as given 5s.
+    reads_as_its_text("marks-11-024");
+    reads_as_its_text("marks-12-034");
 }

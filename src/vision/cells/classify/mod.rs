@@ -479,6 +479,7 @@ impl Model {
                 print.is_some_and(|p| p.foreign(s)) || unlike() || taller()
             })
             .collect();
+        let mark_below = mark_height(&typical, &scored);
         // On a page a player has written on, ink wider and fainter than
         // the print of its digit is theirs too.
         let written_on = told.iter().filter(|&&t| t).count() >= PRINT_HAND_LEAST;
@@ -488,6 +489,8 @@ impl Model {
             .map(|(i, s)| {
                 if told[i] || (written_on && wider_and_fainter(i, &typical, &scored)) {
                     s.reading_as_foreign()
+                } else if mark_below.is_some_and(|h| s.ink && s.shape < h) {
+                    s.reading_as_mark()
                 } else {
                     s.reading(s.ink && s.dmin <= limit)
                 }
@@ -530,6 +533,7 @@ impl Model {
         Scored {
             ink: true,
             height: ink.body,
+            shape: ink.height,
             darkness: ink.darkness,
             width: ink.width,
             first: ranked.first,
@@ -810,6 +814,16 @@ pub const PRINT_HAND_LEAST: usize = 3;
 /// unlike it. On the phone photos it is 0.07-0.28.
 pub const PRINT_SPREAD_LEAST: f32 = 0.08;
 
+/// An ink shape shorter than this share of the page's typical print (the
+/// median height of its shapes, [`mark_height`]) is a candidate mark, never
+/// a given: a solving app draws its marks at 0.2-0.3
+/// of a cell in their places of a 3 x 3 block, and the 5's place is the
+/// cell's centre, where a given stands; its givens are 0.5-0.7 of a cell.
+/// Print is one size on a page: 99% of the givens on the 12 MP photos are
+/// within 1.08 of their page's print height, and a player's digits read as
+/// print, which raise the median, are at most about 1.5 times it.
+pub const PRINT_SHORTER: f32 = 0.6;
+
 /// The page's print: the median nearest-prototype distance and height of
 /// the digits read at least [`PRINT_SURE`], when there are
 /// [`PAGE_MIN_DIGITS`] of them.
@@ -872,6 +886,18 @@ impl PagePrint {
     fn tall_near_type(&self, s: &Scored) -> bool {
         s.ink && s.dmin <= PRINT_FAR && s.height >= PRINT_TALLER_AT_PAR * self.height
     }
+}
+
+/// The height under which an ink shape is a candidate mark:
+/// [`PRINT_SHORTER`] of the median shape height of the page's typical print
+/// (`cells`, see [`typical_print`]: the type alone, not a player's large
+/// digits read as print); `None` below [`PAGE_MIN_DIGITS`] of them.
+fn mark_height(cells: &[usize], scored: &[Scored]) -> Option<f32> {
+    if cells.len() < PAGE_MIN_DIGITS {
+        return None;
+    }
+    let mut heights: Vec<f32> = cells.iter().map(|&i| scored[i].shape).collect();
+    median_of(&mut heights).map(|h| PRINT_SHORTER * h)
 }
 
 /// The cells whose ink is the page's typical print: read at least
@@ -1000,6 +1026,10 @@ struct Scored {
     /// The height of the ink's main piece over the crop's side
     /// ([`prep::Ink::body`]; 0 without ink).
     height: f32,
+    /// The height of the whole ink shape over the crop's side, its pieces
+    /// merged ([`prep::Ink::height`]; 0 without ink): a glyph broken into
+    /// pieces by the photo has a small main piece, but not a small shape.
+    shape: f32,
     /// [`prep::Ink::darkness`] (0 without ink).
     darkness: f32,
     /// The ink's width over the crop's side ([`prep::Ink::width`]; 0
@@ -1018,6 +1048,7 @@ impl Scored {
         Scored {
             ink: false,
             height: 0.0,
+            shape: 0.0,
             darkness: 0.0,
             width: 0.0,
             first: 0,
@@ -1042,6 +1073,17 @@ impl Scored {
             confidence: 1.0 - confidence,
             runner_up: self.first,
             runner_up_confidence: confidence,
+        }
+    }
+
+    /// Ink too small for the page's print ([`mark_height`]): no digit,
+    /// and no given to try in its place either.
+    fn reading_as_mark(&self) -> CellReading {
+        CellReading {
+            value: 0,
+            confidence: self.confidence(),
+            runner_up: 0,
+            runner_up_confidence: 0.0,
         }
     }
 
@@ -1214,6 +1256,7 @@ mod tests {
         Scored {
             ink: true,
             height: 0.6,
+            shape: 0.6,
             darkness: 1.2,
             width: 0.4,
             first: 6,
@@ -1513,10 +1556,34 @@ mod tests {
     }
 
     #[test]
+    fn ink_well_under_the_print_s_size_is_a_mark_not_a_given() {
+        // Five cells of print 0.6 high: ink under 0.36 is a mark.
+        let mut scored: Vec<Scored> = (0..5).map(|_| ink(0.03, 0.95)).collect();
+        let below = mark_height(&[0, 1, 2, 3, 4], &scored).expect("five of print");
+        assert!((below - PRINT_SHORTER * 0.6).abs() < 1e-6);
+        // A glyph broken into pieces keeps its whole shape's height.
+        scored[0].height = 0.2;
+        assert_eq!(mark_height(&[0, 1, 2, 3, 4], &scored), Some(below));
+        // Fewer than five of print set no size.
+        assert_eq!(mark_height(&[0, 1, 2, 3], &scored), None);
+        let mark = Scored {
+            shape: 0.3,
+            ..ink(0.03, 0.95)
+        }
+        .reading_as_mark();
+        assert_eq!(
+            (mark.value, mark.runner_up),
+            (0, 0),
+            "no given, none to try"
+        );
+    }
+
+    #[test]
     fn an_unsure_digit_names_the_next_digit() {
         let unsure = Scored {
             ink: true,
             height: 0.6,
+            shape: 0.6,
             darkness: 1.2,
             width: 0.4,
             first: 5,
