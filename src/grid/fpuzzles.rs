@@ -242,17 +242,22 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// The smallest grid read: the smallest square sudoku. A 1 x 1, 2 x 2 or
+/// 3 x 3 region grid is no puzzle, and the text form has no shape to write
+/// one in, so it would not read back.
+const MIN_SIZE: u64 = 4;
+
 /// The grid's side from its `size` (9 when there is none), checked before
 /// anything is made that size: a side past [`MAX_SIZE`] is refused at
-/// once, whatever it would cost.
+/// once, whatever it would cost, and one under [`MIN_SIZE`] too.
 fn grid_size(size: Option<&Value>) -> Result<usize, String> {
     let Some(v) = size else { return Ok(9) };
     let n = v
         .as_u64()
         .ok_or_else(|| format!("size: expected a whole number, found {v}"))?;
-    if n == 0 || n > MAX_SIZE as u64 {
+    if !(MIN_SIZE..=MAX_SIZE as u64).contains(&n) {
         return Err(format!(
-            "size {n} is not a grid size sudoku-lens reads (1 to {MAX_SIZE}; sudokus are 4, 6, 8, 9, 12, 16 or 25)"
+            "size {n} is not a grid size sudoku-lens reads ({MIN_SIZE} to {MAX_SIZE}; sudokus are 4, 6, 8, 9, 12, 16 or 25)"
         ));
     }
     Ok(n as usize)
@@ -969,7 +974,16 @@ mod tests {
     #[test]
     fn a_size_past_the_largest_grid_is_refused_before_anything_is_made() {
         // 2^32 squared wraps to 0 in 64 bits; 100000 squared is 10 GB.
-        for size in ["4294967296", "100000", "26", "0", "18446744073709551615"] {
+        // A 1 x 1 read, but its text did not read back.
+        for size in [
+            "4294967296",
+            "100000",
+            "26",
+            "0",
+            "1",
+            "3",
+            "18446744073709551615",
+        ] {
             let text = format!(r#"{{"size":{size},"grid":[[{{"value":1}}]]}}"#);
             let e = parse(&text, "big.json", None).unwrap_err();
             assert!(
