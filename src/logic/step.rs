@@ -368,6 +368,9 @@ pub struct Step {
     /// For chains, each chain's nodes in order (forcing chains have one per
     /// branch).
     pub chains: Vec<Vec<ChainNode>>,
+    /// The variant rule the step reasons on (an index into the puzzle's
+    /// rules), for the picture to highlight.
+    pub rule: Option<usize>,
     /// One plain sentence naming the cells (`r1c1`, or `top-left grid, r3c7`).
     pub text: String,
 }
@@ -383,6 +386,7 @@ impl Step {
             cells: Vec::new(),
             houses: Vec::new(),
             chains: Vec::new(),
+            rule: None,
             text: String::new(),
         }
     }

@@ -66,6 +66,8 @@ enum Kind {
 
 #[derive(Clone, Debug)]
 struct SumRule {
+    /// Its index in the puzzle's rules.
+    index: usize,
     /// `Arrow r2c2-r2c5`: the rule as a sentence opens with it.
     name: String,
     /// Every cell of the rule, once each.
@@ -120,7 +122,8 @@ impl Sums {
         }
         let rules: Vec<SumRule> = rules
             .iter()
-            .filter_map(|r| sum_rule(layout, houses, r))
+            .enumerate()
+            .filter_map(|(i, r)| sum_rule(layout, houses, r, i))
             .collect();
         if rules.is_empty() {
             return None;
@@ -161,6 +164,7 @@ impl Sums {
                     .extend(digits(kept).map(|d| Candidate::new(c, d)));
             }
             st.cells.extend(r.cells.iter().copied());
+            st.rule = Some(r.index);
             st.eliminations = elims;
             st.placements = places;
             if cx.text {
@@ -174,7 +178,7 @@ impl Sums {
 
 /// A rule of the sums' kinds as the hints reason on it; `None` for
 /// another rule, and for one whose cells repeat or that asks nothing.
-fn sum_rule(layout: &Layout, houses: &HouseIndex, rule: &Rule) -> Option<SumRule> {
+fn sum_rule(layout: &Layout, houses: &HouseIndex, rule: &Rule, index: usize) -> Option<SumRule> {
     let to = |cs: &[u32]| cs.iter().map(|&c| c as usize).collect::<Vec<usize>>();
     let all_differ = |cs: &[usize]| {
         cs.iter()
@@ -228,7 +232,12 @@ fn sum_rule(layout: &Layout, houses: &HouseIndex, rule: &Rule) -> Option<SumRule
     if let Some(first) = name.get(..1) {
         name = first.to_uppercase() + &name[1..];
     }
-    Some(SumRule { name, cells, kind })
+    Some(SumRule {
+        index,
+        name,
+        cells,
+        kind,
+    })
 }
 
 /// The symbols of cell `c`: its candidates, or its placed symbol's bit.
