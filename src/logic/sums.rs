@@ -38,6 +38,10 @@ pub(crate) const MAX_CIRCLE_FILLINGS: usize = 729;
 /// each takes a few thousand. A rule that needs more is passed over.
 pub(crate) const SUM_BUDGET: u32 = 50_000;
 
+/// The most cells of a rule: the filling search marks each cell's earlier
+/// neighbours in 32 bits. A longer rule is passed over.
+const MAX_CELLS: usize = 32;
+
 /// Sums or places listed in a sentence; more are counted.
 const SUMS_LISTED: usize = 6;
 
@@ -223,6 +227,7 @@ fn sum_rule(layout: &Layout, houses: &HouseIndex, rule: &Rule, index: usize) -> 
     once.sort_unstable();
     once.dedup();
     if cells.is_empty()
+        || cells.len() > MAX_CELLS
         || once.len() != cells.len()
         || once.iter().any(|&c| c >= houses.cell_count())
     {
