@@ -493,14 +493,33 @@ fn sums_or(made: &[u32]) -> String {
     }
 }
 
-/// `9 in r2c3 or r2c4, or 8 in r2c5`: eliminations as what no filling puts.
+/// `9 in r2c3 or r2c4, or 8 in r2c5`: eliminations as what no filling
+/// puts, by symbol; or by cell (`1 or 2 in r8c2, or 5 in r2c2`) when that
+/// takes fewer parts.
 fn puts(cx: &Ctx, elims: &[Candidate]) -> String {
-    let parts: Vec<String> = by_digit(elims)
+    let by_symbol: Vec<String> = by_digit(elims)
         .map(|(d, cells)| {
             let names: Vec<String> = cells.iter().map(|&c| cx.cell(c)).collect();
             format!("{} in {}", cx.sym(d), join_or(&names))
         })
         .collect();
+    let mut cells: Vec<usize> = elims.iter().map(|e| e.cell).collect();
+    cells.dedup();
+    let parts = if cells.len() < by_symbol.len() {
+        cells
+            .iter()
+            .map(|&c| {
+                let v: Vec<String> = elims
+                    .iter()
+                    .filter(|e| e.cell == c)
+                    .map(|e| cx.sym(e.digit).to_string())
+                    .collect();
+                format!("{} in {}", join_or(&v), cx.cell(c))
+            })
+            .collect()
+    } else {
+        by_symbol
+    };
     match parts.as_slice() {
         [init @ .., last] if !init.is_empty() => format!("{}, or {last}", init.join(", ")),
         _ => parts.join(""),
@@ -778,6 +797,8 @@ mod tests {
             st.text
         );
         assert!(st.text.contains("may repeat"), "{}", st.text);
+        // Grouped by cell, the fewer parts: r1c4 loses 3 and 4 at once.
+        assert!(st.text.contains("3 or 4 in r1c4"), "{}", st.text);
     }
 
     #[test]
