@@ -1023,6 +1023,10 @@ fn draw_marks(
     }
 }
 
+/// The opacity of a variant rule's cells tinted under a step about it:
+/// the exported picture's (see [`super::doc::RULE_TINT`]).
+const RULE_TINT_ALPHA: f32 = super::doc::RULE_TINT.0[3] as f32 / 255.0;
+
 /// A hint's whole step: its pattern's cells outlined and candidates
 /// ringed, what it places large in green on a patch over the cell's
 /// marks and boxed, what it strikes out in red and crossed: each its own
@@ -1039,6 +1043,18 @@ fn draw_step(
     pal: &Palette,
 ) {
     let cells = quads.len();
+    // A step about a variant rule tints the rule's cells (its own), as
+    // the exported picture does.
+    if st.rule.is_some() {
+        for &cell in st.cells.iter().filter(|&&c| c < cells) {
+            let tint = pal.hint_pattern.gamma_multiply(RULE_TINT_ALPHA);
+            painter.add(Shape::convex_polygon(
+                quads[cell].to_vec(),
+                tint,
+                Stroke::NONE,
+            ));
+        }
+    }
     for &cell in st.cells.iter().filter(|&&c| c < cells) {
         painter.add(Shape::closed_line(
             quads[cell].to_vec(),

@@ -52,8 +52,14 @@ pub fn annotated(
     annotated_with_step(source, snap, solution, None)
 }
 
+/// The tint of a variant rule's cells under a hint's whole step about it:
+/// the step pattern's orange, faint enough for the print and the step's
+/// marks to read through.
+pub const RULE_TINT: image::Rgba<u8> = image::Rgba([230, 110, 0, 60]);
+
 /// [`annotated`], with a hint's whole step drawn over it as the window
-/// shows it at the hint's last level.
+/// shows it at the hint's last level (over the cells of the variant rule
+/// it reasons on, tinted).
 pub fn annotated_with_step(
     source: &Source,
     snap: &Snapshot,
@@ -68,6 +74,10 @@ pub fn annotated_with_step(
     overlay::mark_wrong(&mut image, &snap.located, snap.puzzle.values(), &wrong)
         .map_err(|e| e.to_string())?;
     if let Some(step) = step {
+        // A step about a variant rule shows the rule's cells first.
+        if let Some(rule) = step.rule.and_then(|i| snap.puzzle.rules().get(i)) {
+            overlay::draw_rule_highlight(&mut image, &snap.located, rule, RULE_TINT);
+        }
         overlay::hint::draw_step(
             &mut image,
             &snap.located,
@@ -1047,6 +1057,52 @@ mod tests {
             panic!("{name} is one puzzle");
         };
         Doc::from_text(name.into(), None, p)
+    }
+
+    #[test]
+    fn a_step_about_a_rule_tints_the_rules_cells_in_the_picture() {
+        use crate::logic::Technique;
+        let doc = text_doc(
+            "arrow.txt",
+            include_str!("../../samples/puzzles/variants/arrow.txt"),
+        );
+        let snap = &doc.current;
+        let rule = &snap.puzzle.rules()[0];
+        let cells = rule.cells(doc.layout());
+        let mut step = Step::new(Technique::VariantRule);
+        step.cells = cells.iter().map(|&c| c as usize).collect();
+        let plain = annotated_with_step(&doc.source, snap, None, Some(&step)).unwrap();
+        step.rule = Some(0);
+        let lit = annotated_with_step(&doc.source, snap, None, Some(&step)).unwrap();
+        // The rule's cells, as pixel rectangles (a rendered grid is square).
+        let rects: Vec<[f32; 4]> = cells
+            .iter()
+            .map(|&c| {
+                let (r, k) = doc.layout().position(c as usize);
+                let a = snap.located.canvas_to_image(k as f32, r as f32);
+                let b = snap.located.canvas_to_image(k as f32 + 1.0, r as f32 + 1.0);
+                [
+                    a[0].min(b[0]),
+                    a[1].min(b[1]),
+                    a[0].max(b[0]),
+                    a[1].max(b[1]),
+                ]
+            })
+            .collect();
+        let inside = |x: u32, y: u32| {
+            let (x, y) = (x as f32, y as f32);
+            rects
+                .iter()
+                .any(|r| x >= r[0] - 2.0 && y >= r[1] - 2.0 && x <= r[2] + 2.0 && y <= r[3] + 2.0)
+        };
+        let mut changed = 0;
+        for (x, y, p) in lit.enumerate_pixels() {
+            if p != plain.get_pixel(x, y) {
+                assert!(inside(x, y), "({x}, {y}) lies outside the rule's cells");
+                changed += 1;
+            }
+        }
+        assert!(changed > 0, "the rule's cells are not tinted");
     }
 
     #[test]

@@ -37,9 +37,9 @@ const NONE: u32 = u32::MAX;
 /// The most cells of a 45 rule group worth reasoning on.
 const MAX_GROUP: usize = 8;
 /// The most symbols the filling search takes (its memo has 2^n entries).
-const MAX_SYMBOLS: usize = 16;
+pub(super) const MAX_SYMBOLS: usize = 16;
 /// Combinations listed in a sentence; more are counted.
-const LISTED: usize = 5;
+pub(super) const LISTED: usize = 5;
 
 /// A cage of the puzzle.
 #[derive(Clone, Debug)]
@@ -75,7 +75,7 @@ pub(crate) struct Killer {
 
 /// Buffers of the filling search, reused from call to call.
 #[derive(Default)]
-struct Scratch {
+pub(super) struct Scratch {
     memo: Vec<u8>,
     support: Vec<u32>,
     combos: Vec<u32>,
@@ -87,14 +87,20 @@ struct Scratch {
     /// The least and most the cells from each on can add up to.
     low: Vec<u32>,
     high: Vec<u32>,
+    /// Steps left to the searches of [`Scratch::fill_within`] over
+    /// fillings whose symbols may repeat.
+    budget: u32,
+    /// Such a search ran out of steps.
+    gave_up: bool,
 }
 
 /// The symbols each cell can take in some filling, and the filling's sets.
-struct Fill<'a> {
-    support: &'a [u32],
+pub(super) struct Fill<'a> {
+    /// For each empty cell of the group, in order.
+    pub support: &'a [u32],
     /// The sets of symbols (placed ones included) of the fillings; empty
     /// for a derived cage whose symbols may repeat.
-    combos: &'a [u32],
+    pub combos: &'a [u32],
 }
 
 impl Killer {
@@ -149,9 +155,59 @@ impl Scratch {
         &mut self,
         g: &Candidates,
         cells: &[usize],
+        placed: (u32, u32),
+        target: (u32, u32),
+        distinct: bool,
+    ) -> Option<Fill<'_>> {
+        self.search(g, cells, &|_| u32::MAX, placed, target, distinct, None)
+    }
+
+    /// Sets the steps the next searches of [`Scratch::fill_within`] may
+    /// take between them.
+    pub(super) fn set_budget(&mut self, steps: u32) {
+        self.budget = steps;
+        self.gave_up = false;
+    }
+
+    /// Whether a search of [`Scratch::fill_within`] ran out of steps since
+    /// [`Scratch::set_budget`].
+    pub(super) fn gave_up(&self) -> bool {
+        self.gave_up
+    }
+
+    /// [`Scratch::fill`] with each empty cell's candidates limited to
+    /// `keep(cell)`; where the symbols may repeat, the search draws on the
+    /// budget ([`Scratch::set_budget`]) and, once it is spent, gives `None`
+    /// and says so ([`Scratch::gave_up`]).
+    pub(super) fn fill_within(
+        &mut self,
+        g: &Candidates,
+        cells: &[usize],
+        keep: &dyn Fn(usize) -> u32,
+        placed: (u32, u32),
+        target: (u32, u32),
+        distinct: bool,
+    ) -> Option<Fill<'_>> {
+        if self.gave_up {
+            return None;
+        }
+        let budget = self.budget;
+        self.search(g, cells, keep, placed, target, distinct, Some(budget))
+    }
+
+    /// The search of [`Scratch::fill`] and [`Scratch::fill_within`]:
+    /// `budget` for the latter, `None` for a search over repeating symbols
+    /// that falls back on the sum alone after [`SEEING_BUDGET`] steps.
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        g: &Candidates,
+        cells: &[usize],
+        keep: &dyn Fn(usize) -> u32,
         (used, have): (u32, u32),
         (sum, must): (u32, u32),
         distinct: bool,
+        budget: Option<u32>,
     ) -> Option<Fill<'_>> {
         let n = g.size();
         self.cands.clear();
@@ -159,7 +215,7 @@ impl Scratch {
             cells
                 .iter()
                 .filter(|&&c| g.value(c) == 0)
-                .map(|&c| g.cell(c)),
+                .map(|&c| g.cell(c) & keep(c)),
         );
         let k = self.cands.len();
         self.support.clear();
@@ -179,64 +235,84 @@ impl Scratch {
             walk.distinct(0, used)
         } else {
             let rest = sum.checked_sub(have)?;
-            let houses = g.houses();
-            let empty = || cells.iter().copied().filter(|&c| g.value(c) == 0);
-            self.sees.clear();
-            for (i, a) in empty().enumerate() {
-                let earlier = empty()
-                    .take(i)
-                    .enumerate()
-                    .filter(|&(_, b)| houses.sees(a, b))
-                    .fold(0u32, |m, (j, _)| m | 1 << j);
-                self.sees.push(earlier);
-            }
-            self.picks.clear();
-            self.picks.resize(k, 0);
-            self.low.clear();
-            self.low.resize(k + 1, 0);
-            self.high.clear();
-            self.high.resize(k + 1, 0);
-            for i in (0..k).rev() {
-                let m = self.cands[i];
-                if m == 0 {
-                    return None;
-                }
-                self.low[i] = self.low[i + 1] + m.trailing_zeros() + 1;
-                self.high[i] = self.high[i + 1] + 32 - m.leading_zeros();
-            }
-            let mut walk = Seeing {
-                cands: &self.cands,
-                sees: &self.sees,
-                low: &self.low,
-                high: &self.high,
-                picks: &mut self.picks,
-                sum: rest,
-                budget: SEEING_BUDGET,
-                support: &mut self.support,
-            };
-            let ok = walk.walk(0, 0);
-            if walk.budget == 0 {
-                // Too many fillings to list: the sum alone, cells free to repeat.
-                self.support.iter_mut().for_each(|s| *s = 0);
-                self.memo.clear();
-                self.memo.resize((k + 1) * (rest as usize + 1), 0);
-                let mut walk = Walk {
-                    cands: &self.cands,
-                    sum: rest,
-                    must: 0,
-                    memo: &mut self.memo,
-                    support: &mut self.support,
-                    combos: &mut self.combos,
-                };
-                walk.repeating(0, 0)
-            } else {
-                ok
-            }
+            self.repeating(g, cells, rest, budget)?
         };
         ok.then_some(Fill {
             support: &self.support,
             combos: &self.combos,
         })
+    }
+
+    /// The fillings of the empty `cells` (candidates in `self.cands`) that
+    /// add up to `rest`, their symbols differing where they share a house:
+    /// each walked within `budget` steps (see [`Scratch::search`]). `None`
+    /// when a cell has no candidate, or a budget was spent.
+    fn repeating(
+        &mut self,
+        g: &Candidates,
+        cells: &[usize],
+        rest: u32,
+        budget: Option<u32>,
+    ) -> Option<bool> {
+        let k = self.cands.len();
+        let houses = g.houses();
+        let empty = || cells.iter().copied().filter(|&c| g.value(c) == 0);
+        self.sees.clear();
+        for (i, a) in empty().enumerate() {
+            let earlier = empty()
+                .take(i)
+                .enumerate()
+                .filter(|&(_, b)| houses.sees(a, b))
+                .fold(0u32, |m, (j, _)| m | 1 << j);
+            self.sees.push(earlier);
+        }
+        self.picks.clear();
+        self.picks.resize(k, 0);
+        self.low.clear();
+        self.low.resize(k + 1, 0);
+        self.high.clear();
+        self.high.resize(k + 1, 0);
+        for i in (0..k).rev() {
+            let m = self.cands[i];
+            if m == 0 {
+                return None;
+            }
+            self.low[i] = self.low[i + 1] + m.trailing_zeros() + 1;
+            self.high[i] = self.high[i + 1] + 32 - m.leading_zeros();
+        }
+        let mut walk = Seeing {
+            cands: &self.cands,
+            sees: &self.sees,
+            low: &self.low,
+            high: &self.high,
+            picks: &mut self.picks,
+            sum: rest,
+            budget: budget.unwrap_or(SEEING_BUDGET),
+            support: &mut self.support,
+        };
+        let ok = walk.walk(0, 0);
+        let spent = walk.budget == 0;
+        if budget.is_some() {
+            self.budget = walk.budget;
+            self.gave_up = spent;
+            return (!spent).then_some(ok);
+        }
+        if !spent {
+            return Some(ok);
+        }
+        // Too many fillings to list: the sum alone, cells free to repeat.
+        self.support.iter_mut().for_each(|s| *s = 0);
+        self.memo.clear();
+        self.memo.resize((k + 1) * (rest as usize + 1), 0);
+        let mut walk = Walk {
+            cands: &self.cands,
+            sum: rest,
+            must: 0,
+            memo: &mut self.memo,
+            support: &mut self.support,
+            combos: &mut self.combos,
+        };
+        Some(walk.repeating(0, 0))
     }
 }
 
@@ -502,13 +578,13 @@ fn cage_name(cx: &Ctx, sum: u32, cells: &[usize]) -> String {
 }
 
 /// `8+9`.
-fn combo_name(cx: &Ctx, mask: u32) -> String {
+pub(super) fn combo_name(cx: &Ctx, mask: u32) -> String {
     let v: Vec<String> = digits(mask).map(|d| cx.sym(d).to_string()).collect();
     v.join("+")
 }
 
 /// `a`, `a or b`, `a, b or c`.
-fn join_or(items: &[String]) -> String {
+pub(super) fn join_or(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
@@ -541,7 +617,7 @@ fn outcome(g: &Candidates, cells: &[usize], support: &[u32]) -> (Vec<Candidate>,
 
 /// `So r1c5 and r2c5 can only be 8 or 9, and r3c3 only 1.`: what the
 /// cells that lost candidates keep.
-fn keeps(cx: &Ctx, g: &Candidates, elims: &[Candidate]) -> String {
+pub(super) fn keeps(cx: &Ctx, g: &Candidates, elims: &[Candidate]) -> String {
     let mut groups: Vec<(u32, Vec<usize>)> = Vec::new();
     let mut seen: Vec<usize> = Vec::new();
     for e in elims {
@@ -650,7 +726,7 @@ fn reasons(
 }
 
 /// The symbols placed in `cells`, as bits, and their sum.
-fn placed(g: &Candidates, cells: &[usize]) -> (u32, u32) {
+pub(super) fn placed(g: &Candidates, cells: &[usize]) -> (u32, u32) {
     cells.iter().fold((0, 0), |(m, s), &c| match g.value(c) {
         0 => (m, s),
         v => (m | 1 << (v - 1), s + v as u32),

@@ -34,6 +34,7 @@ mod single_digit;
 mod singles;
 mod step;
 mod subsets;
+mod sums;
 mod unique;
 mod wings;
 
@@ -190,9 +191,13 @@ const GROUPS: &[&[Technique]] = {
         &[VariantRule],
         &[NakedSingle],
         &[CageCombination],
+        &[ArrowSum],
         &[DirectHiddenTriple],
+        &[LittleKillerSum],
         &[Pointing],
         &[Innies],
+        &[RegionSumLine],
+        &[SandwichSum],
         &[Claiming, LockedCandidates],
         &[CageLocked],
         &[NakedPair],
@@ -249,6 +254,10 @@ const BY_COST: &[Technique] = {
         Claiming,
         LockedCandidates,
         CageCombination,
+        ArrowSum,
+        LittleKillerSum,
+        RegionSumLine,
+        SandwichSum,
         Innies,
         CageLocked,
         InniesSum,
@@ -305,6 +314,9 @@ pub struct Logic {
     killer: Option<killer::Killer>,
     /// What each variant rule alone rules out (none without rules).
     variant: Option<crate::solve::RuleEliminations>,
+    /// The sum rules' combinations (none without arrows, little
+    /// killers, sandwiches or region sum lines).
+    sums: Option<sums::Sums>,
     /// When the solver's searches and the loops over steps give up.
     budget: Budget,
 }
@@ -350,6 +362,7 @@ impl Logic {
                     puzzle.layout(),
                     puzzle.rules(),
                 ));
+                logic.sums = sums::Sums::new(puzzle.layout(), &logic.houses, puzzle.rules());
             }
             Ok(logic)
         }
@@ -371,6 +384,7 @@ impl Logic {
             houses,
             killer: None,
             variant: None,
+            sums: None,
             budget: Budget::default(),
         }
     }
@@ -719,6 +733,9 @@ impl Logic {
                 self.variant.as_ref()?,
             ),
             CageCombination => killer::combinations(g, cx, self.killer.as_mut()?),
+            ArrowSum | LittleKillerSum | RegionSumLine | SandwichSum => {
+                self.sums.as_mut()?.find(g, cx, t)
+            }
             Innies => killer::innies(g, cx, self.killer.as_mut()?, true),
             InniesSum => killer::innies(g, cx, self.killer.as_mut()?, false),
             CageLocked => killer::locked(g, cx, self.killer.as_mut()?),

@@ -39,6 +39,7 @@ pub(crate) fn find(
                 .extend(digits(mask).map(|d| Candidate::new(cell, d)));
         }
         st.cells = rule.cells(layout).iter().map(|&c| c as usize).collect();
+        st.rule = Some(i);
         if cx.text {
             st.text = format!("{}: {}", rule.describe(layout), cx.losses(&st.eliminations));
         }

@@ -29,13 +29,26 @@ pub enum Technique {
     /// The sets of symbols that make a cage's sum and fit its cells'
     /// candidates: what no such filling uses leaves the cage's cells.
     CageCombination,
+    /// An arrow's fillings: the sums its circle can hold that its line's
+    /// candidates can make, and what no such filling puts in a cell.
+    ArrowSum,
     /// A hidden triple that leaves a hidden single in its house.
     DirectHiddenTriple,
+    /// A little killer's fillings (symbols repeating only where the cells
+    /// share no house): what none puts in a cell leaves it.
+    LittleKillerSum,
     /// A symbol's places in a box all lie in one row or column.
     Pointing,
     /// The 45 rule fixes one cell: a house (or a few neighbouring ones)
     /// less the cages inside it, or the cages covering it less the house.
     Innies,
+    /// A region sum line's parts: the sums each can make with its
+    /// candidates that the others can too, and what no part's filling of
+    /// them puts in a cell.
+    RegionSumLine,
+    /// A sandwich: the places of its 1 and largest symbol whose cells
+    /// between can make the sum, and what no such filling puts in a cell.
+    SandwichSum,
     /// A symbol's places in a row or column all lie in one box.
     Claiming,
     /// A symbol's places in a house all lie in another house (two rows of
@@ -112,9 +125,13 @@ pub const ALL: &[Technique] = &[
     Technique::VariantRule,
     Technique::NakedSingle,
     Technique::CageCombination,
+    Technique::ArrowSum,
     Technique::DirectHiddenTriple,
+    Technique::LittleKillerSum,
     Technique::Pointing,
     Technique::Innies,
+    Technique::RegionSumLine,
+    Technique::SandwichSum,
     Technique::Claiming,
     Technique::LockedCandidates,
     Technique::CageLocked,
@@ -172,6 +189,12 @@ impl Technique {
     /// X-chain (6.6), a W-wing its eight-link forcing chain (7.0 + 0.1). A
     /// finned fish is a fish whose fin makes SE fall back on a grouped
     /// chain; it sits just above the plain X-chains.
+    ///
+    /// The sum rules' combinations sit beside the cage's (2.4), which SE
+    /// does not rate: an arrow's line is a cage whose sum its circle holds
+    /// (2.4); a little killer's symbols may repeat, which takes more care
+    /// (2.5); a region sum line weighs its parts against each other (2.6);
+    /// a sandwich first finds where its ends can stand (2.7).
     pub fn base(self) -> f32 {
         use Technique::*;
         match self {
@@ -183,9 +206,10 @@ impl Technique {
             DirectHiddenPair => 2.0,
             VariantRule => 2.1,
             NakedSingle => 2.3,
-            CageCombination => 2.4,
-            DirectHiddenTriple => 2.5,
-            Pointing | Innies => 2.6,
+            CageCombination | ArrowSum => 2.4,
+            DirectHiddenTriple | LittleKillerSum => 2.5,
+            Pointing | Innies | RegionSumLine => 2.6,
+            SandwichSum => 2.7,
             Claiming | LockedCandidates | CageLocked => 2.8,
             NakedPair | InniesSum => 3.0,
             CageClash => 3.2,
@@ -227,6 +251,10 @@ impl Technique {
             VariantRule => "variant rule",
             NakedSingle => "naked single",
             CageCombination => "cage combinations",
+            ArrowSum => "arrow sums",
+            LittleKillerSum => "little killer sums",
+            RegionSumLine => "region sum line sums",
+            SandwichSum => "sandwich sums",
             DirectHiddenTriple => "direct hidden triple",
             Pointing => "pointing",
             Innies => "45 rule",
@@ -340,6 +368,9 @@ pub struct Step {
     /// For chains, each chain's nodes in order (forcing chains have one per
     /// branch).
     pub chains: Vec<Vec<ChainNode>>,
+    /// The variant rule the step reasons on (an index into the puzzle's
+    /// rules), for the picture to highlight.
+    pub rule: Option<usize>,
     /// One plain sentence naming the cells (`r1c1`, or `top-left grid, r3c7`).
     pub text: String,
 }
@@ -355,6 +386,7 @@ impl Step {
             cells: Vec::new(),
             houses: Vec::new(),
             chains: Vec::new(),
+            rule: None,
             text: String::new(),
         }
     }

@@ -363,3 +363,36 @@ fn every_variant_sample_is_explained_to_the_end_and_every_step_is_true() {
         by_logic.len()
     );
 }
+
+/// Generated puzzles of the sum families: every step true, and the sum
+/// rules' own steps among them.
+#[test]
+fn generated_sum_rules_are_explained_by_their_fillings_and_every_step_is_true() {
+    let families = [
+        ("arrow", Technique::ArrowSum),
+        ("little-killer", Technique::LittleKillerSum),
+        ("sandwich", Technique::SandwichSum),
+        ("region-sum", Technique::RegionSumLine),
+    ];
+    for (family, technique) in families {
+        let mut own = 0;
+        for seed in 1..=2 {
+            let v = crate::solve::generate::variant(family, seed).unwrap();
+            let path = explain(&v.puzzle).unwrap_or_else(|e| panic!("{family} #{seed}: {e}"));
+            let logic = Logic::for_puzzle(&v.puzzle).unwrap();
+            check_path(v.puzzle.values(), &path, &v.solution, logic.houses());
+            own += path
+                .steps
+                .iter()
+                .filter(|s| s.technique == technique)
+                .count();
+            eprintln!(
+                "{family} #{seed}: {} steps, rating {:.1}, {}",
+                path.steps.len(),
+                path.rating.difficulty,
+                used(&path)
+            );
+        }
+        assert!(own > 0, "no {technique} step in the {family} puzzles");
+    }
+}
