@@ -1228,11 +1228,12 @@ mod tests {
                 let mut v = thin(&mut s, &full, target, round);
                 if round % 2 == 0 {
                     for _ in 0..1 + rng.below(8) {
-                        v[rng.below(v.len() as u32) as usize] = 0;
+                        let c = rng.below(v.len() as u32) as usize;
+                        v[c] = 0;
                     }
                 } else {
-                    let c = (0..v.len()).filter(|&c| v[c] != 0).nth(round as usize);
-                    let c = c.unwrap();
+                    let givens: Vec<usize> = (0..v.len()).filter(|&c| v[c] != 0).collect();
+                    let c = givens[round as usize % givens.len()];
                     v[c] = v[c] % layout.size() as u8 + 1;
                 }
                 s.set_house_filter(false);
