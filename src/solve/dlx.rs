@@ -19,6 +19,9 @@
 
 use super::budget::Budget;
 
+mod hall;
+pub use hall::MAX_GROUP;
+
 /// Choices a weighted search makes before its first start over (see
 /// [`Dlx::set_conflict_weights`]): some 10 ms of a variant search, enough
 /// for the weights to say where the failures are.
@@ -97,6 +100,8 @@ struct Node {
 enum Advance {
     /// The subset rule ran; false when it found a dead end.
     Reduced(bool),
+    /// The all-different filter ran; false when it found a dead end.
+    Filtered(bool),
     /// A level was opened with an option taken.
     Took,
     /// The search started over from its first level.
@@ -189,6 +194,8 @@ pub struct Dlx {
     spent: u64,
     /// Whether the last search gave up on its budget.
     gave_up: bool,
+    /// All-different groups and their filter (none by default).
+    hall: hall::Hall,
 }
 
 impl Dlx {
@@ -277,6 +284,7 @@ impl Dlx {
             running: Budget::default(),
             spent: 0,
             gave_up: false,
+            hall: hall::Hall::default(),
         };
         d.set_subset_limit(2);
         d
@@ -486,6 +494,11 @@ impl Dlx {
                         alive = ok;
                         continue;
                     }
+                    Advance::Filtered(ok) => {
+                        // What the filter dropped may let `prune` drop more.
+                        alive = ok && (self.hall_seen() == self.undo_len || prune(self));
+                        continue;
+                    }
                     Advance::Took | Advance::Restarted => {
                         alive = prune(self);
                         continue;
@@ -520,6 +533,7 @@ impl Dlx {
         self.stack.clear();
         self.marks.clear();
         self.undo_len = 0;
+        self.hall.reset();
         self.clear_pending();
         self.note_small();
     }
@@ -544,6 +558,9 @@ impl Dlx {
         let forced = self.pop_forced();
         if forced.is_none() && !self.pending.queue.is_empty() {
             return Advance::Reduced(self.reduce());
+        }
+        if forced.is_none() && self.hall_due() {
+            return Advance::Filtered(self.filter_groups());
         }
         let i = forced.unwrap_or_else(|| self.choose());
         if self.len[i] == 0 {
@@ -577,6 +594,9 @@ impl Dlx {
     #[inline]
     fn take_first(&mut self, i: usize) {
         self.visited += 1;
+        if self.hall.on() {
+            self.hall.open_level();
+        }
         let x = self.nodes[i].down;
         self.deactivate(x as usize);
         self.cover(i);
@@ -626,12 +646,18 @@ impl Dlx {
                 return false;
             };
             let mark = self.marks.pop().unwrap_or(0);
+            if self.hall.on() {
+                self.hall.close_level();
+            }
             let x = x as usize;
             let i = self.nodes[x].top as usize;
             let next = self.nodes[x].down as usize;
             if next != i {
                 self.restore(mark as usize);
                 self.visited += 1;
+                if self.hall.on() {
+                    self.hall.open_level();
+                }
                 self.stack.push(next as u32);
                 self.marks.push(mark);
                 self.deactivate(next);
@@ -712,6 +738,7 @@ impl Dlx {
     }
 
     fn unwind(&mut self) {
+        self.hall.reset();
         self.clear_pending();
         self.stack.clear();
         self.marks.clear();

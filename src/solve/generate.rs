@@ -128,6 +128,36 @@ pub fn thin(solver: &mut SudokuSolver, values: &[u8], target: usize, seed: u64) 
     v
 }
 
+/// A puzzle with no solution whose contradiction lies deep: `solution`
+/// (a solved grid of `layout`) with each cell kept as a given with chance
+/// `keep`, then one given changed to another symbol that no house of its
+/// cell holds, so no two givens clash and only a search shows that nothing
+/// fits. Such a puzzle is what a misread photo of a large grid gives the
+/// solver. Successive calls on one `rng` give a reproducible set.
+pub fn wrong_given(layout: &Layout, solution: &[u8], keep: f32, rng: &mut Rng) -> Vec<u8> {
+    let cells = layout.cell_count() as u32;
+    let mut values: Vec<u8> = solution
+        .iter()
+        .map(|&v| if rng.chance(keep) { v } else { 0 })
+        .collect();
+    loop {
+        let c = rng.below(cells) as usize;
+        if values[c] == 0 {
+            continue;
+        }
+        let other = rng.below(layout.size() as u32) as u8 + 1;
+        if other == values[c] {
+            continue;
+        }
+        let kept = values[c];
+        values[c] = other;
+        if layout.first_conflict(&values).is_none() {
+            return values;
+        }
+        values[c] = kept;
+    }
+}
+
 /// Cuts a solved grid into cages of up to `max_size` cells, each made of
 /// neighbouring cells (sharing an edge on the canvas) with no symbol twice,
 /// its sum taken from `solution`. Cages are grown from cells taken in a
