@@ -143,7 +143,13 @@ fn main() {
             // A generator of its own: the screen's other choices stay
             // those of the seed without marks.
             let mut marks_rng = Rng::new(rng.next_u64() ^ MARKS_SALT);
-            screen.draw_marks(&mut img, &puzzle, &fonts[screen.font], place, &mut marks_rng);
+            screen.draw_marks(
+                &mut img,
+                &puzzle,
+                &fonts[screen.font],
+                place,
+                &mut marks_rng,
+            );
         }
         let name = format!("app-{i:03}");
         let path = dst.join(format!(
@@ -163,7 +169,7 @@ fn main() {
 }
 
 /// Mixed into the seed of the marks' generator.
-const MARKS_SALT: u64 = 0x6d61_726b_73;
+const MARKS_SALT: u64 = 0x006d_6172_6b73;
 
 fn parse_args() -> (u64, usize, bool, PathBuf) {
     let (mut seed, mut count, mut marks, mut dst) = (1u64, 40usize, false, None);
