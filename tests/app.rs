@@ -461,33 +461,11 @@ fn slow_25x25() -> String {
         panic!("the sample is one puzzle")
     };
     let layout = solution.layout().clone();
-    let cells = layout.cell_count() as u32;
     let mut rng = sudoku_lens::rng::Rng::new(7);
     let mut values = Vec::new();
     for _ in 0..14 {
-        values = solution
-            .values()
-            .iter()
-            .map(|&v| if rng.chance(0.47) { v } else { 0 })
-            .collect();
-        let mut changed = false;
-        while !changed {
-            let c = rng.below(cells) as usize;
-            if values[c] == 0 {
-                continue;
-            }
-            let other = rng.below(layout.size() as u32) as u8 + 1;
-            if other == values[c] {
-                continue;
-            }
-            let kept = values[c];
-            values[c] = other;
-            if layout.first_conflict(&values).is_some() {
-                values[c] = kept;
-                continue;
-            }
-            changed = true;
-        }
+        values =
+            sudoku_lens::solve::generate::wrong_given(&layout, solution.values(), 0.47, &mut rng);
     }
     solution.with_values(values).to_text()
 }
