@@ -255,10 +255,7 @@ impl Dlx {
         if cuts == 0 {
             return true;
         }
-        let mut rest = cuts;
-        while rest != 0 {
-            let j = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        for j in ones(cuts) {
             let h = self.hall.right[from + j] as usize;
             let cut = self.hall.cut[j];
             let mut p = self.nodes[h].down as usize;
@@ -307,10 +304,7 @@ impl Dlx {
         let hall = &mut self.hall;
         let n = 64 - open.leading_zeros() as usize;
         hall.mate_left[..MAX_GROUP].fill(NONE);
-        let mut rest = open;
-        while rest != 0 {
-            let j = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        for j in ones(open) {
             let m = hall.mate[from + j];
             if m != NONE && hall.adj[j] >> m & 1 == 1 && hall.mate_left[m as usize] == NONE {
                 hall.mate_left[m as usize] = j as u8;
@@ -319,10 +313,7 @@ impl Dlx {
             }
         }
         let mate = &mut hall.mate[from..from + n];
-        let mut rest = open;
-        while rest != 0 {
-            let j = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        for j in ones(open) {
             if mate[j] == NONE {
                 let mut seen = 0u64;
                 if !augment(j, &hall.adj, mate, &mut hall.mate_left, &mut seen) {
@@ -340,29 +331,18 @@ impl Dlx {
         let hall = &mut self.hall;
         // An edge (j, l) off the matching leads on to the right item
         // matched to l.
-        let mut rest = open;
-        while rest != 0 {
-            let j = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let mut off = hall.adj[j] & !(1 << hall.mate[from + j]);
+        for j in ones(open) {
+            let off = hall.adj[j] & !(1 << hall.mate[from + j]);
             let mut step = 0u64;
-            while off != 0 {
-                let l = off.trailing_zeros() as usize;
-                off &= off - 1;
+            for l in ones(off) {
                 step |= 1 << hall.mate_left[l];
             }
             hall.reach[j] = step;
         }
         // Everything reachable (Warshall's closure on bit rows).
-        let mut ks = open;
-        while ks != 0 {
-            let k = ks.trailing_zeros() as usize;
-            ks &= ks - 1;
+        for k in ones(open) {
             let via = hall.reach[k];
-            let mut is = open;
-            while is != 0 {
-                let i = is.trailing_zeros() as usize;
-                is &= is - 1;
+            for i in ones(open) {
                 if hall.reach[i] >> k & 1 == 1 {
                     hall.reach[i] |= via;
                 }
@@ -371,15 +351,10 @@ impl Dlx {
         // The edge (j, l) is in a perfect matching if the item matched to
         // l leads back to j: an alternating cycle.
         let mut cuts = 0u64;
-        let mut rest = open;
-        while rest != 0 {
-            let j = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let mut off = hall.adj[j] & !(1 << hall.mate[from + j]);
+        for j in ones(open) {
+            let off = hall.adj[j] & !(1 << hall.mate[from + j]);
             let mut cut = 0u64;
-            while off != 0 {
-                let l = off.trailing_zeros() as usize;
-                off &= off - 1;
+            for l in ones(off) {
                 if hall.reach[hall.mate_left[l] as usize] >> j & 1 == 0 {
                     cut |= 1 << l;
                 }
@@ -393,14 +368,23 @@ impl Dlx {
     }
 }
 
+/// The positions of the set bits of `mask`, lowest first.
+#[inline]
+fn ones(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            i
+        })
+    })
+}
+
 /// Kuhn's augmenting path from right position `j`: true when `j` is now
 /// matched (`mate` by right position, `mate_left` by left position;
 /// `seen`: left positions visited).
 fn augment(j: usize, adj: &[u64], mate: &mut [u8], mate_left: &mut [u8], seen: &mut u64) -> bool {
-    let mut free = adj[j] & !*seen;
-    while free != 0 {
-        let l = free.trailing_zeros() as usize;
-        free &= free - 1;
+    for l in ones(adj[j] & !*seen) {
         *seen |= 1 << l;
         // SAFETY: `l` is below MAX_GROUP, the length of `mate_left`.
         let other = unsafe { at(mate_left, l) };
