@@ -15,12 +15,22 @@
 //!
 //! A conclusion weighs its kind's base plus SE's [`length_bonus`] of the
 //! number of candidates its chains involve, so deeper proofs rate higher.
+//!
+//! Variant rules take part as they do in the solver ([`Forcing::set_rules`]).
+//! What a rule makes between two cells (a dot, an XV pair, a knight's move,
+//! a thermometer step, a smaller group) is a link like a house's: a true
+//! candidate makes its partners false, in every mode but Nishio. What a
+//! rule says over many cells (an arrow's sum, a sandwich, a renban's span)
+//! is worked out in the dynamic modes whenever the singles run out, from
+//! the updated grid, with the removals so far in the rule's cells as what
+//! it rests on.
 
 use super::cands::{Candidate, Candidates};
 use super::ctx::Ctx;
 use super::houses::{HouseIndex, bits};
 use super::step::{ChainNode, Step, Technique, length_bonus};
-use crate::grid::Alphabet;
+use crate::grid::{Alphabet, Layout, Rule};
+use crate::solve::RuleEliminations;
 
 /// How consequences are followed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +66,108 @@ enum Contra {
     Both(u32),
 }
 
+/// The variant rules as the chains follow them.
+struct Variant {
+    /// Each candidate's partners that a true candidate makes false:
+    /// `links[link_start[k]..link_start[k + 1]]`.
+    links: Vec<u32>,
+    link_start: Vec<u32>,
+    /// The rules with checks over many cells, their cells, and the checks
+    /// of each cell (`cell_checks[check_start[c]..check_start[c + 1]]`,
+    /// indices into `checks`).
+    narrowing: RuleEliminations,
+    checks: Vec<(usize, Vec<u32>)>,
+    cell_checks: Vec<u32>,
+    check_start: Vec<u32>,
+    /// Checks whose cells lost a candidate since they were last worked
+    /// out, and whether each is among them.
+    pending: Vec<u32>,
+    dirty: Vec<bool>,
+    /// Scratch: the work grid's candidates, and what a check rules out.
+    cand: Vec<u32>,
+    work: Vec<u32>,
+    gone: Vec<(usize, u32)>,
+}
+
+impl Variant {
+    fn new(layout: &Layout, rules: &[Rule]) -> Variant {
+        let (cells, n) = (layout.cell_count(), layout.size());
+        let narrowing = RuleEliminations::new(layout, rules);
+        let mut per: Vec<Vec<u32>> = vec![Vec::new(); cells * n];
+        let mut checks = Vec::new();
+        for (i, rule) in rules.iter().enumerate() {
+            narrowing.links(i, |a, x, b, ys| {
+                let to = &mut per[a as usize * n + x];
+                to.extend(bits(ys).map(|y| b * n as u32 + y as u32));
+            });
+            if narrowing.has_checks(i) {
+                checks.push((i, rule.cells(layout)));
+            }
+        }
+        let (links, link_start) = csr(per.into_iter().map(|mut v| {
+            v.sort_unstable();
+            v.dedup();
+            v
+        }));
+        let mut by_cell: Vec<Vec<u32>> = vec![Vec::new(); cells];
+        for (j, (_, cs)) in checks.iter().enumerate() {
+            for &c in cs {
+                by_cell[c as usize].push(j as u32);
+            }
+        }
+        let (cell_checks, check_start) = csr(by_cell.into_iter());
+        Variant {
+            links,
+            link_start,
+            narrowing,
+            dirty: vec![false; checks.len()],
+            checks,
+            cell_checks,
+            check_start,
+            pending: Vec::new(),
+            cand: Vec::with_capacity(cells),
+            work: Vec::with_capacity(cells),
+            gone: Vec::new(),
+        }
+    }
+
+    fn links_of(&self, k: u32) -> &[u32] {
+        let k = k as usize;
+        &self.links[self.link_start[k] as usize..self.link_start[k + 1] as usize]
+    }
+
+    /// Every check to be worked out again.
+    fn all_pending(&mut self) {
+        self.pending.clear();
+        self.pending.extend((0..self.checks.len() as u32).rev());
+        self.dirty.fill(true);
+    }
+
+    /// Cell `c` lost a candidate: its checks are to be worked out again.
+    fn touched(&mut self, c: usize) {
+        let (s, e) = (
+            self.check_start[c] as usize,
+            self.check_start[c + 1] as usize,
+        );
+        for &j in &self.cell_checks[s..e] {
+            if !self.dirty[j as usize] {
+                self.dirty[j as usize] = true;
+                self.pending.push(j);
+            }
+        }
+    }
+}
+
+/// Lists of lists as one list and the start of each.
+fn csr(lists: impl Iterator<Item = Vec<u32>>) -> (Vec<u32>, Vec<u32>) {
+    let (mut flat, mut start) = (Vec::new(), vec![0u32]);
+    for v in lists {
+        flat.extend(v);
+        start.push(flat.len() as u32);
+    }
+    (flat, start)
+}
+
 /// Propagation state, reused across searches.
 pub(crate) struct Forcing {
     n: usize,
@@ -86,6 +198,8 @@ pub(crate) struct Forcing {
     head_off: usize,
     rules: Vec<(u32, u32)>,
     rule_parents: Vec<(u32, bool)>,
+    /// The variant rules (none without).
+    variant: Option<Box<Variant>>,
     contra: Option<Contra>,
     // Ancestor counting.
     vepoch: u32,
@@ -184,6 +298,7 @@ impl Forcing {
             head_off: 0,
             rules: Vec::new(),
             rule_parents: Vec::new(),
+            variant: None,
             contra: None,
             vepoch: 0,
             v_on: vec![0; k],
@@ -200,6 +315,24 @@ impl Forcing {
             cepoch: 0,
             cmark_on: vec![0; k],
             cmark_off: vec![0; k],
+        }
+    }
+
+    /// Makes the chains follow `rules` (a puzzle's variant rules on
+    /// `layout`) besides the houses.
+    pub fn set_rules(&mut self, layout: &Layout, rules: &[Rule]) {
+        self.variant = (!rules.is_empty()).then(|| Box::new(Variant::new(layout, rules)));
+    }
+
+    /// Takes candidate `k` out of the work grid.
+    fn take_out(&mut self, k: u32) {
+        let (c, d) = (k as usize / self.n, k as usize % self.n);
+        self.w
+            .as_mut()
+            .expect("a work grid")
+            .eliminate(c, d as u8 + 1);
+        if let Some(v) = &mut self.variant {
+            v.touched(c);
         }
     }
 
@@ -286,6 +419,9 @@ impl Forcing {
                 Some(w) => w.copy_from(g0),
                 None => self.w = Some(g0.clone()),
             }
+            if let Some(v) = &mut self.variant {
+                v.all_pending();
+            }
         }
         if on {
             self.set_on(start, ASSUMED, 0);
@@ -307,10 +443,14 @@ impl Forcing {
                     break;
                 }
             }
-            if self.contra.is_some() || mode != Mode::DynamicPlus {
+            let dynamic = matches!(mode, Mode::Dynamic | Mode::DynamicPlus);
+            if self.contra.is_some() || !dynamic {
                 break;
             }
-            if !self.apply_rule(g0) {
+            if self.apply_check(g0) {
+                continue;
+            }
+            if mode != Mode::DynamicPlus || !self.apply_rule(g0) {
                 break;
             }
         }
@@ -342,6 +482,15 @@ impl Forcing {
                     buf.push(p * n as u32 + d as u32);
                 }
             }
+            if mode != Mode::Nishio
+                && let Some(v) = &self.variant
+            {
+                for &j in v.links_of(k) {
+                    if grid.has(j as usize / n, (j as usize % n) as u8 + 1) {
+                        buf.push(j);
+                    }
+                }
+            }
         }
         let depth = self.on_depth[k as usize] + 1;
         for &j in &buf {
@@ -356,10 +505,7 @@ impl Forcing {
     fn follow_off(&mut self, g0: &Candidates, houses: &HouseIndex, k: u32, mode: Mode) {
         if self.off_depth[k as usize] >= self.cap {
             if mode != Mode::Static {
-                self.w
-                    .as_mut()
-                    .expect("a work grid")
-                    .eliminate(k as usize / self.n, (k as usize % self.n) as u8 + 1);
+                self.take_out(k);
             }
             return;
         }
@@ -389,15 +535,86 @@ impl Forcing {
             }
         }
         if mode != Mode::Static {
-            self.w
-                .as_mut()
-                .expect("a work grid")
-                .eliminate(c, d as u8 + 1);
+            self.take_out(k);
         }
         let depth = self.off_depth[k as usize] + 1;
         for &(s, cause) in &singles[..count] {
             self.set_on(s, cause, depth);
         }
+    }
+
+    /// Dynamic modes: works out the first pending variant check (a sum, a
+    /// span) that rules something out of the work grid, and removes it,
+    /// resting on the removals so far in the check's cells. A check that
+    /// cannot be met empties its first open cell, a contradiction. False
+    /// when no check rules anything out.
+    fn apply_check(&mut self, g0: &Candidates) -> bool {
+        let Some(mut v) = self.variant.take() else {
+            return false;
+        };
+        let n = self.n;
+        let w = self.w.as_ref().expect("a work grid");
+        let mut found = None;
+        while let Some(j) = v.pending.pop() {
+            v.dirty[j as usize] = false;
+            let Variant {
+                narrowing,
+                checks,
+                cand,
+                work,
+                gone,
+                ..
+            } = &mut *v;
+            cand.clear();
+            cand.extend((0..w.values().len()).map(|c| match w.value(c) {
+                0 => w.cell(c),
+                x => 1 << (x - 1),
+            }));
+            let rule = checks[j as usize].0;
+            if !narrowing.of_into(rule, cand, work, gone) {
+                // Nothing fits: the first open cell of the check loses all.
+                gone.clear();
+                if let Some(&c) = checks[j as usize]
+                    .1
+                    .iter()
+                    .find(|&&c| w.value(c as usize) == 0 && w.cell(c as usize) != 0)
+                {
+                    gone.push((c as usize, w.cell(c as usize)));
+                }
+            }
+            if !gone.is_empty() {
+                found = Some(j as usize);
+                break;
+            }
+        }
+        let Some(j) = found else {
+            self.variant = Some(v);
+            return false;
+        };
+        let start = self.rule_parents.len() as u32;
+        for &c in &v.checks[j].1 {
+            for d in bits(g0.cell(c as usize)) {
+                let k = c * n as u32 + d as u32;
+                if self.is_off(k) {
+                    self.rule_parents.push((k, false));
+                }
+            }
+        }
+        let rule = self.rules.len() as u32;
+        self.rules
+            .push((start, self.rule_parents.len() as u32 - start));
+        let depth = self.rule_parents[start as usize..]
+            .iter()
+            .map(|&(k, _)| self.off_depth[k as usize] + 1)
+            .max()
+            .unwrap_or(1);
+        for &(c, mask) in &v.gone {
+            for d in bits(mask) {
+                self.set_off(g0, (c * n + d) as u32, RULE + rule, depth);
+            }
+        }
+        self.variant = Some(v);
+        true
     }
 
     /// Dynamic (+): applies the first locked candidates, pair or X-wing on
@@ -1214,6 +1431,82 @@ mod tests {
             "Nishio forcing chain: if r1c1 were 5, following its consequences (5 steps) would \
              leave no solution; so r1c1 is not 5."
         );
+    }
+
+    /// Candidate `d` (from 1) of cell `c` as a node.
+    fn node(c: usize, d: usize) -> u32 {
+        (c * 9 + d - 1) as u32
+    }
+
+    #[test]
+    fn a_rule_between_two_cells_is_followed_like_a_house() {
+        let g = classic("");
+        let layout = Layout::classic();
+        // An X between r1c1 and r1c2: the two add up to 10.
+        let rules = [Rule::Xv {
+            cells: [0, 1],
+            sum: 10,
+        }];
+        let mut f = Forcing::new(81, 9);
+        for mode in [Mode::Static, Mode::Dynamic] {
+            assert!(!f.propagate(&g, node(0, 3), true, mode));
+            assert!(!f.is_off(node(1, 2)), "no rule yet ({mode:?})");
+        }
+        f.set_rules(&layout, &rules);
+        for mode in [Mode::Static, Mode::Dynamic, Mode::DynamicPlus] {
+            assert!(!f.propagate(&g, node(0, 3), true, mode));
+            // r1c1 = 3 leaves r1c2 only 7 (3 is out by the row as well).
+            for d in [1, 2, 4, 5, 6, 8, 9] {
+                assert!(f.is_off(node(1, d)), "r1c2 {d} ({mode:?})");
+            }
+            assert!(!f.is_off(node(1, 7)), "{mode:?}");
+            assert_eq!(f.off_cause[node(1, 8) as usize], node(0, 3));
+        }
+        // Dynamic: r1c2 left with 7 is a naked single.
+        assert!(!f.propagate(&g, node(0, 3), true, Mode::Dynamic));
+        assert!(f.is_on(node(1, 7)));
+        // Nishio follows one symbol through houses only.
+        assert!(!f.propagate(&g, node(0, 3), true, Mode::Nishio));
+        assert!(!f.is_off(node(1, 8)));
+    }
+
+    #[test]
+    fn a_sum_over_many_cells_is_worked_out_when_singles_run_out() {
+        let mut g = classic("");
+        let layout = Layout::classic();
+        // An arrow from a circle at r1c1 along r2c2, r2c3 and r3c3 (one
+        // box: they differ), with r2c2 either 3 or 4. With r1c1 = 6 the
+        // other two add up to 2 or 3, so they lose 3 and 4: a link between
+        // the circle and one cell of the line cannot tell that.
+        let line = [10usize, 11, 20];
+        let rules = [Rule::Arrow {
+            circle: vec![0],
+            line: line.iter().map(|&c| c as u32).collect(),
+        }];
+        keep_only(&mut g, 0, &[6, 7]);
+        keep_only(&mut g, 10, &[3, 4]);
+        let mut f = Forcing::new(81, 9);
+        f.set_rules(&layout, &rules);
+        assert!(!f.propagate(&g, node(0, 6), true, Mode::Dynamic));
+        for (c, d) in [(11, 3), (11, 4), (20, 3), (20, 4)] {
+            let k = node(c, d);
+            assert!(f.is_off(k), "r{}c{} {d}", c / 9 + 1, c % 9 + 1);
+            assert!(f.off_cause[k as usize] & RULE != 0, "by the sum");
+        }
+        // The sum's removal rests on what its cells lost: r1c1's 7.
+        let mut parents = Vec::new();
+        f.parents(&g, node(11, 3), false, |j, on| parents.push((j, on)));
+        assert!(parents.contains(&(node(0, 7), false)), "{parents:?}");
+        // Static chains do not work sums out.
+        assert!(!f.propagate(&g, node(0, 6), true, Mode::Static));
+        assert!(!f.is_off(node(11, 3)));
+        // A sum no filling meets is a contradiction: with the line's cells
+        // among 2 to 5, they add up to at least 9.
+        for c in line {
+            keep_only(&mut g, c, &[2, 3, 4, 5]);
+        }
+        assert!(f.propagate(&g, node(0, 6), true, Mode::Dynamic));
+        assert!(!f.propagate(&g, node(0, 6), true, Mode::Static));
     }
 
     #[test]

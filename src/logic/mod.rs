@@ -363,6 +363,7 @@ impl Logic {
                     puzzle.rules(),
                 ));
                 logic.sums = sums::Sums::new(puzzle.layout(), &logic.houses, puzzle.rules());
+                logic.forcing.set_rules(puzzle.layout(), puzzle.rules());
             }
             Ok(logic)
         }

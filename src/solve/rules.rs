@@ -538,11 +538,74 @@ impl RuleEliminations {
     /// symbol's bit alone) that rule `i` rules out: cells and bits, in cell
     /// order. `None` when the rule cannot be met with these candidates.
     pub fn of(&self, i: usize, cand: &[u32]) -> Option<Vec<(usize, u32)>> {
+        let (mut work, mut gone) = (Vec::new(), Vec::new());
+        self.of_into(i, cand, &mut work, &mut gone).then_some(gone)
+    }
+
+    /// How many rules there are.
+    pub fn len(&self) -> usize {
+        self.per_rule.len()
+    }
+
+    /// Whether there are no rules.
+    pub fn is_empty(&self) -> bool {
+        self.per_rule.is_empty()
+    }
+
+    /// Every "this placement rules those out" link that rule `i` makes
+    /// between two cells (its pairs and its groups smaller than a house):
+    /// `f(a, x, b, ys)` when cell `a` holding symbol `x` (0-based) leaves
+    /// cell `b` none of the symbols `ys` (bits).
+    pub fn links(&self, i: usize, mut f: impl FnMut(u32, usize, u32, u32)) {
         let set = &self.per_rule[i];
-        let mut m = cand.to_vec();
-        for (c, &mask) in set.masks.iter().enumerate() {
-            m[c] &= mask;
+        let all = full_mask(set.n);
+        for p in &set.pairs {
+            for x in 0..set.n {
+                let ys = all & !p.ab[x];
+                if ys != 0 {
+                    f(p.a, x, p.b, ys);
+                }
+                let xs = all & !p.ba[x];
+                if xs != 0 {
+                    f(p.b, x, p.a, xs);
+                }
+            }
         }
+        for g in &set.groups {
+            for &a in g {
+                for &b in g {
+                    if a != b {
+                        for x in 0..set.n {
+                            f(a, x, b, 1 << x);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether rule `i` says more than its links (see
+    /// [`RuleEliminations::links`]): a sum, span or order over many cells,
+    /// which only [`RuleEliminations::of`] works out.
+    pub fn has_checks(&self, i: usize) -> bool {
+        !self.per_rule[i].checks.is_empty()
+    }
+
+    /// [`RuleEliminations::of`] into buffers the caller keeps: `gone`
+    /// receives what rule `i` rules out, `work` is scratch. False when the
+    /// rule cannot be met with these candidates.
+    pub fn of_into(
+        &self,
+        i: usize,
+        cand: &[u32],
+        work: &mut Vec<u32>,
+        gone: &mut Vec<(usize, u32)>,
+    ) -> bool {
+        let set = &self.per_rule[i];
+        gone.clear();
+        work.clear();
+        work.extend(cand.iter().zip(&set.masks).map(|(&c, &mask)| c & mask));
+        let m = work;
         // A symbol placed in a group leaves its other cells. A rule that
         // makes a house (a diagonal, a full region) is left to the
         // techniques, which take it as one more house.
@@ -559,17 +622,17 @@ impl RuleEliminations {
             }
         }
         // One round: a hint names what the rule shows at a glance.
-        if m.contains(&0) || !set.propagate(&mut m, 1) {
-            return None;
+        if m.contains(&0) || !set.propagate(m, 1) {
+            return false;
         }
-        Some(
+        gone.extend(
             cand.iter()
-                .zip(&m)
+                .zip(m.iter())
                 .enumerate()
                 .filter(|&(_, (&c, &k))| c & !k != 0)
-                .map(|(cell, (&c, &k))| (cell, c & !k))
-                .collect(),
-        )
+                .map(|(cell, (&c, &k))| (cell, c & !k)),
+        );
+        true
     }
 }
 
