@@ -11,12 +11,14 @@
 //! saying so, when absent, a failure under CI), beside the figures of the
 //! JavaScript constraint solver they are measured against.
 //!
-//! Then `variants/generated`: the generated puzzles counted one after the
+//! Then `speed/generated`: the generated puzzles counted one after the
 //! other (elements = puzzles), those under `GROUP_MS` each, since a few
 //! slow ones would make a criterion sample last minutes. Last, the share of
 //! each set that the hints explain to the end without the solver's step.
 //!
-//! cargo bench --bench variants
+//! Name a part to run only it (the puzzles are made either way):
+//!
+//! cargo bench --bench variants [-- speed|explained]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -58,11 +60,11 @@ struct Named {
 }
 
 fn main() {
-    let mut c = Criterion::default()
-        .sample_size(10)
-        .warm_up_time(Duration::from_millis(500))
-        .measurement_time(Duration::from_secs(3))
-        .configure_from_args();
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let wanted = |part: &str| only.is_empty() || only.iter().any(|o| part.contains(o.as_str()));
     let made = Instant::now();
     let generated: Vec<Named> = FAMILIES
         .iter()
@@ -81,6 +83,18 @@ fn main() {
         generated.len(),
         made.elapsed().as_secs_f64()
     );
+    let shared = load_shared();
+    if wanted("speed") {
+        speed(&generated, &shared);
+    }
+    if wanted("explained") {
+        explained(&generated, "generated");
+        explained(&shared, "variants-train (shared)");
+    }
+}
+
+/// The search times of both sets, then the criterion group.
+fn speed(generated: &[Named], shared: &[Named]) {
     let times: Vec<Option<f64>> = generated
         .iter()
         .map(|p| time_one(&p.name, &p.puzzle))
@@ -96,7 +110,6 @@ fn main() {
     }
     let all: Vec<(&Named, Option<f64>)> = generated.iter().zip(times.iter().copied()).collect();
     report("generated, all families", &all, true);
-    let shared = load_shared();
     if !shared.is_empty() {
         let set: Vec<(&Named, Option<f64>)> = shared
             .iter()
@@ -106,13 +119,18 @@ fn main() {
     }
     println!();
 
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(3))
+        .configure_from_args();
     let quick: Vec<&Puzzle> = generated
         .iter()
         .zip(&times)
         .filter(|(_, t)| t.is_some_and(|t| t < GROUP_MS))
         .map(|(p, _)| &p.puzzle)
         .collect();
-    let mut group = c.benchmark_group("variants");
+    let mut group = c.benchmark_group("speed");
     group.throughput(Throughput::Elements(quick.len() as u64));
     group.bench_function(
         format!(
@@ -131,8 +149,6 @@ fn main() {
     group.finish();
     c.final_summary();
     println!();
-    explained(&generated, "generated");
-    explained(&shared, "variants-train (shared)");
 }
 
 /// Builds the solver for the puzzle's rules and counts its solutions up to

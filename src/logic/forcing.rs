@@ -16,20 +16,21 @@
 //! A conclusion weighs its kind's base plus SE's [`length_bonus`] of the
 //! number of candidates its chains involve, so deeper proofs rate higher.
 //!
-//! Variant rules take part as they do in the solver ([`Forcing::set_rules`]).
-//! What a rule makes between two cells (a dot, an XV pair, a knight's move,
-//! a thermometer step, a smaller group) is a link like a house's: a true
-//! candidate makes its partners false, in every mode but Nishio. What a
-//! rule says over many cells (an arrow's sum, a sandwich, a renban's span)
-//! is worked out in the dynamic modes whenever the singles run out, from
-//! the updated grid, with the removals so far in the rule's cells as what
-//! it rests on.
+//! Cages and variant rules take part as they do in the solver
+//! ([`Forcing::set_rules`]). What a rule makes between two cells (a dot, an
+//! XV pair, a knight's move, a thermometer step, a smaller group) is a link
+//! like a house's: a true candidate makes its partners false, in every
+//! mode but Nishio. What a cage or a rule says over many cells (a cage's
+//! combinations, an arrow's sum, a sandwich, a renban's span) is worked out
+//! in the dynamic modes whenever the singles run out, from the updated
+//! grid, with the removals so far in its cells as what it rests on.
 
 use super::cands::{Candidate, Candidates};
 use super::ctx::Ctx;
 use super::houses::{HouseIndex, bits};
+use super::killer::{MAX_SYMBOLS, Scratch, placed};
 use super::step::{ChainNode, Step, Technique, length_bonus};
-use crate::grid::{Alphabet, Layout, Rule};
+use crate::grid::{Alphabet, Cage, Layout, Rule};
 use crate::solve::RuleEliminations;
 
 /// How consequences are followed.
@@ -66,31 +67,45 @@ enum Contra {
     Both(u32),
 }
 
-/// The variant rules as the chains follow them.
+/// What a check over many cells says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Over {
+    /// Variant rule `i`'s own narrowing.
+    Rule(usize),
+    /// A killer cage of this sum: the symbols its fillings use.
+    Cage(u32),
+}
+
+/// The cages and variant rules as the chains follow them.
 struct Variant {
     /// Each candidate's partners that a true candidate makes false:
     /// `links[link_start[k]..link_start[k + 1]]`.
     links: Vec<u32>,
     link_start: Vec<u32>,
-    /// The rules with checks over many cells, their cells, and the checks
-    /// of each cell (`cell_checks[check_start[c]..check_start[c + 1]]`,
-    /// indices into `checks`).
+    /// The rules' own narrowing (see [`RuleEliminations`]).
     narrowing: RuleEliminations,
-    checks: Vec<(usize, Vec<u32>)>,
+    /// The checks over many cells and their cells, and the checks of each
+    /// cell (`cell_checks[check_start[c]..check_start[c + 1]]`, indices
+    /// into `checks`).
+    checks: Vec<(Over, Vec<usize>)>,
     cell_checks: Vec<u32>,
     check_start: Vec<u32>,
     /// Checks whose cells lost a candidate since they were last worked
     /// out, and whether each is among them.
     pending: Vec<u32>,
     dirty: Vec<bool>,
-    /// Scratch: the work grid's candidates, and what a check rules out.
+    /// Scratch: the work grid's candidates, what a check rules out, and
+    /// the cages' filling search.
     cand: Vec<u32>,
     work: Vec<u32>,
     gone: Vec<(usize, u32)>,
+    scratch: Scratch,
 }
 
 impl Variant {
-    fn new(layout: &Layout, rules: &[Rule]) -> Variant {
+    /// `None` when there is nothing to follow: no cage, no rule (cages
+    /// on more symbols than the filling search takes are left out).
+    fn new(layout: &Layout, cages: &[Cage], rules: &[Rule]) -> Option<Variant> {
         let (cells, n) = (layout.cell_count(), layout.size());
         let narrowing = RuleEliminations::new(layout, rules);
         let mut per: Vec<Vec<u32>> = vec![Vec::new(); cells * n];
@@ -101,8 +116,18 @@ impl Variant {
                 to.extend(bits(ys).map(|y| b * n as u32 + y as u32));
             });
             if narrowing.has_checks(i) {
-                checks.push((i, rule.cells(layout)));
+                let cs: Vec<usize> = rule.cells(layout).iter().map(|&c| c as usize).collect();
+                checks.push((Over::Rule(i), cs));
             }
+        }
+        if n <= MAX_SYMBOLS {
+            for cage in cages {
+                let cs: Vec<usize> = cage.cells.iter().map(|&c| c as usize).collect();
+                checks.push((Over::Cage(cage.sum), cs));
+            }
+        }
+        if checks.is_empty() && per.iter().all(Vec::is_empty) {
+            return None;
         }
         let (links, link_start) = csr(per.into_iter().map(|mut v| {
             v.sort_unstable();
@@ -112,11 +137,11 @@ impl Variant {
         let mut by_cell: Vec<Vec<u32>> = vec![Vec::new(); cells];
         for (j, (_, cs)) in checks.iter().enumerate() {
             for &c in cs {
-                by_cell[c as usize].push(j as u32);
+                by_cell[c].push(j as u32);
             }
         }
         let (cell_checks, check_start) = csr(by_cell.into_iter());
-        Variant {
+        Some(Variant {
             links,
             link_start,
             narrowing,
@@ -128,6 +153,58 @@ impl Variant {
             cand: Vec::with_capacity(cells),
             work: Vec::with_capacity(cells),
             gone: Vec::new(),
+            scratch: Scratch::default(),
+        })
+    }
+
+    /// Works check `j` out on `w` into `gone`: the symbols each cell
+    /// loses; a cell losing all when nothing fits.
+    fn work_out(&mut self, w: &Candidates, j: usize) {
+        let Variant {
+            narrowing,
+            checks,
+            cand,
+            work,
+            gone,
+            scratch,
+            ..
+        } = self;
+        let (over, cells) = &checks[j];
+        gone.clear();
+        let fits = match *over {
+            Over::Rule(i) => {
+                cand.clear();
+                cand.extend((0..w.values().len()).map(|c| match w.value(c) {
+                    0 => w.cell(c),
+                    x => 1 << (x - 1),
+                }));
+                narrowing.of_into(i, cand, work, gone)
+            }
+            Over::Cage(sum) => {
+                let got = placed(w, cells);
+                if got.0.count_ones() as usize == cells.len() {
+                    return;
+                }
+                match scratch.fill(w, cells, got, (sum, 0), true) {
+                    Some(f) => {
+                        let empty = cells.iter().filter(|&&c| w.value(c) == 0);
+                        for (&c, &s) in empty.zip(f.support) {
+                            if w.cell(c) & !s != 0 {
+                                gone.push((c, w.cell(c) & !s));
+                            }
+                        }
+                        true
+                    }
+                    None => false,
+                }
+            }
+        };
+        if !fits {
+            // Nothing fits: the first open cell loses all.
+            gone.clear();
+            if let Some(&c) = cells.iter().find(|&&c| w.value(c) == 0 && w.cell(c) != 0) {
+                gone.push((c, w.cell(c)));
+            }
         }
     }
 
@@ -198,7 +275,7 @@ pub(crate) struct Forcing {
     head_off: usize,
     rules: Vec<(u32, u32)>,
     rule_parents: Vec<(u32, bool)>,
-    /// The variant rules (none without).
+    /// The cages and variant rules (none without).
     variant: Option<Box<Variant>>,
     contra: Option<Contra>,
     // Ancestor counting.
@@ -318,10 +395,10 @@ impl Forcing {
         }
     }
 
-    /// Makes the chains follow `rules` (a puzzle's variant rules on
-    /// `layout`) besides the houses.
-    pub fn set_rules(&mut self, layout: &Layout, rules: &[Rule]) {
-        self.variant = (!rules.is_empty()).then(|| Box::new(Variant::new(layout, rules)));
+    /// Makes the chains follow `cages` and `rules` (a puzzle's killer
+    /// cages and variant rules on `layout`) besides the houses.
+    pub fn set_rules(&mut self, layout: &Layout, cages: &[Cage], rules: &[Rule]) {
+        self.variant = Variant::new(layout, cages, rules).map(Box::new);
     }
 
     /// Takes candidate `k` out of the work grid.
@@ -543,7 +620,7 @@ impl Forcing {
         }
     }
 
-    /// Dynamic modes: works out the first pending variant check (a sum, a
+    /// Dynamic modes: works out the first pending check (a cage, a sum, a
     /// span) that rules something out of the work grid, and removes it,
     /// resting on the removals so far in the check's cells. A check that
     /// cannot be met empties its first open cell, a contradiction. False
@@ -557,32 +634,8 @@ impl Forcing {
         let mut found = None;
         while let Some(j) = v.pending.pop() {
             v.dirty[j as usize] = false;
-            let Variant {
-                narrowing,
-                checks,
-                cand,
-                work,
-                gone,
-                ..
-            } = &mut *v;
-            cand.clear();
-            cand.extend((0..w.values().len()).map(|c| match w.value(c) {
-                0 => w.cell(c),
-                x => 1 << (x - 1),
-            }));
-            let rule = checks[j as usize].0;
-            if !narrowing.of_into(rule, cand, work, gone) {
-                // Nothing fits: the first open cell of the check loses all.
-                gone.clear();
-                if let Some(&c) = checks[j as usize]
-                    .1
-                    .iter()
-                    .find(|&&c| w.value(c as usize) == 0 && w.cell(c as usize) != 0)
-                {
-                    gone.push((c as usize, w.cell(c as usize)));
-                }
-            }
-            if !gone.is_empty() {
+            v.work_out(w, j as usize);
+            if !v.gone.is_empty() {
                 found = Some(j as usize);
                 break;
             }
@@ -593,8 +646,8 @@ impl Forcing {
         };
         let start = self.rule_parents.len() as u32;
         for &c in &v.checks[j].1 {
-            for d in bits(g0.cell(c as usize)) {
-                let k = c * n as u32 + d as u32;
+            for d in bits(g0.cell(c)) {
+                let k = (c * n + d) as u32;
                 if self.is_off(k) {
                     self.rule_parents.push((k, false));
                 }
@@ -1452,7 +1505,7 @@ mod tests {
             assert!(!f.propagate(&g, node(0, 3), true, mode));
             assert!(!f.is_off(node(1, 2)), "no rule yet ({mode:?})");
         }
-        f.set_rules(&layout, &rules);
+        f.set_rules(&layout, &[], &rules);
         for mode in [Mode::Static, Mode::Dynamic, Mode::DynamicPlus] {
             assert!(!f.propagate(&g, node(0, 3), true, mode));
             // r1c1 = 3 leaves r1c2 only 7 (3 is out by the row as well).
@@ -1486,7 +1539,7 @@ mod tests {
         keep_only(&mut g, 0, &[6, 7]);
         keep_only(&mut g, 10, &[3, 4]);
         let mut f = Forcing::new(81, 9);
-        f.set_rules(&layout, &rules);
+        f.set_rules(&layout, &[], &rules);
         assert!(!f.propagate(&g, node(0, 6), true, Mode::Dynamic));
         for (c, d) in [(11, 3), (11, 4), (20, 3), (20, 4)] {
             let k = node(c, d);
@@ -1507,6 +1560,27 @@ mod tests {
         }
         assert!(f.propagate(&g, node(0, 6), true, Mode::Dynamic));
         assert!(!f.propagate(&g, node(0, 6), true, Mode::Static));
+    }
+
+    #[test]
+    fn a_cage_s_fillings_are_worked_out_when_singles_run_out() {
+        let mut g = classic("");
+        let layout = Layout::classic();
+        // A cage of 4 in r1c1-r1c2: 1 + 3.
+        let cages = [Cage {
+            sum: 4,
+            cells: vec![0, 1],
+        }];
+        let mut f = Forcing::new(81, 9);
+        f.set_rules(&layout, &cages, &[]);
+        assert!(!f.propagate(&g, node(0, 1), true, Mode::Dynamic));
+        assert!(f.is_on(node(1, 3)), "r1c2 is 3");
+        assert!(f.off_cause[node(1, 5) as usize] & RULE != 0, "by the cage");
+        assert!(!f.propagate(&g, node(0, 1), true, Mode::Static));
+        assert!(!f.is_off(node(1, 5)), "static chains do not fill cages");
+        // With r1c2 either 5 or 6, nothing adds up to 4 beside a 1.
+        keep_only(&mut g, 1, &[5, 6]);
+        assert!(f.propagate(&g, node(0, 1), true, Mode::Dynamic));
     }
 
     #[test]

@@ -151,7 +151,7 @@ impl Scratch {
     /// the symbols `used` placed there (adding up to `have`), they add up
     /// to `sum`: all different (and none of `used`) and holding every
     /// symbol of `must` when `distinct`. `None` when no filling fits.
-    fn fill(
+    pub(super) fn fill(
         &mut self,
         g: &Candidates,
         cells: &[usize],

@@ -337,6 +337,7 @@ impl Logic {
             .map_err(|e| LogicError::Values(e.to_string()))?;
         let mut logic = Logic::build(solver);
         logic.killer = killer::Killer::new(&logic.houses, cages);
+        logic.forcing.set_rules(logic.houses.layout(), cages, &[]);
         Ok(logic)
     }
 
@@ -357,13 +358,15 @@ impl Logic {
             if !puzzle.cages().is_empty() {
                 logic.killer = killer::Killer::new(&logic.houses, puzzle.cages());
             }
+            logic
+                .forcing
+                .set_rules(puzzle.layout(), puzzle.cages(), puzzle.rules());
             if !puzzle.rules().is_empty() {
                 logic.variant = Some(crate::solve::RuleEliminations::new(
                     puzzle.layout(),
                     puzzle.rules(),
                 ));
                 logic.sums = sums::Sums::new(puzzle.layout(), &logic.houses, puzzle.rules());
-                logic.forcing.set_rules(puzzle.layout(), puzzle.rules());
             }
             Ok(logic)
         }
