@@ -59,6 +59,10 @@ const CELL: u32 = 1 << 30;
 const HOUSE: u32 = 1 << 29;
 /// Cause code of a false candidate removed by a technique: `RULE + rule`.
 const RULE: u32 = 1 << 31;
+/// A removal by a technique over houses, not by a cage or rule's check.
+const NO_CHECK: u32 = u32::MAX;
+/// Cages and rules a chain's sentence names; more are counted.
+const NAMED: usize = 3;
 
 /// Why a propagation stopped with no solution: a candidate both true and
 /// false.
@@ -82,6 +86,12 @@ struct Variant {
     /// `links[link_start[k]..link_start[k + 1]]`.
     links: Vec<u32>,
     link_start: Vec<u32>,
+    /// The rule of each link (the first, where several make it).
+    link_rule: Vec<u32>,
+    /// How a sentence names each rule, then each cage; and the name of
+    /// each check (an index into `names`).
+    names: Vec<String>,
+    check_name: Vec<u32>,
     /// The rules' own narrowing (see [`RuleEliminations`]).
     narrowing: RuleEliminations,
     /// The checks over many cells and their cells, and the checks of each
@@ -108,31 +118,39 @@ impl Variant {
     fn new(layout: &Layout, cages: &[Cage], rules: &[Rule]) -> Option<Variant> {
         let (cells, n) = (layout.cell_count(), layout.size());
         let narrowing = RuleEliminations::new(layout, rules);
-        let mut per: Vec<Vec<u32>> = vec![Vec::new(); cells * n];
+        // Each candidate's partners, with the rule linking them.
+        let mut per: Vec<Vec<(u32, u32)>> = vec![Vec::new(); cells * n];
         let mut checks = Vec::new();
+        let mut names: Vec<String> = rules.iter().map(|r| r.describe(layout)).collect();
+        let mut check_name = Vec::new();
         for (i, rule) in rules.iter().enumerate() {
             narrowing.links(i, |a, x, b, ys| {
                 let to = &mut per[a as usize * n + x];
-                to.extend(bits(ys).map(|y| b * n as u32 + y as u32));
+                to.extend(bits(ys).map(|y| (b * n as u32 + y as u32, i as u32)));
             });
             if narrowing.has_checks(i) {
                 let cs: Vec<usize> = rule.cells(layout).iter().map(|&c| c as usize).collect();
                 checks.push((Over::Rule(i), cs));
+                check_name.push(i as u32);
             }
         }
         if n <= MAX_SYMBOLS {
             for cage in cages {
                 let cs: Vec<usize> = cage.cells.iter().map(|&c| c as usize).collect();
+                check_name.push(names.len() as u32);
+                names.push(cage_name(layout, cage.sum, &cs));
                 checks.push((Over::Cage(cage.sum), cs));
             }
         }
         if checks.is_empty() && per.iter().all(Vec::is_empty) {
             return None;
         }
+        let mut link_rule = Vec::new();
         let (links, link_start) = csr(per.into_iter().map(|mut v| {
-            v.sort_unstable();
-            v.dedup();
-            v
+            v.sort_unstable_by_key(|&(k, rule)| (k, rule));
+            v.dedup_by_key(|&mut (k, _)| k);
+            link_rule.extend(v.iter().map(|&(_, rule)| rule));
+            v.into_iter().map(|(k, _)| k).collect()
         }));
         let mut by_cell: Vec<Vec<u32>> = vec![Vec::new(); cells];
         for (j, (_, cs)) in checks.iter().enumerate() {
@@ -144,6 +162,9 @@ impl Variant {
         Some(Variant {
             links,
             link_start,
+            link_rule,
+            names,
+            check_name,
             narrowing,
             dirty: vec![false; checks.len()],
             checks,
@@ -235,6 +256,21 @@ impl Variant {
     }
 }
 
+/// `the 14 in r1c1-r1c2-r2c1`, or `the 6-cell 27 at r4c4`: a cage as a
+/// chain's sentence names it.
+fn cage_name(layout: &Layout, sum: u32, cells: &[usize]) -> String {
+    if cells.len() <= 4 {
+        let names: Vec<String> = cells.iter().map(|&c| layout.cell_name(c)).collect();
+        format!("the cage {sum} in {}", names.join("-"))
+    } else {
+        format!(
+            "the {}-cell cage {sum} at {}",
+            cells.len(),
+            layout.cell_name(cells[0])
+        )
+    }
+}
+
 /// Lists of lists as one list and the start of each.
 fn csr(lists: impl Iterator<Item = Vec<u32>>) -> (Vec<u32>, Vec<u32>) {
     let (mut flat, mut start) = (Vec::new(), vec![0u32]);
@@ -273,7 +309,9 @@ pub(crate) struct Forcing {
     buf: Vec<u32>,
     head_on: usize,
     head_off: usize,
-    rules: Vec<(u32, u32)>,
+    /// Each removal by a technique or a check: its parents'
+    /// `rule_parents` range, and the check's index (or [`NO_CHECK`]).
+    rules: Vec<(u32, u32, u32)>,
     rule_parents: Vec<(u32, bool)>,
     /// The cages and variant rules (none without).
     variant: Option<Box<Variant>>,
@@ -655,7 +693,7 @@ impl Forcing {
         }
         let rule = self.rules.len() as u32;
         self.rules
-            .push((start, self.rule_parents.len() as u32 - start));
+            .push((start, self.rule_parents.len() as u32 - start, j as u32));
         let depth = self.rule_parents[start as usize..]
             .iter()
             .map(|&(k, _)| self.off_depth[k as usize] + 1)
@@ -711,7 +749,7 @@ impl Forcing {
         }
         let rule = self.rules.len() as u32;
         self.rules
-            .push((start, self.rule_parents.len() as u32 - start));
+            .push((start, self.rule_parents.len() as u32 - start, NO_CHECK));
         let depth = self.rule_parents[start as usize..]
             .iter()
             .map(|&(k, _)| self.off_depth[k as usize] + 1)
@@ -756,7 +794,7 @@ impl Forcing {
             let cause = self.off_cause[k as usize];
             if cause == ASSUMED {
             } else if cause & RULE != 0 {
-                let (s, len) = self.rules[(cause - RULE) as usize];
+                let (s, len, _) = self.rules[(cause - RULE) as usize];
                 for &(j, st) in &self.rule_parents[s as usize..(s + len) as usize] {
                     f(j, st);
                 }
@@ -764,6 +802,67 @@ impl Forcing {
                 f(cause, true);
             }
         }
+    }
+
+    /// The cages and rules (indices into the names of [`Variant`]) that
+    /// the nodes last visited by [`Forcing::ancestors`] rest on, added to
+    /// `out` once each: checks that removed one, and rule links that made
+    /// one false (a link that a house or cell also makes is the house's).
+    fn leaned_on(&self, g0: &Candidates, out: &mut Vec<u32>) {
+        let Some(v) = &self.variant else { return };
+        let (n, ve) = (self.n, self.vepoch);
+        let houses = g0.houses();
+        for k in 0..self.v_off.len() {
+            if self.v_off[k] != ve {
+                continue;
+            }
+            let cause = self.off_cause[k];
+            let name = if cause == ASSUMED {
+                continue;
+            } else if cause & RULE != 0 {
+                match self.rules[(cause - RULE) as usize].2 {
+                    NO_CHECK => continue,
+                    j => v.check_name[j as usize],
+                }
+            } else {
+                let (c, d) = (k / n, k % n);
+                let (pc, pd) = (cause as usize / n, cause as usize % n);
+                if c == pc || (d == pd && houses.sees(c, pc)) {
+                    continue;
+                }
+                let (s, e) = (
+                    v.link_start[cause as usize] as usize,
+                    v.link_start[cause as usize + 1] as usize,
+                );
+                match v.links[s..e].binary_search(&(k as u32)) {
+                    Ok(i) => v.link_rule[s + i],
+                    Err(_) => continue,
+                }
+            };
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+    }
+
+    /// `, through the cage 14 in r1c1-r1c2 and thermometer r3c3-r3c6`:
+    /// what `used` (from [`Forcing::leaned_on`]) names, for a sentence.
+    fn through(&self, used: &[u32]) -> String {
+        let Some(v) = &self.variant else {
+            return String::new();
+        };
+        if used.is_empty() {
+            return String::new();
+        }
+        let mut named: Vec<String> = used
+            .iter()
+            .take(NAMED)
+            .map(|&i| v.names[i as usize].clone())
+            .collect();
+        if used.len() > NAMED {
+            named.push(format!("{} more", used.len() - NAMED));
+        }
+        format!(", through {}", super::houses::join_and(&named))
     }
 
     /// Number of distinct nodes behind `targets` (themselves included) in
@@ -1360,6 +1459,7 @@ fn step(
     } else {
         st.eliminations.push(target);
     }
+    let mut used = Vec::new();
     for (k, on) in con.source.branches(g) {
         f.propagate(g, k, on, mode);
         let chain = if con.contradiction {
@@ -1368,6 +1468,7 @@ fn step(
         } else {
             f.chain_of(g, &[(con.node, con.on)])
         };
+        f.leaned_on(g, &mut used);
         st.chains.push(chain);
     }
     for chain in &st.chains {
@@ -1382,7 +1483,7 @@ fn step(
         st.houses.push(h);
     }
     if cx.text {
-        st.text = text(g, cx, con, &st);
+        st.text = text(g, cx, con, &st, &f.through(&used));
     }
     st
 }
@@ -1396,7 +1497,9 @@ fn state(cx: &Ctx, c: Candidate, on: bool) -> String {
     )
 }
 
-fn text(g: &Candidates, cx: &Ctx, con: &Conclusion, st: &Step) -> String {
+/// The step's sentence; `through` names the cages and rules its chains
+/// rest on (empty for none).
+fn text(g: &Candidates, cx: &Ctx, con: &Conclusion, st: &Step, through: &str) -> String {
     let n = g.size();
     let name = super::intersect::capitalised(con.technique.name());
     let target = cand(con.node, n);
@@ -1406,8 +1509,8 @@ fn text(g: &Candidates, cx: &Ctx, con: &Conclusion, st: &Step) -> String {
         let (k, on) = con.source.branches(g)[0];
         let a = cand(k, n);
         return format!(
-            "{name}: if {} were {}{}, following its consequences ({} steps) would leave no \
-             solution; so {result}.",
+            "{name}: if {} were {}{}, following its consequences ({} steps{through}) would \
+             leave no solution; so {result}.",
             cx.cell(a.cell),
             if on { "" } else { "anything but " },
             cx.sym(a.digit),
@@ -1418,7 +1521,8 @@ fn text(g: &Candidates, cx: &Ctx, con: &Conclusion, st: &Step) -> String {
         Source::Both(k) => {
             let a = cand(k, n);
             format!(
-                "{name}: whether {} is {} or not, {result} follows ({} steps in all); so {result}.",
+                "{name}: whether {} is {} or not, {result} follows ({} steps in all{through}); so \
+                 {result}.",
                 cx.cell(a.cell),
                 cx.sym(a.digit),
                 steps
@@ -1427,8 +1531,8 @@ fn text(g: &Candidates, cx: &Ctx, con: &Conclusion, st: &Step) -> String {
         Source::Region(h, d) => {
             let cells: Vec<usize> = g.houses().cells_at(h, g.places(h, d as u8 + 1)).collect();
             format!(
-                "{name}: wherever {} goes in {} ({}), {result} follows ({} steps in all); so \
-                 {result}.",
+                "{name}: wherever {} goes in {} ({}), {result} follows ({} steps in \
+                 all{through}); so {result}.",
                 cx.sym(d as u8 + 1),
                 cx.house(h),
                 cx.cells(&cells),
@@ -1438,8 +1542,8 @@ fn text(g: &Candidates, cx: &Ctx, con: &Conclusion, st: &Step) -> String {
         Source::One(..) => unreachable!("one branch concludes by contradiction"),
         Source::Cell(c) => {
             format!(
-                "{name}: whichever of {} goes in {}, {result} follows ({} steps in all); so \
-                 {result}.",
+                "{name}: whichever of {} goes in {}, {result} follows ({} steps in \
+                 all{through}); so {result}.",
                 cx.digits(g.cell(c)),
                 cx.cell(c),
                 steps
@@ -1518,6 +1622,15 @@ mod tests {
         // Dynamic: r1c2 left with 7 is a naked single.
         assert!(!f.propagate(&g, node(0, 3), true, Mode::Dynamic));
         assert!(f.is_on(node(1, 7)));
+        // A sentence names the rule a removal rests on, not the row.
+        let mut used = Vec::new();
+        f.ancestors(&g, &[(node(1, 8), false)]);
+        f.leaned_on(&g, &mut used);
+        assert_eq!(f.through(&used), ", through X (10) on r1c1-r1c2");
+        used.clear();
+        f.ancestors(&g, &[(node(1, 3), false)]);
+        f.leaned_on(&g, &mut used);
+        assert_eq!(f.through(&used), "");
         // Nishio follows one symbol through houses only.
         assert!(!f.propagate(&g, node(0, 3), true, Mode::Nishio));
         assert!(!f.is_off(node(1, 8)));
@@ -1576,6 +1689,10 @@ mod tests {
         assert!(!f.propagate(&g, node(0, 1), true, Mode::Dynamic));
         assert!(f.is_on(node(1, 3)), "r1c2 is 3");
         assert!(f.off_cause[node(1, 5) as usize] & RULE != 0, "by the cage");
+        let mut used = Vec::new();
+        f.ancestors(&g, &[(node(1, 5), false)]);
+        f.leaned_on(&g, &mut used);
+        assert_eq!(f.through(&used), ", through the cage 4 in r1c1-r1c2");
         assert!(!f.propagate(&g, node(0, 1), true, Mode::Static));
         assert!(!f.is_off(node(1, 5)), "static chains do not fill cages");
         // With r1c2 either 5 or 6, nothing adds up to 4 beside a 1.
