@@ -28,7 +28,7 @@
 use super::cands::{Candidate, Candidates};
 use super::ctx::Ctx;
 use super::houses::{HouseIndex, bits};
-use super::killer::{MAX_SYMBOLS, Scratch, placed};
+use super::killer::{self, Killer, MAX_SYMBOLS, Scratch, placed};
 use super::step::{ChainNode, Step, Technique, length_bonus};
 use crate::grid::{Alphabet, Cage, Layout, Rule};
 use crate::solve::RuleEliminations;
@@ -110,12 +110,20 @@ struct Variant {
     work: Vec<u32>,
     gone: Vec<(usize, u32)>,
     scratch: Scratch,
+    /// The cages' techniques, which dynamic (+) applies when the house
+    /// techniques have nothing (none without cages).
+    killer: Option<Killer>,
 }
 
 impl Variant {
     /// `None` when there is nothing to follow: no cage, no rule (cages
     /// on more symbols than the filling search takes are left out).
-    fn new(layout: &Layout, cages: &[Cage], rules: &[Rule]) -> Option<Variant> {
+    fn new(
+        layout: &Layout,
+        houses: &HouseIndex,
+        cages: &[Cage],
+        rules: &[Rule],
+    ) -> Option<Variant> {
         let (cells, n) = (layout.cell_count(), layout.size());
         let narrowing = RuleEliminations::new(layout, rules);
         // Each candidate's partners, with the rule linking them.
@@ -175,6 +183,7 @@ impl Variant {
             work: Vec::with_capacity(cells),
             gone: Vec::new(),
             scratch: Scratch::default(),
+            killer: Killer::new(houses, cages),
         })
     }
 
@@ -434,9 +443,16 @@ impl Forcing {
     }
 
     /// Makes the chains follow `cages` and `rules` (a puzzle's killer
-    /// cages and variant rules on `layout`) besides the houses.
-    pub fn set_rules(&mut self, layout: &Layout, cages: &[Cage], rules: &[Rule]) {
-        self.variant = Variant::new(layout, cages, rules).map(Box::new);
+    /// cages and variant rules on `layout`, whose houses with the rules'
+    /// are `houses`) besides the houses.
+    pub fn set_rules(
+        &mut self,
+        layout: &Layout,
+        houses: &HouseIndex,
+        cages: &[Cage],
+        rules: &[Rule],
+    ) {
+        self.variant = Variant::new(layout, houses, cages, rules).map(Box::new);
     }
 
     /// Takes candidate `k` out of the work grid.
@@ -725,11 +741,34 @@ impl Forcing {
             .or_else(|| super::subsets::naked(w, &cx, 2))
             .or_else(|| super::fish::find(w, &cx, 2, false))
             .or_else(|| super::subsets::hidden(w, &cx, 2, false));
+        // Then the cages' own: the 45 rule, a cage's symbol in one house.
+        // They take a cell as open until it is placed, and the work grid
+        // places nothing: a step that removes nothing from it is passed
+        // over (it would be found again and again).
+        let mut by_cages = false;
+        let mut step = step;
+        if step.is_none()
+            && let Some(k) = self.variant.as_mut().and_then(|v| v.killer.as_mut())
+        {
+            let removes = |st: Option<Step>| {
+                st.map(|st| removals(w, st))
+                    .filter(|st| !st.eliminations.is_empty())
+            };
+            step = removes(killer::innies(w, &cx, k, true))
+                .or_else(|| removes(killer::innies(w, &cx, k, false)))
+                .or_else(|| removes(killer::locked(w, &cx, k)));
+            by_cages = true;
+        }
         let Some(st) = step else { return false };
         // What the rule rests on: the removals so far among its symbols in
-        // its first house (the house it reasons about).
+        // its first house (the house it reasons about); for the cages'
+        // techniques, every removal so far in their cells and houses.
         let n = self.n;
-        let digits = st.pattern.iter().fold(0u32, |m, p| m | 1 << (p.digit - 1));
+        let digits = if by_cages {
+            u32::MAX >> (32 - n)
+        } else {
+            st.pattern.iter().fold(0u32, |m, p| m | 1 << (p.digit - 1))
+        };
         let start = self.rule_parents.len() as u32;
         let named: &[usize] = match st.technique {
             Technique::Pointing | Technique::Claiming | Technique::LockedCandidates => {
@@ -737,13 +776,20 @@ impl Forcing {
             }
             _ => &st.houses,
         };
-        for &h in named {
-            for &c in houses.house(h) {
-                for d in bits(digits) {
-                    let k = c * n as u32 + d as u32;
-                    if self.is_off(k) {
-                        self.rule_parents.push((k, false));
-                    }
+        let mut cells: Vec<u32> = named
+            .iter()
+            .flat_map(|&h| houses.house(h).iter().copied())
+            .collect();
+        if by_cages {
+            cells.extend(st.cells.iter().map(|&c| c as u32));
+            cells.sort_unstable();
+            cells.dedup();
+        }
+        for c in cells {
+            for d in bits(digits) {
+                let k = c * n as u32 + d as u32;
+                if self.is_off(k) {
+                    self.rule_parents.push((k, false));
                 }
             }
         }
@@ -998,6 +1044,19 @@ impl Forcing {
             }
         }
     }
+}
+
+/// `st` as removals from the work grid `w`: a placement is its cell's
+/// other candidates removed, and what `w` no longer holds is left out.
+fn removals(w: &Candidates, mut st: Step) -> Step {
+    for p in std::mem::take(&mut st.placements) {
+        for d in bits(w.cell(p.cell) & !(1 << (p.digit - 1))) {
+            st.eliminations.push(Candidate::new(p.cell, d as u8 + 1));
+        }
+    }
+    st.eliminations
+        .retain(|e| w.value(e.cell) == 0 && w.has(e.cell, e.digit));
+    st
 }
 
 fn cand(k: u32, n: usize) -> Candidate {
@@ -1609,7 +1668,7 @@ mod tests {
             assert!(!f.propagate(&g, node(0, 3), true, mode));
             assert!(!f.is_off(node(1, 2)), "no rule yet ({mode:?})");
         }
-        f.set_rules(&layout, &[], &rules);
+        f.set_rules(&layout, g.houses(), &[], &rules);
         for mode in [Mode::Static, Mode::Dynamic, Mode::DynamicPlus] {
             assert!(!f.propagate(&g, node(0, 3), true, mode));
             // r1c1 = 3 leaves r1c2 only 7 (3 is out by the row as well).
@@ -1652,7 +1711,7 @@ mod tests {
         keep_only(&mut g, 0, &[6, 7]);
         keep_only(&mut g, 10, &[3, 4]);
         let mut f = Forcing::new(81, 9);
-        f.set_rules(&layout, &[], &rules);
+        f.set_rules(&layout, g.houses(), &[], &rules);
         assert!(!f.propagate(&g, node(0, 6), true, Mode::Dynamic));
         for (c, d) in [(11, 3), (11, 4), (20, 3), (20, 4)] {
             let k = node(c, d);
@@ -1685,7 +1744,7 @@ mod tests {
             cells: vec![0, 1],
         }];
         let mut f = Forcing::new(81, 9);
-        f.set_rules(&layout, &cages, &[]);
+        f.set_rules(&layout, g.houses(), &cages, &[]);
         assert!(!f.propagate(&g, node(0, 1), true, Mode::Dynamic));
         assert!(f.is_on(node(1, 3)), "r1c2 is 3");
         assert!(f.off_cause[node(1, 5) as usize] & RULE != 0, "by the cage");
@@ -1698,6 +1757,29 @@ mod tests {
         // With r1c2 either 5 or 6, nothing adds up to 4 beside a 1.
         keep_only(&mut g, 1, &[5, 6]);
         assert!(f.propagate(&g, node(0, 1), true, Mode::Dynamic));
+    }
+
+    #[test]
+    fn dynamic_plus_applies_the_45_rule() {
+        let g = classic("");
+        let layout = Layout::classic();
+        // Two cages of 20 in r1c1-r1c4 and r1c5-r1c8: r1c9 holds 5.
+        let cages = [
+            Cage {
+                sum: 20,
+                cells: vec![0, 1, 2, 3],
+            },
+            Cage {
+                sum: 20,
+                cells: vec![4, 5, 6, 7],
+            },
+        ];
+        let mut f = Forcing::new(81, 9);
+        f.set_rules(&layout, g.houses(), &cages, &[]);
+        assert!(!f.propagate(&g, node(80, 1), true, Mode::Dynamic));
+        assert!(!f.is_on(node(8, 5)), "dynamic chains do not apply it");
+        assert!(!f.propagate(&g, node(80, 1), true, Mode::DynamicPlus));
+        assert!(f.is_on(node(8, 5)), "r1c9 is 5");
     }
 
     #[test]

@@ -337,7 +337,10 @@ impl Logic {
             .map_err(|e| LogicError::Values(e.to_string()))?;
         let mut logic = Logic::build(solver);
         logic.killer = killer::Killer::new(&logic.houses, cages);
-        logic.forcing.set_rules(logic.houses.layout(), cages, &[]);
+        let houses = logic.houses.clone();
+        logic
+            .forcing
+            .set_rules(houses.layout(), &houses, cages, &[]);
         Ok(logic)
     }
 
@@ -358,9 +361,10 @@ impl Logic {
             if !puzzle.cages().is_empty() {
                 logic.killer = killer::Killer::new(&logic.houses, puzzle.cages());
             }
+            let houses = logic.houses.clone();
             logic
                 .forcing
-                .set_rules(puzzle.layout(), puzzle.cages(), puzzle.rules());
+                .set_rules(puzzle.layout(), &houses, puzzle.cages(), puzzle.rules());
             if !puzzle.rules().is_empty() {
                 logic.variant = Some(crate::solve::RuleEliminations::new(
                     puzzle.layout(),
