@@ -243,11 +243,15 @@ impl Variant {
         &self.links[self.link_start[k] as usize..self.link_start[k + 1] as usize]
     }
 
-    /// Every check to be worked out again.
-    fn all_pending(&mut self) {
+    /// No check to work out: on the grid a search starts from, every
+    /// check has been worked out already (the cages' combinations and the
+    /// rules' own steps come before any chain), so only a check whose
+    /// cells lose a candidate can say more.
+    fn none_pending(&mut self) {
+        for &j in &self.pending {
+            self.dirty[j as usize] = false;
+        }
         self.pending.clear();
-        self.pending.extend((0..self.checks.len() as u32).rev());
-        self.dirty.fill(true);
     }
 
     /// Cell `c` lost a candidate: its checks are to be worked out again.
@@ -324,6 +328,9 @@ pub(crate) struct Forcing {
     rule_parents: Vec<(u32, bool)>,
     /// The cages and variant rules (none without).
     variant: Option<Box<Variant>>,
+    /// Cells that lost a candidate in the work grid in this propagation
+    /// (those holding `epoch`).
+    touched: Vec<u32>,
     contra: Option<Contra>,
     // Ancestor counting.
     vepoch: u32,
@@ -423,6 +430,7 @@ impl Forcing {
             rules: Vec::new(),
             rule_parents: Vec::new(),
             variant: None,
+            touched: vec![0; cells],
             contra: None,
             vepoch: 0,
             v_on: vec![0; k],
@@ -458,6 +466,7 @@ impl Forcing {
     /// Takes candidate `k` out of the work grid.
     fn take_out(&mut self, k: u32) {
         let (c, d) = (k as usize / self.n, k as usize % self.n);
+        self.touched[c] = self.epoch;
         self.w
             .as_mut()
             .expect("a work grid")
@@ -534,7 +543,7 @@ impl Forcing {
     fn propagate(&mut self, g0: &Candidates, start: u32, on: bool, mode: Mode) -> bool {
         Forcing::bump(
             &mut self.epoch,
-            &mut [&mut self.on_mark, &mut self.off_mark],
+            &mut [&mut self.on_mark, &mut self.off_mark, &mut self.touched],
         );
         self.seq = 0;
         self.queue.clear();
@@ -551,7 +560,7 @@ impl Forcing {
                 None => self.w = Some(g0.clone()),
             }
             if let Some(v) = &mut self.variant {
-                v.all_pending();
+                v.none_pending();
             }
         }
         if on {
@@ -754,8 +763,12 @@ impl Forcing {
                 st.map(|st| removals(w, st))
                     .filter(|st| !st.eliminations.is_empty())
             };
-            step = removes(killer::innies(w, &cx, k, true))
-                .or_else(|| removes(killer::innies(w, &cx, k, false)))
+            // Groups none of whose cells changed under the assumption say
+            // what they said on the grid the search started from: nothing.
+            let (touched, epoch) = (&self.touched, self.epoch);
+            let fresh = |cells: &[usize]| cells.iter().any(|&c| touched[c] == epoch);
+            step = removes(killer::innies_where(w, &cx, k, true, &fresh))
+                .or_else(|| removes(killer::innies_where(w, &cx, k, false, &fresh)))
                 .or_else(|| removes(killer::locked(w, &cx, k)));
             by_cages = true;
         }

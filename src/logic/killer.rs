@@ -26,6 +26,8 @@
 //! the partial sum (a derived cage whose cells may repeat): a few hundred
 //! states on a 9x9.
 
+use std::collections::HashMap;
+
 use super::cands::{Candidate, Candidates, digits, full_mask};
 use super::ctx::Ctx;
 use super::houses::{HouseIndex, join_and};
@@ -34,6 +36,10 @@ use crate::grid::{Cage, HouseKind};
 
 /// No cage.
 const NONE: u32 = u32::MAX;
+/// Fillings a [`Scratch`] keeps before it starts afresh: each a few
+/// dozen bytes, and far more than one search of the chains meets.
+const MAX_CACHED: usize = 1 << 16;
+
 /// The most cells of a 45 rule group worth reasoning on.
 const MAX_GROUP: usize = 8;
 /// The most symbols the filling search takes (its memo has 2^n entries).
@@ -73,6 +79,10 @@ pub(crate) struct Killer {
     scratch: Scratch,
 }
 
+/// A kept answer of the filling search: whether a filling fits (`None`:
+/// a cell had no candidate), the support and the sets.
+type Filled = (Option<bool>, Vec<u32>, Vec<u32>);
+
 /// Buffers of the filling search, reused from call to call.
 #[derive(Default)]
 pub(super) struct Scratch {
@@ -87,6 +97,14 @@ pub(super) struct Scratch {
     /// The least and most the cells from each on can add up to.
     low: Vec<u32>,
     high: Vec<u32>,
+    /// Fillings already worked out by [`Scratch::fill`]: the search's
+    /// inputs (each empty cell's symbols, then the symbols used, the sum
+    /// and the symbols it must hold; where symbols may repeat, the empty
+    /// cells too) to its answer, the support and the sets. Chains fill the
+    /// same cage from the same candidates many times over; at
+    /// [`MAX_CACHED`] entries it starts afresh.
+    cache: HashMap<Vec<u32>, Filled>,
+    key: Vec<u32>,
     /// Steps left to the searches of [`Scratch::fill_within`] over
     /// fillings whose symbols may repeat.
     budget: u32,
@@ -221,6 +239,27 @@ impl Scratch {
         self.support.clear();
         self.support.resize(k, 0);
         self.combos.clear();
+        // Searches within a budget are not kept: their answer depends on
+        // the budget left.
+        let cached = distinct || budget.is_none();
+        if cached {
+            self.key.clear();
+            self.key.extend_from_slice(&self.cands);
+            self.key.extend([used, sum, must, distinct as u32]);
+            if !distinct {
+                let empty = cells.iter().filter(|&&c| g.value(c) == 0);
+                self.key.extend(empty.map(|&c| c as u32));
+            }
+            if let Some((ok, support, combos)) = self.cache.get(self.key.as_slice()) {
+                self.support.copy_from_slice(support);
+                self.combos.extend_from_slice(combos);
+                let ok = (*ok)?;
+                return ok.then_some(Fill {
+                    support: &self.support,
+                    combos: &self.combos,
+                });
+            }
+        }
         let ok = if distinct {
             self.memo.clear();
             self.memo.resize(1 << n, 0);
@@ -232,11 +271,19 @@ impl Scratch {
                 support: &mut self.support,
                 combos: &mut self.combos,
             };
-            walk.distinct(0, used)
+            Some(walk.distinct(0, used))
         } else {
-            let rest = sum.checked_sub(have)?;
-            self.repeating(g, cells, rest, budget)?
+            sum.checked_sub(have)
+                .and_then(|rest| self.repeating(g, cells, rest, budget))
         };
+        if cached {
+            if self.cache.len() >= MAX_CACHED {
+                self.cache.clear();
+            }
+            let entry = (ok, self.support.clone(), self.combos.clone());
+            self.cache.insert(self.key.clone(), entry);
+        }
+        let ok = ok?;
         ok.then_some(Fill {
             support: &self.support,
             combos: &self.combos,
@@ -896,11 +943,23 @@ pub(crate) fn combinations(g: &Candidates, cx: &Ctx, k: &mut Killer) -> Option<S
 /// The 45 rule: `single` looks for a group with one empty cell (fixed),
 /// else for a group of several whose sum removes candidates.
 pub(crate) fn innies(g: &Candidates, cx: &Ctx, k: &mut Killer, single: bool) -> Option<Step> {
+    innies_where(g, cx, k, single, &|_| true)
+}
+
+/// [`innies`] over the groups whose cells `fresh` keeps (those that
+/// changed since the groups were last looked at, in a chain).
+pub(crate) fn innies_where(
+    g: &Candidates,
+    cx: &Ctx,
+    k: &mut Killer,
+    single: bool,
+    fresh: &dyn Fn(&[usize]) -> bool,
+) -> Option<Step> {
     let n = g.size() as u32;
     let Killer {
         derived, scratch, ..
     } = k;
-    for dv in derived.iter() {
+    for dv in derived.iter().filter(|dv| fresh(&dv.cells)) {
         let empty: Vec<usize> = dv
             .cells
             .iter()
