@@ -8,8 +8,9 @@
 //!   group) becomes a house of the layout, with its (house, symbol)
 //!   primary items; every reduction over houses then uses it;
 //! - **groups**: a smaller group (an extra region of fewer cells, a cage
-//!   without a sum) has a secondary item per symbol, covered by the cell
-//!   options of its cells, so a symbol is placed in it at most once;
+//!   without a sum, a renban line) has a secondary item per symbol,
+//!   covered by the cell options of its cells, so a symbol is placed in it
+//!   at most once; the search also filters it as an all-different group;
 //! - **cell masks**: the symbols a cell may hold (odd, even, a
 //!   thermometer's cell by its place on the bulb's side);
 //! - **pairs**: two cells and the pairs of symbols they may hold together
@@ -154,7 +155,7 @@ impl RuleSet {
             if only.is_some_and(|o| o != i) {
                 continue;
             }
-            set.add_rule(layout, rules, rule, &orth, &mut pairs);
+            set.add_rule(layout, rules, rule, only, &orth, &mut pairs);
         }
         set.keep_pairs(layout, pairs.list);
         set.index_cells(cells);
@@ -162,13 +163,15 @@ impl RuleSet {
     }
 
     /// Adds what `rule` (one of `rules`) asks: houses and groups, the
-    /// symbols a cell may hold, pairs (to `pairs`) and checks. `orth` is the
-    /// layout's orthogonal neighbours.
+    /// symbols a cell may hold, pairs (to `pairs`) and checks. `only` is
+    /// as for [`RuleSet::compile`]; `orth` is the layout's orthogonal
+    /// neighbours.
     fn add_rule(
         &mut self,
         layout: &Layout,
         rules: &[Rule],
         rule: &Rule,
+        only: Option<usize>,
         orth: &[(u32, u32)],
         pairs: &mut Pairs,
     ) {
@@ -238,7 +241,7 @@ impl RuleSet {
                     pairs.add(cs[i], cs[len - 1 - i], &|x, y| x == y);
                 }
             }
-            Rule::Renban(cs) => self.add_renban(cs, pairs),
+            Rule::Renban(cs) => self.add_renban(cs, pairs, only.is_none()),
             // Checked: two different ends; guarded all the same.
             Rule::Between(cs) if cs.len() < 2 => {}
             Rule::Between(cs) => self.add_between(cs, pairs),
@@ -287,7 +290,18 @@ impl RuleSet {
 
     /// A renban line: its cells differ and lie within the line's length of
     /// each other, and the whole line is a run (checked during the search).
-    fn add_renban(&mut self, cs: &[u32], pairs: &mut Pairs) {
+    /// For the search (`as_group`) its cells are also a group, whatever
+    /// its length, never a house: the search then matches them to
+    /// symbols of their own as a whole (the all-different filter), where
+    /// the pairs see two cells at a time. The hints and the houses they
+    /// reason on take the line from its pairs and check alone.
+    fn add_renban(&mut self, cs: &[u32], pairs: &mut Pairs, as_group: bool) {
+        let mut group = cs.to_vec();
+        group.sort_unstable();
+        group.dedup();
+        if as_group && group.len() > 1 {
+            self.groups.push(group);
+        }
         let span = cs.len() as u32 - 1;
         for (i, &a) in cs.iter().enumerate() {
             for &b in &cs[i + 1..] {

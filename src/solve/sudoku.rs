@@ -55,6 +55,10 @@ pub struct SudokuSolver {
     combo_start: Vec<u32>,
     dlx: Dlx,
     singles: Singles,
+    /// Whether the search filters the houses, and the variant rules'
+    /// smaller groups, as all-different groups.
+    house_filter: bool,
+    group_filter: bool,
 }
 
 impl SudokuSolver {
@@ -148,10 +152,7 @@ impl SudokuSolver {
         if !variant.is_empty() {
             dlx.set_conflict_weights(true);
         }
-        if layout.size() >= HOUSE_FILTER_MIN_SIZE {
-            dlx.set_all_different(&house_groups(&layout));
-        }
-        SudokuSolver {
+        let mut solver = SudokuSolver {
             dlx,
             singles: Singles::new(&layout, &rules, &variant),
             base,
@@ -160,7 +161,13 @@ impl SudokuSolver {
             variant,
             own_rules,
             combo_start,
-        }
+            house_filter: false,
+            group_filter: false,
+        };
+        solver.house_filter = solver.layout.size() >= HOUSE_FILTER_MIN_SIZE;
+        solver.group_filter = !solver.variant.groups.is_empty();
+        solver.set_filters();
+        solver
     }
 
     /// Sets when the searches from now on give up (see [`Budget`]): one
@@ -207,11 +214,30 @@ impl SudokuSolver {
     /// have fewer than `k` cells left, and the placements in no matching
     /// dropped.
     pub fn set_house_filter(&mut self, on: bool) {
-        let groups = if on {
-            house_groups(&self.layout)
-        } else {
-            Vec::new()
-        };
+        self.house_filter = on;
+        self.set_filters();
+    }
+
+    /// Whether the search filters the variant rules' smaller groups (a
+    /// renban line, a cage without a sum, an extra region of fewer cells
+    /// than symbols) as all-different groups at each node: each cell
+    /// matched to a symbol of its own, a dead end when some `k` cells
+    /// have fewer than `k` symbols between them, and the placements in no
+    /// such matching dropped. On by default.
+    pub fn set_group_filter(&mut self, on: bool) {
+        self.group_filter = on;
+        self.set_filters();
+    }
+
+    /// Gives the engine the all-different groups the filters ask for.
+    fn set_filters(&mut self) {
+        let mut groups = Vec::new();
+        if self.house_filter {
+            groups = house_groups(&self.layout);
+        }
+        if self.group_filter {
+            groups.extend(small_groups(&self.layout, &self.rules, &self.variant));
+        }
         self.dlx.set_all_different(&groups);
     }
 
@@ -938,7 +964,7 @@ fn matrix(layout: &Layout, rules: &CageRules, variant: &RuleSet) -> (Matrix, Vec
     let n = layout.size();
     let cells = layout.cell_count();
     let cage_base = cells + layout.houses().len() * n;
-    let primary = cage_base + rules.cages.len() * (n + 1);
+    let primary = group_base(layout, rules);
     // Secondary items: a symbol of each smaller group, then the pairs'.
     let group_base = primary;
     let full = (1u32 << n) - 1;
@@ -1028,6 +1054,35 @@ fn house_groups(layout: &Layout) -> Vec<(Vec<usize>, Vec<usize>)> {
             (left, right)
         })
         .collect()
+}
+
+/// The variant rules' smaller groups as all-different groups of the
+/// engine: every symbol's secondary item of the group on the left (see
+/// [`matrix`]), the group's cells on the right.
+fn small_groups(
+    layout: &Layout,
+    rules: &CageRules,
+    variant: &RuleSet,
+) -> Vec<(Vec<usize>, Vec<usize>)> {
+    let n = layout.size();
+    let group_base = group_base(layout, rules);
+    variant
+        .groups
+        .iter()
+        .enumerate()
+        .map(|(g, cells)| {
+            let left = (0..n).map(|v| group_base + g * n + v).collect();
+            let right = cells.iter().map(|&c| c as usize).collect();
+            (left, right)
+        })
+        .collect()
+}
+
+/// The first secondary item: the symbols of the variant rules' smaller
+/// groups, `n` a group, come first.
+fn group_base(layout: &Layout, rules: &CageRules) -> usize {
+    let n = layout.size();
+    layout.cell_count() + layout.houses().len() * n + rules.cages.len() * (n + 1)
 }
 
 /// The values of a solution's cell options (cage options are skipped).
