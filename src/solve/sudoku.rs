@@ -152,6 +152,10 @@ impl SudokuSolver {
         if !variant.is_empty() {
             dlx.set_conflict_weights(true);
         }
+        if !variant.checks.is_empty() || !variant.pairs.is_empty() {
+            // The checks follow the cells' options between choices.
+            dlx.watch(layout.cell_count());
+        }
         let mut solver = SudokuSolver {
             dlx,
             singles: Singles::new(&layout, &rules, &variant),
@@ -449,11 +453,26 @@ fn prune_by_rules(
     cell_options: usize,
 ) -> bool {
     chosen_values(dlx, value, n, cell_options);
-    let ok = variant.feasible(|c| match value[c as usize] {
-        0 => open_symbols(dlx, c as usize, n),
-        v => 1 << (v - 1),
-    });
-    ok && drop_narrowed(dlx, value, variant, n)
+    // Only the cells whose options changed since the last call are read
+    // back from the engine; the rest keep what the rule set holds.
+    let changed = &mut variant.changed;
+    changed.clear();
+    dlx.take_changed(|c| changed.push(c as u32));
+    for j in 0..variant.changed.len() {
+        let c = variant.changed[j] as usize;
+        let mask = match value[c] {
+            0 => open_symbols(dlx, c, n),
+            v => 1 << (v - 1),
+        };
+        variant.set_symbols(c, mask);
+    }
+    let ok = variant.settle() && drop_narrowed(dlx, value, variant, n);
+    variant.settled(ok);
+    if ok {
+        // What was dropped is what the rule set narrowed.
+        dlx.changes_known();
+    }
+    ok
 }
 
 /// Writes into `value` the symbol of each cell the search has placed, 0
