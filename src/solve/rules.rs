@@ -25,11 +25,11 @@
 //!   when it takes the other, as it does for houses;
 //! - **checks**: rules over many cells whose sums or spans no pair says
 //!   (arrows, little killers, sandwiches, region sum lines, renban and
-//!   between lines). The search calls [`RuleSet::feasible`] after each
-//!   option it takes, with the symbols each cell of such a rule may still
-//!   hold; it answers from bounds (the least and greatest sums the cells
-//!   can make), which never cuts off a solution, and exactly once every
-//!   cell is filled.
+//!   between lines). The search calls [`RuleSet::settle`] after each
+//!   option it takes, with the symbols of the cells that changed; it
+//!   answers from bounds (the least and greatest sums the cells can
+//!   make), which never cuts off a solution, and exactly once every cell
+//!   is filled.
 //!
 //! Enumerating a sum rule's fillings as options (as cages are) was the
 //! alternative: a little killer or an arrow may repeat symbols and a
@@ -38,9 +38,10 @@
 
 use crate::grid::{Layout, MAX_SIZE, Mark, Rule, box_parts, diagonal_cells, disjoint_groups};
 
-/// Rounds of narrowing the pairs and checks after each choice: most
-/// narrowing comes in the first rounds; a long chain (a thermometer) may
-/// take one round a cell, and the next choice goes on where this stops.
+/// Rounds of narrowing the pairs and checks in [`RuleSet::feasible`]
+/// (whether a filling keeps the rules: filled cells settle in one round,
+/// and a false answer needs none after the first). The search narrows to
+/// a fixpoint instead ([`RuleSet::settle`]).
 const PROPAGATION_ROUNDS: usize = 4;
 
 /// Two cells and the symbols they may hold together.
@@ -672,7 +673,8 @@ impl RuleSet {
         true
     }
 
-    /// Cells and the symbols (bits) the last [`RuleSet::feasible`] ruled out.
+    /// Cells and the symbols (bits) the last [`RuleSet::feasible`] or
+    /// [`RuleSet::settle`] ruled out.
     pub fn narrowed(&self) -> &[(u32, u32)] {
         &self.narrowed
     }
