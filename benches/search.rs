@@ -9,8 +9,9 @@
 //!   searches show it at once; a few go deep.
 //! - `variants`: the shared variant puzzles the search is slowest on
 //!   ([`SLOW_SHARED`], in `../shared/data/puzzles/variants-train`;
-//!   skipped, saying so, when absent), with the search nodes spent before
-//!   the first solution and after it.
+//!   skipped, saying so, when absent) and generated non-consecutive ones,
+//!   with the search nodes spent before the first solution and after it,
+//!   for each setting of the all-different filters ([`FILTERS`]).
 //!
 //! - `classic`: the first puzzles of two classic collections with the
 //!   house filter ([`SudokuSolver::set_house_filter`]) off and on,
@@ -29,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use sudoku_lens::grid::{Document, Layout, Puzzle, parse, parse_file};
 use sudoku_lens::rng::Rng;
-use sudoku_lens::solve::generate::wrong_given;
+use sudoku_lens::solve::generate::{variant, wrong_given};
 use sudoku_lens::solve::{Budget, SolveError, SudokuSolver};
 
 #[path = "../tests/collections/mod.rs"]
@@ -46,7 +47,15 @@ const WRONG_COUNT: usize = 40;
 const WRONG_SEED: u64 = 7;
 /// The shared variant puzzles measured: each took over a second with
 /// some order of choices (036 is non-consecutive, 040-042 renban lines).
-const SLOW_SHARED: &[&str] = &["029", "036", "040", "041", "042"];
+const SLOW_SHARED: &[&str] = &["025", "029", "036", "040", "041", "042"];
+/// Generated non-consecutive puzzles measured beside them (seeds 1 to
+/// this, [`sudoku_lens::solve::generate::variant`]): the slowest family
+/// of `cargo bench --bench variants`.
+const GENERATED_SEEDS: u64 = 5;
+/// The filters compared, (houses, the rules' smaller groups): neither
+/// (as before they existed on 9x9), the groups alone, both (the default
+/// with variant rules).
+const FILTERS: [(bool, bool); 3] = [(false, false), (false, true), (true, true)];
 
 /// One count: its time in milliseconds, its search nodes, and whether it
 /// gave up.
@@ -174,12 +183,17 @@ fn variants() {
         }
         None => println!("benches/search: no shared variant puzzles; not measured"),
     }
-    for on in [false, true] {
+    for seed in 1..=GENERATED_SEEDS {
+        let made = variant("nonconsecutive", seed).expect("a generated puzzle");
+        set.push((format!("nonconsecutive #{seed}"), made.puzzle));
+    }
+    for (houses, groups) in FILTERS {
         let mut runs = Vec::new();
         for (name, p) in &set {
             let mut solver = SudokuSolver::with_rules(p.layout().clone(), p.cages(), p.rules())
                 .expect("the rules encode");
-            solver.set_house_filter(on);
+            solver.set_house_filter(houses);
+            solver.set_group_filter(groups);
             let to_first = run(&mut solver, p.values(), 1);
             let all = run(&mut solver, p.values(), 2);
             println!(
@@ -192,8 +206,15 @@ fn variants() {
             );
             runs.push((name.clone(), all));
         }
-        let filter = if on { "on" } else { "off" };
-        report(&format!("slow variants, house filter {filter}"), &runs);
+        let on = |b: bool| if b { "on" } else { "off" };
+        report(
+            &format!(
+                "slow variants, house filter {}, group filter {}",
+                on(houses),
+                on(groups)
+            ),
+            &runs,
+        );
     }
 }
 

@@ -196,6 +196,24 @@ pub struct Dlx {
     gave_up: bool,
     /// All-different groups and their filter (none by default).
     hall: hall::Hall,
+    /// Items whose options a `prune` follows ([`Dlx::watch`]).
+    watch: Watch,
+}
+
+/// What a `prune` of [`Dlx::search_with`] follows between its calls: the
+/// items below `items` whose options changed (went, came back, or were
+/// covered or uncovered) since it last asked.
+#[derive(Clone, Debug, Default)]
+struct Watch {
+    /// Items `0..items` are followed; 0: none.
+    items: usize,
+    /// The undo log is reported up to here.
+    seen: usize,
+    /// Every item is to be reported (a new search, or one undone).
+    all: bool,
+    /// Items changed by undoing reported entries, and a flag per item.
+    list: Vec<u32>,
+    listed: Vec<bool>,
 }
 
 impl Dlx {
@@ -285,6 +303,7 @@ impl Dlx {
             spent: 0,
             gave_up: false,
             hall: hall::Hall::default(),
+            watch: Watch::default(),
         };
         d.set_subset_limit(2);
         d
@@ -534,6 +553,8 @@ impl Dlx {
         self.marks.clear();
         self.undo_len = 0;
         self.hall.reset();
+        self.watch.all = true;
+        self.watch.seen = 0;
         self.clear_pending();
         self.note_small();
     }
@@ -654,6 +675,8 @@ impl Dlx {
             let next = self.nodes[x].down as usize;
             if next != i {
                 self.restore(mark as usize);
+                // The item branched on stays covered, by another option.
+                self.watch_changed(i - 1);
                 self.visited += 1;
                 if self.hall.on() {
                     self.hall.open_level();
@@ -689,6 +712,65 @@ impl Dlx {
             f(self.node_option[p]);
             p = self.nodes[p].down as usize;
         }
+    }
+
+    /// Follows the options of items `0..items` for a `prune` of
+    /// [`Dlx::search_with`] ([`Dlx::take_changed`]); 0 stops.
+    pub fn watch(&mut self, items: usize) {
+        let items = items.min(self.len.len() - 1);
+        self.watch = Watch {
+            items,
+            seen: 0,
+            all: true,
+            list: Vec::with_capacity(items),
+            listed: vec![false; items],
+        };
+    }
+
+    /// Calls `f` with each watched item ([`Dlx::watch`]) whose options
+    /// changed since the last call (every one at the start of a search
+    /// or after it starts over), each once: what a `prune` reads again.
+    pub fn take_changed(&mut self, mut f: impl FnMut(usize)) {
+        let w = &mut self.watch;
+        if w.all {
+            w.all = false;
+            for &i in &w.list {
+                w.listed[i as usize] = false;
+            }
+            w.list.clear();
+            (0..w.items).for_each(f);
+        } else {
+            let headers = self.len.len();
+            for &e in &self.undo[w.seen..self.undo_len] {
+                let i = entry_item(&self.nodes, headers, e as usize);
+                if i < w.items && !w.listed[i] {
+                    w.listed[i] = true;
+                    w.list.push(i as u32);
+                }
+            }
+            for &i in &w.list {
+                w.listed[i as usize] = false;
+                f(i as usize);
+            }
+            w.list.clear();
+        }
+        w.seen = self.undo_len;
+    }
+
+    /// Notes that item `i` changed for [`Dlx::take_changed`], if watched.
+    #[inline]
+    fn watch_changed(&mut self, i: usize) {
+        let w = &mut self.watch;
+        if i < w.items && !w.listed[i] {
+            w.listed[i] = true;
+            w.list.push(i as u32);
+        }
+    }
+
+    /// Takes the changes made since [`Dlx::take_changed`] (options the
+    /// `prune` dropped itself) as already known to it.
+    pub fn changes_known(&mut self) {
+        self.watch.seen = self.undo_len;
     }
 
     /// Takes option `k` out of the search, from inside a `prune` of
@@ -945,6 +1027,19 @@ impl Dlx {
     /// into the item list.
     fn restore(&mut self, mark: usize) {
         let headers = self.len.len();
+        let w = &mut self.watch;
+        if w.items != 0 && mark < w.seen {
+            // Reported changes undone: the watched items they touched
+            // change back.
+            for &e in &self.undo[mark..w.seen.min(self.undo_len)] {
+                let i = entry_item(&self.nodes, headers, e as usize);
+                if i < w.items && !w.listed[i] {
+                    w.listed[i] = true;
+                    w.list.push(i as u32);
+                }
+            }
+            w.seen = mark;
+        }
         let nodes = &mut self.nodes;
         let len = &mut self.len;
         // SAFETY: entries below `headers` are headers; their `llink`/`rlink` are headers.
@@ -1224,6 +1319,17 @@ unsafe fn at_mut<T>(s: &mut [T], i: usize) -> &mut T {
     debug_assert!(i < s.len(), "index {i} out of {}", s.len());
     // SAFETY: the caller guarantees `i < s.len()`.
     unsafe { s.get_unchecked_mut(i) }
+}
+
+/// The item an undo log entry `e` changed: a header's own, or the item of
+/// an option node (`headers` headers come first).
+#[inline]
+fn entry_item(nodes: &[Node], headers: usize, e: usize) -> usize {
+    if e < headers {
+        e - 1
+    } else {
+        nodes[e].top as usize - 1
+    }
 }
 
 /// The signature bit of the item with header `h`.

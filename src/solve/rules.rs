@@ -8,8 +8,9 @@
 //!   group) becomes a house of the layout, with its (house, symbol)
 //!   primary items; every reduction over houses then uses it;
 //! - **groups**: a smaller group (an extra region of fewer cells, a cage
-//!   without a sum) has a secondary item per symbol, covered by the cell
-//!   options of its cells, so a symbol is placed in it at most once;
+//!   without a sum, a renban line) has a secondary item per symbol,
+//!   covered by the cell options of its cells, so a symbol is placed in it
+//!   at most once; the search also filters it as an all-different group;
 //! - **cell masks**: the symbols a cell may hold (odd, even, a
 //!   thermometer's cell by its place on the bulb's side);
 //! - **pairs**: two cells and the pairs of symbols they may hold together
@@ -24,11 +25,11 @@
 //!   when it takes the other, as it does for houses;
 //! - **checks**: rules over many cells whose sums or spans no pair says
 //!   (arrows, little killers, sandwiches, region sum lines, renban and
-//!   between lines). The search calls [`RuleSet::feasible`] after each
-//!   option it takes, with the symbols each cell of such a rule may still
-//!   hold; it answers from bounds (the least and greatest sums the cells
-//!   can make), which never cuts off a solution, and exactly once every
-//!   cell is filled.
+//!   between lines). The search calls [`RuleSet::settle`] after each
+//!   option it takes, with the symbols of the cells that changed; it
+//!   answers from bounds (the least and greatest sums the cells can
+//!   make), which never cuts off a solution, and exactly once every cell
+//!   is filled.
 //!
 //! Enumerating a sum rule's fillings as options (as cages are) was the
 //! alternative: a little killer or an arrow may repeat symbols and a
@@ -37,9 +38,10 @@
 
 use crate::grid::{Layout, MAX_SIZE, Mark, Rule, box_parts, diagonal_cells, disjoint_groups};
 
-/// Rounds of narrowing the pairs and checks after each choice: most
-/// narrowing comes in the first rounds; a long chain (a thermometer) may
-/// take one round a cell, and the next choice goes on where this stops.
+/// Rounds of narrowing the pairs and checks in [`RuleSet::feasible`]
+/// (whether a filling keeps the rules: filled cells settle in one round,
+/// and a false answer needs none after the first). The search narrows to
+/// a fixpoint instead ([`RuleSet::settle`]).
 const PROPAGATION_ROUNDS: usize = 4;
 
 /// Two cells and the symbols they may hold together.
@@ -122,9 +124,42 @@ pub(super) struct RuleSet {
     check_cells: Vec<u32>,
     /// Scratch for [`RuleSet::feasible`]: each cell's symbols.
     mask_scratch: Vec<u32>,
-    /// What the last [`RuleSet::feasible`] ruled out: cells and symbols.
+    /// What the last [`RuleSet::feasible`] or [`RuleSet::settle`] ruled
+    /// out: cells and symbols.
     narrowed: Vec<(u32, u32)>,
+    /// The cells of each check: `check_list[check_at[k]..check_at[k + 1]]`,
+    /// and the checks of each cell, likewise.
+    check_list: Vec<u32>,
+    check_at: Vec<u32>,
+    cell_checks: Vec<u32>,
+    cell_check_at: Vec<u32>,
+    /// The state [`RuleSet::settle`] keeps from search node to search
+    /// node.
+    live: Live,
+    /// Scratch for the search: the cells whose options changed.
+    pub changed: Vec<u32>,
     n: usize,
+}
+
+/// Each cell's symbols as the search stands, kept between its nodes: the
+/// cells whose options changed are set anew ([`RuleSet::set_symbols`]),
+/// and only the pairs and checks they touch are looked at again.
+#[derive(Clone, Debug, Default)]
+struct Live {
+    /// The symbols of each cell (one bit once filled).
+    mask: Vec<u32>,
+    /// Cells whose pairs and checks are to be looked at, a flag per cell.
+    queue: Vec<u32>,
+    queued: Vec<bool>,
+    /// Checks to narrow, a flag per check.
+    checks: Vec<u32>,
+    check_queued: Vec<bool>,
+    /// Cells narrowed by this settling and their symbols before it, a
+    /// flag per cell.
+    touched: Vec<(u32, u32)>,
+    is_touched: Vec<bool>,
+    /// A check's cells' symbols before it narrows them.
+    before: Vec<u32>,
 }
 
 impl RuleSet {
@@ -142,6 +177,7 @@ impl RuleSet {
         let mut set = RuleSet {
             masks: vec![full_mask(n); cells],
             mask_scratch: vec![0; cells],
+            changed: Vec::with_capacity(cells),
             n,
             ..RuleSet::default()
         };
@@ -154,7 +190,7 @@ impl RuleSet {
             if only.is_some_and(|o| o != i) {
                 continue;
             }
-            set.add_rule(layout, rules, rule, &orth, &mut pairs);
+            set.add_rule(layout, rules, rule, only, &orth, &mut pairs);
         }
         set.keep_pairs(layout, pairs.list);
         set.index_cells(cells);
@@ -162,13 +198,15 @@ impl RuleSet {
     }
 
     /// Adds what `rule` (one of `rules`) asks: houses and groups, the
-    /// symbols a cell may hold, pairs (to `pairs`) and checks. `orth` is the
-    /// layout's orthogonal neighbours.
+    /// symbols a cell may hold, pairs (to `pairs`) and checks. `only` is
+    /// as for [`RuleSet::compile`]; `orth` is the layout's orthogonal
+    /// neighbours.
     fn add_rule(
         &mut self,
         layout: &Layout,
         rules: &[Rule],
         rule: &Rule,
+        only: Option<usize>,
         orth: &[(u32, u32)],
         pairs: &mut Pairs,
     ) {
@@ -238,7 +276,7 @@ impl RuleSet {
                     pairs.add(cs[i], cs[len - 1 - i], &|x, y| x == y);
                 }
             }
-            Rule::Renban(cs) => self.add_renban(cs, pairs),
+            Rule::Renban(cs) => self.add_renban(cs, pairs, only.is_none()),
             // Checked: two different ends; guarded all the same.
             Rule::Between(cs) if cs.len() < 2 => {}
             Rule::Between(cs) => self.add_between(cs, pairs),
@@ -287,7 +325,18 @@ impl RuleSet {
 
     /// A renban line: its cells differ and lie within the line's length of
     /// each other, and the whole line is a run (checked during the search).
-    fn add_renban(&mut self, cs: &[u32], pairs: &mut Pairs) {
+    /// For the search (`as_group`) its cells are also a group, whatever
+    /// its length, never a house: the search then matches them to
+    /// symbols of their own as a whole (the all-different filter), where
+    /// the pairs see two cells at a time. The hints and the houses they
+    /// reason on take the line from its pairs and check alone.
+    fn add_renban(&mut self, cs: &[u32], pairs: &mut Pairs, as_group: bool) {
+        let mut group = cs.to_vec();
+        group.sort_unstable();
+        group.dedup();
+        if as_group && group.len() > 1 {
+            self.groups.push(group);
+        }
         let span = cs.len() as u32 - 1;
         for (i, &a) in cs.iter().enumerate() {
             for &b in &cs[i + 1..] {
@@ -379,13 +428,157 @@ impl RuleSet {
         }
         (self.cell_groups, self.group_start) = flatten(per_cell);
         let mut seen = vec![false; cells];
-        for check in &self.checks {
-            for c in check.cells() {
+        let mut per_cell = vec![Vec::new(); cells];
+        self.check_at = vec![0];
+        for (k, check) in self.checks.iter().enumerate() {
+            let mut cs = check.cells();
+            cs.sort_unstable();
+            cs.dedup();
+            for &c in &cs {
+                per_cell[c as usize].push(k as u32);
                 if !std::mem::replace(&mut seen[c as usize], true) {
                     self.check_cells.push(c);
                 }
             }
+            self.check_list.extend(&cs);
+            self.check_at.push(self.check_list.len() as u32);
         }
+        (self.cell_checks, self.cell_check_at) = flatten(per_cell);
+        let longest = self.check_at.windows(2).map(|w| w[1] - w[0]).max();
+        self.live = Live {
+            mask: vec![full_mask(self.n); cells],
+            queue: Vec::with_capacity(cells),
+            queued: vec![false; cells],
+            checks: Vec::with_capacity(self.checks.len()),
+            check_queued: vec![false; self.checks.len()],
+            touched: Vec::with_capacity(cells),
+            is_touched: vec![false; cells],
+            before: vec![0; longest.unwrap_or(0) as usize],
+        };
+    }
+
+    /// Sets the symbols `cell` may hold as the search stands (one bit once
+    /// filled), for the next [`RuleSet::settle`].
+    #[inline]
+    pub fn set_symbols(&mut self, cell: usize, mask: u32) {
+        let live = &mut self.live;
+        live.mask[cell] = mask;
+        if !live.queued[cell] {
+            live.queued[cell] = true;
+            live.queue.push(cell as u32);
+        }
+    }
+
+    /// Narrows the symbols set by [`RuleSet::set_symbols`] (and those kept
+    /// from before) by the pairs of the cells set, and the pairs and checks
+    /// of every cell that narrows, until nothing changes: arc consistency
+    /// over the pairs, bounds over the checks. What goes is left in
+    /// [`RuleSet::narrowed`]. [`RuleSet::settled`] must follow, saying
+    /// whether the search could take it out.
+    pub fn settle(&mut self) -> bool {
+        let ok = self.settle_queue();
+        self.narrowed.clear();
+        if ok {
+            let live = &self.live;
+            self.narrowed.extend(
+                live.touched
+                    .iter()
+                    .map(|&(c, was)| (c, was & !live.mask[c as usize]))
+                    .filter(|&(_, gone)| gone != 0),
+            );
+        }
+        let live = &mut self.live;
+        for &c in &live.queue {
+            live.queued[c as usize] = false;
+        }
+        live.queue.clear();
+        for &k in &live.checks {
+            live.check_queued[k as usize] = false;
+        }
+        live.checks.clear();
+        ok
+    }
+
+    /// Ends a [`RuleSet::settle`]: `ok` when the search took out what it
+    /// narrowed; otherwise the symbols go back to what they were before
+    /// it (the search backtracks).
+    pub fn settled(&mut self, ok: bool) {
+        let live = &mut self.live;
+        for &(c, was) in &live.touched {
+            if !ok {
+                live.mask[c as usize] = was;
+            }
+            live.is_touched[c as usize] = false;
+        }
+        live.touched.clear();
+    }
+
+    fn settle_queue(&mut self) -> bool {
+        let n = self.n;
+        loop {
+            while let Some(c) = self.live.queue.pop() {
+                let c = c as usize;
+                self.live.queued[c] = false;
+                let (a, b) = (self.pair_start_of(c), self.pair_start_of(c + 1));
+                for j in a..b {
+                    let p = &self.pairs[self.cell_pairs[j] as usize];
+                    let o = p.other(c as u32) as usize;
+                    let m = &self.live.mask;
+                    // Each side keeps the symbols with a partner left.
+                    let ko = m[o] & p.partners(c as u32, m[c]);
+                    if ko != m[o] && !self.live.narrow(o, ko) {
+                        return false;
+                    }
+                    let m = &self.live.mask;
+                    let kc = m[c] & p.partners(o as u32, m[o]);
+                    if kc != m[c] && !self.live.narrow(c, kc) {
+                        return false;
+                    }
+                }
+                if !self.cell_checks.is_empty() {
+                    let (a, b) = (
+                        self.cell_check_at[c] as usize,
+                        self.cell_check_at[c + 1] as usize,
+                    );
+                    for &k in &self.cell_checks[a..b] {
+                        if !self.live.check_queued[k as usize] {
+                            self.live.check_queued[k as usize] = true;
+                            self.live.checks.push(k);
+                        }
+                    }
+                }
+            }
+            let Some(k) = self.live.checks.pop() else {
+                return true;
+            };
+            let k = k as usize;
+            self.live.check_queued[k] = false;
+            let cells = &self.check_list[self.check_at[k] as usize..self.check_at[k + 1] as usize];
+            let live = &mut self.live;
+            for (slot, &c) in live.before.iter_mut().zip(cells) {
+                *slot = live.mask[c as usize];
+            }
+            let mut ok = self.checks[k].narrow(&mut live.mask, n);
+            // What the check narrowed is noted as any narrowing, every cell
+            // of it even when one is left with none.
+            for (i, &c) in cells.iter().enumerate() {
+                let (was, now) = (live.before[i], live.mask[c as usize]);
+                if was != now {
+                    live.mask[c as usize] = was;
+                    ok &= live.narrow(c as usize, now);
+                }
+            }
+            if !ok {
+                return false;
+            }
+        }
+    }
+
+    /// Where the pairs of `cell` start in `cell_pairs` (`cell` may be the
+    /// cell count: the end).
+    #[inline]
+    fn pair_start_of(&self, cell: usize) -> usize {
+        self.pair_start.get(cell).map_or(0, |&s| s as usize)
     }
 
     /// True when the rules add nothing.
@@ -480,7 +673,8 @@ impl RuleSet {
         true
     }
 
-    /// Cells and the symbols (bits) the last [`RuleSet::feasible`] ruled out.
+    /// Cells and the symbols (bits) the last [`RuleSet::feasible`] or
+    /// [`RuleSet::settle`] ruled out.
     pub fn narrowed(&self) -> &[(u32, u32)] {
         &self.narrowed
     }
@@ -908,6 +1102,25 @@ fn m_empty(m: &[u32], check: &Check) -> bool {
 fn share_house(layout: &Layout, a: u32, b: u32) -> bool {
     let hb = layout.houses_of(b as usize);
     layout.houses_of(a as usize).iter().any(|h| hb.contains(h))
+}
+
+impl Live {
+    /// Narrows `cell` to `mask` (a subset of its symbols), noting what it
+    /// held before the first narrowing and queueing it; false when it is
+    /// left with none.
+    #[inline]
+    fn narrow(&mut self, cell: usize, mask: u32) -> bool {
+        if !self.is_touched[cell] {
+            self.is_touched[cell] = true;
+            self.touched.push((cell as u32, self.mask[cell]));
+        }
+        self.mask[cell] = mask;
+        if !self.queued[cell] {
+            self.queued[cell] = true;
+            self.queue.push(cell as u32);
+        }
+        mask != 0
+    }
 }
 
 /// The pairs of cells being compiled, for a layout of `n` symbols.

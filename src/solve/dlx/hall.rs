@@ -14,6 +14,14 @@
 //! belongs to one only if it closes an alternating cycle), which is what
 //! the naked and hidden subsets of every size take out on a sudoku.
 //!
+//! A group may have more left items than right ones (a renban line's cells
+//! on the right, every symbol on the left as a secondary item): then every
+//! solution matches each right item to a left one of its own, some left
+//! items unmatched. The filter keeps the matchings that cover the right
+//! side: a dead end when none does, and otherwise an option off the
+//! matching stays if it closes an alternating cycle, or an alternating
+//! path that ends at a left item no right item is matched to.
+//!
 //! Only groups whose right items lost an option since the last pass are
 //! looked at: the undo log says which, and each level of the search
 //! remembers how far the log was filtered when it opened, so that
@@ -35,8 +43,10 @@ pub(super) struct Hall {
     /// Right items (headers) of each group: `right[start[g]..start[g + 1]]`.
     right: Vec<u32>,
     start: Vec<u32>,
-    /// Group of each header whose item is a right item (`u32::MAX`: none).
-    group_of: Vec<u32>,
+    /// The groups of each header whose item is a right item:
+    /// `group_list[group_at[h]..group_at[h + 1]]`.
+    group_at: Vec<u32>,
+    group_list: Vec<u32>,
     /// For each node of a right item: the position, in its group, of the
     /// left item its option covers.
     left_pos: Vec<u8>,
@@ -101,11 +111,18 @@ impl Hall {
 impl Dlx {
     /// Makes each pair of item lists `(left, right)` in `groups` an
     /// all-different group (see the module notes), replacing any set
-    /// before: as many items on each side, at most [`MAX_GROUP`], all
-    /// primary, a right item in one group at most, and every option
+    /// before: at most [`MAX_GROUP`] items a side, at least as many left
+    /// items as right ones, the right items primary, and every option
     /// covering an item of either side covering exactly one item of the
-    /// other (checked). From then on every search filters the groups at
-    /// each node; an empty list turns the filter off.
+    /// other (checked). A right item may stand in several groups when its
+    /// options take the same left position in each (a symbol's place in
+    /// the list of symbols). From then on every search filters the groups
+    /// at each node; an empty list turns the filter off.
+    ///
+    /// With as many items a side (a house's cells and symbols) every
+    /// solution matches the sides perfectly; with more left items (a
+    /// renban line's cells and all the symbols, the left items then
+    /// secondary) it matches every right item to a left one of its own.
     pub fn set_all_different(&mut self, groups: &[(Vec<usize>, Vec<usize>)]) {
         self.hall = Hall::default();
         if groups.is_empty() {
@@ -130,18 +147,22 @@ impl Dlx {
         let column = |h: usize| &col[col_start[h] as usize..col_start[h + 1] as usize];
         let hall = &mut self.hall;
         hall.start.push(0);
-        hall.group_of = vec![u32::MAX; headers];
         hall.left_pos = vec![NONE; self.nodes.len()];
         hall.adj = vec![0; MAX_GROUP];
         hall.reach = vec![0; MAX_GROUP];
         hall.cut = vec![0; MAX_GROUP];
         hall.mate_left = vec![NONE; MAX_GROUP];
+        let mut per_header: Vec<Vec<u32>> = vec![Vec::new(); headers];
         for (g, (left, right)) in groups.iter().enumerate() {
-            assert_eq!(left.len(), right.len(), "sides of different sizes");
+            assert!(left.len() >= right.len(), "fewer left items than right");
             assert!(left.len() <= MAX_GROUP, "a group above {MAX_GROUP} items");
             for (is_right, side, other) in [(false, left, right), (true, right, left)] {
                 for &i in side {
-                    assert!(i < self.primary, "item {i} is not primary");
+                    let items = if is_right { self.primary } else { headers - 1 };
+                    assert!(
+                        i < items,
+                        "item {i} out of range, or a right item not primary"
+                    );
                     for &x in column(i + 1) {
                         let k = self.node_option[x as usize] as usize;
                         let (a, b) = super::option_range(&self.option_start, k);
@@ -155,18 +176,32 @@ impl Dlx {
                             "an option of item {i} covers other than one item across"
                         );
                         if is_right {
-                            hall.left_pos[x as usize] = pos.unwrap_or(0) as u8;
+                            let pos = pos.unwrap_or(0) as u8;
+                            let slot = &mut hall.left_pos[x as usize];
+                            assert!(
+                                *slot == NONE || *slot == pos,
+                                "item {i}'s option at two left places"
+                            );
+                            *slot = pos;
                         }
                     }
                 }
             }
             for &r in right {
-                assert_eq!(hall.group_of[r + 1], u32::MAX, "item {r} in two groups");
-                hall.group_of[r + 1] = g as u32;
+                assert!(
+                    !per_header[r + 1].contains(&(g as u32)),
+                    "item {r} twice in a group"
+                );
+                per_header[r + 1].push(g as u32);
                 hall.right.push(r as u32 + 1);
                 hall.mate.push(NONE);
             }
             hall.start.push(hall.right.len() as u32);
+        }
+        hall.group_at = vec![0];
+        for gs in per_header {
+            hall.group_list.extend(gs);
+            hall.group_at.push(hall.group_list.len() as u32);
         }
         hall.is_dirty = vec![false; groups.len()];
         hall.dirty = Vec::with_capacity(groups.len());
@@ -227,11 +262,13 @@ impl Dlx {
                 } else {
                     unsafe { at(&self.nodes, e).top as usize }
                 };
-                // SAFETY: `group_of` has a slot per header.
-                let g = unsafe { at(&hall.group_of, h) };
-                if g != u32::MAX && !hall.is_dirty[g as usize] {
-                    hall.is_dirty[g as usize] = true;
-                    hall.dirty.push(g);
+                // SAFETY: `group_at` has a slot per header and one more.
+                let (a, b) = unsafe { (at(&hall.group_at, h), at(&hall.group_at, h + 1)) };
+                for &g in &hall.group_list[a as usize..b as usize] {
+                    if !hall.is_dirty[g as usize] {
+                        hall.is_dirty[g as usize] = true;
+                        hall.dirty.push(g);
+                    }
                 }
             }
         }
@@ -324,20 +361,34 @@ impl Dlx {
         None
     }
 
-    /// With a perfect matching of the open right positions `open`: for
-    /// each, the left positions of its edges in no perfect matching (into
-    /// `cut`); returns the right positions that have any.
+    /// With a matching of every open right position of `open`: for each,
+    /// the left positions of its edges in no such matching (into `cut`);
+    /// returns the right positions that have any.
     fn hall_cuts(&mut self, from: usize, open: u64) -> u64 {
         let hall = &mut self.hall;
+        // Left positions some open right item may take and none is matched
+        // to (none when the sides are as many, as in a house).
+        let mut free = 0u64;
+        for j in ones(open) {
+            free |= hall.adj[j];
+        }
+        for j in ones(open) {
+            free &= !(1 << hall.mate[from + j]);
+        }
         // An edge (j, l) off the matching leads on to the right item
-        // matched to l.
+        // matched to l; a right item with an edge to a free left position
+        // can let its own go.
+        let mut escape = 0u64;
         for j in ones(open) {
             let off = hall.adj[j] & !(1 << hall.mate[from + j]);
             let mut step = 0u64;
-            for l in ones(off) {
+            for l in ones(off & !free) {
                 step |= 1 << hall.mate_left[l];
             }
             hall.reach[j] = step;
+            if off & free != 0 {
+                escape |= 1 << j;
+            }
         }
         // Everything reachable (Warshall's closure on bit rows).
         for k in ones(open) {
@@ -348,14 +399,23 @@ impl Dlx {
                 }
             }
         }
-        // The edge (j, l) is in a perfect matching if the item matched to
-        // l leads back to j: an alternating cycle.
+        if escape != 0 {
+            for j in ones(open) {
+                if hall.reach[j] & escape != 0 {
+                    escape |= 1 << j;
+                }
+            }
+        }
+        // The edge (j, l) is in a matching if the item matched to l leads
+        // back to j (an alternating cycle) or on to a free left position
+        // (an alternating path); an edge to a free position always is.
         let mut cuts = 0u64;
         for j in ones(open) {
-            let off = hall.adj[j] & !(1 << hall.mate[from + j]);
+            let off = hall.adj[j] & !(1 << hall.mate[from + j]) & !free;
             let mut cut = 0u64;
             for l in ones(off) {
-                if hall.reach[hall.mate_left[l] as usize] >> j & 1 == 0 {
+                let o = hall.mate_left[l] as usize;
+                if hall.reach[o] >> j & 1 == 0 && escape >> o & 1 == 0 {
                     cut |= 1 << l;
                 }
             }
@@ -475,6 +535,63 @@ mod tests {
             let keep: Vec<bool> = (0..n * n * n).map(|_| rng.chance(0.8)).collect();
             let (m, groups) = latin(n, |r, c, s| keep[(r * n + c) * n + s]);
             let plain = run(&m, &groups, false);
+            let filtered = run(&m, &groups, true);
+            assert_eq!(filtered.0, plain.0, "case {case}, order {n}");
+            plain_nodes += plain.1;
+            nodes += filtered.1;
+        }
+        assert!(nodes < plain_nodes, "{nodes} nodes, {plain_nodes} without");
+    }
+
+    #[test]
+    fn smaller_groups_drop_only_options_in_no_solution() {
+        // Random partial Latin squares of orders 4 to 6 with groups of 2
+        // to n - 1 random cells whose symbols differ (a secondary item per
+        // group and symbol, as a renban line or a cage without a sum has),
+        // a cell in several groups at times: the groups as all-different
+        // groups find every solution the secondary items alone find, and
+        // never search more.
+        let mut rng = Rng::new(5);
+        let (mut plain_nodes, mut nodes) = (0, 0);
+        for case in 0..300 {
+            let n = 4 + rng.below(3) as usize;
+            let keep: Vec<bool> = (0..n * n * n).map(|_| rng.chance(0.75)).collect();
+            let mut cells: Vec<usize> = (0..n * n).collect();
+            let mut small: Vec<Vec<usize>> = Vec::new();
+            for _ in 0..1 + rng.below(4) {
+                let k = 2 + rng.below(n as u32 - 2) as usize;
+                for i in 0..k {
+                    let j = i + rng.below((n * n - i) as u32) as usize;
+                    cells.swap(i, j);
+                }
+                small.push(cells[..k].to_vec());
+            }
+            let base = 3 * n * n;
+            let mut m = Matrix::new(base, small.len() * n);
+            let mut items = Vec::new();
+            for r in 0..n {
+                for c in 0..n {
+                    for s in 0..n {
+                        if !keep[(r * n + c) * n + s] {
+                            continue;
+                        }
+                        items.clear();
+                        items.extend([r * n + c, n * n + r * n + s, 2 * n * n + c * n + s]);
+                        for (g, cs) in small.iter().enumerate() {
+                            if cs.contains(&(r * n + c)) {
+                                items.push(base + g * n + s);
+                            }
+                        }
+                        m.add_option(&items);
+                    }
+                }
+            }
+            let groups: Groups = small
+                .iter()
+                .enumerate()
+                .map(|(g, cs)| ((0..n).map(|s| base + g * n + s).collect(), cs.clone()))
+                .collect();
+            let plain = run(&m, &Vec::new(), false);
             let filtered = run(&m, &groups, true);
             assert_eq!(filtered.0, plain.0, "case {case}, order {n}");
             plain_nodes += plain.1;
