@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use sudoku_lens::grid::{Document, Puzzle, parse_file};
-use sudoku_lens::logic::{Logic, Technique};
+use sudoku_lens::logic::{Logic, LogicError, Technique};
 use sudoku_lens::solve::generate::{FAMILIES, variant};
 use sudoku_lens::solve::{Budget, SolveError, SudokuSolver};
 
@@ -220,39 +220,54 @@ fn report(label: &str, set: &[(&Named, Option<f64>)], full: bool) {
 }
 
 /// The share of `set` the hints take to the solution without the solver's
-/// step, family by family.
+/// step, family by family; and of the others, those whose explanation ran
+/// past [`BUDGET`] (the rest need the solver's step).
 fn explained(set: &[Named], label: &str) {
     if set.is_empty() {
         return;
     }
-    let mut families: Vec<(String, usize, usize)> = Vec::new();
+    // Per family: explained, gave up, puzzles.
+    let mut families: Vec<(String, usize, usize, usize)> = Vec::new();
+    let mut slow = Vec::new();
     for p in set {
-        let by_logic = Logic::for_puzzle(&p.puzzle).is_ok_and(|mut logic| {
+        let outcome = Logic::for_puzzle(&p.puzzle).map_or(Err(false), |mut logic| {
             logic.set_budget(Budget::time(BUDGET));
-            let Ok(opts) = logic.options(&p.puzzle) else {
-                return false;
-            };
-            logic
-                .explain(p.puzzle.values(), &opts)
-                .is_ok_and(|path| path.steps.iter().all(|s| s.technique != Technique::Solver))
+            let opts = logic.options(&p.puzzle).map_err(|_| false)?;
+            match logic.explain(p.puzzle.values(), &opts) {
+                Ok(path) => Ok(path.steps.iter().all(|s| s.technique != Technique::Solver)),
+                Err(LogicError::GaveUp(_)) => Err(true),
+                Err(_) => Err(false),
+            }
         });
+        let (done, gave_up) = match outcome {
+            Ok(done) => (done as usize, 0),
+            Err(gave_up) => (0, gave_up as usize),
+        };
+        if gave_up == 1 {
+            slow.push(p.name.as_str());
+        }
         match families.iter_mut().find(|f| f.0 == p.family) {
             Some(f) => {
-                f.1 += by_logic as usize;
-                f.2 += 1;
+                f.1 += done;
+                f.2 += gave_up;
+                f.3 += 1;
             }
-            None => families.push((p.family.clone(), by_logic as usize, 1)),
+            None => families.push((p.family.clone(), done, gave_up, 1)),
         }
     }
-    let (done, all) = families.iter().fold((0, 0), |(d, a), f| (d + f.1, a + f.2));
+    let done: usize = families.iter().map(|f| f.1).sum();
     let parts: Vec<String> = families
         .iter()
-        .map(|(f, d, a)| format!("{f} {d}/{a}"))
+        .map(|(f, d, _, a)| format!("{f} {d}/{a}"))
         .collect();
     println!(
-        "{label}: {done} of {all} explained to the end without the solver's step; {}",
+        "{label}: {done} of {} explained to the end without the solver's step; {}",
+        set.len(),
         parts.join(", ")
     );
+    if !slow.is_empty() {
+        println!("  gave up after {BUDGET:?}: {}", slow.join(", "));
+    }
 }
 
 /// The shared variant puzzles, each named by its file and grouped by its
