@@ -30,6 +30,7 @@ use super::ctx::Ctx;
 use super::houses::{HouseIndex, bits};
 use super::killer::{self, Killer, MAX_SYMBOLS, Scratch, placed};
 use super::step::{ChainNode, Step, Technique, length_bonus};
+use super::sums::Sums;
 use crate::grid::{Alphabet, Cage, Layout, Rule};
 use crate::solve::RuleEliminations;
 
@@ -61,6 +62,13 @@ const HOUSE: u32 = 1 << 29;
 const RULE: u32 = 1 << 31;
 /// A removal by a technique over houses, not by a cage or rule's check.
 const NO_CHECK: u32 = u32::MAX;
+/// The sum rules' steps dynamic (+) applies, in the hints' order.
+const SUM_STEPS: [Technique; 4] = [
+    Technique::ArrowSum,
+    Technique::LittleKillerSum,
+    Technique::RegionSumLine,
+    Technique::SandwichSum,
+];
 /// Cages and rules a chain's sentence names; more are counted.
 const NAMED: usize = 3;
 
@@ -110,9 +118,11 @@ struct Variant {
     work: Vec<u32>,
     gone: Vec<(usize, u32)>,
     scratch: Scratch,
-    /// The cages' techniques, which dynamic (+) applies when the house
-    /// techniques have nothing (none without cages).
+    /// The cages' techniques and the sum rules' fillings, which dynamic
+    /// (+) applies when the house techniques have nothing (none without
+    /// cages, or without sum rules).
     killer: Option<Killer>,
+    sums: Option<Sums>,
 }
 
 impl Variant {
@@ -184,6 +194,7 @@ impl Variant {
             gone: Vec::new(),
             scratch: Scratch::default(),
             killer: Killer::new(houses, cages),
+            sums: Sums::new(layout, houses, rules),
         })
     }
 
@@ -770,6 +781,17 @@ impl Forcing {
             step = removes(killer::innies_where(w, &cx, k, true, &fresh))
                 .or_else(|| removes(killer::innies_where(w, &cx, k, false, &fresh)))
                 .or_else(|| removes(killer::locked(w, &cx, k)));
+            by_cages = true;
+        }
+        // Then the sum rules' fillings, which see more than their bounds.
+        if step.is_none()
+            && let Some(sums) = self.variant.as_mut().and_then(|v| v.sums.as_mut())
+        {
+            step = SUM_STEPS.iter().find_map(|&t| {
+                sums.find(w, &cx, t)
+                    .map(|st| removals(w, st))
+                    .filter(|st| !st.eliminations.is_empty())
+            });
             by_cages = true;
         }
         let Some(st) = step else { return false };
