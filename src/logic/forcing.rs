@@ -11,7 +11,8 @@
 //!   the way, plus contradictions and "either way" conclusions from both
 //!   states of one candidate.
 //! - Dynamic forcing chains (+) (SE 9.0+): the same, with locked candidates
-//!   and pairs applied whenever the singles run out.
+//!   and pairs (and on a killer or a variant, the 45 rule, cage and house,
+//!   and the sum rules' fillings) applied whenever the singles run out.
 //!
 //! A conclusion weighs its kind's base plus SE's [`length_bonus`] of the
 //! number of candidates its chains involve, so deeper proofs rate higher.
@@ -280,8 +281,8 @@ impl Variant {
     }
 }
 
-/// `the 14 in r1c1-r1c2-r2c1`, or `the 6-cell 27 at r4c4`: a cage as a
-/// chain's sentence names it.
+/// `the cage 14 in r1c1-r1c2-r2c1`, or `the 6-cell cage 27 at r4c4`: a
+/// cage as a chain's sentence names it.
 fn cage_name(layout: &Layout, sum: u32, cells: &[usize]) -> String {
     if cells.len() <= 4 {
         let names: Vec<String> = cells.iter().map(|&c| layout.cell_name(c)).collect();
@@ -745,7 +746,9 @@ impl Forcing {
     }
 
     /// Dynamic (+): applies the first locked candidates, pair or X-wing on
-    /// the work grid, removing what it removes. False when none applies.
+    /// the work grid, else the first step of the cages' techniques or the
+    /// sum rules' fillings, removing what it removes. False when none
+    /// applies.
     fn apply_rule(&mut self, g0: &Candidates) -> bool {
         let w = self.w.as_ref().expect("a work grid");
         let houses = g0.houses().clone();
