@@ -54,8 +54,30 @@ fn check(
     solution: &[u8],
     logic: &Logic,
 ) -> usize {
+    let g = check_steps(name, values, steps, solution, logic);
+    assert_eq!(
+        g.values(),
+        solution,
+        "{name} ({}): the path ends in the solution",
+        layout.name()
+    );
+    steps
+        .iter()
+        .filter(|st| st.technique == Technique::Solver)
+        .count()
+}
+
+/// Checks the steps of a path, whole or cut short, against the solution:
+/// every placement right, no removal of the solution's symbol, each step
+/// a change. Returns the candidates they leave.
+fn check_steps(
+    name: &str,
+    values: &[u8],
+    steps: &[Step],
+    solution: &[u8],
+    logic: &Logic,
+) -> Candidates {
     let mut g = Candidates::new(logic.houses().clone(), values);
-    let mut solver_steps = 0;
     for (i, st) in steps.iter().enumerate() {
         for p in &st.placements {
             assert_eq!(solution[p.cell], p.digit, "{name}: step {i}: {}", st.text);
@@ -64,16 +86,9 @@ fn check(
             assert_ne!(solution[e.cell], e.digit, "{name}: step {i}: {}", st.text);
         }
         assert!(st.is_progress(), "{name}: step {i} changes nothing");
-        solver_steps += usize::from(st.technique == Technique::Solver);
         apply(&mut g, st);
     }
-    assert_eq!(
-        g.values(),
-        solution,
-        "{name} ({}): the path ends in the solution",
-        layout.name()
-    );
-    solver_steps
+    g
 }
 
 #[test]
@@ -253,16 +268,6 @@ fn every_step_on_the_shared_killers_is_true() {
     );
 }
 
-/// Reads `NNN.solution.txt` (rows of digits) as values per cell.
-fn solution_values(path: &std::path::Path) -> Vec<u8> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .chars()
-        .filter_map(|c| c.to_digit(36))
-        .map(|d| d as u8)
-        .collect()
-}
-
 #[test]
 #[ignore = "needs ../shared/data; run in release"]
 fn every_step_on_the_shared_variants_is_true() {
@@ -280,7 +285,7 @@ fn every_step_on_the_shared_variants_is_true() {
             Document::Single(p) => p,
             Document::Batch(_) => panic!("{name} holds one puzzle"),
         };
-        let solution = solution_values(&path.with_extension("solution.txt"));
+        let solution = collections::solution_values(&path.with_extension("solution.txt"));
         assert_eq!(
             solution.len(),
             puzzle.values().len(),
@@ -316,14 +321,7 @@ fn every_step_on_the_shared_variants_is_true() {
             }
             Some(e) => {
                 // Cut short: every step so far is still true.
-                for (i, st) in path_steps.iter().enumerate() {
-                    for p in &st.placements {
-                        assert_eq!(solution[p.cell], p.digit, "{name}: step {i}: {}", st.text);
-                    }
-                    for el in &st.eliminations {
-                        assert_ne!(solution[el.cell], el.digit, "{name}: step {i}: {}", st.text);
-                    }
-                }
+                check_steps(&name, puzzle.values(), &path_steps, &solution, &logic);
                 steps += path_steps.len();
                 cut.push(format!("{name} ({e})"));
             }

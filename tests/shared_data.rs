@@ -9,6 +9,8 @@ use std::process::Command;
 use sudoku_lens::batch::solve_all;
 use sudoku_lens::grid::{Document, Entry, Puzzle, parse};
 
+mod collections;
+
 fn puzzles_dir() -> PathBuf {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/puzzles");
     assert!(
@@ -264,16 +266,6 @@ fn a_hand_solved_photo_names_the_digits_not_read_for_sure() {
     }
 }
 
-/// Reads `NNN.solution.txt` (rows of digits) as values per cell.
-fn solution_values(path: &Path) -> Vec<u8> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .chars()
-        .filter_map(|c| c.to_digit(36))
-        .map(|d| d as u8)
-        .collect()
-}
-
 /// How long one variant puzzle may take to be solved and counted to 2
 /// before it counts as not finished: the slowest finish in a few seconds
 /// on an idle 2-core machine.
@@ -306,7 +298,7 @@ fn every_variant_puzzle_solves_to_its_solution() {
             !rules_named || !puzzle.rules().is_empty() || !puzzle.cages().is_empty(),
             "{name}: no rule read"
         );
-        let want = solution_values(&dir.join(format!("{name}.solution.txt")));
+        let want = collections::solution_values(&dir.join(format!("{name}.solution.txt")));
         checked += 1;
         puzzle
             .check_cages()

@@ -33,7 +33,7 @@ use super::killer::{self, Killer, MAX_SYMBOLS, Scratch, placed};
 use super::step::{ChainNode, Step, Technique, length_bonus};
 use super::sums::Sums;
 use crate::grid::{Alphabet, Cage, Layout, Rule};
-use crate::solve::RuleEliminations;
+use crate::solve::{RuleEliminations, flatten};
 
 /// How consequences are followed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -165,7 +165,7 @@ impl Variant {
             return None;
         }
         let mut link_rule = Vec::new();
-        let (links, link_start) = csr(per.into_iter().map(|mut v| {
+        let (links, link_start) = flatten(per.into_iter().map(|mut v| {
             v.sort_unstable_by_key(|&(k, rule)| (k, rule));
             v.dedup_by_key(|&mut (k, _)| k);
             link_rule.extend(v.iter().map(|&(_, rule)| rule));
@@ -177,7 +177,7 @@ impl Variant {
                 by_cell[c].push(j as u32);
             }
         }
-        let (cell_checks, check_start) = csr(by_cell.into_iter());
+        let (cell_checks, check_start) = flatten(by_cell);
         Some(Variant {
             links,
             link_start,
@@ -294,16 +294,6 @@ fn cage_name(layout: &Layout, sum: u32, cells: &[usize]) -> String {
             layout.cell_name(cells[0])
         )
     }
-}
-
-/// Lists of lists as one list and the start of each.
-fn csr(lists: impl Iterator<Item = Vec<u32>>) -> (Vec<u32>, Vec<u32>) {
-    let (mut flat, mut start) = (Vec::new(), vec![0u32]);
-    for v in lists {
-        flat.extend(v);
-        start.push(flat.len() as u32);
-    }
-    (flat, start)
 }
 
 /// Propagation state, reused across searches.

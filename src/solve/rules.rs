@@ -1211,7 +1211,9 @@ fn add_pair(pairs: &mut Vec<Pair>, n: usize, a: u32, b: u32, rel: &dyn Fn(u32, u
     }
 }
 
-fn flatten(per: Vec<Vec<u32>>) -> (Vec<u32>, Vec<u32>) {
+/// Lists of lists as one list and where each starts: list `i` is
+/// `flat[start[i]..start[i + 1]]`.
+pub(crate) fn flatten(per: impl IntoIterator<Item = Vec<u32>>) -> (Vec<u32>, Vec<u32>) {
     let mut flat = Vec::new();
     let mut start = vec![0u32];
     for v in per {

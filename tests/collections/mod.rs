@@ -50,6 +50,16 @@ pub fn json_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(paths)
 }
 
+/// Reads `NNN.solution.txt` (rows of digits) as values per cell.
+pub fn solution_values(path: &Path) -> Vec<u8> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .chars()
+        .filter_map(|c| c.to_digit(36))
+        .map(|d| d as u8)
+        .collect()
+}
+
 /// The givens of every puzzle in a file (a batch of lines, or one puzzle).
 pub fn load(path: &Path) -> Vec<Vec<u8>> {
     parse_file(path, None)
