@@ -200,8 +200,9 @@ impl Variant {
     }
 
     /// Works check `j` out on `w` into `gone`: the symbols each cell
-    /// loses; a cell losing all when nothing fits.
-    fn work_out(&mut self, w: &Candidates, j: usize) {
+    /// loses; a cell losing all when nothing fits. `read` says whether
+    /// `cand` holds `w`'s candidates already (set once it does).
+    fn work_out(&mut self, w: &Candidates, j: usize, read: &mut bool) {
         let Variant {
             narrowing,
             checks,
@@ -215,11 +216,14 @@ impl Variant {
         gone.clear();
         let fits = match *over {
             Over::Rule(i) => {
-                cand.clear();
-                cand.extend((0..w.values().len()).map(|c| match w.value(c) {
-                    0 => w.cell(c),
-                    x => 1 << (x - 1),
-                }));
+                if !*read {
+                    cand.clear();
+                    cand.extend((0..w.values().len()).map(|c| match w.value(c) {
+                        0 => w.cell(c),
+                        x => 1 << (x - 1),
+                    }));
+                    *read = true;
+                }
                 narrowing.of_into(i, cand, work, gone)
             }
             Over::Cage(sum) => {
@@ -697,9 +701,11 @@ impl Forcing {
         let n = self.n;
         let w = self.w.as_ref().expect("a work grid");
         let mut found = None;
+        // The work grid does not change until a check removes something.
+        let mut read = false;
         while let Some(j) = v.pending.pop() {
             v.dirty[j as usize] = false;
-            v.work_out(w, j as usize);
+            v.work_out(w, j as usize, &mut read);
             if !v.gone.is_empty() {
                 found = Some(j as usize);
                 break;
