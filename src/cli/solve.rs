@@ -803,7 +803,7 @@ fn report(
         return Ok(status);
     }
     match (batch_line, &first) {
-        (Some(_), Some(sol)) => write!(out, "{}", sol.to_text().trim_end())?,
+        (Some(_), Some(sol)) => write!(out, "{}", sol.to_line())?,
         (Some(line), None) => write!(out, "{line}")?,
         (None, Some(sol)) => write!(out, "{}", sol.to_text())?,
         (None, None) => {}

@@ -354,14 +354,43 @@ impl Puzzle {
         }
     }
 
+    /// Every cell's symbol in reading order, `.` for empty, on one line
+    /// without its end: a batch's line, whatever the shape (the batch
+    /// names its shape when it is not the square its length says).
+    pub fn to_line(&self) -> String {
+        (0..self.layout.cell_count())
+            .map(|c| self.symbol_or(c, '.'))
+            .collect()
+    }
+
+    /// Whether a line of this puzzle's cells reads back as its layout: the
+    /// square grid of that many cells.
+    fn line_reads_back(&self) -> bool {
+        let l = &self.layout;
+        Layout::square_sizes()
+            .find(|n| n * n == l.cell_count())
+            .and_then(|n| Layout::square(n).ok())
+            .is_some_and(|square| square == **l)
+    }
+
     /// The puzzle in its own text format, ending with a newline.
     pub fn to_text(&self) -> String {
         let l = &self.layout;
         let mut out = String::with_capacity(l.height() * (l.width() * 2 + 1) + 2);
         match self.format {
-            Format::Line => {
-                out.extend((0..l.cell_count()).map(|c| self.symbol_or(c, '.')));
+            Format::Line if self.line_reads_back() => {
+                out.push_str(&self.to_line());
                 out.push('\n');
+            }
+            // A line names no shape: one of another shape's cell count
+            // (a butterfly's 144, read with `--layout`) reads back as the
+            // square of that count, so such a puzzle is written as its
+            // canvas, which names it.
+            Format::Line => {
+                for row in self.canvas_rows('.', ' ') {
+                    out.push_str(row.trim_end());
+                    out.push('\n');
+                }
             }
             Format::Rows { pretty: false } => {
                 for row in self.canvas_rows('.', ' ') {

@@ -1154,6 +1154,32 @@ mod tests {
     }
 
     #[test]
+    fn a_butterfly_read_from_a_line_is_written_as_a_canvas_that_names_it() {
+        // With the shape named, a line of 144 cells reads as a butterfly;
+        // written back as a line it would read as a 12x12.
+        let butterfly = Layout::named("butterfly").expect("a built-in shape");
+        let line = format!("{}{}", "..5.2.6..9..", ".".repeat(132));
+        let Document::Batch(entries) =
+            parse(&format!("{line}\n{line}\n"), "t", Some(&butterfly)).expect("a batch")
+        else {
+            panic!("two lines are a batch");
+        };
+        let Entry::Puzzle { puzzle: Ok(p), .. } = &entries[0] else {
+            panic!("a puzzle on line 1");
+        };
+        assert_eq!(p.layout().name(), "butterfly");
+        assert_eq!(p.to_line(), line, "a batch's line stays a line");
+        let text = p.to_text();
+        assert_eq!(text.lines().count(), 12, "written as its canvas:\n{text}");
+        let back = single(&text);
+        assert_eq!(back.layout().name(), "butterfly");
+        assert_eq!(back.values(), p.values());
+        // A classic's line stays a line.
+        let classic = single(&format!("1{}", ".".repeat(80)));
+        assert_eq!(classic.to_text().lines().count(), 1);
+    }
+
+    #[test]
     fn jigsaw_reads_its_region_map_and_writes_it_back() {
         let text = "\
 1.3.
