@@ -7,6 +7,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
 
 use crate::solve::Budget;
 
@@ -28,9 +29,22 @@ impl Cancel {
         Arc::clone(&self.0)
     }
 
-    /// A budget that runs out when the token is set.
+    /// A budget that runs out when the token is set, or once the
+    /// process's time limit ([`crate::solve::time_limit`], the command
+    /// line's `--time-limit`, 10 s unless told) has passed from now: a
+    /// request's searches and its logic steps all count against it, and
+    /// its answer then says it gave up.
     pub fn budget(&self) -> Budget {
-        Budget::default().with_cancel(self.flag())
+        self.budget_within(crate::solve::time_limit())
+    }
+
+    /// [`Cancel::budget`] with `limit` for the time limit.
+    fn budget_within(&self, limit: Option<Duration>) -> Budget {
+        match limit {
+            Some(t) => Budget::time(t),
+            None => Budget::default(),
+        }
+        .with_cancel(self.flag())
     }
 
     fn set(&self) {
@@ -299,6 +313,18 @@ mod tests {
             std::thread::sleep(Duration::from_millis(1));
         }
         (n, false)
+    }
+
+    #[test]
+    fn a_request_s_budget_has_the_time_limit_as_well_as_its_token() {
+        let cancel = Cancel::default();
+        let b = cancel.budget_within(Some(Duration::from_millis(0)));
+        assert!(b.expired(), "a limit of no time has passed at once");
+        let b = cancel.budget_within(Some(Duration::from_secs(3600)));
+        assert!(b.deadline.is_some() && !b.expired());
+        cancel.set();
+        assert!(b.expired(), "the token still stops it");
+        assert!(cancel.budget_within(None).deadline.is_none());
     }
 
     #[test]

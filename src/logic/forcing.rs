@@ -33,7 +33,7 @@ use super::killer::{self, Killer, MAX_SYMBOLS, Scratch, placed};
 use super::step::{ChainNode, Step, Technique, length_bonus};
 use super::sums::Sums;
 use crate::grid::{Alphabet, Cage, Layout, Rule};
-use crate::solve::{RuleEliminations, flatten};
+use crate::solve::{Budget, RuleEliminations, flatten};
 
 /// How consequences are followed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -360,6 +360,11 @@ pub(crate) struct Forcing {
     cepoch: u32,
     cmark_on: Vec<u32>,
     cmark_off: Vec<u32>,
+    /// When a search gives up (the engine's budget, whose cancel flag a
+    /// newer request sets), and whether the search under way has: then
+    /// it ends without a step.
+    budget: Budget,
+    stopped: bool,
 }
 
 /// What the branches of a conclusion assume.
@@ -453,7 +458,21 @@ impl Forcing {
             cepoch: 0,
             cmark_on: vec![0; k],
             cmark_off: vec![0; k],
+            budget: Budget::default(),
+            stopped: false,
         }
+    }
+
+    /// Sets when a search gives up from now on: it looks at the clock
+    /// and the cancel flag before each assumption it follows.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
+    /// Whether the last search gave up on its budget.
+    #[cfg(test)]
+    fn gave_up(&self) -> bool {
+        self.stopped
     }
 
     /// Makes the chains follow `cages` and `rules` (a puzzle's killer
@@ -547,6 +566,12 @@ impl Forcing {
     /// (SE's only kind: an emptied cell or house shows up that way soon
     /// after, through another candidate).
     fn propagate(&mut self, g0: &Candidates, start: u32, on: bool, mode: Mode) -> bool {
+        // A search that has given up follows nothing more; what it found
+        // is dropped ([`find`]).
+        if self.stopped || self.budget.expired() {
+            self.stopped = true;
+            return false;
+        }
         Forcing::bump(
             &mut self.epoch,
             &mut [&mut self.on_mark, &mut self.off_mark, &mut self.touched],
@@ -1024,6 +1049,7 @@ impl Forcing {
 
     /// Starts a search: forgets the stored branches.
     fn new_search(&mut self) {
+        self.stopped = false;
         self.arena.clear();
         Forcing::bump(&mut self.bepoch, &mut [&mut self.branch_mark]);
     }
@@ -1106,6 +1132,21 @@ fn is_news(g: &Candidates, k: u32, on: bool, n: usize) -> bool {
 /// The lightest forcing-chain step of technique `want` (Nishio, cell or
 /// region forcing chains, dynamic, dynamic (+)) weighing less than `bound`.
 pub(crate) fn find(
+    g: &Candidates,
+    cx: &Ctx,
+    f: &mut Forcing,
+    want: Technique,
+    bound: f32,
+    accept: f32,
+) -> Option<Step> {
+    let step = find_within(g, cx, f, want, bound, accept);
+    // Once the budget ran out, assumptions went unfollowed: nothing
+    // concluded from them stands.
+    if f.stopped { None } else { step }
+}
+
+/// [`find`], before what it found is checked against the budget.
+fn find_within(
     g: &Candidates,
     cx: &Ctx,
     f: &mut Forcing,
@@ -1681,6 +1722,25 @@ mod tests {
             "Nishio forcing chain: if r1c1 were 5, following its consequences (5 steps) would \
              leave no solution; so r1c1 is not 5."
         );
+    }
+
+    #[test]
+    fn a_search_whose_budget_runs_out_gives_no_step() {
+        let mut g = classic("");
+        for c in [15, 16, 17, 24, 25, 26] {
+            g.eliminate(c, 5);
+        }
+        let cx = ctx(g.houses());
+        let mut f = Forcing::new(81, 9);
+        let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        f.set_budget(Budget::default().with_cancel(cancel.clone()));
+        assert!(find(&g, &cx, &mut f, Technique::NishioChain, f32::INFINITY, 0.0).is_some());
+        assert!(!f.gave_up());
+        // A newer request cancels this one: the same search stops
+        // following assumptions and says nothing.
+        cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert!(find(&g, &cx, &mut f, Technique::NishioChain, f32::INFINITY, 0.0).is_none());
+        assert!(f.gave_up());
     }
 
     /// Candidate `d` (from 1) of cell `c` as a node.

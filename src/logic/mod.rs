@@ -400,10 +400,13 @@ impl Logic {
     /// Sets when the engine gives up from now on: its solver's searches
     /// (see [`SudokuSolver::set_budget`]), and the loops over steps
     /// (rating, explaining, a hint), which look at the clock and the
-    /// cancel flag before each step. A step that has begun runs to its end
-    /// (bar the solver's searches in it).
+    /// cancel flag before each step and between techniques. Inside a
+    /// step, the forcing chains (the slowest techniques, up to tens of
+    /// seconds on a hard killer) look before each assumption they follow,
+    /// and the solver's searches as they search.
     pub fn set_budget(&mut self, budget: Budget) {
         self.solver.set_budget(budget.clone());
+        self.forcing.set_budget(budget.clone());
         self.budget = budget;
     }
 
@@ -677,6 +680,7 @@ impl Logic {
                     self.last = Some(t);
                     return Ok(st);
                 }
+                self.within_budget()?;
             }
         }
         for group in GROUPS {
@@ -686,6 +690,9 @@ impl Logic {
             if let Some(st) = self.group(g, &cx, group, f32::INFINITY, accept) {
                 return Ok(st);
             }
+            // A technique that gave up found nothing: that is no reason to
+            // go on to the next, nor to the solver's step.
+            self.within_budget()?;
         }
         self.solver_step(g, &cx)
     }
