@@ -2510,8 +2510,9 @@ fn high_contrast_is_a_view_choice_kept_between_runs() {
     assert!(!h.state().prefs.high_contrast);
     h.get_by_label("View").click();
     h.run();
+    // The solved picture is drawn again in the new look: wait for it.
     h.get_by_label("High contrast").click();
-    h.run();
+    settle(&mut h);
     h.key_press(Key::Escape);
     h.run();
     assert!(h.state().prefs.high_contrast);
@@ -2533,7 +2534,7 @@ fn high_contrast_is_a_view_choice_kept_between_runs() {
     h.get_by_label("View").click();
     h.run();
     h.get_by_label("High contrast").click();
-    h.run();
+    settle(&mut h);
     assert_eq!(thick(&h), 0);
     assert_eq!(h.ctx.global_style().visuals.override_text_color, None);
 }
@@ -2754,4 +2755,73 @@ fn windoku_from_the_rules_menu_is_an_edit_that_counts_and_undoes() {
     open_rules_menu(&mut h);
     assert_eq!(rules_item(&h, label), (false, false));
     assert_eq!(rules_item(&h, "Diagonals (X-sudoku)"), (false, true));
+}
+
+/// Pixels of `image` exactly `colour`.
+fn pixels_of(image: &image::RgbaImage, colour: [u8; 3]) -> usize {
+    image
+        .pixels()
+        .filter(|p| p.0 == [colour[0], colour[1], colour[2], 255])
+        .count()
+}
+
+/// Exports the open document to a temporary PNG and reads it back.
+fn exported(h: &mut Window, name: &str) -> image::RgbaImage {
+    let out = std::env::temp_dir().join(format!("sudoku-lens-{name}-{}.png", std::process::id()));
+    h.state_mut().export_to(out.clone());
+    settle(h);
+    let written = image::open(&out).expect("export wrote a PNG").to_rgba8();
+    std::fs::remove_file(&out).ok();
+    written
+}
+
+#[test]
+fn high_contrast_draws_the_window_s_picture_and_the_export_in_its_inks() {
+    // The overlay renderer's solved digits: its ordinary blue, and the
+    // deeper blue of high contrast; a hint's placement, green and dark
+    // green.
+    const SOLVED: [u8; 3] = [20, 80, 215];
+    const SOLVED_HC: [u8; 3] = [0, 40, 170];
+    const PLACE: [u8; 3] = [22, 128, 61];
+    const PLACE_HC: [u8; 3] = [0, 110, 0];
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    h.get_by_label("Solve").click();
+    settle(&mut h);
+    assert!(paints_solution(&h));
+    let ordinary = exported(&mut h, "ordinary");
+    assert!(pixels_of(&ordinary, SOLVED) > 500);
+    assert_eq!(pixels_of(&ordinary, SOLVED_HC), 0);
+
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("High contrast").click();
+    settle(&mut h);
+    h.key_press(Key::Escape);
+    h.run();
+    // The window shows the picture drawn again in high contrast...
+    let solved: Vec<String> = painted_textures(&h)
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| name.starts_with("solved-"))
+        .collect();
+    assert!(
+        solved.len() == 1 && solved[0].ends_with("-hc"),
+        "{solved:?}"
+    );
+    // ...and export writes it so.
+    let strong = exported(&mut h, "high-contrast");
+    assert_eq!(pixels_of(&strong, SOLVED), 0);
+    assert!(pixels_of(&strong, SOLVED_HC) > 500);
+
+    // A hint's whole step, exported in high contrast too.
+    h.state_mut().prefs.show_solution = false;
+    for _ in 0..3 {
+        h.state_mut().hint();
+        settle(&mut h);
+    }
+    assert!(h.state().shown_step().is_some());
+    let step = exported(&mut h, "hint-high-contrast");
+    assert_eq!(pixels_of(&step, PLACE), 0);
+    assert!(pixels_of(&step, PLACE_HC) > 100);
 }

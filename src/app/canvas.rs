@@ -17,6 +17,7 @@ use super::palette::{self, Cue, Palette, StepMark, step_cue};
 use super::{Stamp, SudokuApp};
 use crate::grid::{Alphabet, Cage, Layout};
 use crate::logic::{Step, mark_spot};
+use crate::overlay::Contrast;
 use crate::overlay::cage_outline::{
     CAGE_DASH, CAGE_GAP, CAGE_INSET, Segment, cage_outline, dashes, sum_cell,
 };
@@ -232,16 +233,18 @@ pub struct Textures {
     /// The picture without the solution: a photo (the same for every
     /// revision of its document) or a text puzzle's grid with its givens.
     /// No texture: drawing it failed for that stamp (not tried again).
-    plain: Option<(Stamp, Option<egui::TextureHandle>)>,
+    /// A text puzzle's grid is drawn in a look (contrast), a photo is as
+    /// it is in both.
+    plain: Option<(Stamp, Contrast, Option<egui::TextureHandle>)>,
     /// A photo converted off the window's thread for the document with
     /// this id, waiting to be uploaded.
     photo: Option<(u64, egui::ColorImage)>,
-    /// The picture with the solution drawn in; no texture: drawing it
-    /// failed for that stamp.
-    solved: Option<(Stamp, Option<egui::TextureHandle>)>,
+    /// The picture with the solution drawn in, and the look it was drawn
+    /// in; no texture: drawing it failed for that stamp.
+    solved: Option<(Stamp, Contrast, Option<egui::TextureHandle>)>,
     /// The solved picture drawn in the background, waiting to be uploaded
     /// (`None`: drawing it failed).
-    pending_solved: Option<(Stamp, Option<egui::ColorImage>)>,
+    pending_solved: Option<(Stamp, Contrast, Option<egui::ColorImage>)>,
 }
 
 impl Textures {
@@ -250,20 +253,27 @@ impl Textures {
         self.photo = Some((doc, image));
     }
 
-    /// Takes the picture with the solution drawn in for `stamp`, or notes
-    /// that drawing it failed (`None`), so that it is not drawn again.
-    pub fn offer_solved(&mut self, stamp: Stamp, image: Option<egui::ColorImage>) {
-        self.pending_solved = Some((stamp, image));
+    /// Takes the picture with the solution drawn in for `stamp` in
+    /// `contrast`, or notes that drawing it failed (`None`), so that it is
+    /// not drawn again.
+    pub fn offer_solved(
+        &mut self,
+        stamp: Stamp,
+        contrast: Contrast,
+        image: Option<egui::ColorImage>,
+    ) {
+        self.pending_solved = Some((stamp, contrast, image));
     }
 
-    /// True when the picture with the solution drawn in for `stamp` is
-    /// here or waiting to be uploaded, or drawing it failed: nothing to
-    /// draw again.
-    pub fn has_solved(&self, stamp: Stamp) -> bool {
+    /// True when the picture with the solution drawn in for `stamp` in
+    /// `contrast` is here or waiting to be uploaded, or drawing it failed:
+    /// nothing to draw again.
+    pub fn has_solved(&self, stamp: Stamp, contrast: Contrast) -> bool {
+        let is = |s: &Stamp, c: &Contrast| *s == stamp && *c == contrast;
         self.pending_solved
             .as_ref()
-            .is_some_and(|(s, _)| *s == stamp)
-            || self.solved.as_ref().is_some_and(|(s, _)| *s == stamp)
+            .is_some_and(|(s, c, _)| is(s, c))
+            || self.solved.as_ref().is_some_and(|(s, c, _)| is(s, c))
     }
 
     /// Drops every picture: the open document was left.
@@ -282,43 +292,62 @@ impl Textures {
     ) -> Result<Option<egui::TextureHandle>, String> {
         if let Some((_, image)) = self.photo.take_if(|(d, _)| *d == stamp.doc) {
             let handle = upload(ctx, format!("photo-{}", stamp.doc), image);
-            self.plain = Some((stamp, Some(handle)));
+        contrast: Contrast,
+            self.plain = Some((stamp, contrast, Some(handle)));
         }
         let fresh = match &self.plain {
-            Some((s, _)) if doc.is_photo() => s.doc == stamp.doc,
-            Some((s, _)) => *s == stamp,
+            Some((s, _, _)) if doc.is_photo() => s.doc == stamp.doc,
+            Some((s, c, _)) => *s == stamp && *c == contrast,
             None => false,
         };
         if !fresh {
             let (name, image) = match &doc.source {
                 Source::Photo(p) => (format!("photo-{}", stamp.doc), Ok(color_image(&p.rgba))),
                 Source::Text { .. } => (
-                    format!("grid-{}-{}", stamp.doc, stamp.revision),
-                    doc::picture(&doc.source, &doc.current, None).map(|i| color_image(&i)),
+                    format!(
+                        "grid-{}-{}{}",
+                        stamp.doc,
+                        stamp.revision,
+                        texture_suffix(contrast)
+                    ),
+                    doc::picture(&doc.source, &doc.current, None, contrast)
+                        .map(|i| color_image(&i)),
                 ),
             };
             match image {
                 Ok(image) => {
-                    self.plain = Some((stamp, Some(upload(ctx, name, image))));
+                    self.plain = Some((stamp, contrast, Some(upload(ctx, name, image))));
                 }
                 Err(message) => {
-                    self.plain = Some((stamp, None));
+                    self.plain = Some((stamp, contrast, None));
                     return Err(message);
                 }
             }
         }
-        Ok(self.plain.as_ref().and_then(|(_, t)| t.clone()))
+        Ok(self.plain.as_ref().and_then(|(_, _, t)| t.clone()))
     }
 
-    /// The picture with the solution drawn in for `stamp`, once it is ready.
-    pub fn solved(&mut self, ctx: &egui::Context, stamp: Stamp) -> Option<egui::TextureHandle> {
-        if let Some((_, image)) = self.pending_solved.take_if(|(s, _)| *s == stamp) {
-            let name = format!("solved-{}-{}", stamp.doc, stamp.revision);
+    /// The picture with the solution drawn in for `stamp` in `contrast`,
+    /// once it is ready.
+    pub fn solved(
+        &mut self,
+        ctx: &egui::Context,
+        stamp: Stamp,
+        contrast: Contrast,
+    ) -> Option<egui::TextureHandle> {
+        let wanted = |s: &Stamp, c: &Contrast| *s == stamp && *c == contrast;
+        if let Some((_, _, image)) = self.pending_solved.take_if(|(s, c, _)| wanted(s, c)) {
+            let name = format!(
+                "solved-{}-{}{}",
+                stamp.doc,
+                stamp.revision,
+                texture_suffix(contrast)
+            );
             let handle = image.map(|image| upload(ctx, name, image));
-            self.solved = Some((stamp, handle));
+            self.solved = Some((stamp, contrast, handle));
         }
         match &self.solved {
-            Some((s, t)) if *s == stamp => t.clone(),
+            Some((s, c, t)) if wanted(s, c) => t.clone(),
             _ => None,
         }
     }
@@ -327,10 +356,20 @@ impl Textures {
 /// Shows the open document in `rect` and handles pointer input on it.
 pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     let Some(entry) = app.current.as_ref() else {
+/// The end of the name of a texture drawn in `contrast`: none for the
+/// ordinary look, `-hc` for high contrast (its name tells which it is).
+fn texture_suffix(contrast: Contrast) -> &'static str {
+    match contrast {
+        Contrast::Normal => "",
+        Contrast::High => "-hc",
+    }
+}
+
         return;
     };
     let stamp = entry.stamp();
-    let texture = match app.textures.plain(ui.ctx(), stamp, &entry.doc) {
+    let contrast = app.contrast();
+    let texture = match app.textures.plain(ui.ctx(), stamp, &entry.doc, contrast) {
         Ok(t) => t,
         Err(message) => {
             app.error = Some(message);
@@ -338,7 +377,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         }
     };
     // Uploaded as soon as it arrives, so that showing it is instant.
-    let solved = app.textures.solved(ui.ctx(), stamp);
+    let solved = app.textures.solved(ui.ctx(), stamp, contrast);
     let solved = solved.filter(|_| app.shown_solution().is_some());
     let Some(doc) = app.doc() else { return };
     let canvas = doc.canvas_size();

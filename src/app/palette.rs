@@ -6,6 +6,7 @@
 use eframe::egui::{self, Color32, Stroke, Visuals};
 
 use super::canvas;
+use crate::overlay::Contrast;
 
 /// The colours and line widths the puzzle view draws with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -159,6 +160,16 @@ pub fn visuals(high_contrast: bool, dark: bool) -> Visuals {
         return if dark {
             Visuals::dark()
         } else {
+/// The overlay renderer's look for the preference: the picture the window
+/// shows and the export are drawn in it.
+pub fn overlay_contrast(high_contrast: bool) -> Contrast {
+    if high_contrast {
+        Contrast::High
+    } else {
+        Contrast::Normal
+    }
+}
+
             Visuals::light()
         };
     }
