@@ -22,6 +22,9 @@ pub struct Palette {
     pub drawn_thick: Color32,
     /// The wash of a cell read but not for sure.
     pub uncertain: Color32,
+    /// The opaque corner mark of a cell read but not for sure: amber over
+    /// any wash (a hint's blue over the amber wash would mix to mint).
+    pub uncertain_mark: Color32,
     /// The wash of a cell that differs between two solutions, or clashes.
     pub marked: Color32,
     /// A wrong entry's frame, strike and chip, and the status when
@@ -61,6 +64,7 @@ pub const NORMAL: Palette = Palette {
     drawn_thin: Color32::from_gray(150),
     drawn_thick: Color32::from_gray(20),
     uncertain: canvas::UNCERTAIN,
+    uncertain_mark: canvas::UNCERTAIN_MARK,
     marked: canvas::MARKED,
     wrong: canvas::WRONG,
     wrong_tint: canvas::WRONG_TINT,
@@ -84,6 +88,8 @@ const HC_GRID: Color32 = Color32::BLACK;
 /// High contrast: an unsure reading's wash, strong amber, about twice the
 /// ordinary one's weight.
 const HC_UNCERTAIN: Color32 = Color32::from_rgba_premultiplied(200, 135, 0, 190);
+/// High contrast: an unsure reading's corner mark, a deeper amber.
+const HC_UNCERTAIN_MARK: Color32 = Color32::from_rgb(200, 125, 0);
 /// High contrast: a marked cell's wash, strong red.
 const HC_MARKED: Color32 = Color32::from_rgba_premultiplied(200, 0, 0, 170);
 /// High contrast: a wrong entry, pure strong red.
@@ -132,6 +138,7 @@ pub const HIGH_CONTRAST: Palette = Palette {
     drawn_thin: Color32::BLACK,
     drawn_thick: Color32::BLACK,
     uncertain: HC_UNCERTAIN,
+    uncertain_mark: HC_UNCERTAIN_MARK,
     marked: HC_MARKED,
     wrong: HC_WRONG,
     wrong_tint: HC_WRONG_TINT,
@@ -153,13 +160,6 @@ pub fn palette(high_contrast: bool) -> Palette {
     if high_contrast { HIGH_CONTRAST } else { NORMAL }
 }
 
-/// The window's widgets in high contrast: black text and outlines on
-/// white, thicker strokes; else egui's own light or dark look.
-pub fn visuals(high_contrast: bool, dark: bool) -> Visuals {
-    if !high_contrast {
-        return if dark {
-            Visuals::dark()
-        } else {
 /// The overlay renderer's look for the preference: the picture the window
 /// shows and the export are drawn in it.
 pub fn overlay_contrast(high_contrast: bool) -> Contrast {
@@ -170,6 +170,13 @@ pub fn overlay_contrast(high_contrast: bool) -> Contrast {
     }
 }
 
+/// The window's widgets in high contrast: black text and outlines on
+/// white, thicker strokes; else egui's own light or dark look.
+pub fn visuals(high_contrast: bool, dark: bool) -> Visuals {
+    if !high_contrast {
+        return if dark {
+            Visuals::dark()
+        } else {
             Visuals::light()
         };
     }
