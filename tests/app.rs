@@ -2825,3 +2825,73 @@ fn high_contrast_draws_the_window_s_picture_and_the_export_in_its_inks() {
     assert_eq!(pixels_of(&step, PLACE), 0);
     assert!(pixels_of(&step, PLACE_HC) > 100);
 }
+
+/// Presses `key` until the keyboard's focus is on `label`; fails after
+/// `most` presses.
+fn arrow_to(h: &mut Window, key: Key, label: &str, most: usize) {
+    let mut seen = Vec::new();
+    for _ in 0..most {
+        h.key_press(key);
+        h.run();
+        let now = focused_label(h).unwrap_or_default();
+        if now == label {
+            return;
+        }
+        seen.push(now);
+    }
+    panic!("{key:?} never reached {label:?}; it went through {seen:#?}");
+}
+
+#[test]
+fn the_samples_and_recent_menus_are_picked_from_the_keyboard() {
+    let mut h = harness();
+    h.run();
+    // Samples: Tab to it, Enter opens it, the arrows walk its entries and
+    // Enter opens the one reached.
+    tab_to(&mut h, "Samples", 30);
+    h.key_press(Key::Enter);
+    h.run();
+    arrow_to(&mut h, Key::ArrowDown, "Killer sample", 30);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    let doc = h.state().doc().expect("the sample opened");
+    assert!(!doc.current.puzzle.cages().is_empty(), "{}", doc.name);
+    let killer = doc.name.clone();
+    // Another one, so that Recent holds the killer.
+    tab_to(&mut h, "Samples", 30);
+    h.key_press(Key::Enter);
+    h.run();
+    arrow_to(&mut h, Key::ArrowDown, "Classic sample", 30);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_ne!(h.state().doc().unwrap().name, killer);
+    // Recent: the killer is brought back, by the keyboard alone.
+    tab_to(&mut h, "Recent", 30);
+    h.key_press(Key::Enter);
+    h.run();
+    arrow_to(&mut h, Key::ArrowDown, &killer, 10);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().name, killer);
+}
+
+#[test]
+fn a_photo_s_layout_is_picked_from_the_keyboard() {
+    let mut h = harness();
+    let path = root().join("samples/images/classic-photo-page.jpg");
+    open(&mut h, Input::Path(path));
+    assert_eq!(h.state().doc().unwrap().layout().name(), "classic");
+    // Tab to the choice, Enter opens it, the arrows walk the shapes and
+    // Enter picks one: the photo is looked at again for it (there is no
+    // samurai in it, and the window says so).
+    tab_to(&mut h, "Layout:", 60);
+    h.key_press(Key::Enter);
+    h.run();
+    arrow_to(&mut h, Key::ArrowDown, "Samurai", 10);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    h.get_by_label_contains("no samurai grid found in classic-photo-page.jpg");
+    assert_eq!(h.state().doc().unwrap().layout().name(), "classic");
+    // The list is closed and the keys are the window's again.
+    assert!(h.query_by_label("Butterfly").is_none());
+}
