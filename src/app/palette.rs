@@ -325,6 +325,18 @@ mod tests {
     }
 
     #[test]
+    fn quiet_text_keeps_its_high_contrast_colour_in_both_themes() {
+        // Not egui's text faded by its weak alpha (about 3:1 on white), in
+        // the light theme or the dark one.
+        for dark in [false, true] {
+            let v = visuals(true, dark);
+            assert_eq!(v.weak_text_color(), HC_WEAK_TEXT, "dark: {dark}");
+            let faded = v.text_color().gamma_multiply(v.weak_text_alpha);
+            assert_ne!(v.weak_text_color(), faded);
+        }
+    }
+
+    #[test]
     fn marks_differ_by_shape_not_only_by_colour() {
         assert_ne!(entry_cue(true), entry_cue(false));
         let shapes = [
