@@ -2510,8 +2510,9 @@ fn high_contrast_is_a_view_choice_kept_between_runs() {
     assert!(!h.state().prefs.high_contrast);
     h.get_by_label("View").click();
     h.run();
+    // The solved picture is drawn again in the new look: wait for it.
     h.get_by_label("High contrast").click();
-    h.run();
+    settle(&mut h);
     h.key_press(Key::Escape);
     h.run();
     assert!(h.state().prefs.high_contrast);
@@ -2533,7 +2534,7 @@ fn high_contrast_is_a_view_choice_kept_between_runs() {
     h.get_by_label("View").click();
     h.run();
     h.get_by_label("High contrast").click();
-    h.run();
+    settle(&mut h);
     assert_eq!(thick(&h), 0);
     assert_eq!(h.ctx.global_style().visuals.override_text_color, None);
 }
@@ -2754,4 +2755,143 @@ fn windoku_from_the_rules_menu_is_an_edit_that_counts_and_undoes() {
     open_rules_menu(&mut h);
     assert_eq!(rules_item(&h, label), (false, false));
     assert_eq!(rules_item(&h, "Diagonals (X-sudoku)"), (false, true));
+}
+
+/// Pixels of `image` exactly `colour`.
+fn pixels_of(image: &image::RgbaImage, colour: [u8; 3]) -> usize {
+    image
+        .pixels()
+        .filter(|p| p.0 == [colour[0], colour[1], colour[2], 255])
+        .count()
+}
+
+/// Exports the open document to a temporary PNG and reads it back.
+fn exported(h: &mut Window, name: &str) -> image::RgbaImage {
+    let out = std::env::temp_dir().join(format!("sudoku-lens-{name}-{}.png", std::process::id()));
+    h.state_mut().export_to(out.clone());
+    settle(h);
+    let written = image::open(&out).expect("export wrote a PNG").to_rgba8();
+    std::fs::remove_file(&out).ok();
+    written
+}
+
+#[test]
+fn high_contrast_draws_the_window_s_picture_and_the_export_in_its_inks() {
+    // The overlay renderer's solved digits: its ordinary blue, and the
+    // deeper blue of high contrast; a hint's placement, green and dark
+    // green.
+    const SOLVED: [u8; 3] = [20, 80, 215];
+    const SOLVED_HC: [u8; 3] = [0, 40, 170];
+    const PLACE: [u8; 3] = [22, 128, 61];
+    const PLACE_HC: [u8; 3] = [0, 110, 0];
+    let mut h = harness();
+    open_sample(&mut h, "classic.txt");
+    h.get_by_label("Solve").click();
+    settle(&mut h);
+    assert!(paints_solution(&h));
+    let ordinary = exported(&mut h, "ordinary");
+    assert!(pixels_of(&ordinary, SOLVED) > 500);
+    assert_eq!(pixels_of(&ordinary, SOLVED_HC), 0);
+
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("High contrast").click();
+    settle(&mut h);
+    h.key_press(Key::Escape);
+    h.run();
+    // The window shows the picture drawn again in high contrast...
+    let solved: Vec<String> = painted_textures(&h)
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| name.starts_with("solved-"))
+        .collect();
+    assert!(
+        solved.len() == 1 && solved[0].ends_with("-hc"),
+        "{solved:?}"
+    );
+    // ...and export writes it so.
+    let strong = exported(&mut h, "high-contrast");
+    assert_eq!(pixels_of(&strong, SOLVED), 0);
+    assert!(pixels_of(&strong, SOLVED_HC) > 500);
+
+    // A hint's whole step, exported in high contrast too.
+    h.state_mut().prefs.show_solution = false;
+    for _ in 0..3 {
+        h.state_mut().hint();
+        settle(&mut h);
+    }
+    assert!(h.state().shown_step().is_some());
+    let step = exported(&mut h, "hint-high-contrast");
+    assert_eq!(pixels_of(&step, PLACE), 0);
+    assert!(pixels_of(&step, PLACE_HC) > 100);
+}
+
+/// Presses `key` until the keyboard's focus is on `label`; fails after
+/// `most` presses.
+fn arrow_to(h: &mut Window, key: Key, label: &str, most: usize) {
+    let mut seen = Vec::new();
+    for _ in 0..most {
+        h.key_press(key);
+        h.run();
+        let now = focused_label(h).unwrap_or_default();
+        if now == label {
+            return;
+        }
+        seen.push(now);
+    }
+    panic!("{key:?} never reached {label:?}; it went through {seen:#?}");
+}
+
+#[test]
+fn the_samples_and_recent_menus_are_picked_from_the_keyboard() {
+    let mut h = harness();
+    h.run();
+    // Samples: Tab to it, Enter opens it, the arrows walk its entries and
+    // Enter opens the one reached.
+    tab_to(&mut h, "Samples", 30);
+    h.key_press(Key::Enter);
+    h.run();
+    arrow_to(&mut h, Key::ArrowDown, "Killer sample", 30);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    let doc = h.state().doc().expect("the sample opened");
+    assert!(!doc.current.puzzle.cages().is_empty(), "{}", doc.name);
+    let killer = doc.name.clone();
+    // Another one, so that Recent holds the killer.
+    tab_to(&mut h, "Samples", 30);
+    h.key_press(Key::Enter);
+    h.run();
+    arrow_to(&mut h, Key::ArrowDown, "Classic sample", 30);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_ne!(h.state().doc().unwrap().name, killer);
+    // Recent: the killer is brought back, by the keyboard alone.
+    tab_to(&mut h, "Recent", 30);
+    h.key_press(Key::Enter);
+    h.run();
+    arrow_to(&mut h, Key::ArrowDown, &killer, 10);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().name, killer);
+}
+
+#[test]
+fn a_photo_s_layout_is_picked_from_the_keyboard() {
+    let mut h = harness();
+    let path = root().join("samples/images/classic-photo-page.jpg");
+    open(&mut h, Input::Path(path));
+    assert_eq!(h.state().doc().unwrap().layout().name(), "classic");
+    // Tab to the choice, Enter opens it, the arrows walk the shapes and
+    // Enter picks one: the photo is looked at again for it (there is no
+    // samurai in it, and the window says so).
+    tab_to(&mut h, "Layout:", 60);
+    h.key_press(Key::Enter);
+    h.run();
+    arrow_to(&mut h, Key::ArrowDown, "Samurai", 10);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    h.get_by_label_contains("no samurai grid found in classic-photo-page.jpg");
+    assert_eq!(h.state().doc().unwrap().layout().name(), "classic");
+    // The list is closed and the keys are the window's again.
+    assert!(h.query_by_label("Butterfly").is_none());
 }

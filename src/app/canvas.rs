@@ -17,6 +17,7 @@ use super::palette::{self, Cue, Palette, StepMark, step_cue};
 use super::{Stamp, SudokuApp};
 use crate::grid::{Alphabet, Cage, Layout};
 use crate::logic::{Step, mark_spot};
+use crate::overlay::Contrast;
 use crate::overlay::cage_outline::{
     CAGE_DASH, CAGE_GAP, CAGE_INSET, Segment, cage_outline, dashes, sum_cell,
 };
@@ -33,6 +34,9 @@ pub const GRID: Color32 = Color32::from_rgba_premultiplied(150, 20, 110, 170);
 /// A digit read but not for sure: amber, and nothing else in the window
 /// is amber.
 pub const UNCERTAIN: Color32 = Color32::from_rgba_premultiplied(140, 100, 0, 110);
+/// An unsure reading's corner mark: the wash's amber, opaque, so that it
+/// stays amber over any other wash.
+pub const UNCERTAIN_MARK: Color32 = Color32::from_rgb(215, 150, 0);
 pub const MARKED: Color32 = Color32::from_rgba_premultiplied(150, 20, 20, 130);
 /// A wrong entry's tint and frame, and the status line's colour when
 /// something is wrong.
@@ -232,16 +236,18 @@ pub struct Textures {
     /// The picture without the solution: a photo (the same for every
     /// revision of its document) or a text puzzle's grid with its givens.
     /// No texture: drawing it failed for that stamp (not tried again).
-    plain: Option<(Stamp, Option<egui::TextureHandle>)>,
+    /// A text puzzle's grid is drawn in a look (contrast), a photo is as
+    /// it is in both.
+    plain: Option<(Stamp, Contrast, Option<egui::TextureHandle>)>,
     /// A photo converted off the window's thread for the document with
     /// this id, waiting to be uploaded.
     photo: Option<(u64, egui::ColorImage)>,
-    /// The picture with the solution drawn in; no texture: drawing it
-    /// failed for that stamp.
-    solved: Option<(Stamp, Option<egui::TextureHandle>)>,
+    /// The picture with the solution drawn in, and the look it was drawn
+    /// in; no texture: drawing it failed for that stamp.
+    solved: Option<(Stamp, Contrast, Option<egui::TextureHandle>)>,
     /// The solved picture drawn in the background, waiting to be uploaded
     /// (`None`: drawing it failed).
-    pending_solved: Option<(Stamp, Option<egui::ColorImage>)>,
+    pending_solved: Option<(Stamp, Contrast, Option<egui::ColorImage>)>,
 }
 
 impl Textures {
@@ -250,20 +256,27 @@ impl Textures {
         self.photo = Some((doc, image));
     }
 
-    /// Takes the picture with the solution drawn in for `stamp`, or notes
-    /// that drawing it failed (`None`), so that it is not drawn again.
-    pub fn offer_solved(&mut self, stamp: Stamp, image: Option<egui::ColorImage>) {
-        self.pending_solved = Some((stamp, image));
+    /// Takes the picture with the solution drawn in for `stamp` in
+    /// `contrast`, or notes that drawing it failed (`None`), so that it is
+    /// not drawn again.
+    pub fn offer_solved(
+        &mut self,
+        stamp: Stamp,
+        contrast: Contrast,
+        image: Option<egui::ColorImage>,
+    ) {
+        self.pending_solved = Some((stamp, contrast, image));
     }
 
-    /// True when the picture with the solution drawn in for `stamp` is
-    /// here or waiting to be uploaded, or drawing it failed: nothing to
-    /// draw again.
-    pub fn has_solved(&self, stamp: Stamp) -> bool {
+    /// True when the picture with the solution drawn in for `stamp` in
+    /// `contrast` is here or waiting to be uploaded, or drawing it failed:
+    /// nothing to draw again.
+    pub fn has_solved(&self, stamp: Stamp, contrast: Contrast) -> bool {
+        let is = |s: &Stamp, c: &Contrast| *s == stamp && *c == contrast;
         self.pending_solved
             .as_ref()
-            .is_some_and(|(s, _)| *s == stamp)
-            || self.solved.as_ref().is_some_and(|(s, _)| *s == stamp)
+            .is_some_and(|(s, c, _)| is(s, c))
+            || self.solved.as_ref().is_some_and(|(s, c, _)| is(s, c))
     }
 
     /// Drops every picture: the open document was left.
@@ -279,48 +292,76 @@ impl Textures {
         ctx: &egui::Context,
         stamp: Stamp,
         doc: &Doc,
+        contrast: Contrast,
     ) -> Result<Option<egui::TextureHandle>, String> {
         if let Some((_, image)) = self.photo.take_if(|(d, _)| *d == stamp.doc) {
             let handle = upload(ctx, format!("photo-{}", stamp.doc), image);
-            self.plain = Some((stamp, Some(handle)));
+            self.plain = Some((stamp, contrast, Some(handle)));
         }
         let fresh = match &self.plain {
-            Some((s, _)) if doc.is_photo() => s.doc == stamp.doc,
-            Some((s, _)) => *s == stamp,
+            Some((s, _, _)) if doc.is_photo() => s.doc == stamp.doc,
+            Some((s, c, _)) => *s == stamp && *c == contrast,
             None => false,
         };
         if !fresh {
             let (name, image) = match &doc.source {
                 Source::Photo(p) => (format!("photo-{}", stamp.doc), Ok(color_image(&p.rgba))),
                 Source::Text { .. } => (
-                    format!("grid-{}-{}", stamp.doc, stamp.revision),
-                    doc::picture(&doc.source, &doc.current, None).map(|i| color_image(&i)),
+                    format!(
+                        "grid-{}-{}{}",
+                        stamp.doc,
+                        stamp.revision,
+                        texture_suffix(contrast)
+                    ),
+                    doc::picture(&doc.source, &doc.current, None, contrast)
+                        .map(|i| color_image(&i)),
                 ),
             };
             match image {
                 Ok(image) => {
-                    self.plain = Some((stamp, Some(upload(ctx, name, image))));
+                    self.plain = Some((stamp, contrast, Some(upload(ctx, name, image))));
                 }
                 Err(message) => {
-                    self.plain = Some((stamp, None));
+                    self.plain = Some((stamp, contrast, None));
                     return Err(message);
                 }
             }
         }
-        Ok(self.plain.as_ref().and_then(|(_, t)| t.clone()))
+        Ok(self.plain.as_ref().and_then(|(_, _, t)| t.clone()))
     }
 
-    /// The picture with the solution drawn in for `stamp`, once it is ready.
-    pub fn solved(&mut self, ctx: &egui::Context, stamp: Stamp) -> Option<egui::TextureHandle> {
-        if let Some((_, image)) = self.pending_solved.take_if(|(s, _)| *s == stamp) {
-            let name = format!("solved-{}-{}", stamp.doc, stamp.revision);
+    /// The picture with the solution drawn in for `stamp` in `contrast`,
+    /// once it is ready.
+    pub fn solved(
+        &mut self,
+        ctx: &egui::Context,
+        stamp: Stamp,
+        contrast: Contrast,
+    ) -> Option<egui::TextureHandle> {
+        let wanted = |s: &Stamp, c: &Contrast| *s == stamp && *c == contrast;
+        if let Some((_, _, image)) = self.pending_solved.take_if(|(s, c, _)| wanted(s, c)) {
+            let name = format!(
+                "solved-{}-{}{}",
+                stamp.doc,
+                stamp.revision,
+                texture_suffix(contrast)
+            );
             let handle = image.map(|image| upload(ctx, name, image));
-            self.solved = Some((stamp, handle));
+            self.solved = Some((stamp, contrast, handle));
         }
         match &self.solved {
-            Some((s, t)) if *s == stamp => t.clone(),
+            Some((s, c, t)) if wanted(s, c) => t.clone(),
             _ => None,
         }
+    }
+}
+
+/// The end of the name of a texture drawn in `contrast`: none for the
+/// ordinary look, `-hc` for high contrast (its name tells which it is).
+fn texture_suffix(contrast: Contrast) -> &'static str {
+    match contrast {
+        Contrast::Normal => "",
+        Contrast::High => "-hc",
     }
 }
 
@@ -330,7 +371,8 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         return;
     };
     let stamp = entry.stamp();
-    let texture = match app.textures.plain(ui.ctx(), stamp, &entry.doc) {
+    let contrast = app.contrast();
+    let texture = match app.textures.plain(ui.ctx(), stamp, &entry.doc, contrast) {
         Ok(t) => t,
         Err(message) => {
             app.error = Some(message);
@@ -338,7 +380,7 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
         }
     };
     // Uploaded as soon as it arrives, so that showing it is instant.
-    let solved = app.textures.solved(ui.ctx(), stamp);
+    let solved = app.textures.solved(ui.ctx(), stamp, contrast);
     let solved = solved.filter(|_| app.shown_solution().is_some());
     let Some(doc) = app.doc() else { return };
     let canvas = doc.canvas_size();
@@ -592,45 +634,99 @@ fn draw_washes(painter: &egui::Painter, scene: &Scene, pal: &Palette) {
             painter.add(Shape::convex_polygon(q.to_vec(), tint, Stroke::NONE));
         }
     }
-    for (cell, q) in quads.iter().enumerate() {
-        // A player's digit read for sure is no unsure reading (one read
-        // unsure is not among the entries).
-        let fill = if scene.marked.contains(&cell) {
+    // A player's digit read for sure is no unsure reading (one read
+    // unsure is not among the entries).
+    let states: Vec<CellState> = (0..quads.len())
+        .map(|cell| CellState {
+            marked: scene.marked.contains(&cell),
+            unsure: shows_unsure(scene.uncertain.contains(&cell), scene.entries[cell]),
+            wrong: scene.wrong.contains(&cell),
+            focus: false,
+        })
+        .collect();
+    let mut states = states;
+    for &cell in scene.hint.as_ref().map_or(&[][..], |h| h.focus()) {
+        if let Some(s) = states.get_mut(cell) {
+            s.focus = true;
+        }
+    }
+    painter.extend(state_shapes(quads, &states, pal));
+}
+
+/// What a cell is in, as its wash and marks show it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CellState {
+    /// Differs between two solutions, or clashes.
+    pub marked: bool,
+    /// Read, but not for sure.
+    pub unsure: bool,
+    /// The player's digit there is wrong.
+    pub wrong: bool,
+    /// Where the hint asks the player to look.
+    pub focus: bool,
+}
+
+/// Side of an unsure cell's corner mark, as a share of the cell's side.
+pub const UNSURE_CORNER: f32 = 0.3;
+
+/// The shapes of the cells' states over the picture, in the order drawn
+/// (`quads` and `states` cell by cell): a marked cell's wash, or an unsure
+/// one's amber wash; wrong entries' red wash, frame and strike; the hint's
+/// blue focus; then each unsure cell's opaque amber corner. Each state
+/// keeps its own look where they meet: in a cell both unsure and in the
+/// hint's focus the amber wash is left out (under the blue it would mix
+/// to mint) and the corner, drawn last and opaque, stays amber.
+pub fn state_shapes(quads: &[[Pos2; 4]], states: &[CellState], pal: &Palette) -> Vec<Shape> {
+    let mut out = Vec::new();
+    let cells = || quads.iter().zip(states);
+    for (q, s) in cells() {
+        let fill = if s.marked {
             Some(pal.marked)
-        } else if shows_unsure(scene.uncertain.contains(&cell), scene.entries[cell]) {
+        } else if s.unsure && !s.focus {
             Some(pal.uncertain)
         } else {
             None
         };
         if let Some(f) = fill {
-            painter.add(Shape::convex_polygon(q.to_vec(), f, Stroke::NONE));
+            out.push(Shape::convex_polygon(q.to_vec(), f, Stroke::NONE));
         }
     }
     // Wrong entries: a red wash and frame, over the photo or the drawn
     // grid, and their digit struck through: not told by colour alone.
-    for &cell in &scene.wrong {
-        if let Some(q) = quads.get(cell) {
-            painter.add(Shape::convex_polygon(
-                q.to_vec(),
-                pal.wrong_tint,
-                Stroke::new(pal.cue, pal.wrong),
-            ));
-            let half = quad_side(q) * STRIKE_REACH;
-            let stroke = Stroke::new(pal.cue, pal.wrong);
-            let centre = in_quad(q, pos2(0.5, 0.5));
-            draw_cue(painter, palette::entry_cue(true), centre, half, stroke);
-        }
+    for (q, _) in cells().filter(|(_, s)| s.wrong) {
+        out.push(Shape::convex_polygon(
+            q.to_vec(),
+            pal.wrong_tint,
+            Stroke::new(pal.cue, pal.wrong),
+        ));
+        let half = quad_side(q) * STRIKE_REACH;
+        let stroke = Stroke::new(pal.cue, pal.wrong);
+        let centre = in_quad(q, pos2(0.5, 0.5));
+        cue_shapes(&mut out, palette::entry_cue(true), centre, half, stroke);
     }
     // Where the hint asks the player to look, from its first level.
-    for &cell in scene.hint.as_ref().map_or(&[][..], |h| h.focus()) {
-        if let Some(q) = quads.get(cell) {
-            painter.add(Shape::convex_polygon(
-                q.to_vec(),
-                pal.hint_focus,
-                Stroke::NONE,
-            ));
-        }
+    for (q, _) in cells().filter(|(_, s)| s.focus) {
+        out.push(Shape::convex_polygon(
+            q.to_vec(),
+            pal.hint_focus,
+            Stroke::NONE,
+        ));
     }
+    // Unsure: an opaque amber corner (bottom-left, clear of a cage's sum
+    // and the read digits' chips), over any wash.
+    for (q, _) in cells().filter(|(_, s)| s.unsure) {
+        let corner = vec![
+            in_quad(q, pos2(0.0, 1.0 - UNSURE_CORNER)),
+            in_quad(q, pos2(UNSURE_CORNER, 1.0)),
+            in_quad(q, pos2(0.0, 1.0)),
+        ];
+        out.push(Shape::convex_polygon(
+            corner,
+            pal.uncertain_mark,
+            Stroke::NONE,
+        ));
+    }
+    out
 }
 
 /// Grid lines over a photo: thin between cells, thick between boxes and
@@ -1123,27 +1219,34 @@ const CUE_REACH: f32 = 0.75;
 /// Draws `cue` around a mark centred at `c`, `half` points from its
 /// centre to its side.
 fn draw_cue(painter: &egui::Painter, cue: Cue, c: Pos2, half: f32, stroke: Stroke) {
+    let mut shapes = Vec::new();
+    cue_shapes(&mut shapes, cue, c, half, stroke);
+    painter.extend(shapes);
+}
+
+/// The shapes of [`draw_cue`], added to `out`.
+fn cue_shapes(out: &mut Vec<Shape>, cue: Cue, c: Pos2, half: f32, stroke: Stroke) {
     let d = vec2(half, half) * CUE_REACH;
     let up = vec2(d.x, -d.y);
     match cue {
         Cue::Plain => {}
         Cue::Struck => {
-            painter.line_segment([c - up, c + up], stroke);
+            out.push(Shape::line_segment([c - up, c + up], stroke));
         }
         Cue::Crossed => {
-            painter.line_segment([c - d, c + d], stroke);
-            painter.line_segment([c - up, c + up], stroke);
+            out.push(Shape::line_segment([c - d, c + d], stroke));
+            out.push(Shape::line_segment([c - up, c + up], stroke));
         }
         Cue::Boxed => {
-            painter.rect_stroke(
+            out.push(Shape::rect_stroke(
                 Rect::from_center_size(c, Vec2::splat(2.0 * half)),
                 CornerRadius::same(2),
                 stroke,
                 StrokeKind::Middle,
-            );
+            ));
         }
         Cue::Ringed => {
-            painter.circle_stroke(c, half, stroke);
+            out.push(Shape::circle_stroke(c, half, stroke));
         }
     }
 }
@@ -1330,6 +1433,7 @@ mod tests {
     #[test]
     fn amber_means_unsure_and_nothing_else() {
         assert!(amber(UNCERTAIN));
+        assert!(amber(UNCERTAIN_MARK));
         let others = [
             ("hint focus", HINT_FOCUS),
             ("the player's digits", ENTRY),
@@ -1351,6 +1455,85 @@ mod tests {
             for b in &washes[i + 1..] {
                 assert!((hue(*a).0 - hue(*b).0).abs() > 20.0, "{a:?} and {b:?}");
             }
+        }
+    }
+
+    /// The colour at `p` of `shapes` drawn in order over white paper: each
+    /// filled polygon around `p` blended (premultiplied) over what lies
+    /// under it.
+    fn colour_at(shapes: &[Shape], p: Pos2) -> Color32 {
+        let mut c = [255.0f32; 3];
+        for s in shapes {
+            let Shape::Path(path) = s else { continue };
+            let n = path.points.len();
+            let turns: Vec<f32> = (0..n)
+                .map(|i| {
+                    let (a, b) = (path.points[i], path.points[(i + 1) % n]);
+                    (b - a).x * (p - a).y - (b - a).y * (p - a).x
+                })
+                .collect();
+            let inside = turns.iter().all(|&t| t > 0.0) || turns.iter().all(|&t| t < 0.0);
+            if !path.closed || !inside {
+                continue;
+            }
+            let f = path.fill.to_array();
+            let a = f[3] as f32 / 255.0;
+            for k in 0..3 {
+                c[k] = f[k] as f32 + c[k] * (1.0 - a);
+            }
+        }
+        let [r, g, b] = c.map(|v| v.round() as u8);
+        Color32::from_rgb(r, g, b)
+    }
+
+    #[test]
+    fn an_unsure_cell_in_a_hint_s_focus_keeps_both_looks() {
+        // Two cells side by side, both read unsure; the left one in the
+        // hint's focus too.
+        let quad = |x: f32| {
+            [
+                pos2(x, 0.0),
+                pos2(x + 100.0, 0.0),
+                pos2(x + 100.0, 100.0),
+                pos2(x, 100.0),
+            ]
+        };
+        let quads = [quad(0.0), quad(100.0)];
+        let unsure = CellState {
+            unsure: true,
+            ..CellState::default()
+        };
+        let states = [
+            CellState {
+                focus: true,
+                ..unsure
+            },
+            unsure,
+        ];
+        for pal in [palette::NORMAL, palette::HIGH_CONTRAST] {
+            let shapes = state_shapes(&quads, &states, &pal);
+            let alone = |fill: Color32| {
+                let only = Shape::convex_polygon(quads[0].to_vec(), fill, Stroke::NONE);
+                colour_at(&[only], pos2(50.0, 50.0))
+            };
+            // The focus is the hint's blue alone, not mixed with amber
+            // (amber under that blue gave mint, neither state's colour).
+            let both = colour_at(&shapes, pos2(50.0, 50.0));
+            assert_eq!(both, alone(pal.hint_focus), "{pal:?}");
+            assert!(!amber(both));
+            // ...and its corner is amber, over the blue.
+            let corner = colour_at(&shapes, pos2(5.0, 95.0));
+            assert_eq!(corner, pal.uncertain_mark);
+            assert!(amber(corner));
+            // The cell only unsure: its amber wash and the same corner.
+            let only_unsure = colour_at(&shapes, pos2(150.0, 50.0));
+            assert_eq!(only_unsure, alone(pal.uncertain));
+            // (a light wash over white: amber's hue, paler)
+            let (h, sat) = hue(only_unsure);
+            assert!((25.0..=65.0).contains(&h) && sat > 0.3, "{only_unsure:?}");
+            assert_eq!(colour_at(&shapes, pos2(105.0, 95.0)), pal.uncertain_mark);
+            // The corner leaves the rest of the cell to the wash.
+            assert_eq!(colour_at(&shapes, pos2(50.0, 5.0)), alone(pal.hint_focus));
         }
     }
 }

@@ -20,6 +20,10 @@ use super::input::{Pages, Photo, default_corners};
 /// The player's own digits on a drawn grid: teal, apart from the givens'
 /// black, the solution's blue and the marks' red.
 pub const ENTRY_INK: image::Rgba<u8> = image::Rgba([0, 128, 128, 255]);
+/// The player's own digits on a drawn grid in high contrast: a deep teal,
+/// 8:1 on white, darker than the ordinary one yet apart from the black
+/// givens.
+pub const ENTRY_INK_HIGH_CONTRAST: image::Rgba<u8> = image::Rgba([0, 90, 90, 255]);
 
 /// A click this far (cell widths, on the grid's canvas) outside every
 /// cell's quad still selects the nearest cell: on a bent page each cell
@@ -34,6 +38,15 @@ pub fn overlay_options() -> overlay::Options {
     overlay::Options::default()
 }
 
+/// [`overlay_options`] in `contrast` (the View menu's choice): the window's
+/// picture and the export follow it alike.
+pub fn overlay_options_in(contrast: overlay::Contrast) -> overlay::Options {
+    overlay::Options {
+        contrast,
+        ..overlay_options()
+    }
+}
+
 /// Side of one cell, in pixels, of the drawn grid a text puzzle is shown on
 /// (the overlay renderer's grid: half a cell of margin).
 fn text_cell_px() -> f32 {
@@ -43,19 +56,23 @@ fn text_cell_px() -> f32 {
 /// The picture of a document: the photo, or the drawn grid of a text
 /// puzzle (lines only, or with its givens and `solution`), with the
 /// solution drawn in by the overlay renderer and the player's wrong entries
-/// marked in red. What export writes.
+/// marked in red, in `contrast`. What export writes.
 pub fn annotated(
     source: &Source,
     snap: &Snapshot,
     solution: Option<&[u8]>,
+    contrast: overlay::Contrast,
 ) -> Result<RgbaImage, String> {
-    annotated_with_step(source, snap, solution, None)
+    annotated_with_step(source, snap, solution, None, contrast)
 }
 
 /// The tint of a variant rule's cells under a hint's whole step about it:
 /// the step pattern's orange, faint enough for the print and the step's
 /// marks to read through.
 pub const RULE_TINT: image::Rgba<u8> = image::Rgba([230, 110, 0, 60]);
+/// [`RULE_TINT`] in high contrast: the pattern's violet of that mode, as
+/// the window tints the rule's cells in it.
+pub const RULE_TINT_HIGH_CONTRAST: image::Rgba<u8> = image::Rgba([80, 0, 200, 60]);
 
 /// [`annotated`], with a hint's whole step drawn over it as the window
 /// shows it at the hint's last level (over the cells of the variant rule
@@ -65,25 +82,36 @@ pub fn annotated_with_step(
     snap: &Snapshot,
     solution: Option<&[u8]>,
     step: Option<&Step>,
+    contrast: overlay::Contrast,
 ) -> Result<RgbaImage, String> {
-    let mut image = picture(source, snap, solution)?;
+    let mut image = picture(source, snap, solution, contrast)?;
     let wrong: Vec<usize> = snap
         .check()
         .map(|c| c.wrong.iter().map(|w| w.cell).collect())
         .unwrap_or_default();
-    overlay::mark_wrong(&mut image, &snap.located, snap.puzzle.values(), &wrong)
-        .map_err(|e| e.to_string())?;
+    overlay::mark_wrong(
+        &mut image,
+        &snap.located,
+        snap.puzzle.values(),
+        &wrong,
+        contrast,
+    )
+    .map_err(|e| e.to_string())?;
     if let Some(step) = step {
         // A step about a variant rule shows the rule's cells first.
         if let Some(rule) = step.rule.and_then(|i| snap.puzzle.rules().get(i)) {
-            overlay::draw_rule_highlight(&mut image, &snap.located, rule, RULE_TINT);
+            let tint = match contrast {
+                overlay::Contrast::Normal => RULE_TINT,
+                overlay::Contrast::High => RULE_TINT_HIGH_CONTRAST,
+            };
+            overlay::draw_rule_highlight(&mut image, &snap.located, rule, tint);
         }
         overlay::hint::draw_step(
             &mut image,
             &snap.located,
             step,
             snap.puzzle.alphabet(),
-            &overlay_options(),
+            &overlay_options_in(contrast),
         )
         .map_err(|e| e.to_string())?;
     }
@@ -92,14 +120,16 @@ pub fn annotated_with_step(
 
 /// The picture with the solution drawn in (when given), without the marks
 /// on wrong entries, which the window draws over it from the background
-/// check: the photo, or a text puzzle's grid with its givens and entries.
+/// check: the photo, or a text puzzle's grid with its givens and entries,
+/// in `contrast`.
 pub fn picture(
     source: &Source,
     snap: &Snapshot,
     solution: Option<&[u8]>,
+    contrast: overlay::Contrast,
 ) -> Result<RgbaImage, String> {
     // A killer's printed cages are in its cells: never covered.
-    let options = overlay_options()
+    let options = overlay_options_in(contrast)
         .for_cages(!snap.puzzle.cages().is_empty())
         .for_rules(!snap.puzzle.rules().is_empty());
     let fail = |e: overlay::OverlayError| e.to_string();
@@ -135,9 +165,15 @@ pub fn picture(
             // The player's digits in their own ink, then the solution in
             // the cells still empty.
             let mut inked = options.clone();
-            inked.palette = Some(overlay::Palette {
-                solved: ENTRY_INK,
-                ..overlay::Palette::LIGHT
+            inked.palette = Some(match contrast {
+                overlay::Contrast::Normal => overlay::Palette {
+                    solved: ENTRY_INK,
+                    ..overlay::Palette::LIGHT
+                },
+                overlay::Contrast::High => overlay::Palette {
+                    solved: ENTRY_INK_HIGH_CONTRAST,
+                    ..overlay::Palette::HIGH_CONTRAST
+                },
             });
             let mut image =
                 overlay::render_grid(&snap.puzzle, Some(&current), &inked).map_err(fail)?;
@@ -1071,9 +1107,23 @@ mod tests {
         let cells = rule.cells(doc.layout());
         let mut step = Step::new(Technique::VariantRule);
         step.cells = cells.iter().map(|&c| c as usize).collect();
-        let plain = annotated_with_step(&doc.source, snap, None, Some(&step)).unwrap();
+        let plain = annotated_with_step(
+            &doc.source,
+            snap,
+            None,
+            Some(&step),
+            overlay::Contrast::Normal,
+        )
+        .unwrap();
         step.rule = Some(0);
-        let lit = annotated_with_step(&doc.source, snap, None, Some(&step)).unwrap();
+        let lit = annotated_with_step(
+            &doc.source,
+            snap,
+            None,
+            Some(&step),
+            overlay::Contrast::Normal,
+        )
+        .unwrap();
         // The rule's cells, as pixel rectangles (a rendered grid is square).
         let rects: Vec<[f32; 4]> = cells
             .iter()

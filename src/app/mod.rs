@@ -39,6 +39,7 @@ use serde::{Deserialize, Serialize};
 use crate::check::{EntryCheck, Givens};
 use crate::grid::{Layout, Puzzle};
 use crate::logic::{HouseIndex, Rating, Step, pencil_marks};
+use crate::overlay::Contrast;
 use crate::vision::read::{Reading, Regions};
 
 use doc::{Doc, Solutions, Source, Writing, count_solutions_within};
@@ -250,6 +251,8 @@ enum Message {
         /// The picture with the solution drawn in, when there is one
         /// solution (`Err`: drawing it failed).
         solved: Option<Result<egui::ColorImage, String>>,
+        /// The look it was drawn in.
+        contrast: Contrast,
     },
     /// The picture with the solution drawn in again, for a state whose
     /// count was kept while its pictures were dropped (the document was
@@ -257,6 +260,7 @@ enum Message {
     Drawn {
         stamp: Stamp,
         solved: Result<egui::ColorImage, String>,
+        contrast: Contrast,
     },
     Hinted {
         stamp: Stamp,
@@ -319,6 +323,8 @@ struct Count {
     stamp: Stamp,
     snap: doc::Snapshot,
     source: Source,
+    /// The look the solved picture is drawn in.
+    contrast: Contrast,
 }
 
 impl Count {
@@ -336,7 +342,9 @@ impl Count {
             return None;
         }
         let solved = match &solutions {
-            Solutions::Unique(s) => Some(solved_picture(&self.source, &self.snap, s)),
+            Solutions::Unique(s) => {
+                Some(solved_picture(&self.source, &self.snap, s, self.contrast))
+            }
             _ => None,
         };
         Some(Message::Counted {
@@ -344,18 +352,20 @@ impl Count {
             solutions,
             check,
             solved,
+            contrast: self.contrast,
         })
     }
 }
 
 /// The picture of a state with its one solution drawn in, as the window
-/// uploads it.
+/// uploads it, in `contrast`.
 fn solved_picture(
     source: &Source,
     snap: &doc::Snapshot,
     solution: &[u8],
+    contrast: Contrast,
 ) -> Result<egui::ColorImage, String> {
-    doc::picture(source, snap, Some(solution)).map(|img| canvas::color_image(&img))
+    doc::picture(source, snap, Some(solution), contrast).map(|img| canvas::color_image(&img))
 }
 
 /// What the hint finder is asked: one state of a document.
@@ -707,7 +717,7 @@ impl SudokuApp {
     fn needs_drawing(&self) -> bool {
         match (self.stamp(), self.solutions()) {
             (Some(stamp), Some(Solutions::Unique(_))) => {
-                !self.textures.has_solved(stamp) && self.drawing != Some(stamp)
+                !self.textures.has_solved(stamp, self.contrast()) && self.drawing != Some(stamp)
             }
             _ => false,
         }
@@ -726,9 +736,11 @@ impl SudokuApp {
             solution.clone(),
         );
         self.drawing = Some(stamp);
+        let contrast = self.contrast();
         self.spawn(move || Message::Drawn {
             stamp,
-            solved: solved_picture(&source, &snap, &solution),
+            solved: solved_picture(&source, &snap, &solution, contrast),
+            contrast,
         });
     }
 
@@ -1373,10 +1385,18 @@ impl SudokuApp {
         };
         let solution = self.shown_solution().map(|s| s.to_vec());
         let step = self.shown_step().cloned();
+        let contrast = self.contrast();
         self.dialog_open = true;
         self.spawn(move || Message::Exported {
             stamp,
-            result: export(&source, &snap, solution.as_deref(), step.as_ref(), &path),
+            result: export(
+                &source,
+                &snap,
+                solution.as_deref(),
+                step.as_ref(),
+                contrast,
+                &path,
+            ),
         });
     }
 
@@ -1396,7 +1416,14 @@ impl SudokuApp {
             &doc.current,
             self.shown_solution(),
             self.shown_step(),
+            self.contrast(),
         ))
+    }
+
+    /// The look the overlay renderer draws the window's picture and the
+    /// export in: the View menu's high-contrast choice.
+    pub fn contrast(&self) -> Contrast {
+        palette::overlay_contrast(self.prefs.high_contrast)
     }
 
     // ---- the frame ----
@@ -1498,6 +1525,7 @@ impl SudokuApp {
                 solutions,
                 check,
                 solved,
+                contrast,
             } => {
                 if self.counting == Some(stamp) {
                     self.counting = None;
@@ -1506,16 +1534,20 @@ impl SudokuApp {
                     self.solutions = Some((stamp, solutions));
                     self.entry_check = Some((stamp, check));
                     if let Some(solved) = solved {
-                        self.take_solved(stamp, solved);
+                        self.take_solved(stamp, contrast, solved);
                     }
                 }
             }
-            Message::Drawn { stamp, solved } => {
+            Message::Drawn {
+                stamp,
+                solved,
+                contrast,
+            } => {
                 if self.drawing == Some(stamp) {
                     self.drawing = None;
                 }
                 if self.stamp() == Some(stamp) {
-                    self.take_solved(stamp, solved);
+                    self.take_solved(stamp, contrast, solved);
                 }
             }
             Message::Hinted { stamp, result } => {
@@ -1647,13 +1679,23 @@ impl SudokuApp {
     }
 
     /// Takes the solved picture of the open document's state; a failure
-    /// to draw it is said, not passed over.
-    fn take_solved(&mut self, stamp: Stamp, solved: Result<egui::ColorImage, String>) {
+    /// to draw it is said, not passed over. One drawn in a look since left
+    /// (the contrast changed while it was drawn) is dropped, and drawn
+    /// again.
+    fn take_solved(
+        &mut self,
+        stamp: Stamp,
+        contrast: Contrast,
+        solved: Result<egui::ColorImage, String>,
+    ) {
+        if contrast != self.contrast() {
+            return;
+        }
         match solved {
-            Ok(image) => self.textures.offer_solved(stamp, Some(image)),
+            Ok(image) => self.textures.offer_solved(stamp, contrast, Some(image)),
             Err(message) => {
                 self.error = Some(format!("cannot draw the solution: {message}"));
-                self.textures.offer_solved(stamp, None);
+                self.textures.offer_solved(stamp, contrast, None);
             }
         }
     }
@@ -1684,6 +1726,7 @@ impl SudokuApp {
             stamp,
             snap: e.doc.current.clone(),
             source: e.doc.source.clone(),
+            contrast: self.contrast(),
         });
     }
 
@@ -1728,15 +1771,16 @@ impl SudokuApp {
 }
 
 /// Writes the annotated picture of a document as PNG, with a hint's step
-/// when one is shown whole.
+/// when one is shown whole, in `contrast`.
 fn export(
     source: &Source,
     snap: &doc::Snapshot,
     solution: Option<&[u8]>,
     step: Option<&Step>,
+    contrast: Contrast,
     path: &Path,
 ) -> Result<PathBuf, String> {
-    let image = doc::annotated_with_step(source, snap, solution, step)?;
+    let image = doc::annotated_with_step(source, snap, solution, step, contrast)?;
     crate::overlay::export::save(&image::DynamicImage::ImageRgba8(image), path)
         .map_err(|e| e.to_string())?;
     Ok(path.to_path_buf())
@@ -1796,6 +1840,7 @@ mod tests {
                 },
                 snap: doc.current.clone(),
                 source: doc.source.clone(),
+                contrast: Contrast::Normal,
             }
             .run(cancel)
         };

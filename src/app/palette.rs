@@ -6,6 +6,7 @@
 use eframe::egui::{self, Color32, Stroke, Visuals};
 
 use super::canvas;
+use crate::overlay::Contrast;
 
 /// The colours and line widths the puzzle view draws with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,6 +22,9 @@ pub struct Palette {
     pub drawn_thick: Color32,
     /// The wash of a cell read but not for sure.
     pub uncertain: Color32,
+    /// The opaque corner mark of a cell read but not for sure: amber over
+    /// any wash (a hint's blue over the amber wash would mix to mint).
+    pub uncertain_mark: Color32,
     /// The wash of a cell that differs between two solutions, or clashes.
     pub marked: Color32,
     /// A wrong entry's frame, strike and chip, and the status when
@@ -60,6 +64,7 @@ pub const NORMAL: Palette = Palette {
     drawn_thin: Color32::from_gray(150),
     drawn_thick: Color32::from_gray(20),
     uncertain: canvas::UNCERTAIN,
+    uncertain_mark: canvas::UNCERTAIN_MARK,
     marked: canvas::MARKED,
     wrong: canvas::WRONG,
     wrong_tint: canvas::WRONG_TINT,
@@ -83,6 +88,8 @@ const HC_GRID: Color32 = Color32::BLACK;
 /// High contrast: an unsure reading's wash, strong amber, about twice the
 /// ordinary one's weight.
 const HC_UNCERTAIN: Color32 = Color32::from_rgba_premultiplied(200, 135, 0, 190);
+/// High contrast: an unsure reading's corner mark, a deeper amber.
+const HC_UNCERTAIN_MARK: Color32 = Color32::from_rgb(200, 125, 0);
 /// High contrast: a marked cell's wash, strong red.
 const HC_MARKED: Color32 = Color32::from_rgba_premultiplied(200, 0, 0, 170);
 /// High contrast: a wrong entry, pure strong red.
@@ -131,6 +138,7 @@ pub const HIGH_CONTRAST: Palette = Palette {
     drawn_thin: Color32::BLACK,
     drawn_thick: Color32::BLACK,
     uncertain: HC_UNCERTAIN,
+    uncertain_mark: HC_UNCERTAIN_MARK,
     marked: HC_MARKED,
     wrong: HC_WRONG,
     wrong_tint: HC_WRONG_TINT,
@@ -150,6 +158,16 @@ pub const HIGH_CONTRAST: Palette = Palette {
 /// The palette for the preference.
 pub fn palette(high_contrast: bool) -> Palette {
     if high_contrast { HIGH_CONTRAST } else { NORMAL }
+}
+
+/// The overlay renderer's look for the preference: the picture the window
+/// shows and the export are drawn in it.
+pub fn overlay_contrast(high_contrast: bool) -> Contrast {
+    if high_contrast {
+        Contrast::High
+    } else {
+        Contrast::Normal
+    }
 }
 
 /// The window's widgets in high contrast: black text and outlines on
@@ -304,6 +322,18 @@ mod tests {
         assert!(on_white(v.weak_text_color()) >= 7.0);
         assert!(visuals(false, true).dark_mode);
         assert!(!visuals(false, false).dark_mode);
+    }
+
+    #[test]
+    fn quiet_text_keeps_its_high_contrast_colour_in_both_themes() {
+        // Not egui's text faded by its weak alpha (about 3:1 on white), in
+        // the light theme or the dark one.
+        for dark in [false, true] {
+            let v = visuals(true, dark);
+            assert_eq!(v.weak_text_color(), HC_WEAK_TEXT, "dark: {dark}");
+            let faded = v.text_color().gamma_multiply(v.weak_text_alpha);
+            assert_ne!(v.weak_text_color(), faded);
+        }
     }
 
     #[test]

@@ -652,6 +652,9 @@ fn puzzle_heading(app: &mut SudokuApp, ui: &mut egui::Ui, layout_name: &str, kin
                             .clicked()
                         {
                             app.switch_layout(l);
+                            // Picked with Enter too: a key's click does
+                            // not close the list by itself.
+                            ui.close();
                         }
                     }
                 })

@@ -10,7 +10,9 @@ use serde_json::{Value, json};
 use sudoku_lens::check::{EntryCheck, Givens, Unsure, check_entries, resume};
 use sudoku_lens::grid::{Layout, Progress, Puzzle, has_entries, parse_progress};
 use sudoku_lens::logic::HouseIndex;
-use sudoku_lens::overlay::{Canvas, Options, Paintable, into_rgba, mark_wrong, render_grid};
+use sudoku_lens::overlay::{
+    Canvas, Contrast, Options, Paintable, into_rgba, mark_wrong, render_grid,
+};
 use sudoku_lens::vision::cells::entries::unsure_cells;
 use sudoku_lens::vision::locate::{Located, located_at_corners};
 use sudoku_lens::vision::read::{Colour, ImageReading, read_image_page};
@@ -216,7 +218,7 @@ fn mark<P: Paintable>(
     givens: &[u8],
     cells: &[usize],
 ) -> Result<(), sudoku_lens::overlay::OverlayError> {
-    mark_wrong(image, located, givens, cells).map(|_| ())
+    mark_wrong(image, located, givens, cells, Contrast::Normal).map(|_| ())
 }
 
 /// For `hint` and `explain`: when `text` holds a player's entries (an

@@ -8,8 +8,8 @@ use image::Rgba;
 
 use super::stamp::{GlyphSet, Stamp, segment};
 use super::{
-    Canvas, FONT, INSET, OverlayError, Paintable, PixelRect, cell_to_image, check_options,
-    glyph_resolution,
+    Canvas, Contrast, FONT, INSET, OverlayError, Paintable, PixelRect, cell_to_image,
+    check_options, glyph_resolution,
 };
 use crate::grid::Alphabet;
 use crate::logic::{Step, mark_spot};
@@ -37,11 +37,31 @@ impl StepPalette {
         strike: Rgba([200, 30, 30, 255]),
         patch: Rgba([255, 255, 255, 220]),
     };
+
+    /// High contrast, as the app's window draws a step in it: the pattern
+    /// an opaque deep violet, placements dark green, strikes pure red, on
+    /// a patch that hides the print under it.
+    pub const HIGH_CONTRAST: StepPalette = StepPalette {
+        pattern: Rgba([80, 0, 200, 255]),
+        place: Rgba([0, 110, 0, 255]),
+        strike: Rgba([210, 0, 0, 255]),
+        patch: Rgba([255, 255, 255, 245]),
+    };
+
+    /// The step's colours in `contrast`.
+    pub fn for_contrast(contrast: Contrast) -> StepPalette {
+        match contrast {
+            Contrast::Normal => StepPalette::LIGHT,
+            Contrast::High => StepPalette::HIGH_CONTRAST,
+        }
+    }
 }
 
 /// The pattern cells' outline: its thickness as a fraction of the cell, a
 /// line that reads at arm's length on a phone photo without hiding print.
 const PATTERN_THICKNESS: f64 = 0.06;
+/// The outline in high contrast: half as thick again.
+const HC_PATTERN_THICKNESS: f64 = 0.09;
 
 /// A struck candidate's symbol height, as a fraction of its pencil-mark
 /// slot: as large as the slot allows, for a struck symbol must be read.
@@ -57,7 +77,8 @@ const STRIKE_WIDTH: f64 = 0.09;
 /// Draws `step` onto `image`, the image `located` was found in: the cells
 /// of its pattern outlined, each candidate it eliminates written in its
 /// pencil-mark slot (see [`mark_spot`]) on a patch and struck through, and
-/// each symbol it places drawn like a solved digit on a patch of paper.
+/// each symbol it places drawn like a solved digit on a patch of paper,
+/// in the colours of [`StepPalette::for_contrast`] the options' contrast.
 /// `alphabet` writes the symbols. A cell or symbol the layout does not
 /// have is an error, and nothing is drawn. Returns the rectangles of
 /// pixels that may have changed (see [`super::restore`]).
@@ -102,13 +123,17 @@ pub fn draw_step<P: Paintable>(
             });
         }
     }
-    let palette = StepPalette::LIGHT;
+    let palette = StepPalette::for_contrast(options.contrast);
+    let thickness = match options.contrast {
+        Contrast::Normal => PATTERN_THICKNESS,
+        Contrast::High => HC_PATTERN_THICKNESS,
+    };
     let maps: Vec<Option<Homography>> = (0..cells).map(|c| cell_to_image(located, c)).collect();
     let res = glyph_resolution(&maps);
     let font = FontRef::try_from_slice(FONT).expect("the bundled font parses");
     let mut touched = Vec::new();
 
-    let outline = Stamp::frame(INSET, PATTERN_THICKNESS, res);
+    let outline = Stamp::frame(INSET, thickness, res);
     for &cell in &step.cells {
         if let Some(map) = &maps[cell] {
             touched.extend(outline.draw(image, map, palette.pattern));

@@ -7,7 +7,7 @@ use image::Rgba;
 use rayon::prelude::*;
 
 use super::stamp::{Canvas, Paintable, PixelRect, Stamp, Tile, segment};
-use super::{INSET, OverlayError, background_luma, cell_to_image, glyph_resolution};
+use super::{Contrast, INSET, OverlayError, background_luma, cell_to_image, glyph_resolution};
 use crate::vision::locate::{Located, Quad};
 
 /// The marks' red on light paper: a strong red, unlike black print and the
@@ -15,6 +15,9 @@ use crate::vision::locate::{Located, Quad};
 pub const WRONG_ON_LIGHT: Rgba<u8> = Rgba([210, 25, 25, 255]);
 /// The marks' red on a dark screen: lighter, to stand out of dark paper.
 pub const WRONG_ON_DARK: Rgba<u8> = Rgba([255, 95, 85, 255]);
+/// The marks' red on light paper in high contrast: pure and strong, the
+/// app's own high-contrast red.
+pub const WRONG_HIGH_CONTRAST: Rgba<u8> = Rgba([210, 0, 0, 255]);
 /// The tint's opacity over the cell: enough to see at a glance, little
 /// enough that the player's digit still reads under it.
 const TINT_ALPHA: u8 = 70;
@@ -24,20 +27,27 @@ const FRAME: f64 = 0.035;
 /// The strike's width, a fraction of the cell's mean side in the image:
 /// bold enough to see on a phone's screen, thin enough to leave the digit.
 const STRIKE: f32 = 0.06;
+/// High contrast: the tint's opacity, frame and strike, each heavier
+/// (the digit under them still reads: the tint stays under half).
+const HC_TINT_ALPHA: u8 = 110;
+const HC_FRAME: f64 = 0.06;
+const HC_STRIKE: f32 = 0.09;
 
 /// Marks the cells `wrong` (cell indices of `located.layout`) on `image`,
 /// the image `located` was found in: a red tint over each cell, a red frame
 /// just inside it and a red stroke across it from its bottom-left to its
 /// top-right corner. The red is [`WRONG_ON_LIGHT`] on paper of luma 128 or
 /// more ([`background_luma`] over the cells empty in `givens`), otherwise
-/// [`WRONG_ON_DARK`]. `givens` has one value per cell (0 = empty). Pixels
-/// outside the marked cells' quads are left untouched. Returns the
-/// rectangles of pixels that may have changed.
+/// [`WRONG_ON_DARK`]; with [`Contrast::High`], [`WRONG_HIGH_CONTRAST`] on
+/// light paper, and a heavier tint, frame and strike. `givens` has one
+/// value per cell (0 = empty). Pixels outside the marked cells' quads are
+/// left untouched. Returns the rectangles of pixels that may have changed.
 pub fn mark_wrong<P: Paintable>(
     image: &mut Canvas<P>,
     located: &Located,
     givens: &[u8],
     wrong: &[usize],
+    contrast: Contrast,
 ) -> Result<Vec<PixelRect>, OverlayError> {
     let layout = &located.layout;
     super::check_values(layout, "givens", givens)?;
@@ -51,12 +61,19 @@ pub fn mark_wrong<P: Paintable>(
     if wrong.is_empty() {
         return Ok(Vec::new());
     }
-    let red = if background_luma(image, located, givens) >= 128 {
-        WRONG_ON_LIGHT
-    } else {
-        WRONG_ON_DARK
+    let light = background_luma(image, located, givens) >= 128;
+    let high = contrast == Contrast::High;
+    let red = match (light, high) {
+        (true, true) => WRONG_HIGH_CONTRAST,
+        (true, false) => WRONG_ON_LIGHT,
+        (false, _) => WRONG_ON_DARK,
     };
-    let tint = Rgba([red[0], red[1], red[2], TINT_ALPHA]);
+    let (alpha, frame, strike) = if high {
+        (HC_TINT_ALPHA, HC_FRAME, HC_STRIKE)
+    } else {
+        (TINT_ALPHA, FRAME, STRIKE)
+    };
+    let tint = Rgba([red[0], red[1], red[2], alpha]);
     let maps: Vec<_> = wrong
         .iter()
         .filter_map(|&c| cell_to_image(located, c).map(|m| (c, m)))
@@ -64,7 +81,7 @@ pub fn mark_wrong<P: Paintable>(
     let all: Vec<_> = maps.iter().map(|(_, m)| Some(*m)).collect();
     let res = glyph_resolution(&all);
     let plate = Stamp::frame(INSET, 1.0, res);
-    let frame = Stamp::frame(INSET, FRAME, res);
+    let frame = Stamp::frame(INSET, frame, res);
     let mut jobs = Vec::with_capacity(maps.len() * 2);
     for (_, map) in &maps {
         jobs.push((&plate, map, tint));
@@ -93,7 +110,7 @@ pub fn mark_wrong<P: Paintable>(
             image,
             at(margin, 1.0 - margin),
             at(1.0 - margin, margin),
-            (side * STRIKE).max(2.0),
+            (side * strike).max(2.0),
             red,
         ));
     }
@@ -117,7 +134,7 @@ mod tests {
         let original = RgbaImage::from_pixel(440, 440, Rgba([250, 250, 250, 255]));
         let mut image = original.clone();
         let givens = vec![0u8; 81];
-        let rects = mark_wrong(&mut image, &loc, &givens, &[40]).unwrap();
+        let rects = mark_wrong(&mut image, &loc, &givens, &[40], Contrast::Normal).unwrap();
         assert!(!rects.is_empty());
         let [x, y] = loc.canvas_to_image(4.5, 4.5);
         let p = image.get_pixel(x.round() as u32, y.round() as u32);
@@ -146,16 +163,16 @@ mod tests {
         );
         let mut image = RgbaImage::from_pixel(200, 200, Rgba([28, 28, 30, 255]));
         let givens = vec![0u8; 81];
-        mark_wrong(&mut image, &loc, &givens, &[0]).unwrap();
+        mark_wrong(&mut image, &loc, &givens, &[0], Contrast::Normal).unwrap();
         let [x, y] = loc.canvas_to_image(0.5, 0.5);
         let p = image.get_pixel(x.round() as u32, y.round() as u32);
         assert!(p[0] > 200 && p[1] < 140, "centre {p:?} is light red");
         assert!(matches!(
-            mark_wrong(&mut image, &loc, &givens, &[81]),
+            mark_wrong(&mut image, &loc, &givens, &[81], Contrast::Normal),
             Err(OverlayError::Cell { cell: 81, .. })
         ));
         assert!(
-            mark_wrong(&mut image, &loc, &givens, &[])
+            mark_wrong(&mut image, &loc, &givens, &[], Contrast::Normal)
                 .unwrap()
                 .is_empty()
         );

@@ -11,7 +11,7 @@ use super::rules::{
     draw_shape, is_outside_clue,
 };
 use super::stamp::{GlyphSet, Stamp, segment};
-use super::{FONT, Options, OverlayError, Palette, check_options, check_values};
+use super::{Contrast, FONT, Options, OverlayError, Palette, check_options, check_values};
 use crate::grid::{Layout, Puzzle};
 use crate::vision::page::homography::Homography;
 
@@ -32,7 +32,8 @@ use crate::vision::page::homography::Homography;
 /// named in a caption under the grid, which makes the image taller.
 /// [`render_frame`] tells where the grid lies in the image.
 ///
-/// The palette is `options.palette`, or [`Palette::LIGHT`].
+/// The palette is `options.palette`, or [`Palette::for_paper_in`] the
+/// options' contrast; in high contrast the lines are half as thick again.
 pub fn render_grid(
     puzzle: &Puzzle,
     solution: Option<&[u8]>,
@@ -43,7 +44,9 @@ pub fn render_grid(
     if let Some(s) = solution {
         check_values(layout, "solution", s)?;
     }
-    let palette = options.palette.unwrap_or(Palette::LIGHT);
+    let palette = options
+        .palette
+        .unwrap_or(Palette::for_paper_in(options.contrast));
     let cell = options.cell_px;
     let rules = puzzle.rules();
     let font = FontRef::try_from_slice(FONT).expect("the bundled font parses");
@@ -66,7 +69,8 @@ pub fn render_grid(
     if !rules.is_empty() {
         draw_on_grid(&mut image, &map, &font, layout, rules, &inks, true);
     }
-    draw_grid_lines(&mut image, layout, margin, cell, palette.lines);
+    let weight = line_weight(options.contrast);
+    draw_grid_lines(&mut image, layout, margin, cell, weight, palette.lines);
     if !rules.is_empty() {
         draw_on_grid(&mut image, &map, &font, layout, rules, &inks, false);
     }
@@ -100,17 +104,27 @@ pub fn render_grid(
     Ok(image)
 }
 
+/// How much heavier than the ordinary ones a drawn grid's lines are.
+fn line_weight(contrast: Contrast) -> f32 {
+    match contrast {
+        Contrast::Normal => 1.0,
+        Contrast::High => 1.5,
+    }
+}
+
 /// Draws the lines between cells, `margin` pixels in: thin ones within a
-/// box first, then thick ones around boxes and the shape over them.
+/// box first, then thick ones around boxes and the shape over them, each
+/// `weight` times their ordinary width.
 fn draw_grid_lines(
     image: &mut RgbaImage,
     layout: &Layout,
     margin: u32,
     cell: u32,
+    weight: f32,
     colour: Rgba<u8>,
 ) {
-    let thin = (cell as f32 / 32.0).round().max(1.0) as u32;
-    let thick = (cell as f32 / 12.0).round().max(2.0) as u32;
+    let thin = (weight * cell as f32 / 32.0).round().max(1.0) as u32;
+    let thick = (weight * cell as f32 / 12.0).round().max(2.0) as u32;
     for pass_thick in [false, true] {
         for c in 0..layout.cell_count() {
             let (row, col) = layout.position(c);

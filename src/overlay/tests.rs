@@ -976,3 +976,80 @@ fn every_rule_family_renders() {
         photo.save(dir.join("rules-photo.png")).unwrap();
     }
 }
+
+#[test]
+fn high_contrast_draws_stronger_inks_and_heavier_lines_and_marks() {
+    let high = Options {
+        contrast: Contrast::High,
+        ..Options::default()
+    };
+    // On a photo's light paper: solved digits in the strong blue, none in
+    // the ordinary one.
+    let loc = located(
+        Layout::classic(),
+        [[0.0, 0.0], [359.0, 0.0], [359.0, 359.0], [0.0, 359.0]],
+    );
+    let white = RgbaImage::from_pixel(360, 360, Rgba([255, 255, 255, 255]));
+    let givens = vec![0u8; 81];
+    let mut solution = vec![0u8; 81];
+    solution[10] = 3;
+    let count =
+        |image: &RgbaImage, colour: Rgba<u8>| image.pixels().filter(|&&p| p == colour).count();
+    let mut image = white.clone();
+    draw_digits(&mut image, &loc, &givens, &solution, &high).unwrap();
+    assert!(count(&image, Palette::HIGH_CONTRAST.solved) > 30);
+    assert_eq!(count(&image, Palette::LIGHT.solved), 0);
+
+    // A drawn grid: its lines heavier, its givens black.
+    let layout = Arc::new(Layout::classic());
+    let empty = Puzzle::empty(layout.clone());
+    let ordinary = render_grid(&empty, None, &Options::default()).unwrap();
+    let strong = render_grid(&empty, None, &high).unwrap();
+    let line_px = |img: &RgbaImage| img.pixels().filter(|p| p[0] < 60).count();
+    assert!(
+        line_px(&strong) as f32 > 1.3 * line_px(&ordinary) as f32,
+        "{} against {}",
+        line_px(&strong),
+        line_px(&ordinary)
+    );
+    let mut puzzle = empty.clone();
+    puzzle.set(0, 7);
+    let img = render_grid(&puzzle, None, &high).unwrap();
+    assert!(
+        count(&img, Palette::HIGH_CONTRAST.given) > count(&strong, Palette::HIGH_CONTRAST.given)
+    );
+
+    // A wrong entry: pure red, and a heavier tint than the ordinary one.
+    let tinted = |contrast: Contrast| {
+        let mut image = white.clone();
+        mark_wrong(&mut image, &loc, &givens, &[40], contrast).unwrap();
+        let [x, y] = loc.canvas_to_image(4.25, 4.25);
+        (
+            *image.get_pixel(x.round() as u32, y.round() as u32),
+            count(&image, WRONG_HIGH_CONTRAST),
+        )
+    };
+    let (plain, none) = tinted(Contrast::Normal);
+    let (strong_tint, red) = tinted(Contrast::High);
+    assert_eq!(none, 0);
+    assert!(red > 50, "{red} px of the strong red");
+    assert!(
+        strong_tint[1] + 20 < plain[1],
+        "{strong_tint:?} over {plain:?}"
+    );
+
+    // A hint's step: its pattern in the strong violet, thicker.
+    let mut step = crate::logic::Step::new(crate::logic::Technique::Pointing);
+    step.cells = vec![0];
+    let outlined = |options: &Options, colour: Rgba<u8>| {
+        let mut image = white.clone();
+        hint::draw_step(&mut image, &loc, &step, Alphabet::Digits, options).unwrap();
+        count(&image, colour)
+    };
+    let p = hint::StepPalette::HIGH_CONTRAST;
+    assert_eq!(outlined(&high, hint::StepPalette::LIGHT.pattern), 0);
+    assert!(
+        outlined(&high, p.pattern)
+            > outlined(&Options::default(), hint::StepPalette::LIGHT.pattern)
+    );
+}
