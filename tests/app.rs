@@ -2508,13 +2508,7 @@ fn high_contrast_is_a_view_choice_kept_between_runs() {
     };
     assert_eq!(thick(&h), 0);
     assert!(!h.state().prefs.high_contrast);
-    h.get_by_label("View").click();
-    h.run();
-    // The solved picture is drawn again in the new look: wait for it.
-    h.get_by_label("High contrast").click();
-    settle(&mut h);
-    h.key_press(Key::Escape);
-    h.run();
+    toggle_high_contrast(&mut h);
     assert!(h.state().prefs.high_contrast);
     // The grid's box lines drawn black and thick; the widgets black on
     // white.
@@ -2531,10 +2525,7 @@ fn high_contrast_is_a_view_choice_kept_between_runs() {
     let older: Prefs = serde_json::from_str(r#"{"show_solution": false}"#).unwrap();
     assert!(!older.high_contrast);
     // And back.
-    h.get_by_label("View").click();
-    h.run();
-    h.get_by_label("High contrast").click();
-    settle(&mut h);
+    toggle_high_contrast(&mut h);
     assert_eq!(thick(&h), 0);
     assert_eq!(h.ctx.global_style().visuals.override_text_color, None);
 }
@@ -2601,6 +2592,17 @@ fn click_rules_item(h: &mut Window, label: &str) {
 /// Opens the Rules menu.
 fn open_rules_menu(h: &mut Window) {
     h.get_by_label("Rules").click();
+    h.run();
+}
+
+/// Ticks or unticks View > High contrast, waits for the pictures drawn
+/// again in the new look, and closes the menu.
+fn toggle_high_contrast(h: &mut Window) {
+    h.get_by_label("View").click();
+    h.run();
+    h.get_by_label("High contrast").click();
+    settle(h);
+    h.key_press(Key::Escape);
     h.run();
 }
 
@@ -2793,12 +2795,7 @@ fn high_contrast_draws_the_window_s_picture_and_the_export_in_its_inks() {
     assert!(pixels_of(&ordinary, SOLVED) > 500);
     assert_eq!(pixels_of(&ordinary, SOLVED_HC), 0);
 
-    h.get_by_label("View").click();
-    h.run();
-    h.get_by_label("High contrast").click();
-    settle(&mut h);
-    h.key_press(Key::Escape);
-    h.run();
+    toggle_high_contrast(&mut h);
     // The window shows the picture drawn again in high contrast...
     let solved: Vec<String> = painted_textures(&h)
         .into_iter()
