@@ -2709,6 +2709,52 @@ fn diagonals_from_the_rules_menu_are_an_edit_that_counts_and_undoes() {
 }
 
 #[test]
+fn rules_added_to_a_photo_show_on_it_before_the_solution_does() {
+    let mut h = harness();
+    open(
+        &mut h,
+        Input::Path(root().join("samples/images/classic-photo-page.jpg")),
+    );
+    assert!(h.state().shown_solution().is_none());
+    let layers = |h: &Window| -> Vec<String> {
+        painted_textures(h)
+            .into_iter()
+            .map(|(name, _)| name)
+            .filter(|name| name.starts_with("rules-"))
+            .collect()
+    };
+    assert!(layers(&h).is_empty(), "no rules, no layer");
+    // The printed grid breaks the diagonals, but what was added shows at
+    // once, over the photo, without the solution.
+    let label = "Diagonals (X-sudoku)";
+    click_rules_item(&mut h, label);
+    assert_eq!(doc_rules(&h).len(), 2);
+    assert!(h.state().shown_solution().is_none());
+    assert_eq!(layers(&h).len(), 1, "the rules are drawn over the photo");
+    // Typing in a cell keeps the layer as it is: the rules did not change.
+    let before = layers(&h);
+    let blank = (0..81)
+        .find(|&c| h.state().doc().unwrap().values()[c] == 0)
+        .unwrap();
+    h.state_mut().select(Some(blank));
+    h.run();
+    h.event(egui::Event::Text("4".into()));
+    settle(&mut h);
+    assert_eq!(h.state().doc().unwrap().values()[blank], 4);
+    assert_eq!(layers(&h), before, "not drawn again for a digit");
+    click_rules_item(&mut h, label);
+    assert!(doc_rules(&h).is_empty());
+    assert!(
+        layers(&h).is_empty(),
+        "taken out, the rules are no longer drawn"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    settle(&mut h);
+    assert_eq!(doc_rules(&h).len(), 2);
+    assert_eq!(layers(&h).len(), 1, "undo brings them back into sight");
+}
+
+#[test]
 fn windoku_from_the_rules_menu_is_an_edit_that_counts_and_undoes() {
     use sudoku_lens::grid::Rule;
     let label = "Windoku (four extra regions)";

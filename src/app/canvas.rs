@@ -15,7 +15,7 @@ use super::hint::Hint;
 use super::labels::{self, Chip};
 use super::palette::{self, Cue, Palette, StepMark, step_cue};
 use super::{Stamp, SudokuApp};
-use crate::grid::{Alphabet, Cage, Layout};
+use crate::grid::{Alphabet, Cage, Layout, Rule};
 use crate::logic::{Step, mark_spot};
 use crate::overlay::Contrast;
 use crate::overlay::cage_outline::{
@@ -212,6 +212,30 @@ fn color_image_within(rgba: &RgbaImage, max_side: u32) -> egui::ColorImage {
     )
 }
 
+/// A layer whose colours are premultiplied by their alpha
+/// ([`doc::rules_layer`]) as an egui image of at most `max_side` pixels a
+/// side (scaling premultiplied pixels keeps their edges right).
+fn premultiplied_within(rgba: &RgbaImage, max_side: u32) -> egui::ColorImage {
+    let side = rgba.width().max(rgba.height());
+    let shown;
+    let img = if side > max_side {
+        let f = max_side as f32 / side as f32;
+        shown = image::imageops::resize(
+            rgba,
+            ((rgba.width() as f32 * f) as u32).max(1),
+            ((rgba.height() as f32 * f) as u32).max(1),
+            image::imageops::FilterType::Triangle,
+        );
+        &shown
+    } else {
+        rgba
+    };
+    egui::ColorImage::from_rgba_premultiplied(
+        [img.width() as usize, img.height() as usize],
+        img.as_raw(),
+    )
+}
+
 /// Uploads `image` as a texture, downscaled first when it is larger than
 /// the renderer takes (a GPU's limit can be below [`MAX_TEXTURE_SIDE`]):
 /// a page of a PDF or a large photo is shown smaller, never refused.
@@ -248,6 +272,10 @@ pub struct Textures {
     /// The solved picture drawn in the background, waiting to be uploaded
     /// (`None`: drawing it failed).
     pending_solved: Option<(Stamp, Contrast, Option<egui::ColorImage>)>,
+    /// A photo's variant rules as a layer over it ([`doc::rules_layer`]),
+    /// for the document with this id and these rules: drawn again only
+    /// when the rules change, not on every edit of a cell.
+    rules: Option<(u64, Vec<Rule>, egui::TextureHandle)>,
 }
 
 impl Textures {
@@ -330,6 +358,32 @@ impl Textures {
         Ok(self.plain.as_ref().and_then(|(_, _, t)| t.clone()))
     }
 
+    /// The variant rules of a photo's puzzle, as a layer to lay over the
+    /// photo; `None` for a text puzzle (its drawn grid has them) or a
+    /// puzzle without rules.
+    pub fn rules(
+        &mut self,
+        ctx: &egui::Context,
+        stamp: Stamp,
+        doc: &Doc,
+    ) -> Option<egui::TextureHandle> {
+        let Source::Photo(p) = &doc.source else {
+            return None;
+        };
+        let rules = doc.current.puzzle.rules();
+        if rules.is_empty() {
+            return None;
+        }
+        let fresh = matches!(&self.rules, Some((d, r, _)) if *d == stamp.doc && r == rules);
+        if !fresh {
+            let layer = doc::rules_layer(&p.rgba, &doc.current.located, rules);
+            let name = format!("rules-{}-{}", stamp.doc, stamp.revision);
+            let handle = upload(ctx, name, premultiplied_within(&layer, MAX_TEXTURE_SIDE));
+            self.rules = Some((stamp.doc, rules.to_vec(), handle));
+        }
+        self.rules.as_ref().map(|(_, _, t)| t.clone())
+    }
+
     /// The picture with the solution drawn in for `stamp` in `contrast`,
     /// once it is ready.
     pub fn solved(
@@ -382,6 +436,11 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     // Uploaded as soon as it arrives, so that showing it is instant.
     let solved = app.textures.solved(ui.ctx(), stamp, contrast);
     let solved = solved.filter(|_| app.shown_solution().is_some());
+    // The solved picture has the rules drawn in already.
+    let rules = match solved {
+        None => app.textures.rules(ui.ctx(), stamp, &entry.doc),
+        Some(_) => None,
+    };
     let Some(doc) = app.doc() else { return };
     let canvas = doc.canvas_size();
     fit_view(&mut app.view, rect, canvas);
@@ -391,6 +450,9 @@ pub fn show(app: &mut SudokuApp, ui: &mut egui::Ui, rect: Rect) {
     let pal = palette::palette(app.prefs.high_contrast);
     let canvas_rect = Rect::from_min_max(xf.to_screen([0.0, 0.0]), xf.to_screen(canvas));
     draw_picture(&painter, solved.as_ref().or(texture.as_ref()), canvas_rect);
+    if rules.is_some() {
+        draw_picture(&painter, rules.as_ref(), canvas_rect);
+    }
     let Some(scene) = Scene::gather(app, ui, rect, &xf, stamp) else {
         return;
     };

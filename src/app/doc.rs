@@ -184,6 +184,21 @@ pub fn picture(
     Ok(image)
 }
 
+/// Variant `rules` alone, drawn as they are over `photo` (whose grid is
+/// `located`) in a transparent layer of the photo's size, its colour
+/// premultiplied by its alpha: what the window lays over the photo while
+/// the solution is hidden, so that rules added from the menu show at
+/// once. Drawn in the inks [`picture`] gives them with the solution.
+pub fn rules_layer(photo: &RgbaImage, located: &Located, rules: &[Rule]) -> RgbaImage {
+    let luma = overlay::background_luma(photo, located, &[]);
+    let mut options = overlay_options().for_rules(true);
+    // The paper is the photo's, not the empty layer's.
+    options.palette = Some(overlay::Palette::for_background(luma));
+    let mut layer = RgbaImage::new(photo.width(), photo.height());
+    overlay::draw_rules(&mut layer, located, rules, &options);
+    layer
+}
+
 /// Where a document's grid lives: on a photo, or on a drawn canvas.
 #[derive(Clone, Debug)]
 pub enum Source {
@@ -1086,6 +1101,34 @@ mod tests {
             panic!("the killer sample is one puzzle");
         };
         Doc::from_text("killer.txt".into(), None, p)
+    }
+
+    #[test]
+    fn a_photo_s_rules_are_a_layer_of_their_own_over_it() {
+        let layout = Layout::classic();
+        let photo = RgbaImage::from_pixel(400, 400, image::Rgba([235, 230, 220, 255]));
+        let corners = [[20.0, 20.0], [380.0, 20.0], [380.0, 380.0], [20.0, 380.0]];
+        let located = located_at_corners(corners, &layout).expect("a square grid");
+        let layer = rules_layer(&photo, &located, &[Rule::Diagonal(Diagonal::Main)]);
+        assert_eq!(layer.dimensions(), photo.dimensions());
+        // Cell centres, 40 pixels a cell from (20, 20).
+        let alpha = |r: u32, c: u32| layer.get_pixel(40 + 40 * c, 40 + 40 * r)[3];
+        for k in 0..9 {
+            assert!(
+                alpha(k, k) > 0,
+                "the diagonal is drawn through r{}c{}",
+                k + 1,
+                k + 1
+            );
+        }
+        assert_eq!(alpha(0, 8), 0, "the other diagonal is not one of the rules");
+        assert_eq!(alpha(4, 0), 0, "the layer is clear off the rules");
+        // Its colour is premultiplied: no channel above the alpha.
+        assert!(
+            layer
+                .pixels()
+                .all(|p| p[0] <= p[3] && p[1] <= p[3] && p[2] <= p[3])
+        );
     }
 
     fn text_doc(name: &str, text: &str) -> Doc {
