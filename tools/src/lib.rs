@@ -10,7 +10,10 @@
 //! - `make_app_screens`: renders plain square grids as solving apps draw
 //!   them, to measure the reader on them (outside the repository);
 //! - `classify_eval`, `entries_eval`, `locate_eval`, `read_misses`, `read_stages`,
-//!   `sum_misses`: measure the reader on the shared photos.
+//!   `sum_misses`: measure the reader on the shared photos;
+//! - `scale_images`, `tiny_frames`: copies of a shared set scaled, or cut
+//!   to webcam-like frames of the grid, to measure the reader on them
+//!   (outside the repository).
 //!
 //! `cargo run --release -p sudoku-lens-tools --bin NAME -- ARGS`
 
