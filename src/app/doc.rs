@@ -991,6 +991,12 @@ impl Doc {
         {
             puzzle = p;
         }
+        // Nor does it drop the variant rules added by hand: the reading
+        // is of the same layout, so they still fit.
+        let rules = self.current.puzzle.rules();
+        if puzzle.rules().is_empty() && !rules.is_empty() {
+            puzzle = puzzle.with_rules(rules.to_vec());
+        }
         // On a page read without the player's digits, digits this reading
         // sees in a second ink are misread print: not the player's, nor
         // their mistakes. Their cells are left unsure, for a look.
