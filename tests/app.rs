@@ -2742,6 +2742,14 @@ fn rules_added_to_a_photo_show_on_it_before_the_solution_does() {
     settle(&mut h);
     assert_eq!(h.state().doc().unwrap().values()[blank], 4);
     assert_eq!(layers(&h), before, "not drawn again for a digit");
+    // Corners moved by hand move the rules with the grid.
+    let corners = h.state().doc().unwrap().current.located.corners;
+    h.state_mut()
+        .move_corners(corners.map(|[x, y]| [x + 2.0, y + 2.0]));
+    settle(&mut h);
+    assert_eq!(doc_rules(&h).len(), 2, "a new reading keeps the rules");
+    assert_eq!(layers(&h).len(), 1);
+    assert_ne!(layers(&h), before, "drawn again where the grid now is");
     click_rules_item(&mut h, label);
     assert!(doc_rules(&h).is_empty());
     assert!(

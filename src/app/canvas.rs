@@ -192,20 +192,7 @@ pub fn color_image(rgba: &RgbaImage) -> egui::ColorImage {
 
 /// A photo as an egui image of at most `max_side` pixels a side.
 fn color_image_within(rgba: &RgbaImage, max_side: u32) -> egui::ColorImage {
-    let side = rgba.width().max(rgba.height());
-    let shown;
-    let img = if side > max_side {
-        let f = max_side as f32 / side as f32;
-        shown = image::imageops::resize(
-            rgba,
-            ((rgba.width() as f32 * f) as u32).max(1),
-            ((rgba.height() as f32 * f) as u32).max(1),
-            image::imageops::FilterType::Triangle,
-        );
-        &shown
-    } else {
-        rgba
-    };
+    let img = within(rgba, max_side);
     egui::ColorImage::from_rgba_unmultiplied(
         [img.width() as usize, img.height() as usize],
         img.as_raw(),
@@ -216,24 +203,26 @@ fn color_image_within(rgba: &RgbaImage, max_side: u32) -> egui::ColorImage {
 /// ([`doc::rules_layer`]) as an egui image of at most `max_side` pixels a
 /// side (scaling premultiplied pixels keeps their edges right).
 fn premultiplied_within(rgba: &RgbaImage, max_side: u32) -> egui::ColorImage {
-    let side = rgba.width().max(rgba.height());
-    let shown;
-    let img = if side > max_side {
-        let f = max_side as f32 / side as f32;
-        shown = image::imageops::resize(
-            rgba,
-            ((rgba.width() as f32 * f) as u32).max(1),
-            ((rgba.height() as f32 * f) as u32).max(1),
-            image::imageops::FilterType::Triangle,
-        );
-        &shown
-    } else {
-        rgba
-    };
+    let img = within(rgba, max_side);
     egui::ColorImage::from_rgba_premultiplied(
         [img.width() as usize, img.height() as usize],
         img.as_raw(),
     )
+}
+
+/// `rgba`, scaled down to at most `max_side` pixels a side if larger.
+fn within(rgba: &RgbaImage, max_side: u32) -> std::borrow::Cow<'_, RgbaImage> {
+    let side = rgba.width().max(rgba.height());
+    if side <= max_side {
+        return std::borrow::Cow::Borrowed(rgba);
+    }
+    let f = max_side as f32 / side as f32;
+    std::borrow::Cow::Owned(image::imageops::resize(
+        rgba,
+        ((rgba.width() as f32 * f) as u32).max(1),
+        ((rgba.height() as f32 * f) as u32).max(1),
+        image::imageops::FilterType::Triangle,
+    ))
 }
 
 /// Uploads `image` as a texture, downscaled first when it is larger than
@@ -273,9 +262,10 @@ pub struct Textures {
     /// (`None`: drawing it failed).
     pending_solved: Option<(Stamp, Contrast, Option<egui::ColorImage>)>,
     /// A photo's variant rules as a layer over it ([`doc::rules_layer`]),
-    /// for the document with this id and these rules: drawn again only
-    /// when the rules change, not on every edit of a cell.
-    rules: Option<(u64, Vec<Rule>, egui::TextureHandle)>,
+    /// for the document with this id, these rules and this grid: drawn
+    /// again only when the rules or the grid's place change, not on every
+    /// edit of a cell.
+    rules: Option<(u64, Vec<Rule>, Arc<Located>, egui::TextureHandle)>,
 }
 
 impl Textures {
@@ -374,14 +364,16 @@ impl Textures {
         if rules.is_empty() {
             return None;
         }
-        let fresh = matches!(&self.rules, Some((d, r, _)) if *d == stamp.doc && r == rules);
+        let located = &doc.current.located;
+        let fresh = matches!(&self.rules, Some((d, r, l, _))
+            if *d == stamp.doc && r == rules && Arc::ptr_eq(l, located));
         if !fresh {
-            let layer = doc::rules_layer(&p.rgba, &doc.current.located, rules);
+            let layer = doc::rules_layer(&p.rgba, located, rules);
             let name = format!("rules-{}-{}", stamp.doc, stamp.revision);
             let handle = upload(ctx, name, premultiplied_within(&layer, MAX_TEXTURE_SIDE));
-            self.rules = Some((stamp.doc, rules.to_vec(), handle));
+            self.rules = Some((stamp.doc, rules.to_vec(), located.clone(), handle));
         }
-        self.rules.as_ref().map(|(_, _, t)| t.clone())
+        self.rules.as_ref().map(|(_, _, _, t)| t.clone())
     }
 
     /// The picture with the solution drawn in for `stamp` in `contrast`,
