@@ -2329,14 +2329,7 @@ fn the_grid_and_every_control_work_from_the_keyboard() {
     h.run();
     assert_eq!(h.state().selected(), Some(10));
     assert!(focused_label(&h).unwrap().starts_with("Cell r2c2:"));
-    let blank = (0..81)
-        .find(|&c| h.state().doc().unwrap().values()[c] == 0)
-        .unwrap();
-    h.state_mut().select(Some(blank));
-    h.run();
-    h.event(egui::Event::Text("4".into()));
-    settle(&mut h);
-    assert_eq!(h.state().doc().unwrap().values()[blank], 4);
+    let blank = write_in_first_blank(&mut h, 4);
     assert!(focused_label(&h).unwrap().contains(": 4, given"));
 
     // A focused button takes the keys itself: a digit typed there writes
@@ -2595,6 +2588,20 @@ fn open_rules_menu(h: &mut Window) {
     h.run();
 }
 
+/// Selects the first empty cell of the open puzzle and types `digit`
+/// there (as the keyboard does); returns the cell, checked written.
+fn write_in_first_blank(h: &mut Window, digit: u8) -> usize {
+    let blank = (0..81)
+        .find(|&c| h.state().doc().unwrap().values()[c] == 0)
+        .unwrap();
+    h.state_mut().select(Some(blank));
+    h.run();
+    h.event(egui::Event::Text(digit.to_string()));
+    settle(h);
+    assert_eq!(h.state().doc().unwrap().values()[blank], digit);
+    blank
+}
+
 /// Ticks or unticks View > High contrast, waits for the pictures drawn
 /// again in the new look, and closes the menu.
 fn toggle_high_contrast(h: &mut Window) {
@@ -2733,14 +2740,7 @@ fn rules_added_to_a_photo_show_on_it_before_the_solution_does() {
     assert_eq!(layers(&h).len(), 1, "the rules are drawn over the photo");
     // Typing in a cell keeps the layer as it is: the rules did not change.
     let before = layers(&h);
-    let blank = (0..81)
-        .find(|&c| h.state().doc().unwrap().values()[c] == 0)
-        .unwrap();
-    h.state_mut().select(Some(blank));
-    h.run();
-    h.event(egui::Event::Text("4".into()));
-    settle(&mut h);
-    assert_eq!(h.state().doc().unwrap().values()[blank], 4);
+    write_in_first_blank(&mut h, 4);
     assert_eq!(layers(&h), before, "not drawn again for a digit");
     // Corners moved by hand move the rules with the grid.
     let corners = h.state().doc().unwrap().current.located.corners;
