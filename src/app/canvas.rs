@@ -405,10 +405,7 @@ impl Textures {
 /// The end of the name of a texture drawn in `contrast`: none for the
 /// ordinary look, `-hc` for high contrast (its name tells which it is).
 fn texture_suffix(contrast: Contrast) -> &'static str {
-    match contrast {
-        Contrast::Normal => "",
-        Contrast::High => "-hc",
-    }
+    contrast.pick("", "-hc")
 }
 
 /// Shows the open document in `rect` and handles pointer input on it.

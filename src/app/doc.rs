@@ -100,10 +100,7 @@ pub fn annotated_with_step(
     if let Some(step) = step {
         // A step about a variant rule shows the rule's cells first.
         if let Some(rule) = step.rule.and_then(|i| snap.puzzle.rules().get(i)) {
-            let tint = match contrast {
-                overlay::Contrast::Normal => RULE_TINT,
-                overlay::Contrast::High => RULE_TINT_HIGH_CONTRAST,
-            };
+            let tint = contrast.pick(RULE_TINT, RULE_TINT_HIGH_CONTRAST);
             overlay::draw_rule_highlight(&mut image, &snap.located, rule, tint);
         }
         overlay::hint::draw_step(
@@ -165,15 +162,9 @@ pub fn picture(
             // The player's digits in their own ink, then the solution in
             // the cells still empty.
             let mut inked = options.clone();
-            inked.palette = Some(match contrast {
-                overlay::Contrast::Normal => overlay::Palette {
-                    solved: ENTRY_INK,
-                    ..overlay::Palette::LIGHT
-                },
-                overlay::Contrast::High => overlay::Palette {
-                    solved: ENTRY_INK_HIGH_CONTRAST,
-                    ..overlay::Palette::HIGH_CONTRAST
-                },
+            inked.palette = Some(overlay::Palette {
+                solved: contrast.pick(ENTRY_INK, ENTRY_INK_HIGH_CONTRAST),
+                ..overlay::Palette::for_paper_in(contrast)
             });
             let mut image =
                 overlay::render_grid(&snap.puzzle, Some(&current), &inked).map_err(fail)?;

@@ -50,10 +50,7 @@ impl StepPalette {
 
     /// The step's colours in `contrast`.
     pub fn for_contrast(contrast: Contrast) -> StepPalette {
-        match contrast {
-            Contrast::Normal => StepPalette::LIGHT,
-            Contrast::High => StepPalette::HIGH_CONTRAST,
-        }
+        contrast.pick(StepPalette::LIGHT, StepPalette::HIGH_CONTRAST)
     }
 }
 
@@ -124,10 +121,9 @@ pub fn draw_step<P: Paintable>(
         }
     }
     let palette = StepPalette::for_contrast(options.contrast);
-    let thickness = match options.contrast {
-        Contrast::Normal => PATTERN_THICKNESS,
-        Contrast::High => HC_PATTERN_THICKNESS,
-    };
+    let thickness = options
+        .contrast
+        .pick(PATTERN_THICKNESS, HC_PATTERN_THICKNESS);
     let maps: Vec<Option<Homography>> = (0..cells).map(|c| cell_to_image(located, c)).collect();
     let res = glyph_resolution(&maps);
     let font = FontRef::try_from_slice(FONT).expect("the bundled font parses");

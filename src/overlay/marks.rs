@@ -62,17 +62,15 @@ pub fn mark_wrong<P: Paintable>(
         return Ok(Vec::new());
     }
     let light = background_luma(image, located, givens) >= 128;
-    let high = contrast == Contrast::High;
-    let red = match (light, high) {
-        (true, true) => WRONG_HIGH_CONTRAST,
-        (true, false) => WRONG_ON_LIGHT,
-        (false, _) => WRONG_ON_DARK,
-    };
-    let (alpha, frame, strike) = if high {
-        (HC_TINT_ALPHA, HC_FRAME, HC_STRIKE)
+    let red = if light {
+        contrast.pick(WRONG_ON_LIGHT, WRONG_HIGH_CONTRAST)
     } else {
-        (TINT_ALPHA, FRAME, STRIKE)
+        WRONG_ON_DARK
     };
+    let (alpha, frame, strike) = contrast.pick(
+        (TINT_ALPHA, FRAME, STRIKE),
+        (HC_TINT_ALPHA, HC_FRAME, HC_STRIKE),
+    );
     let tint = Rgba([red[0], red[1], red[2], alpha]);
     let maps: Vec<_> = wrong
         .iter()

@@ -148,10 +148,7 @@ impl Palette {
     /// The palette of a drawn grid ([`render_grid`]): [`Palette::LIGHT`],
     /// or [`Palette::HIGH_CONTRAST`].
     pub fn for_paper_in(contrast: Contrast) -> Palette {
-        match contrast {
-            Contrast::Normal => Palette::LIGHT,
-            Contrast::High => Palette::HIGH_CONTRAST,
-        }
+        contrast.pick(Palette::LIGHT, Palette::HIGH_CONTRAST)
     }
 }
 
@@ -164,6 +161,16 @@ pub enum Contrast {
     #[default]
     Normal,
     High,
+}
+
+impl Contrast {
+    /// `normal` in the ordinary look, `high` in high contrast.
+    pub fn pick<T>(self, normal: T, high: T) -> T {
+        match self {
+            Contrast::Normal => normal,
+            Contrast::High => high,
+        }
+    }
 }
 
 /// How to draw.

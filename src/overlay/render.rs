@@ -106,10 +106,7 @@ pub fn render_grid(
 
 /// How much heavier than the ordinary ones a drawn grid's lines are.
 fn line_weight(contrast: Contrast) -> f32 {
-    match contrast {
-        Contrast::Normal => 1.0,
-        Contrast::High => 1.5,
-    }
+    contrast.pick(1.0, 1.5)
 }
 
 /// Draws the lines between cells, `margin` pixels in: thin ones within a
