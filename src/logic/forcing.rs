@@ -794,28 +794,22 @@ impl Forcing {
         if step.is_none()
             && let Some(k) = self.variant.as_mut().and_then(|v| v.killer.as_mut())
         {
-            let removes = |st: Option<Step>| {
-                st.map(|st| removals(w, st))
-                    .filter(|st| !st.eliminations.is_empty())
-            };
             // Groups none of whose cells changed under the assumption say
             // what they said on the grid the search started from: nothing.
             let (touched, epoch) = (&self.touched, self.epoch);
             let fresh = |cells: &[usize]| cells.iter().any(|&c| touched[c] == epoch);
-            step = removes(killer::innies_where(w, &cx, k, true, &fresh))
-                .or_else(|| removes(killer::innies_where(w, &cx, k, false, &fresh)))
-                .or_else(|| removes(killer::locked(w, &cx, k)));
+            step = removals(w, killer::innies_where(w, &cx, k, true, &fresh))
+                .or_else(|| removals(w, killer::innies_where(w, &cx, k, false, &fresh)))
+                .or_else(|| removals(w, killer::locked(w, &cx, k)));
             by_cages = true;
         }
         // Then the sum rules' fillings, which see more than their bounds.
         if step.is_none()
             && let Some(sums) = self.variant.as_mut().and_then(|v| v.sums.as_mut())
         {
-            step = SUM_STEPS.iter().find_map(|&t| {
-                sums.find(w, &cx, t)
-                    .map(|st| removals(w, st))
-                    .filter(|st| !st.eliminations.is_empty())
-            });
+            step = SUM_STEPS
+                .iter()
+                .find_map(|&t| removals(w, sums.find(w, &cx, t)));
             by_cages = true;
         }
         let Some(st) = step else { return false };
@@ -1106,9 +1100,11 @@ impl Forcing {
     }
 }
 
-/// `st` as removals from the work grid `w`: a placement is its cell's
-/// other candidates removed, and what `w` no longer holds is left out.
-fn removals(w: &Candidates, mut st: Step) -> Step {
+/// Step `st` as removals from the work grid `w`: a placement is its
+/// cell's other candidates removed, and what `w` no longer holds is left
+/// out. `None` when nothing is left to remove.
+fn removals(w: &Candidates, st: Option<Step>) -> Option<Step> {
+    let mut st = st?;
     for p in std::mem::take(&mut st.placements) {
         for d in bits(w.cell(p.cell) & !(1 << (p.digit - 1))) {
             st.eliminations.push(Candidate::new(p.cell, d as u8 + 1));
@@ -1116,7 +1112,7 @@ fn removals(w: &Candidates, mut st: Step) -> Step {
     }
     st.eliminations
         .retain(|e| w.value(e.cell) == 0 && w.has(e.cell, e.digit));
-    st
+    (!st.eliminations.is_empty()).then_some(st)
 }
 
 fn cand(k: u32, n: usize) -> Candidate {
