@@ -1147,23 +1147,12 @@ mod tests {
         let cells = rule.cells(doc.layout());
         let mut step = Step::new(Technique::VariantRule);
         step.cells = cells.iter().map(|&c| c as usize).collect();
-        let plain = annotated_with_step(
-            &doc.source,
-            snap,
-            None,
-            Some(&step),
-            overlay::Contrast::Normal,
-        )
-        .unwrap();
+        let draw = |step: &Step| {
+            annotated_with_step(&doc.source, snap, None, Some(step), Default::default()).unwrap()
+        };
+        let plain = draw(&step);
         step.rule = Some(0);
-        let lit = annotated_with_step(
-            &doc.source,
-            snap,
-            None,
-            Some(&step),
-            overlay::Contrast::Normal,
-        )
-        .unwrap();
+        let lit = draw(&step);
         // The rule's cells, as pixel rectangles (a rendered grid is square).
         let rects: Vec<[f32; 4]> = cells
             .iter()
