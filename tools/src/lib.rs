@@ -32,6 +32,25 @@ pub fn repo_root() -> &'static Path {
         .expect("the tools crate is a folder of the repository")
 }
 
+/// The ground-truth files `sudoku-lens eval` reads beside an image.
+pub const TRUTH_EXTENSIONS: [&str; 3] = ["json", "dat", "txt"];
+
+/// Copies the ground truth beside `image` (each of [`TRUTH_EXTENSIONS`]
+/// there is) into `folder`, named `stem` with its own extension: beside a
+/// copy of the image made from it.
+pub fn copy_truth(image: &Path, folder: &Path, stem: &std::ffi::OsStr) -> Result<(), String> {
+    for ext in TRUTH_EXTENSIONS {
+        let truth = image.with_extension(ext);
+        if truth.is_file() {
+            let to = folder.join(stem).with_extension(ext);
+            std::fs::copy(&truth, &to).map_err(|e| {
+                format!("{}: cannot copy to {}: {e}", truth.display(), to.display())
+            })?;
+        }
+    }
+    Ok(())
+}
+
 /// Reads a font from `assets/fonts/`.
 pub fn font_bytes(name: &str) -> std::io::Result<Vec<u8>> {
     std::fs::read(repo_root().join("assets/fonts").join(name))

@@ -18,9 +18,6 @@ use image::imageops::FilterType;
 use rayon::prelude::*;
 use sudoku_lens::vision::page::load::load_path;
 
-/// The ground-truth files `sudoku-lens eval` reads beside an image.
-const TRUTH_EXTENSIONS: [&str; 3] = ["json", "dat", "txt"];
-
 fn fail(message: String) -> ! {
     eprintln!("scale_images: {message}");
     exit(2)
@@ -77,14 +74,5 @@ fn scale_one(path: &Path, dst: &Path, scale: f64) -> Result<(), String> {
         .to_rgb8()
         .save(&out)
         .map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
-    for ext in TRUTH_EXTENSIONS {
-        let truth = path.with_extension(ext);
-        if truth.is_file() {
-            let to = dst.join(stem).with_extension(ext);
-            std::fs::copy(&truth, &to).map_err(|e| {
-                format!("{}: cannot copy to {}: {e}", truth.display(), to.display())
-            })?;
-        }
-    }
-    Ok(())
+    sudoku_lens_tools::copy_truth(path, dst, stem)
 }

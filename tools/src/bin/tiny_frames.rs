@@ -40,8 +40,6 @@ const HELD_OUT_EVERY: usize = 4;
 const BLUR_SIGMA: f32 = 0.6;
 /// JPEG quality of the saved frame, a webcam stream's.
 const JPEG_QUALITY: u8 = 80;
-/// The ground-truth files `sudoku-lens eval` reads beside an image.
-const TRUTH_EXTENSIONS: [&str; 3] = ["json", "dat", "txt"];
 
 fn fail(message: String) -> ! {
     eprintln!("tiny_frames: {message}");
@@ -205,15 +203,7 @@ fn frames(
                 .encode_image(&blurred)
                 .map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
         }
-        for ext in TRUTH_EXTENSIONS {
-            let truth = path.with_extension(ext);
-            if truth.is_file() {
-                let to = folder.join(stem).with_extension(ext);
-                std::fs::copy(&truth, &to).map_err(|e| {
-                    format!("{}: cannot copy to {}: {e}", truth.display(), to.display())
-                })?;
-            }
-        }
+        sudoku_lens_tools::copy_truth(path, &folder, stem)?;
         let px = grid_side * s as f32 / side / 9.0;
         lines.push(format!(
             "{}/{} {s} {px:.2}",
