@@ -687,7 +687,7 @@ fn draw_washes(painter: &egui::Painter, scene: &Scene, pal: &Palette) {
     }
     // A player's digit read for sure is no unsure reading (one read
     // unsure is not among the entries).
-    let states: Vec<CellState> = (0..quads.len())
+    let mut states: Vec<CellState> = (0..quads.len())
         .map(|cell| CellState {
             marked: scene.marked.contains(&cell),
             unsure: shows_unsure(scene.uncertain.contains(&cell), scene.entries[cell]),
@@ -695,7 +695,6 @@ fn draw_washes(painter: &egui::Painter, scene: &Scene, pal: &Palette) {
             focus: false,
         })
         .collect();
-    let mut states = states;
     for &cell in scene.hint.as_ref().map_or(&[][..], |h| h.focus()) {
         if let Some(s) = states.get_mut(cell) {
             s.focus = true;
