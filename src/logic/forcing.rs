@@ -157,7 +157,13 @@ impl Variant {
             for cage in cages {
                 let cs: Vec<usize> = cage.cells.iter().map(|&c| c as usize).collect();
                 check_name.push(names.len() as u32);
-                names.push(cage_name(layout, cage.sum, &cs));
+                // `the cage 14 in r1c1-r1c2`, beside the rules' names.
+                names.push(killer::cage_named(
+                    |c| layout.cell_name(c),
+                    "cage ",
+                    cage.sum,
+                    &cs,
+                ));
                 checks.push((Over::Cage(cage.sum), cs));
             }
         }
@@ -282,21 +288,6 @@ impl Variant {
                 self.pending.push(j);
             }
         }
-    }
-}
-
-/// `the cage 14 in r1c1-r1c2-r2c1`, or `the 6-cell cage 27 at r4c4`: a
-/// cage as a chain's sentence names it.
-fn cage_name(layout: &Layout, sum: u32, cells: &[usize]) -> String {
-    if cells.len() <= 4 {
-        let names: Vec<String> = cells.iter().map(|&c| layout.cell_name(c)).collect();
-        format!("the cage {sum} in {}", names.join("-"))
-    } else {
-        format!(
-            "the {}-cell cage {sum} at {}",
-            cells.len(),
-            layout.cell_name(cells[0])
-        )
     }
 }
 

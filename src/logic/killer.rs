@@ -616,11 +616,23 @@ fn regions(houses: &HouseIndex) -> Vec<Vec<usize>> {
 
 /// `the 17 in r1c5-r2c5`, or for a large cage `the 5-cell 27 at r6c8`.
 fn cage_name(cx: &Ctx, sum: u32, cells: &[usize]) -> String {
+    cage_named(|c| cx.cell(c), "", sum, cells)
+}
+
+/// [`cage_name`] with `cell` naming the cells and `word` before the sum
+/// (`"cage "`: `the cage 17 in r1c5-r2c5`, where other rules are named
+/// beside it).
+pub(super) fn cage_named(
+    cell: impl Fn(usize) -> String,
+    word: &str,
+    sum: u32,
+    cells: &[usize],
+) -> String {
     if cells.len() <= 4 {
-        let names: Vec<String> = cells.iter().map(|&c| cx.cell(c)).collect();
-        format!("the {sum} in {}", names.join("-"))
+        let names: Vec<String> = cells.iter().map(|&c| cell(c)).collect();
+        format!("the {word}{sum} in {}", names.join("-"))
     } else {
-        format!("the {}-cell {sum} at {}", cells.len(), cx.cell(cells[0]))
+        format!("the {}-cell {word}{sum} at {}", cells.len(), cell(cells[0]))
     }
 }
 
