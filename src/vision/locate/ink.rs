@@ -33,6 +33,13 @@ const LIGHT_BY: i32 = 16;
 /// more than the rest of finding the grid.
 const MAX_FINE_FACTOR: u32 = 3;
 
+/// In the full-resolution masks ([`fine_masks`]), a pixel is also judged
+/// against its window's paper alone (the pixels the first look did not
+/// take for ink of that polarity), when at least this share of the window
+/// is paper: a window of
+/// mostly ink has too little paper to say what paper looks like there.
+const MIN_PAPER_SHARE: f32 = 0.25;
+
 /// Radius (pixels) of the small window that tells a stroke from the edge
 /// of a large dark area: a grid line, a frame or a digit's stroke of the
 /// working copy (a few pixels wide) is darker than its 7 x 7 surroundings;
@@ -120,9 +127,101 @@ pub(super) fn fine_pays(factor: u32) -> bool {
 /// pixel of the working copy is ink when at least `factor` of its block's
 /// pixels are: as many as a line one pixel wide puts there, more than an
 /// odd speck of noise does.
+///
+/// The window's mean is also the wrong yardstick where dense print or a
+/// dark page beside the grid fills much of it: a white 25 x 25 on a dark
+/// page has its light-grey lines (47 levels under the paper) 38 levels
+/// above the mean beside its edge, and the lines there are lost. So each
+/// pixel is judged a second time against its window's paper alone
+/// ([`against_paper`]), and is ink when either look says so.
 pub(super) fn fine_masks(grey: &GrayImage, small: &GrayImage, factor: u32) -> [GrayImage; 2] {
     let radius = (grey.width().max(grey.height()) / WINDOW_DIVISOR).max(MIN_WINDOW_RADIUS * factor);
-    threshold(grey, radius, DARK_BY, LIGHT_BY).map(|mask| reduce(&mask, factor, small.dimensions()))
+    let masks = threshold(grey, radius, DARK_BY, LIGHT_BY);
+    against_paper(grey, radius, masks).map(|mask| reduce(&mask, factor, small.dimensions()))
+}
+
+/// The masks of [`threshold`] (`masks`, found in `img` with the same
+/// `radius`) with more ink: a pixel is also dark ink when it lies
+/// [`DARK_BY`] below the mean of the pixels of its window that are not dark
+/// ink, and light ink when [`LIGHT_BY`] above the mean of those not light,
+/// where these are at least [`MIN_PAPER_SHARE`] of the window. Taking the
+/// ink out of the yardstick only raises it (for dark ink) or lowers it
+/// (for light), so nothing ink before is lost.
+fn against_paper(img: &GrayImage, radius: u32, masks: [GrayImage; 2]) -> [GrayImage; 2] {
+    let (w, h) = img.dimensions();
+    let (wu, hu) = (w as usize, h as usize);
+    if wu == 0 || hu == 0 {
+        return masks;
+    }
+    let px = img.as_raw();
+    let [dark, light] = masks;
+    let (dk, lt) = (dark.as_raw(), light.as_raw());
+    // Summed-area tables, with a row and a column of zeros before the
+    // first, of the values and the counts of the pixels that are not dark
+    // ink, and of those that are not light ink.
+    let iw = wu + 1;
+    let table = || vec![0u32; iw * (hu + 1)];
+    let (mut dark_sum, mut dark_count, mut light_sum, mut light_count) =
+        (table(), table(), table(), table());
+    for y in 0..hu {
+        let mut run = [0u32; 4];
+        for x in 0..wu {
+            let i = y * wu + x;
+            let v = px[i] as u32;
+            let (not_dark, not_light) = (u32::from(dk[i] == 0), u32::from(lt[i] == 0));
+            run[0] += v * not_dark;
+            run[1] += not_dark;
+            run[2] += v * not_light;
+            run[3] += not_light;
+            let (at, above) = ((y + 1) * iw + x + 1, y * iw + x + 1);
+            dark_sum[at] = dark_sum[above] + run[0];
+            dark_count[at] = dark_count[above] + run[1];
+            light_sum[at] = light_sum[above] + run[2];
+            light_count[at] = light_count[above] + run[3];
+        }
+    }
+    let r = radius as usize;
+    let mut out_dark = dk.clone();
+    let mut out_light = lt.clone();
+    out_dark
+        .par_chunks_mut(wu)
+        .zip(out_light.par_chunks_mut(wu))
+        .enumerate()
+        .for_each(|(y, (drow, lrow))| {
+            let y0 = y.saturating_sub(r);
+            let y1 = (y + r + 1).min(hu);
+            for x in 0..wu {
+                let x0 = x.saturating_sub(r);
+                let x1 = (x + r + 1).min(wu);
+                let window = |t: &[u32]| {
+                    let at = |i: usize| i64::from(t[i]);
+                    at(y1 * iw + x1) + at(y0 * iw + x0) - at(y0 * iw + x1) - at(y1 * iw + x0)
+                };
+                let least = (MIN_PAPER_SHARE * ((y1 - y0) * (x1 - x0)) as f32) as i64;
+                let v = px[y * wu + x] as i64;
+                let n = window(&dark_count);
+                if drow[x] == 0
+                    && n > 0
+                    && n >= least
+                    && v * n < window(&dark_sum) - DARK_BY as i64 * n
+                {
+                    drow[x] = 255;
+                }
+                let n = window(&light_count);
+                if lrow[x] == 0
+                    && drow[x] == 0
+                    && n > 0
+                    && n >= least
+                    && v * n > window(&light_sum) + LIGHT_BY as i64 * n
+                {
+                    lrow[x] = 255;
+                }
+            }
+        });
+    [
+        GrayImage::from_raw(w, h, out_dark).expect("sized buffer"),
+        GrayImage::from_raw(w, h, out_light).expect("sized buffer"),
+    ]
 }
 
 /// `mask` reduced by `factor` to `size`, over the same blocks as
@@ -289,6 +388,36 @@ mod tests {
         assert_eq!(strokes.get_pixel(92, 100)[0], 0);
         assert_eq!(strokes.get_pixel(200, 100)[0], 255);
         assert_eq!(strokes.get_pixel(50, 100)[0], 0);
+    }
+
+    #[test]
+    fn a_faint_line_beside_a_dark_page_is_ink_against_the_paper() {
+        // A white block (x 100..300) on a dark page, a light-grey line one
+        // pixel wide 10 pixels inside its edge, another in its middle.
+        let img = GrayImage::from_fn(400, 200, |x, _| match x {
+            110 | 200 => Luma([208]),
+            100..=299 => Luma([255]),
+            _ => Luma([17]),
+        });
+        let radius = 32;
+        let first = threshold(&img, radius, DARK_BY, LIGHT_BY);
+        let dark = Polarity::DarkOnLight.index();
+        // The page in the window pulls its mean below the line beside the
+        // edge: the mean alone misses it, and sees the one in the middle.
+        assert_eq!(first[dark].get_pixel(110, 100)[0], 0);
+        assert_eq!(first[dark].get_pixel(200, 100)[0], 255);
+        let second = against_paper(&img, radius, first.clone());
+        assert_eq!(second[dark].get_pixel(110, 100)[0], 255);
+        assert_eq!(second[dark].get_pixel(200, 100)[0], 255);
+        // Paper stays paper, and what was ink stays ink.
+        for x in [105, 150, 250] {
+            assert_eq!(second[dark].get_pixel(x, 100)[0], 0, "x {x}");
+        }
+        for (a, b) in first.iter().zip(&second) {
+            assert!(a.iter().zip(b.iter()).all(|(&a, &b)| a == 0 || b == 255));
+        }
+        // The dark page far from the block is no ink.
+        assert_eq!(second[dark].get_pixel(20, 100)[0], 0);
     }
 
     #[test]
