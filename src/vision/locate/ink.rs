@@ -131,13 +131,21 @@ pub(super) fn fine_pays(factor: u32) -> bool {
 /// The window's mean is also the wrong yardstick where dense print or a
 /// dark page beside the grid fills much of it: a white 25 x 25 on a dark
 /// page has its light-grey lines (47 levels under the paper) 38 levels
-/// above the mean beside its edge, and the lines there are lost. So each
-/// pixel is judged a second time against its window's paper alone
-/// ([`against_paper`]), and is ink when either look says so.
-pub(super) fn fine_masks(grey: &GrayImage, small: &GrayImage, factor: u32) -> [GrayImage; 2] {
+/// above the mean beside its edge, and the lines there are lost. With
+/// `paper`, each pixel is judged a second time against its window's paper
+/// alone ([`against_paper`]), and is ink when either look says so.
+pub(super) fn fine_masks(
+    grey: &GrayImage,
+    small: &GrayImage,
+    factor: u32,
+    paper: bool,
+) -> [GrayImage; 2] {
     let radius = (grey.width().max(grey.height()) / WINDOW_DIVISOR).max(MIN_WINDOW_RADIUS * factor);
-    let masks = threshold(grey, radius, DARK_BY, LIGHT_BY);
-    against_paper(grey, radius, masks).map(|mask| reduce(&mask, factor, small.dimensions()))
+    let mut masks = threshold(grey, radius, DARK_BY, LIGHT_BY);
+    if paper {
+        masks = against_paper(grey, radius, masks, factor);
+    }
+    masks.map(|mask| reduce(&mask, factor, small.dimensions()))
 }
 
 /// The masks of [`threshold`] (`masks`, found in `img` with the same
@@ -147,40 +155,82 @@ pub(super) fn fine_masks(grey: &GrayImage, small: &GrayImage, factor: u32) -> [G
 /// where these are at least [`MIN_PAPER_SHARE`] of the window. Taking the
 /// ink out of the yardstick only raises it (for dark ink) or lowers it
 /// (for light), so nothing ink before is lost.
-fn against_paper(img: &GrayImage, radius: u32, masks: [GrayImage; 2]) -> [GrayImage; 2] {
+///
+/// The paper's means are taken over blocks of `block` x `block` pixels
+/// (the working copy's, in [`fine_masks`]): each pixel is judged against
+/// the window of whole blocks around its own, as the paper's level
+/// changes slowly, at a fraction of the cost of a window per pixel.
+fn against_paper(
+    img: &GrayImage,
+    radius: u32,
+    masks: [GrayImage; 2],
+    block: u32,
+) -> [GrayImage; 2] {
     let (w, h) = img.dimensions();
     let (wu, hu) = (w as usize, h as usize);
     if wu == 0 || hu == 0 {
         return masks;
     }
+    let f = block.max(1) as usize;
+    let (bw, bh) = (wu.div_ceil(f), hu.div_ceil(f));
     let px = img.as_raw();
     let [dark, light] = masks;
     let (dk, lt) = (dark.as_raw(), light.as_raw());
-    // Summed-area tables, with a row and a column of zeros before the
-    // first, of the values and the counts of the pixels that are not dark
-    // ink, and of those that are not light ink.
-    let iw = wu + 1;
-    let table = || vec![0u32; iw * (hu + 1)];
-    let (mut dark_sum, mut dark_count, mut light_sum, mut light_count) =
-        (table(), table(), table(), table());
-    for y in 0..hu {
-        let mut run = [0u32; 4];
-        for x in 0..wu {
-            let i = y * wu + x;
-            let v = px[i] as u32;
-            let (not_dark, not_light) = (u32::from(dk[i] == 0), u32::from(lt[i] == 0));
-            run[0] += v * not_dark;
-            run[1] += not_dark;
-            run[2] += v * not_light;
-            run[3] += not_light;
-            let (at, above) = ((y + 1) * iw + x + 1, y * iw + x + 1);
-            dark_sum[at] = dark_sum[above] + run[0];
-            dark_count[at] = dark_count[above] + run[1];
-            light_sum[at] = light_sum[above] + run[2];
-            light_count[at] = light_count[above] + run[3];
+    // Per block: the sum and the count of the pixels that are not dark
+    // ink, then of those that are not light ink.
+    let mut blocks = vec![[0u32; 4]; bw * bh];
+    blocks.par_chunks_mut(bw).enumerate().for_each(|(by, row)| {
+        for y in by * f..((by + 1) * f).min(hu) {
+            for x in 0..wu {
+                let i = y * wu + x;
+                let v = px[i] as u32;
+                let (not_dark, not_light) = (u32::from(dk[i] == 0), u32::from(lt[i] == 0));
+                let b = &mut row[x / f];
+                b[0] += v * not_dark;
+                b[1] += not_dark;
+                b[2] += v * not_light;
+                b[3] += not_light;
+            }
+        }
+    });
+    // Their summed-area table, with a row and a column of zeros first.
+    let iw = bw + 1;
+    let mut table = vec![[0u64; 4]; iw * (bh + 1)];
+    for by in 0..bh {
+        let mut run = [0u64; 4];
+        for bx in 0..bw {
+            let at = (by + 1) * iw + bx + 1;
+            for k in 0..4 {
+                run[k] += u64::from(blocks[by * bw + bx][k]);
+                table[at][k] = table[at - iw][k] + run[k];
+            }
         }
     }
-    let r = radius as usize;
+    // Per block: the levels under (dark) and over (light) which a pixel is
+    // ink against the paper; none where the window holds too little paper.
+    let rb = (radius as usize).div_ceil(f);
+    let levels: Vec<(i64, i64)> = (0..bw * bh)
+        .into_par_iter()
+        .map(|b| {
+            let (bx, by) = (b % bw, b / bw);
+            let (x0, x1) = (bx.saturating_sub(rb), (bx + rb + 1).min(bw));
+            let (y0, y1) = (by.saturating_sub(rb), (by + rb + 1).min(bh));
+            let window = |k: usize| {
+                table[y1 * iw + x1][k] + table[y0 * iw + x0][k]
+                    - table[y0 * iw + x1][k]
+                    - table[y1 * iw + x0][k]
+            };
+            let pixels = ((x1 - x0) * (y1 - y0) * f * f) as f32;
+            let least = ((MIN_PAPER_SHARE * pixels) as u64).max(1);
+            let level = |sum: u64, count: u64, by: i32| {
+                (count >= least).then(|| sum as i64 / count as i64 + i64::from(by))
+            };
+            (
+                level(window(0), window(1), -DARK_BY).unwrap_or(i64::MIN),
+                level(window(2), window(3), LIGHT_BY).unwrap_or(i64::MAX),
+            )
+        })
+        .collect();
     let mut out_dark = dk.clone();
     let mut out_light = lt.clone();
     out_dark
@@ -188,32 +238,13 @@ fn against_paper(img: &GrayImage, radius: u32, masks: [GrayImage; 2]) -> [GrayIm
         .zip(out_light.par_chunks_mut(wu))
         .enumerate()
         .for_each(|(y, (drow, lrow))| {
-            let y0 = y.saturating_sub(r);
-            let y1 = (y + r + 1).min(hu);
+            let level_row = &levels[(y / f) * bw..][..bw];
             for x in 0..wu {
-                let x0 = x.saturating_sub(r);
-                let x1 = (x + r + 1).min(wu);
-                let window = |t: &[u32]| {
-                    let at = |i: usize| i64::from(t[i]);
-                    at(y1 * iw + x1) + at(y0 * iw + x0) - at(y0 * iw + x1) - at(y1 * iw + x0)
-                };
-                let least = (MIN_PAPER_SHARE * ((y1 - y0) * (x1 - x0)) as f32) as i64;
-                let v = px[y * wu + x] as i64;
-                let n = window(&dark_count);
-                if drow[x] == 0
-                    && n > 0
-                    && n >= least
-                    && v * n < window(&dark_sum) - DARK_BY as i64 * n
-                {
+                let (under, over) = level_row[x / f];
+                let v = i64::from(px[y * wu + x]);
+                if drow[x] == 0 && v < under {
                     drow[x] = 255;
-                }
-                let n = window(&light_count);
-                if lrow[x] == 0
-                    && drow[x] == 0
-                    && n > 0
-                    && n >= least
-                    && v * n > window(&light_sum) + LIGHT_BY as i64 * n
-                {
+                } else if drow[x] == 0 && lrow[x] == 0 && v > over {
                     lrow[x] = 255;
                 }
             }
@@ -406,18 +437,21 @@ mod tests {
         // edge: the mean alone misses it, and sees the one in the middle.
         assert_eq!(first[dark].get_pixel(110, 100)[0], 0);
         assert_eq!(first[dark].get_pixel(200, 100)[0], 255);
-        let second = against_paper(&img, radius, first.clone());
-        assert_eq!(second[dark].get_pixel(110, 100)[0], 255);
-        assert_eq!(second[dark].get_pixel(200, 100)[0], 255);
-        // Paper stays paper, and what was ink stays ink.
-        for x in [105, 150, 250] {
-            assert_eq!(second[dark].get_pixel(x, 100)[0], 0, "x {x}");
+        // Whether the paper is measured per pixel or over blocks.
+        for block in [1, 2, 3] {
+            let second = against_paper(&img, radius, first.clone(), block);
+            assert_eq!(second[dark].get_pixel(110, 100)[0], 255, "block {block}");
+            assert_eq!(second[dark].get_pixel(200, 100)[0], 255, "block {block}");
+            // Paper stays paper, and what was ink stays ink.
+            for x in [105, 150, 250] {
+                assert_eq!(second[dark].get_pixel(x, 100)[0], 0, "x {x}, block {block}");
+            }
+            for (a, b) in first.iter().zip(&second) {
+                assert!(a.iter().zip(b.iter()).all(|(&a, &b)| a == 0 || b == 255));
+            }
+            // The dark page far from the block is no ink.
+            assert_eq!(second[dark].get_pixel(20, 100)[0], 0, "block {block}");
         }
-        for (a, b) in first.iter().zip(&second) {
-            assert!(a.iter().zip(b.iter()).all(|(&a, &b)| a == 0 || b == 255));
-        }
-        // The dark page far from the block is no ink.
-        assert_eq!(second[dark].get_pixel(20, 100)[0], 0);
     }
 
     #[test]

@@ -12,7 +12,10 @@
 //!    resolution, where a one-pixel line keeps its contrast; stages 3 to 5
 //!    run on both sets of masks, and the full resolution's grid is taken
 //!    where the averaged copy found none, or only a block of it or its box
-//!    lines.
+//!    lines. Where both found none or a weak one ([`SECOND_LOOK`]), the
+//!    full resolution is looked at again with each pixel also judged
+//!    against its window's paper (`ink::fine_masks`): faint lines beside a
+//!    dark page or among dense print.
 //! 3. `candidates.rs`: the outer outline of every large ink component gives
 //!    candidate quads ([`Quad`], `quad.rs`), fitted by `fit.rs`: the largest
 //!    quadrilateral inscribed in its convex hull, whose sides are then
@@ -390,29 +393,47 @@ pub fn locate_traced(
     if !ink::fine_pays(factor) {
         return averaged(small);
     }
-    let full_resolution = |small: GrayImage| {
+    let full_resolution = |small: GrayImage, paper: bool| {
         let trace = Trace {
-            ink: ink::fine_masks(grey, &small, factor),
+            ink: ink::fine_masks(grey, &small, factor, paper),
             small,
             scale,
             candidates: Vec::new(),
         };
         locate_in(grey, trace, &layouts)
     };
-    let copy = small.clone();
+    let (copy, spare) = (small.clone(), small.clone());
     let ((first, trace), (second, fine)) =
-        rayon::join(|| averaged(small), || full_resolution(copy));
+        rayon::join(|| averaged(small), || full_resolution(copy, false));
+    let (found, trace) = larger_grid((first, trace), (second, fine));
+    // A weak grid or none: the full resolution looked at again with its
+    // ink judged against the paper too (see [`ink::fine_masks`]), where a
+    // white grid on a dark page or dense print hid the faint lines.
+    if found.as_ref().is_ok_and(|l| l.score >= SECOND_LOOK) {
+        return (found, trace);
+    }
+    larger_grid((found, trace), full_resolution(spare, true))
+}
+
+/// Of a grid found (`first`) and one found in other masks (`second`),
+/// with their traces: `second` where `first` found none, or where it
+/// scores near it ([`NEAR_BEST`]) and is larger by [`LARGER_GRID`] or has
+/// more cells; else `first`.
+fn larger_grid(
+    first: (Result<Located, LocateError>, Trace),
+    second: (Result<Located, LocateError>, Trace),
+) -> (Result<Located, LocateError>, Trace) {
     let area = |l: &Located| Quad::new(l.corners).area();
-    match (&first, &second) {
-        (Err(_), Ok(_)) => (second, fine),
+    match (&first.0, &second.0) {
+        (Err(_), Ok(_)) => second,
         (Ok(f), Ok(s))
             if s.score >= f.score * NEAR_BEST
                 && (area(s) > area(f) * LARGER_GRID
                     || s.layout.cell_count() > f.layout.cell_count()) =>
         {
-            (second, fine)
+            second
         }
-        _ => (first, trace),
+        _ => first,
     }
 }
 
