@@ -36,8 +36,8 @@ const MAX_FINE_FACTOR: u32 = 3;
 /// In the full-resolution masks ([`fine_masks`]), a pixel is also judged
 /// against its window's paper alone (the pixels the first look did not
 /// take for ink of that polarity), when at least this share of the window
-/// is paper: a window of
-/// mostly ink has too little paper to say what paper looks like there.
+/// is paper: a window of mostly ink has too little paper to say what
+/// paper looks like there.
 const MIN_PAPER_SHARE: f32 = 0.25;
 
 /// Radius (pixels) of the small window that tells a stroke from the edge

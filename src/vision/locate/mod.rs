@@ -402,7 +402,7 @@ pub fn locate_traced(
         };
         locate_in(grey, trace, &layouts)
     };
-    let (copy, spare) = (small.clone(), small.clone());
+    let copy = small.clone();
     let ((first, trace), (second, fine)) =
         rayon::join(|| averaged(small), || full_resolution(copy, false));
     let (found, trace) = larger_grid((first, trace), (second, fine));
@@ -412,7 +412,8 @@ pub fn locate_traced(
     if found.as_ref().is_ok_and(|l| l.score >= SECOND_LOOK) {
         return (found, trace);
     }
-    larger_grid((found, trace), full_resolution(spare, true))
+    let copy = trace.small.clone();
+    larger_grid((found, trace), full_resolution(copy, true))
 }
 
 /// Of a grid found (`first`) and one found in other masks (`second`),
