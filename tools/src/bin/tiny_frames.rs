@@ -82,7 +82,7 @@ fn main() {
     }
     let (src, dst) = (PathBuf::from(src), PathBuf::from(dst));
     let images = sudoku_lens_tools::image_files(&src);
-    let results: Vec<Result<Vec<String>, String>> = images
+    let results: Vec<Result<Vec<Frame>, String>> = images
         .par_iter()
         .enumerate()
         .map(|(i, path)| {
@@ -94,11 +94,11 @@ fn main() {
             frames(path, &dst, part, &sides, blur, quality)
         })
         .collect();
-    let mut lines = Vec::new();
+    let mut made = Vec::new();
     let mut left_out = 0;
     for r in results {
         match r {
-            Ok(l) => lines.extend(l),
+            Ok(f) => made.extend(f),
             Err(e) => {
                 left_out += 1;
                 eprintln!("tiny_frames: {e}");
@@ -108,17 +108,15 @@ fn main() {
     let cells = dst.join("cells.txt");
     let mut f = std::fs::File::create(&cells)
         .unwrap_or_else(|e| fail(format!("{}: cannot write: {e}", cells.display())));
-    for l in &lines {
-        writeln!(f, "{l}").unwrap_or_else(|e| fail(format!("{}: {e}", cells.display())));
+    for m in &made {
+        writeln!(f, "{} {} {:.2}", m.path.display(), m.side, m.px_per_cell)
+            .unwrap_or_else(|e| fail(format!("{}: {e}", cells.display())));
     }
     for &side in &sides {
-        let mut px: Vec<f32> = lines
+        let mut px: Vec<f32> = made
             .iter()
-            .filter_map(|l| {
-                let mut w = l.split_whitespace();
-                let (_, s, p) = (w.next()?, w.next()?, w.next()?);
-                (s.parse::<u32>().ok()? == side).then(|| p.parse().ok())?
-            })
+            .filter(|m| m.side == side)
+            .map(|m| m.px_per_cell)
             .collect();
         px.sort_by(f32::total_cmp);
         if let (Some(lo), Some(hi)) = (px.first(), px.last()) {
@@ -137,7 +135,15 @@ fn main() {
     );
 }
 
-/// The frames of one photo, one per side; lines `NAME SIDE PX_PER_CELL`.
+/// One frame made: where it is (without its extension), its side, and
+/// its grid's pixels per cell.
+struct Frame {
+    path: PathBuf,
+    side: u32,
+    px_per_cell: f32,
+}
+
+/// The frames of one photo, one per side.
 fn frames(
     path: &Path,
     dst: &Path,
@@ -145,7 +151,7 @@ fn frames(
     sides: &[u32],
     blur: f32,
     quality: u8,
-) -> Result<Vec<String>, String> {
+) -> Result<Vec<Frame>, String> {
     let name = path.display();
     let img = load_path(path).map_err(|e| format!("{name}: {e}"))?;
     let found = locate::locate(&to_grey(&img), None).map_err(|e| format!("{name}: {e}"))?;
@@ -179,7 +185,7 @@ fn frames(
     let stem = path
         .file_stem()
         .ok_or_else(|| format!("{name}: no file name"))?;
-    let mut lines = Vec::new();
+    let mut made = Vec::new();
     for &s in sides {
         let folder = dst.join(format!("{part}-{s}"));
         std::fs::create_dir_all(&folder)
@@ -204,12 +210,11 @@ fn frames(
                 .map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
         }
         sudoku_lens_tools::copy_truth(path, &folder, stem)?;
-        let px = grid_side * s as f32 / side / 9.0;
-        lines.push(format!(
-            "{}/{} {s} {px:.2}",
-            folder.display(),
-            stem.display()
-        ));
+        made.push(Frame {
+            path: folder.join(stem),
+            side: s,
+            px_per_cell: grid_side * s as f32 / side / 9.0,
+        });
     }
-    Ok(lines)
+    Ok(made)
 }
