@@ -66,6 +66,20 @@ impl CageRules {
     /// puzzle's own do not overlap. Fails when a cage has a cell outside the
     /// layout, more cells than symbols, or too many combinations.
     pub fn new(layout: &Layout, cages: &[Cage]) -> Result<CageRules, SolveError> {
+        CageRules::with_sets(layout, cages, &[])
+    }
+
+    /// As [`CageRules::new`], with `sets` after the cages and the derived
+    /// ones: groups of cells (in the layout, each once, no more than the
+    /// symbols) holding exactly the symbols of one of their masks. They
+    /// are cages with listed combinations and no sum (a renban line's
+    /// runs): exact cover takes one set and places each of its symbols in
+    /// one of the cells, as it does a cage's combination.
+    pub fn with_sets(
+        layout: &Layout,
+        cages: &[Cage],
+        sets: &[(Vec<u32>, Vec<u32>)],
+    ) -> Result<CageRules, SolveError> {
         let n = layout.size();
         let cells = layout.cell_count();
         let mut owner = vec![u32::MAX; cells];
@@ -117,6 +131,10 @@ impl CageRules {
                     rules.push(n, cage);
                 }
             }
+        }
+        for (cells, masks) in sets {
+            rules.cages.push(Cage::new(0, cells.clone()));
+            rules.combos.push(masks.clone());
         }
         let mut per_cell = vec![Vec::new(); cells];
         for (k, cage) in rules.cages.iter().enumerate() {

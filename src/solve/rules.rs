@@ -7,6 +7,9 @@
 //!   as many cells as symbols (a diagonal, a full extra region, a disjoint
 //!   group) becomes a house of the layout, with its (house, symbol)
 //!   primary items; every reduction over houses then uses it;
+//! - **sets**: a group that holds exactly one of a few sets of symbols (a
+//!   renban line, whose sets are its runs of consecutive symbols) is, for
+//!   the search, a cage whose combinations are the sets;
 //! - **groups**: a smaller group (an extra region of fewer cells, a cage
 //!   without a sum, a renban line) has a secondary item per symbol,
 //!   covered by the cell options of its cells, so a symbol is placed in it
@@ -110,6 +113,10 @@ pub(super) struct RuleSet {
     pub houses: Vec<Vec<u32>>,
     /// Smaller groups whose symbols differ.
     pub groups: Vec<Vec<u32>>,
+    /// Groups of cells that hold exactly one of a few sets of symbols (a
+    /// renban line's runs), for the search: cages of the exact cover
+    /// whose combinations are the sets (see [`super::cage_cover`]).
+    pub sets: Vec<(Vec<u32>, Vec<u32>)>,
     /// The symbols each cell may hold (all bits when no rule limits it).
     pub masks: Vec<u32>,
     pub pairs: Vec<Pair>,
@@ -328,13 +335,21 @@ impl RuleSet {
     /// For the search (`as_group`) its cells are also a group, whatever
     /// its length, never a house: the search then matches them to
     /// symbols of their own as a whole (the all-different filter), where
-    /// the pairs see two cells at a time. The hints and the houses they
-    /// reason on take the line from its pairs and check alone.
+    /// the pairs see two cells at a time; and a set whose masks are the
+    /// runs, so that exact cover chooses a run and places each of its
+    /// symbols on the line. The hints and the houses they reason on take
+    /// the line from its pairs and check alone.
     fn add_renban(&mut self, cs: &[u32], pairs: &mut Pairs, as_group: bool) {
         let mut group = cs.to_vec();
         group.sort_unstable();
         group.dedup();
         if as_group && group.len() > 1 {
+            // Every run of as many consecutive symbols as the line has
+            // distinct cells.
+            let len = group.len();
+            let run = full_mask(len);
+            let runs = (0..=self.n - len).map(|lo| run << lo).collect();
+            self.sets.push((group.clone(), runs));
             self.groups.push(group);
         }
         let span = cs.len() as u32 - 1;
@@ -1362,6 +1377,91 @@ mod tests {
         assert_eq!(solver.solve(&[0; 81], 2, 0).unwrap().count, 2);
         plain.set_budget(crate::solve::Budget::default());
         assert_eq!(plain.solve(&[0; 81], 1000, 0).unwrap().count, 1000);
+    }
+
+    /// Renban lines, straight and bent, alone and with a killer cage over
+    /// part of a line (the search takes each line as a cage whose
+    /// combinations are its runs): the counts and solutions are the plain
+    /// solutions that keep them.
+    #[test]
+    fn renban_counts_match_a_filtered_plain_search() {
+        use crate::grid::Cage;
+        let layout = Arc::new(Layout::classic());
+        let givens = values(LOOSE);
+        let mut plain = SudokuSolver::new(layout.clone());
+        let all = plain.solve(&givens, 100_000, 100_000).unwrap();
+        let mut rng = Rng::new(45);
+        let (mut checked, mut several) = (0, 0);
+        for round in 0..60 {
+            let pick = &all.solutions[rng.below(all.count as u32) as usize];
+            let mut rules = Vec::new();
+            for _ in 0..1 + rng.below(3) {
+                // A walk of 2 to 5 cells; half the lines are kept by `pick`.
+                for _ in 0..200 {
+                    let len = 2 + rng.below(4) as usize;
+                    let mut line = vec![rng.below(81)];
+                    // (A walk that has boxed itself in stays shorter.)
+                    for _ in 0..40 {
+                        if line.len() == len {
+                            break;
+                        }
+                        let c = *line.last().unwrap();
+                        let (r, k) = (c / 9, c % 9);
+                        let next = match rng.below(4) {
+                            0 if r > 0 => c - 9,
+                            1 if r < 8 => c + 9,
+                            2 if k > 0 => c - 1,
+                            3 if k < 8 => c + 1,
+                            _ => continue,
+                        };
+                        if !line.contains(&next) {
+                            line.push(next);
+                        }
+                    }
+                    let rule = Rule::Renban(line);
+                    if round % 2 == 1 || rules_hold(&layout, pick, std::slice::from_ref(&rule)) {
+                        rules.push(rule);
+                        break;
+                    }
+                }
+            }
+            // Every third round, a cage with `pick`'s sum over the first
+            // line's first two cells.
+            let mut cages = Vec::new();
+            if round % 3 == 0 {
+                let Rule::Renban(line) = &rules[0] else {
+                    unreachable!()
+                };
+                let mut cells = vec![line[0], line[1]];
+                cells.sort_unstable();
+                let sum = cells.iter().map(|&c| pick[c as usize] as u32).sum();
+                cages.push(Cage::new(sum, cells));
+            }
+            let keeps = |s: &Vec<u8>| {
+                rules_hold(&layout, s, &rules)
+                    && cages.iter().all(|k: &Cage| {
+                        k.cells.iter().map(|&c| s[c as usize] as u32).sum::<u32>() == k.sum
+                            && s[k.cells[0] as usize] != s[k.cells[1] as usize]
+                    })
+            };
+            let want: Vec<&Vec<u8>> = all.solutions.iter().filter(|s| keeps(s)).collect();
+            let mut solver = SudokuSolver::with_rules(layout.clone(), &cages, &rules).unwrap();
+            let got = solver.solve(&givens, 100_000, 100_000).unwrap();
+            let text: Vec<String> = rules.iter().map(|r| r.to_text(&layout)).collect();
+            assert_eq!(
+                got.count,
+                want.len() as u64,
+                "round {round}: {text:?} {cages:?}"
+            );
+            assert!(got.solutions.iter().all(keeps), "round {round}: {text:?}");
+            checked += 1;
+            several += usize::from(want.len() > 1);
+        }
+        assert_eq!(checked, 60);
+        assert!(
+            several >= 10,
+            "only {several} rounds with several solutions"
+        );
     }
 
     /// The solver with rules counts what the plain solver's solutions,
