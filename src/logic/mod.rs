@@ -29,6 +29,7 @@ mod houses;
 mod intersect;
 mod killer;
 mod marks;
+mod rule_links;
 mod rules;
 mod single_digit;
 mod singles;
@@ -200,8 +201,10 @@ const GROUPS: &[&[Technique]] = {
         &[SandwichSum],
         &[Claiming, LockedCandidates],
         &[CageLocked],
+        &[RuleHouse],
         &[NakedPair],
         &[InniesSum],
+        &[RuleCell],
         &[CageClash],
         &[XWing],
         &[HiddenPair],
@@ -260,7 +263,9 @@ const BY_COST: &[Technique] = {
         SandwichSum,
         Innies,
         CageLocked,
+        RuleHouse,
         InniesSum,
+        RuleCell,
         CageClash,
         DirectHiddenPair,
         NakedPair,
@@ -314,6 +319,8 @@ pub struct Logic {
     killer: Option<killer::Killer>,
     /// What each variant rule alone rules out (none without rules).
     variant: Option<crate::solve::RuleEliminations>,
+    /// The rules' links between two cells (none without such rules).
+    links: Option<rule_links::RuleLinks>,
     /// The sum rules' combinations (none without arrows, little
     /// killers, sandwiches or region sum lines).
     sums: Option<sums::Sums>,
@@ -366,10 +373,11 @@ impl Logic {
                 .forcing
                 .set_rules(puzzle.layout(), &houses, puzzle.cages(), puzzle.rules());
             if !puzzle.rules().is_empty() {
-                logic.variant = Some(crate::solve::RuleEliminations::new(
-                    puzzle.layout(),
-                    puzzle.rules(),
-                ));
+                let narrowing =
+                    crate::solve::RuleEliminations::new(puzzle.layout(), puzzle.rules());
+                logic.links =
+                    rule_links::RuleLinks::new(puzzle.layout(), &narrowing, puzzle.rules());
+                logic.variant = Some(narrowing);
                 logic.sums = sums::Sums::new(puzzle.layout(), &logic.houses, puzzle.rules());
             }
             Ok(logic)
@@ -392,6 +400,7 @@ impl Logic {
             houses,
             killer: None,
             variant: None,
+            links: None,
             sums: None,
             budget: Budget::default(),
         }
@@ -754,6 +763,8 @@ impl Logic {
             Innies => killer::innies(g, cx, self.killer.as_mut()?, true),
             InniesSum => killer::innies(g, cx, self.killer.as_mut()?, false),
             CageLocked => killer::locked(g, cx, self.killer.as_mut()?),
+            RuleHouse => rule_links::house(g, cx, self.links.as_ref()?),
+            RuleCell => rule_links::cell(g, cx, self.links.as_ref()?),
             CageClash => killer::clash(g, cx, self.killer.as_mut()?),
             HiddenSingleBox => single(singles::hidden_single(g, true)),
             HiddenSingleLine => single(singles::hidden_single(g, false)),

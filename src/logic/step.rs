@@ -57,7 +57,13 @@ pub enum Technique {
     /// A symbol every filling of a cage needs lies in one house inside the
     /// cage, or a house's places for a symbol all lie in one cage.
     CageLocked,
+    /// A symbol's places in a house all rule out a candidate, through a
+    /// variant rule's links between two cells (at least one).
+    RuleHouse,
     NakedPair,
+    /// A cell's candidates all rule out a candidate of another cell,
+    /// through the variant rules' links.
+    RuleCell,
     /// The 45 rule gives several cells a sum: the fillings that make it
     /// leave their candidates.
     InniesSum,
@@ -135,8 +141,10 @@ pub const ALL: &[Technique] = &[
     Technique::Claiming,
     Technique::LockedCandidates,
     Technique::CageLocked,
+    Technique::RuleHouse,
     Technique::NakedPair,
     Technique::InniesSum,
+    Technique::RuleCell,
     Technique::CageClash,
     Technique::XWing,
     Technique::HiddenPair,
@@ -210,8 +218,8 @@ impl Technique {
             DirectHiddenTriple | LittleKillerSum => 2.5,
             Pointing | Innies | RegionSumLine => 2.6,
             SandwichSum => 2.7,
-            Claiming | LockedCandidates | CageLocked => 2.8,
-            NakedPair | InniesSum => 3.0,
+            Claiming | LockedCandidates | CageLocked | RuleHouse => 2.8,
+            NakedPair | InniesSum | RuleCell => 3.0,
             CageClash => 3.2,
             XWing => 3.2,
             HiddenPair => 3.4,
@@ -261,6 +269,8 @@ impl Technique {
             Claiming => "claiming",
             LockedCandidates => "locked candidates",
             CageLocked => "cage and house",
+            RuleHouse => "house and rule",
+            RuleCell => "cell and rule",
             NakedPair => "naked pair",
             InniesSum => "45 rule sum",
             CageClash => "cage combinations in a house",

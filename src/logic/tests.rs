@@ -397,3 +397,35 @@ fn generated_sum_rules_are_explained_by_their_fillings_and_every_step_is_true() 
         assert!(own > 0, "no {technique} step in the {family} puzzles");
     }
 }
+
+/// Generated anti-king and XV puzzles: house and rule, and cell and rule,
+/// take the places of a symbol or a cell's candidates through the rules'
+/// links, and every step is true.
+#[test]
+fn generated_neighbour_rules_are_explained_through_their_links_and_every_step_is_true() {
+    for (family, seed, technique) in [
+        ("antiking", 2, Technique::RuleHouse),
+        ("xv", 2, Technique::RuleCell),
+    ] {
+        let v = crate::solve::generate::variant(family, seed).unwrap();
+        let path = explain(&v.puzzle).unwrap_or_else(|e| panic!("{family} #{seed}: {e}"));
+        let logic = Logic::for_puzzle(&v.puzzle).unwrap();
+        check_path(v.puzzle.values(), &path, &v.solution, logic.houses());
+        let own: Vec<&Step> = path
+            .steps
+            .iter()
+            .filter(|s| s.technique == technique)
+            .collect();
+        eprintln!(
+            "{family} #{seed}: {} steps, rating {:.1}, {}",
+            path.steps.len(),
+            path.rating.difficulty,
+            used(&path)
+        );
+        assert!(!own.is_empty(), "no {technique} step in {family} #{seed}");
+        assert!(
+            own.iter()
+                .all(|s| s.rule.is_some() && s.text.contains("rules out"))
+        );
+    }
+}
