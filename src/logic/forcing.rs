@@ -30,7 +30,6 @@ use super::cands::{Candidate, Candidates};
 use super::ctx::Ctx;
 use super::houses::{HouseIndex, bits};
 use super::killer::{self, Killer, MAX_SYMBOLS, Scratch, placed};
-use super::rule_links::{self, RuleLinks};
 use super::step::{ChainNode, Step, Technique, length_bonus};
 use super::sums::Sums;
 use crate::grid::{Alphabet, Cage, Layout, Rule};
@@ -125,9 +124,6 @@ struct Variant {
     /// cages, or without sum rules).
     killer: Option<Killer>,
     sums: Option<Sums>,
-    /// The rules' links between two cells, for house and rule and cell
-    /// and rule in dynamic (+).
-    rule_links: Option<RuleLinks>,
 }
 
 impl Variant {
@@ -141,7 +137,6 @@ impl Variant {
     ) -> Option<Variant> {
         let (cells, n) = (layout.cell_count(), layout.size());
         let narrowing = RuleEliminations::new(layout, rules);
-        let rule_links = RuleLinks::new(layout, &narrowing, rules);
         // Each candidate's partners, with the rule linking them.
         let mut per: Vec<Vec<(u32, u32)>> = vec![Vec::new(); cells * n];
         let mut checks = Vec::new();
@@ -207,7 +202,6 @@ impl Variant {
             scratch: Scratch::default(),
             killer: Killer::new(houses, cages),
             sums: Sums::new(layout, houses, rules),
-            rule_links,
         })
     }
 
@@ -782,24 +776,12 @@ impl Forcing {
             .or_else(|| super::subsets::naked(w, &cx, 2))
             .or_else(|| super::fish::find(w, &cx, 2, false))
             .or_else(|| super::subsets::hidden(w, &cx, 2, false));
-        // Then what a house's places for a symbol, or a cell's candidates,
-        // all rule out through the rules' links: only where a cell changed
-        // under the assumption (on the grid the search started from they
-        // find nothing, or they would have come before any chain).
-        let mut step = step;
-        if step.is_none()
-            && let Some(links) = self.variant.as_ref().and_then(|v| v.rule_links.as_ref())
-        {
-            let (touched, epoch) = (&self.touched, self.epoch);
-            step = rule_links::house_where(w, &cx, links, |cells| {
-                cells.iter().any(|&c| touched[c as usize] == epoch)
-            });
-        }
         // Then the cages' own: the 45 rule, a cage's symbol in one house.
         // They take a cell as open until it is placed, and the work grid
         // places nothing: a step that removes nothing from it is passed
         // over (it would be found again and again).
         let mut by_cages = false;
+        let mut step = step;
         if step.is_none()
             && let Some(k) = self.variant.as_mut().and_then(|v| v.killer.as_mut())
         {
@@ -826,9 +808,7 @@ impl Forcing {
         // its first house (the house it reasons about); for the cages'
         // techniques, every removal so far in their cells and houses.
         let n = self.n;
-        // A cell's candidates rest on the removals so far in the cell.
-        let by_cell = st.technique == Technique::RuleCell;
-        let digits = if by_cages || by_cell {
+        let digits = if by_cages {
             u32::MAX >> (32 - n)
         } else {
             st.pattern.iter().fold(0u32, |m, p| m | 1 << (p.digit - 1))
@@ -844,9 +824,6 @@ impl Forcing {
             .iter()
             .flat_map(|&h| houses.house(h).iter().copied())
             .collect();
-        if by_cell {
-            cells.push(st.pattern[0].cell as u32);
-        }
         if by_cages {
             cells.extend(st.cells.iter().map(|&c| c as u32));
             cells.sort_unstable();

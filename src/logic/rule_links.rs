@@ -40,7 +40,11 @@ pub(crate) struct RuleLinks {
 /// How one candidate rules out another.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum By {
+    /// Another symbol of the same cell.
+    Cell,
+    /// The same symbol in a cell sharing a house.
     House,
+    /// A rule's link (its index).
     Rule(u32),
 }
 
@@ -75,9 +79,10 @@ impl RuleLinks {
         Some(links)
     }
 
-    /// The rules a step's links take, by name (the first three, then how
-    /// many more).
-    fn rule_names(&self, used: &[u32]) -> String {
+    /// `through non-consecutive and the houses`: the rules a step's links
+    /// take, by name (the first three, then how many more), and the houses
+    /// when a house link was taken too.
+    fn through(&self, used: &[u32], houses: bool) -> String {
         const SHOWN: usize = 3;
         let mut names: Vec<String> = Vec::new();
         for &r in used {
@@ -89,9 +94,12 @@ impl RuleLinks {
         if names.len() > SHOWN {
             let more = names.len() - SHOWN;
             names.truncate(SHOWN);
-            names.push(format!("{more} more"));
+            names.push(format!("{more} more rules"));
         }
-        join_and(&names)
+        if houses {
+            names.push("the houses".to_string());
+        }
+        format!("through {}", join_and(&names))
     }
 
     fn range(&self, cell: usize, d: u8) -> std::ops::Range<usize> {
@@ -99,9 +107,12 @@ impl RuleLinks {
         self.start[k] as usize..self.start[k + 1] as usize
     }
 
-    /// Whether `d` in `cell` rules out `y` in `other` (another cell), and
-    /// how: a house (the same symbol in cells sharing one) before a rule.
+    /// Whether `d` in `cell` rules out `y` in `other`, and how: the cell
+    /// or a house before a rule.
     fn rules_out(&self, g: &Candidates, cell: usize, d: u8, other: usize, y: u8) -> Option<By> {
+        if other == cell {
+            return (y != d).then_some(By::Cell);
+        }
         if y == d && g.houses().sees(cell, other) {
             return Some(By::House);
         }
@@ -114,27 +125,31 @@ impl RuleLinks {
     }
 
     /// What every candidate `(c, d)` of `sources` rules out, through a rule
-    /// at least once: the candidates open in other cells. `used` receives
-    /// the rules the links take.
+    /// at least once: open candidates, in the sources' cells too (a place
+    /// of the symbol loses what the other places all rule out). `used`
+    /// receives the rules the links take, `houses` whether a house link
+    /// was taken too.
     fn common(
         &self,
         g: &Candidates,
         sources: &[(usize, u8)],
         used: &mut Vec<u32>,
+        houses: &mut bool,
     ) -> Vec<Candidate> {
         let mut out: Vec<Candidate> = Vec::new();
         let Some(&(c0, d0)) = sources.first() else {
             return out;
         };
-        // Whatever all rule out, the first does: by a rule, or by a house
-        // for its own symbol.
+        // Whatever all rule out, the first does: by a rule, by a house for
+        // its own symbol, or in its own cell.
         let by_rule = self.to[self.range(c0, d0)]
             .iter()
             .map(|&k| (k as usize / self.n, (k as usize % self.n) as u8 + 1));
         let by_house = g.houses().peers(c0).iter().map(|&c| (c as usize, d0));
+        let in_cell = digits(g.cell(c0) & !(1 << (d0 - 1))).map(|y| (c0, y));
         let mut rules = Vec::new();
-        for (c, y) in by_rule.chain(by_house) {
-            if g.value(c) != 0 || !g.has(c, y) || sources.iter().any(|&(s, _)| s == c) {
+        for (c, y) in by_rule.chain(by_house).chain(in_cell) {
+            if g.value(c) != 0 || !g.has(c, y) {
                 continue;
             }
             let cand = Candidate::new(c, y);
@@ -142,6 +157,7 @@ impl RuleLinks {
                 continue;
             }
             rules.clear();
+            let mut house = false;
             let all = sources
                 .iter()
                 .all(|&(s, d)| match self.rules_out(g, s, d, c, y) {
@@ -149,10 +165,15 @@ impl RuleLinks {
                         rules.push(r);
                         true
                     }
-                    Some(By::House) => true,
+                    Some(By::House) => {
+                        house = true;
+                        true
+                    }
+                    Some(By::Cell) => true,
                     None => false,
                 });
             if all && !rules.is_empty() {
+                *houses |= house;
                 out.push(cand);
                 for &r in &rules {
                     if !used.contains(&r) {
@@ -168,30 +189,19 @@ impl RuleLinks {
 /// The first house whose places for a symbol all rule out a candidate,
 /// through a rule at least once.
 pub(crate) fn house(g: &Candidates, cx: &Ctx, links: &RuleLinks) -> Option<Step> {
-    house_where(g, cx, links, |_| true)
-}
-
-/// [`house`] over the houses `fresh` takes (given the house's cells).
-pub(crate) fn house_where(
-    g: &Candidates,
-    cx: &Ctx,
-    links: &RuleLinks,
-    fresh: impl Fn(&[u32]) -> bool,
-) -> Option<Step> {
     let houses = g.houses();
-    let mut used = Vec::new();
+    let (mut used, mut sources) = (Vec::new(), Vec::new());
     for h in 0..houses.house_count() {
-        if !fresh(houses.house(h)) {
-            continue;
-        }
         for d in 1..=g.size() as u8 {
             let places = g.places(h, d);
             if places.count_ones() < 2 {
                 continue;
             }
-            let sources: Vec<(usize, u8)> = houses.cells_at(h, places).map(|c| (c, d)).collect();
+            sources.clear();
+            sources.extend(houses.cells_at(h, places).map(|c| (c, d)));
             used.clear();
-            let elims = links.common(g, &sources, &mut used);
+            let mut by_house = false;
+            let elims = links.common(g, &sources, &mut used, &mut by_house);
             if elims.is_empty() {
                 continue;
             }
@@ -200,12 +210,11 @@ pub(crate) fn house_where(
             st.houses.push(h);
             if cx.text {
                 st.text = format!(
-                    "House and rule: in {}, {} can only go in {}, and each of them rules out \
-                     what follows ({}): {}.",
+                    "House and rule: in {}, {} can only go in {}; whichever it is, {}, {}.",
                     cx.house(h),
                     cx.sym(d),
                     or_list(cx, &cells),
-                    links.rule_names(&used),
+                    links.through(&used, by_house),
                     cx.losses(&st.eliminations)
                 );
             }
@@ -218,25 +227,17 @@ pub(crate) fn house_where(
 /// The first cell whose candidates all rule out a candidate of another
 /// cell (through a rule: a house rules out one symbol only).
 pub(crate) fn cell(g: &Candidates, cx: &Ctx, links: &RuleLinks) -> Option<Step> {
-    cell_where(g, cx, links, |_| true)
-}
-
-/// [`cell`] over the cells `fresh` takes.
-pub(crate) fn cell_where(
-    g: &Candidates,
-    cx: &Ctx,
-    links: &RuleLinks,
-    fresh: impl Fn(usize) -> bool,
-) -> Option<Step> {
-    let mut used = Vec::new();
+    let (mut used, mut sources) = (Vec::new(), Vec::new());
     for c in 0..g.values().len() {
         let m = g.cell(c);
-        if g.value(c) != 0 || m.count_ones() < 2 || !fresh(c) {
+        if g.value(c) != 0 || m.count_ones() < 2 {
             continue;
         }
-        let sources: Vec<(usize, u8)> = digits(m).map(|d| (c, d)).collect();
+        sources.clear();
+        sources.extend(digits(m).map(|d| (c, d)));
         used.clear();
-        let elims = links.common(g, &sources, &mut used);
+        let mut by_house = false;
+        let elims = links.common(g, &sources, &mut used, &mut by_house);
         if elims.is_empty() {
             continue;
         }
@@ -244,10 +245,10 @@ pub(crate) fn cell_where(
         if cx.text {
             let held: Vec<String> = digits(m).map(|d| cx.sym(d).to_string()).collect();
             st.text = format!(
-                "Cell and rule: {} holds {}, and each of them rules out what follows ({}): {}.",
+                "Cell and rule: {} holds {}; whichever it is, {}, {}.",
                 cx.cell(c),
                 or_join(&held),
-                links.rule_names(&used),
+                links.through(&used, by_house),
                 cx.losses(&st.eliminations)
             );
         }
@@ -259,9 +260,15 @@ pub(crate) fn cell_where(
 fn step(t: Technique, sources: &[(usize, u8)], used: &[u32], elims: Vec<Candidate>) -> Step {
     let mut st = Step::new(t);
     st.pattern = sources.iter().map(|&(c, d)| Candidate::new(c, d)).collect();
-    st.cells = sources.iter().map(|&(c, _)| c).collect();
-    st.cells.dedup();
-    st.cells.extend(elims.iter().map(|e| e.cell));
+    for c in sources
+        .iter()
+        .map(|&(c, _)| c)
+        .chain(elims.iter().map(|e| e.cell))
+    {
+        if !st.cells.contains(&c) {
+            st.cells.push(c);
+        }
+    }
     st.rule = used.first().map(|&r| r as usize);
     st.eliminations = elims;
     st
@@ -315,21 +322,35 @@ mod tests {
         got.sort();
         let want = [(1, 4), (1, 6), (9, 4), (9, 6)].map(|(c, d)| Candidate::new(c, d));
         assert_eq!(got, want);
-        assert!(
-            st.text
-                .starts_with("House and rule: in box 1, 5 can only go in r1c1 or r2c2")
+        assert_eq!(
+            st.text,
+            "House and rule: in box 1, 5 can only go in r1c1 or r2c2; whichever it is, \
+             through non-consecutive, r1c2 loses 4 and 6, and r2c1 loses 4 and 6."
         );
-        assert!(st.text.contains("non-consecutive"), "{}", st.text);
-        assert!(st.text.contains("r1c2 loses 4 and 6"), "{}", st.text);
         // Pointing alone says nothing here: without the rule, no step.
         let plain = RuleLinks {
             n: 9,
             names: Vec::new(),
-            start: vec![0; 82 * 9],
+            start: vec![0; 81 * 9 + 1],
             to: Vec::new(),
             rule: Vec::new(),
         };
         assert!(house(&g, &ctx(&houses), &plain).is_none());
+    }
+
+    #[test]
+    fn a_place_of_the_symbol_loses_what_the_other_places_rule_out() {
+        // Row 1's 5 only in r1c1 and r1c2, side by side: whichever holds
+        // it, neither is 4 or 6 (one is 5, the other its neighbour).
+        let mut g = classic("");
+        let houses = g.houses().clone();
+        only(&mut g, 5, &[0, 1], 0..9);
+        let st = house(&g, &ctx(&houses), &non_consecutive()).expect("a step");
+        assert_eq!(st.houses, [0], "row 1");
+        let mut got = st.eliminations.clone();
+        got.sort();
+        let want = [(0, 4), (0, 6), (1, 4), (1, 6)].map(|(c, d)| Candidate::new(c, d));
+        assert_eq!(got, want);
     }
 
     #[test]
@@ -348,7 +369,8 @@ mod tests {
         assert_eq!(got, want);
         assert_eq!(st.pattern, [Candidate::new(40, 4), Candidate::new(40, 6)]);
         assert!(
-            st.text.starts_with("Cell and rule: r5c5 holds 4 or 6"),
+            st.text
+                .starts_with("Cell and rule: r5c5 holds 4 or 6; whichever it is, through non"),
             "{}",
             st.text
         );

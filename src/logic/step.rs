@@ -61,12 +61,12 @@ pub enum Technique {
     /// variant rule's links between two cells (at least one).
     RuleHouse,
     NakedPair,
-    /// A cell's candidates all rule out a candidate of another cell,
-    /// through the variant rules' links.
-    RuleCell,
     /// The 45 rule gives several cells a sum: the fillings that make it
     /// leave their candidates.
     InniesSum,
+    /// A cell's candidates all rule out a candidate of another cell,
+    /// through the variant rules' links.
+    RuleCell,
     /// The cages inside a house share out its symbols: a combination that
     /// leaves the others no disjoint choice is out.
     CageClash,

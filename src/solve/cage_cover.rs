@@ -50,7 +50,9 @@ pub const MAX_COMBINATIONS: u64 = 20_000;
 /// The cages of a puzzle (its own, then derived ones) and their combinations.
 #[derive(Clone, Debug, Default)]
 pub(super) struct CageRules {
-    /// The puzzle's cages first, then the derived ones.
+    /// The puzzle's cages first, then the derived ones, then the sets of
+    /// [`CageRules::with_sets`] (sum 0, which only their combinations
+    /// give a meaning).
     pub cages: Vec<Cage>,
     /// How many of `cages` are the puzzle's own.
     pub own: usize,

@@ -345,10 +345,13 @@ impl RuleSet {
         group.dedup();
         if as_group && group.len() > 1 {
             // Every run of as many consecutive symbols as the line has
-            // distinct cells.
+            // distinct cells (none when it has more cells than symbols,
+            // which `check_rules` refuses).
             let len = group.len();
-            let run = full_mask(len);
-            let runs = (0..=self.n - len).map(|lo| run << lo).collect();
+            let run = full_mask(len.min(self.n));
+            let runs = (0..(self.n + 1).saturating_sub(len))
+                .map(|lo| run << lo)
+                .collect();
             self.sets.push((group.clone(), runs));
             self.groups.push(group);
         }
