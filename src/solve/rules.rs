@@ -1467,6 +1467,48 @@ mod tests {
         );
     }
 
+    /// Renban lines on other sizes than 9 (4x4 to 12x12, where the runs
+    /// are fewer or more): counts as a filtered plain search.
+    #[test]
+    fn renban_counts_hold_on_every_square_size() {
+        use crate::solve::generate::full_grid;
+        let mut rng = Rng::new(46);
+        let mut checked = 0;
+        for (name, givens) in [("4x4", 2), ("6x6", 12), ("8x8", 30), ("12x12", 100)] {
+            let layout = Arc::new(Layout::named(name).unwrap());
+            let (n, cells) = (layout.size() as u32, layout.cell_count() as u32);
+            let mut plain = SudokuSolver::new(layout.clone());
+            for round in 0..8 {
+                let full = full_grid(&mut plain, round);
+                let mut values = vec![0u8; full.len()];
+                for _ in 0..givens {
+                    let c = rng.below(cells) as usize;
+                    values[c] = full[c];
+                }
+                let all = plain.solve(&values, 20_000, 20_000).unwrap();
+                if all.count >= 20_000 {
+                    continue;
+                }
+                // A line along a row from a random cell, as long as the
+                // row allows, up to 5 cells; kept by `full` or not.
+                let start = rng.below(cells);
+                let room = n - start % n;
+                let len = (2 + rng.below(4)).min(room);
+                let rules = vec![Rule::Renban((start..start + len).collect())];
+                let want = all
+                    .solutions
+                    .iter()
+                    .filter(|s| rules_hold(&layout, s, &rules))
+                    .count() as u64;
+                let mut solver = SudokuSolver::with_rules(layout.clone(), &[], &rules).unwrap();
+                let got = solver.solve(&values, 20_000, 0).unwrap();
+                assert_eq!(got.count, want, "{name}, round {round}: {rules:?}");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 24, "only {checked} cases checked");
+    }
+
     /// The solver with rules counts what the plain solver's solutions,
     /// filtered by the rules' own definitions, count: for each rule family
     /// alone and for mixes of them.
