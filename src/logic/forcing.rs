@@ -30,6 +30,7 @@ use super::cands::{Candidate, Candidates};
 use super::ctx::Ctx;
 use super::houses::{HouseIndex, bits};
 use super::killer::{self, Killer, MAX_SYMBOLS, Scratch, placed};
+use super::rule_links::RuleLinks;
 use super::step::{ChainNode, Step, Technique, length_bonus};
 use super::sums::Sums;
 use crate::grid::{Alphabet, Cage, Layout, Rule};
@@ -91,12 +92,9 @@ enum Over {
 
 /// The cages and variant rules as the chains follow them.
 struct Variant {
-    /// Each candidate's partners that a true candidate makes false:
-    /// `links[link_start[k]..link_start[k + 1]]`.
-    links: Vec<u32>,
-    link_start: Vec<u32>,
-    /// The rule of each link (the first, where several make it).
-    link_rule: Vec<u32>,
+    /// Each candidate's partners that a true candidate makes false, and
+    /// the rule of each link.
+    links: RuleLinks,
     /// How a sentence names each rule, then each cage; and the name of
     /// each check (an index into `names`).
     names: Vec<String>,
@@ -137,16 +135,11 @@ impl Variant {
     ) -> Option<Variant> {
         let (cells, n) = (layout.cell_count(), layout.size());
         let narrowing = RuleEliminations::new(layout, rules);
-        // Each candidate's partners, with the rule linking them.
-        let mut per: Vec<Vec<(u32, u32)>> = vec![Vec::new(); cells * n];
+        let links = RuleLinks::all(layout, &narrowing, rules);
         let mut checks = Vec::new();
         let mut names: Vec<String> = rules.iter().map(|r| r.describe(layout)).collect();
         let mut check_name = Vec::new();
         for (i, rule) in rules.iter().enumerate() {
-            narrowing.links(i, |a, x, b, ys| {
-                let to = &mut per[a as usize * n + x];
-                to.extend(bits(ys).map(|y| (b * n as u32 + y as u32, i as u32)));
-            });
             if narrowing.has_checks(i) {
                 let cs: Vec<usize> = rule.cells(layout).iter().map(|&c| c as usize).collect();
                 checks.push((Over::Rule(i), cs));
@@ -167,16 +160,9 @@ impl Variant {
                 checks.push((Over::Cage(cage.sum), cs));
             }
         }
-        if checks.is_empty() && per.iter().all(Vec::is_empty) {
+        if checks.is_empty() && links.is_empty() {
             return None;
         }
-        let mut link_rule = Vec::new();
-        let (links, link_start) = flatten(per.into_iter().map(|mut v| {
-            v.sort_unstable_by_key(|&(k, rule)| (k, rule));
-            v.dedup_by_key(|&mut (k, _)| k);
-            link_rule.extend(v.iter().map(|&(_, rule)| rule));
-            v.into_iter().map(|(k, _)| k).collect()
-        }));
         let mut by_cell: Vec<Vec<u32>> = vec![Vec::new(); cells];
         for (j, (_, cs)) in checks.iter().enumerate() {
             for &c in cs {
@@ -186,8 +172,6 @@ impl Variant {
         let (cell_checks, check_start) = flatten(by_cell);
         Some(Variant {
             links,
-            link_start,
-            link_rule,
             names,
             check_name,
             narrowing,
@@ -261,8 +245,7 @@ impl Variant {
     }
 
     fn links_of(&self, k: u32) -> &[u32] {
-        let k = k as usize;
-        &self.links[self.link_start[k] as usize..self.link_start[k + 1] as usize]
+        self.links.partners(k as usize)
     }
 
     /// No check to work out: on the grid a search starts from, every
@@ -920,13 +903,9 @@ impl Forcing {
                 if c == pc || (d == pd && houses.sees(c, pc)) {
                     continue;
                 }
-                let (s, e) = (
-                    v.link_start[cause as usize] as usize,
-                    v.link_start[cause as usize + 1] as usize,
-                );
-                match v.links[s..e].binary_search(&(k as u32)) {
-                    Ok(i) => v.link_rule[s + i],
-                    Err(_) => continue,
+                match v.links.rule_between(cause as usize, k) {
+                    Some(rule) => rule,
+                    None => continue,
                 }
             };
             if !out.contains(&name) {

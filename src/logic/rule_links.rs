@@ -51,6 +51,13 @@ enum By {
 impl RuleLinks {
     /// `None` when no rule links two cells.
     pub fn new(layout: &Layout, narrowing: &RuleEliminations, rules: &[Rule]) -> Option<RuleLinks> {
+        let links = RuleLinks::all(layout, narrowing, rules);
+        (!links.to.is_empty()).then_some(links)
+    }
+
+    /// The links of `rules`, none when no rule links two cells (the
+    /// forcing chains follow them beside the houses).
+    pub fn all(layout: &Layout, narrowing: &RuleEliminations, rules: &[Rule]) -> RuleLinks {
         let n = layout.size();
         let mut per: Vec<Vec<(u32, u32)>> = vec![Vec::new(); layout.cell_count() * n];
         for i in 0..rules.len() {
@@ -58,9 +65,6 @@ impl RuleLinks {
                 let to = &mut per[a as usize * n + x];
                 to.extend(digits(ys).map(|y| (b * n as u32 + y as u32 - 1, i as u32)));
             });
-        }
-        if per.iter().all(Vec::is_empty) {
-            return None;
         }
         let mut links = RuleLinks {
             n,
@@ -76,7 +80,28 @@ impl RuleLinks {
             links.rule.extend(v.iter().map(|&(_, r)| r));
             links.start.push(links.to.len() as u32);
         }
-        Some(links)
+        links
+    }
+
+    /// Whether no rule links two cells.
+    pub fn is_empty(&self) -> bool {
+        self.to.is_empty()
+    }
+
+    /// The candidates candidate `k` (`cell * n + symbol - 1`) rules out,
+    /// sorted.
+    pub fn partners(&self, k: usize) -> &[u32] {
+        &self.to[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+
+    /// The rule by which candidate `k` rules out candidate `j`, if one
+    /// does (the first in the puzzle's order, where several do).
+    pub fn rule_between(&self, k: usize, j: usize) -> Option<u32> {
+        let from = self.start[k] as usize;
+        self.partners(k)
+            .binary_search(&(j as u32))
+            .ok()
+            .map(|i| self.rule[from + i])
     }
 
     /// `through non-consecutive and the houses`: the rules a step's links
@@ -102,9 +127,9 @@ impl RuleLinks {
         format!("through {}", join_and(&names))
     }
 
-    fn range(&self, cell: usize, d: u8) -> std::ops::Range<usize> {
-        let k = cell * self.n + d as usize - 1;
-        self.start[k] as usize..self.start[k + 1] as usize
+    /// The index of symbol `d` (1-based) in `cell`.
+    fn index(&self, cell: usize, d: u8) -> usize {
+        cell * self.n + d as usize - 1
     }
 
     /// Whether `d` in `cell` rules out `y` in `other`, and how: the cell
@@ -116,12 +141,8 @@ impl RuleLinks {
         if y == d && g.houses().sees(cell, other) {
             return Some(By::House);
         }
-        let r = self.range(cell, d);
-        let k = (other * self.n + y as usize - 1) as u32;
-        self.to[r.clone()]
-            .binary_search(&k)
-            .ok()
-            .map(|i| By::Rule(self.rule[r.start + i]))
+        self.rule_between(self.index(cell, d), self.index(other, y))
+            .map(By::Rule)
     }
 
     /// What every candidate `(c, d)` of `sources` rules out, through a rule
@@ -142,7 +163,8 @@ impl RuleLinks {
         };
         // Whatever all rule out, the first does: by a rule, by a house for
         // its own symbol, or in its own cell.
-        let by_rule = self.to[self.range(c0, d0)]
+        let by_rule = self
+            .partners(self.index(c0, d0))
             .iter()
             .map(|&k| (k as usize / self.n, (k as usize % self.n) as u8 + 1));
         let by_house = g.houses().peers(c0).iter().map(|&c| (c as usize, d0));
