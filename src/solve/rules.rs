@@ -1271,6 +1271,21 @@ mod tests {
     const LOOSE: &str =
         "...................98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 
+    /// The classic layout, [`LOOSE`]'s givens and every solution of them
+    /// (a few hundred).
+    fn loose() -> (Arc<Layout>, Vec<u8>, Outcome) {
+        let layout = Arc::new(Layout::classic());
+        let givens = values(LOOSE);
+        let mut plain = SudokuSolver::new(layout.clone());
+        let all = plain.solve(&givens, 100_000, 100_000).unwrap();
+        assert!(
+            all.count > 50 && all.count < 100_000,
+            "{} solutions",
+            all.count
+        );
+        (layout, givens, all)
+    }
+
     fn values(s: &str) -> Vec<u8> {
         s.bytes()
             .map(|b| if b == b'.' { 0 } else { b - b'0' })
@@ -1389,10 +1404,7 @@ mod tests {
     #[test]
     fn renban_counts_match_a_filtered_plain_search() {
         use crate::grid::Cage;
-        let layout = Arc::new(Layout::classic());
-        let givens = values(LOOSE);
-        let mut plain = SudokuSolver::new(layout.clone());
-        let all = plain.solve(&givens, 100_000, 100_000).unwrap();
+        let (layout, givens, all) = loose();
         let mut rng = Rng::new(45);
         let (mut checked, mut several) = (0, 0);
         for round in 0..60 {
@@ -1514,15 +1526,7 @@ mod tests {
     /// alone and for mixes of them.
     #[test]
     fn rule_counts_match_a_filtered_plain_search() {
-        let layout = Arc::new(Layout::classic());
-        let givens = values(LOOSE);
-        let mut plain = SudokuSolver::new(layout.clone());
-        let all = plain.solve(&givens, 100_000, 100_000).unwrap();
-        assert!(
-            all.count > 50 && all.count < 100_000,
-            "{} solutions",
-            all.count
-        );
+        let (layout, givens, all) = loose();
         let mut rng = Rng::new(41);
         let mut checked = 0;
         for round in 0..3 {
