@@ -14,6 +14,14 @@
 //! same: marks are never givens. The other choices are those of the same
 //! seed without marks.
 //!
+//! With `--rules`, each screen is a classic variant puzzle made from the
+//! seed (`sudoku_lens::solve::generate::variant`) whose rules the page
+//! draws: diagonals (a thin coloured line corner to corner), kropki dots
+//! (filled in the digits' ink, or hollow: a ring around the grid's colour)
+//! or X and V (letters on a patch of the grid's colour that breaks the
+//! line), in the same themes, fonts and windows; the `.txt` holds the
+//! rules too.
+//!
 //! Writes `DST/app-NNN.png` (or `.jpg`) with `app-NNN.txt`, the puzzle as
 //! `sudoku-lens eval DST` expects it beside each image. Everything follows
 //! from the seed (default 1): a rerun writes the same files. Keep DST
@@ -25,12 +33,12 @@ use std::sync::Arc;
 
 use ab_glyph::FontVec;
 use image::{Rgb, RgbImage};
-use sudoku_lens::grid::{Layout, Puzzle};
+use sudoku_lens::grid::{Layout, Puzzle, Rule};
 use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{full_grid, thin};
 use sudoku_lens_tools::repo_root;
-use sudoku_lens_tools::samples::draw::{Colour, fill, glyph_centred, text};
+use sudoku_lens_tools::samples::draw::{Colour, blend, fill, glyph_centred, text};
 use sudoku_lens_tools::samples::pattern::shuffled_pattern;
 use sudoku_lens_tools::samples::photo::save_jpeg;
 
@@ -120,8 +128,24 @@ fn fail(message: String) -> ! {
     exit(2)
 }
 
+/// The rule families `--rules` draws, by the variant generator's names.
+const RULE_FAMILIES: &[&str] = &["diagonals", "kropki", "xv"];
+
+/// The diagonals' colour: a light blue, as web players draw them.
+const DIAGONAL: Colour = [60, 170, 220];
+
+/// The width of a diagonal, in cells.
+const DIAGONAL_WIDTH: (f32, f32) = (0.02, 0.04);
+
+/// A kropki dot's radius, in cells, and a hollow dot's ring's width.
+const DOT_RADIUS: (f32, f32) = (0.1, 0.16);
+const RING_WIDTH: (f32, f32) = (0.02, 0.035);
+
+/// The height of the letters X and V, in cells.
+const LETTER_HEIGHT: (f32, f32) = (0.22, 0.3);
+
 fn main() {
-    let (seed, count, marks, dst) = parse_args();
+    let (seed, count, marks, rules, dst) = parse_args();
     std::fs::create_dir_all(&dst)
         .unwrap_or_else(|e| fail(format!("cannot create {}: {e}", dst.display())));
     let root = repo_root();
@@ -136,9 +160,21 @@ fn main() {
         .collect();
     for i in 0..count {
         let mut rng = Rng::new(seed.wrapping_mul(1_000_003).wrapping_add(i as u64));
-        let screen = Screen::pick(&mut rng);
-        let puzzle = screen.puzzle(rng.next_u64());
+        let mut screen = Screen::pick(&mut rng);
+        let family = rules.then(|| RULE_FAMILIES[rng.below(RULE_FAMILIES.len() as u32) as usize]);
+        let puzzle = match family {
+            Some(f) => {
+                screen.layout = Arc::new(Layout::classic());
+                sudoku_lens::solve::generate::variant(f, rng.next_u64())
+                    .unwrap_or_else(|e| fail(e))
+                    .puzzle
+            }
+            None => screen.puzzle(rng.next_u64()),
+        };
         let (mut img, place) = screen.draw(&puzzle, &fonts[screen.font], &mut rng);
+        if family.is_some() {
+            screen.draw_rules(&mut img, &puzzle, &fonts[screen.font], place, &mut rng);
+        }
         if marks {
             // A generator of its own: the screen's other choices stay
             // those of the seed without marks.
@@ -164,15 +200,18 @@ fn main() {
         }
         std::fs::write(dst.join(format!("{name}.txt")), puzzle.to_text())
             .unwrap_or_else(|e| fail(format!("cannot write {name}.txt: {e}")));
-        println!("{name}: {}", screen.describe());
+        match family {
+            Some(f) => println!("{name}: {f}, {}", screen.describe()),
+            None => println!("{name}: {}", screen.describe()),
+        }
     }
 }
 
 /// Mixed into the seed of the marks' generator.
 const MARKS_SALT: u64 = 0x006d_6172_6b73;
 
-fn parse_args() -> (u64, usize, bool, PathBuf) {
-    let (mut seed, mut count, mut marks, mut dst) = (1u64, 40usize, false, None);
+fn parse_args() -> (u64, usize, bool, bool, PathBuf) {
+    let (mut seed, mut count, mut marks, mut rules, mut dst) = (1u64, 40usize, false, false, None);
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         let mut number = |flag: &str| -> u64 {
@@ -184,14 +223,15 @@ fn parse_args() -> (u64, usize, bool, PathBuf) {
             "--seed" => seed = number("--seed"),
             "--count" => count = number("--count") as usize,
             "--marks" => marks = true,
+            "--rules" => rules = true,
             _ if a.starts_with('-') => fail(format!("unknown option {a}")),
             _ => dst = Some(PathBuf::from(a)),
         }
     }
     let dst = dst.unwrap_or_else(|| {
-        fail("usage: make_app_screens [--seed N] [--count N] [--marks] DST".into())
+        fail("usage: make_app_screens [--seed N] [--count N] [--marks] [--rules] DST".into())
     });
-    (seed, count, marks, dst)
+    (seed, count, marks, rules, dst)
 }
 
 /// The grid's outer edge.
@@ -442,6 +482,63 @@ impl Screen {
         }
     }
 
+    /// The marks of the puzzle's rules over its grid drawn at
+    /// `(ox, oy, side)`: diagonals, kropki dots, X and V (other rules draw
+    /// nothing here).
+    fn draw_rules(
+        &self,
+        img: &mut RgbImage,
+        puzzle: &Puzzle,
+        font: &FontVec,
+        (ox, oy, side): (f32, f32, f32),
+        rng: &mut Rng,
+    ) {
+        let l = puzzle.layout();
+        let n = l.width() as f32;
+        let cell = side / n;
+        let t = self.theme;
+        let diagonal_width = (cell * rng.range(DIAGONAL_WIDTH.0, DIAGONAL_WIDTH.1)).max(1.0);
+        let radius = cell * rng.range(DOT_RADIUS.0, DOT_RADIUS.1);
+        let ring = (cell * rng.range(RING_WIDTH.0, RING_WIDTH.1)).max(1.2);
+        let letter = cell * rng.range(LETTER_HEIGHT.0, LETTER_HEIGHT.1);
+        // The midpoint of the edge between two neighbouring cells.
+        let midpoint = |[a, b]: [u32; 2]| {
+            let ((ra, ca), (rb, cb)) = (l.position(a as usize), l.position(b as usize));
+            (
+                ox + (ca + cb + 1) as f32 / 2.0 * cell,
+                oy + (ra + rb + 1) as f32 / 2.0 * cell,
+            )
+        };
+        for rule in puzzle.rules() {
+            match rule {
+                Rule::Diagonal(d) => {
+                    let (y0, y1) = match d {
+                        sudoku_lens::grid::Diagonal::Main => (oy, oy + side),
+                        sudoku_lens::grid::Diagonal::Anti => (oy + side, oy),
+                    };
+                    segment(img, (ox, y0), (ox + side, y1), diagonal_width, DIAGONAL);
+                }
+                Rule::Ratio { cells, .. } => {
+                    let (x, y) = midpoint(*cells);
+                    disc(img, (x, y), radius, t.digit);
+                }
+                Rule::Difference { cells, .. } => {
+                    let (x, y) = midpoint(*cells);
+                    disc(img, (x, y), radius, t.digit);
+                    disc(img, (x, y), radius - ring, t.grid);
+                }
+                Rule::Xv { cells, sum } => {
+                    let (x, y) = midpoint(*cells);
+                    let half = letter * 0.55;
+                    fill(img, x - half, y - half, x + half, y + half, t.grid);
+                    let ch = if *sum == 10 { 'X' } else { 'V' };
+                    glyph_centred(img, font, ch, x, y, letter, t.digit);
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// A row or two of buttons, one per symbol up to 9 and then a few
     /// actions, as apps put below the grid.
     fn draw_pad(&self, img: &mut RgbImage, font: &FontVec, top: f32, height: f32) {
@@ -507,5 +604,40 @@ fn line(
             oy + at + half,
             c,
         );
+    }
+}
+
+/// A straight line from `a` to `b`, `width` pixels wide, its edges
+/// smoothed.
+fn segment(img: &mut RgbImage, a: (f32, f32), b: (f32, f32), width: f32, c: Colour) {
+    let half = width / 2.0;
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    let (x0, x1) = (a.0.min(b.0) - half - 1.0, a.0.max(b.0) + half + 1.0);
+    let (y0, y1) = (a.1.min(b.1) - half - 1.0, a.1.max(b.1) + half + 1.0);
+    for y in y0.floor() as i64..=y1.ceil() as i64 {
+        for x in x0.floor() as i64..=x1.ceil() as i64 {
+            let (px, py) = (x as f32 - a.0, y as f32 - a.1);
+            let t = ((px * dx + py * dy) / len2).clamp(0.0, 1.0);
+            let d = (px - t * dx).hypot(py - t * dy);
+            let cover = (half + 0.5 - d).clamp(0.0, 1.0);
+            if cover > 0.0 {
+                blend(img, x, y, c, cover);
+            }
+        }
+    }
+}
+
+/// A filled disc of `radius` pixels about `centre`, its edge smoothed.
+fn disc(img: &mut RgbImage, (cx, cy): (f32, f32), radius: f32, c: Colour) {
+    let r = radius.ceil() as i64 + 1;
+    for y in cy.floor() as i64 - r..=cy.ceil() as i64 + r {
+        for x in cx.floor() as i64 - r..=cx.ceil() as i64 + r {
+            let d = (x as f32 - cx).hypot(y as f32 - cy);
+            let cover = (radius + 0.5 - d).clamp(0.0, 1.0);
+            if cover > 0.0 {
+                blend(img, x, y, c, cover);
+            }
+        }
     }
 }
