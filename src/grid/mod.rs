@@ -26,8 +26,9 @@ pub use layout::{Conflict, House, HouseKind, Layout, LayoutError, MAX_SIZE};
 pub use parse_error::ParseError;
 pub use puzzle::{Alphabet, Format, Puzzle, RULES_MARKER, cage_label};
 pub use rules::{
-    Diagonal, Direction, Mark, Place, RULE_WORDS, Rule, RuleError, box_parts, check_rules,
-    default_gap, diagonal_cells, disjoint_groups, marks_pair, orthogonal, parse_place, ray,
-    rule_holds_among, rules_hold, sandwich_cells, touching, windoku_windows,
+    Diagonal, Direction, GRID_RULE_WORDS, Mark, Place, RULE_WORDS, Rule, RuleError, box_parts,
+    check_rules, default_gap, diagonal_cells, disjoint_groups, marks_pair, orthogonal,
+    parse_grid_rules, parse_place, ray, rule_holds_among, rules_hold, sandwich_cells, touching,
+    windoku_windows,
 };
 pub use text::{BatchLines, Document, Entry};

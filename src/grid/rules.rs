@@ -153,6 +153,60 @@ pub enum Rule {
     Sandwich { clue: Place, sum: u32 },
 }
 
+/// The words of the rules over a whole grid, which name no cell: what a
+/// person can give before the grid is read (`read --rules`).
+pub const GRID_RULE_WORDS: &str = "diagonals, diagonal+, diagonal-, disjoint, antiknight, antiking, nonconsecutive, \
+     allgiven white|black|xv";
+
+/// Rules over the whole grid from a comma-separated list of the text
+/// form's words (`diagonal+, antiking`; `diagonals` is both diagonals),
+/// for any layout. A rule that names cells, or a word that is no rule,
+/// is an error naming the item and its place in the list.
+pub fn parse_grid_rules(list: &str) -> Result<Vec<Rule>, String> {
+    let mut rules = Vec::new();
+    for (i, item) in list.split(',').enumerate() {
+        let item = item.trim();
+        let at = || format!("rule {} (`{item}`)", i + 1);
+        let parsed = if item.eq_ignore_ascii_case("diagonals") {
+            vec![
+                Rule::Diagonal(Diagonal::Main),
+                Rule::Diagonal(Diagonal::Anti),
+            ]
+        } else {
+            Rule::parse(item, &Layout::classic()).map_err(|(_, msg)| format!("{}: {msg}", at()))?
+        };
+        if parsed.is_empty() {
+            return Err(format!(
+                "rule {} is empty: expected one of {GRID_RULE_WORDS}",
+                i + 1
+            ));
+        }
+        for rule in parsed {
+            let whole_grid = matches!(
+                rule,
+                Rule::Diagonal(_)
+                    | Rule::DisjointGroups
+                    | Rule::AntiKnight
+                    | Rule::AntiKing
+                    | Rule::NonConsecutive
+                    | Rule::AllGiven(_)
+            );
+            if !whole_grid {
+                return Err(format!(
+                    "{}: a {} names cells, which are not known before the grid is read; \
+                     expected one of {GRID_RULE_WORDS}",
+                    at(),
+                    rule.name()
+                ));
+            }
+            if !rules.contains(&rule) {
+                rules.push(rule);
+            }
+        }
+    }
+    Ok(rules)
+}
+
 /// A problem with a puzzle's rules, found before any search.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]
@@ -1213,6 +1267,31 @@ fn check_arrow(n: u32, circle: &[u32], line: &[u32]) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn grid_rules_are_read_from_a_list_and_rules_with_cells_are_refused() {
+        assert_eq!(
+            parse_grid_rules("antiking, diagonals,diagonal+").unwrap(),
+            vec![
+                Rule::AntiKing,
+                Rule::Diagonal(Diagonal::Main),
+                Rule::Diagonal(Diagonal::Anti),
+            ]
+        );
+        assert_eq!(
+            parse_grid_rules("allgiven white").unwrap(),
+            vec![Rule::AllGiven(Mark::Difference)]
+        );
+        let e = parse_grid_rules("antiking,thermo r1c1 r1c2").unwrap_err();
+        assert!(
+            e.starts_with("rule 2 (`thermo r1c1 r1c2`): a thermometer names cells"),
+            "{e}"
+        );
+        let e = parse_grid_rules("antiking,,").unwrap_err();
+        assert!(e.starts_with("rule 2 is empty"), "{e}");
+        let e = parse_grid_rules("kings").unwrap_err();
+        assert!(e.starts_with("rule 1 (`kings`)"), "{e}");
+    }
     use super::*;
 
     fn parse1(line: &str) -> Rule {
