@@ -5,7 +5,10 @@
 //! pad below); `marks-S-NNN.png` is `app-NNN` of the same tool with
 //! `--seed S --marks` (candidate marks in most empty cells);
 //! `dark-page-6x6-*.png` are drawn by `draw-6x6.sh` beside them (a white
-//! 6x6 on a dark page whose frame the page joins).
+//! 6x6 on a dark page whose frame the page joins). `rules-*.png` are drawn
+//! by the same tool with `--seed 5 --rules` (`rules-diagonals-dark` is its
+//! `app-006`, `-light` `app-008`, `rules-kropki` `app-049`, `rules-xv`
+//! `app-016`): classic variants whose rules the page draws.
 
 use std::path::Path;
 
@@ -63,4 +66,69 @@ fn candidate_marks_are_never_read_as_givens() {
     // them on this 8 x 8 and six on this classic were read as given 5s.
     reads_as_its_text("marks-11-024");
     reads_as_its_text("marks-12-034");
+}
+
+/// The puzzle in `name.txt` beside `name.png`, and the reading of the
+/// image: givens and rules.
+fn read_rules_screen(name: &str) -> (sudoku_lens::grid::Puzzle, sudoku_lens::grid::Puzzle) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/app-screens");
+    let text = std::fs::read_to_string(dir.join(format!("{name}.txt"))).expect("expected reading");
+    let Ok(Document::Single(expected)) = parse(&text, name, None) else {
+        panic!("{name}.txt holds one puzzle");
+    };
+    let reading =
+        read_path(&dir.join(format!("{name}.png")), None).unwrap_or_else(|e| panic!("{name}: {e}"));
+    (expected, reading.puzzle)
+}
+
+/// A rule's text with its cells in order: `white r2c3 r2c2` and `white
+/// r2c2 r2c3` are one dot.
+fn rule_key(puzzle: &sudoku_lens::grid::Puzzle, rule: &sudoku_lens::grid::Rule) -> String {
+    let text = rule.to_text(puzzle.layout());
+    let mut words: Vec<&str> = text.split_whitespace().collect();
+    words[1..].sort_unstable();
+    words.join(" ")
+}
+
+fn rule_keys(puzzle: &sudoku_lens::grid::Puzzle) -> std::collections::BTreeSet<String> {
+    puzzle.rules().iter().map(|r| rule_key(puzzle, r)).collect()
+}
+
+#[test]
+fn diagonals_are_read_on_light_and_dark_screens() {
+    for name in ["rules-diagonals-light", "rules-diagonals-dark"] {
+        let (expected, read) = read_rules_screen(name);
+        assert_eq!(read.values(), expected.values(), "{name}: the givens");
+        assert_eq!(rule_keys(&read), rule_keys(&expected), "{name}: the rules");
+    }
+}
+
+#[test]
+fn kropki_dots_are_read_filled_and_hollow() {
+    let (expected, read) = read_rules_screen("rules-kropki");
+    assert_eq!(read.values(), expected.values(), "the givens");
+    let keys = rule_keys(&expected);
+    assert!(keys.iter().any(|k| k.starts_with("white")));
+    assert!(keys.iter().any(|k| k.starts_with("black")));
+    assert_eq!(rule_keys(&read), keys, "the dots");
+}
+
+#[test]
+fn x_and_v_read_are_on_the_page() {
+    // Not every letter is read on this page (see docs/reader.md), but
+    // none is read where the page has none, and most are read.
+    let (expected, read) = read_rules_screen("rules-xv");
+    assert_eq!(read.values(), expected.values(), "the givens");
+    let (truth, got) = (rule_keys(&expected), rule_keys(&read));
+    let wrong: Vec<&String> = got.difference(&truth).collect();
+    assert!(
+        wrong.is_empty(),
+        "letters the page does not have: {wrong:?}"
+    );
+    assert!(
+        got.len() * 2 >= truth.len(),
+        "{} of {} letters read",
+        got.len(),
+        truth.len()
+    );
 }

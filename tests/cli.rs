@@ -509,3 +509,32 @@ fn killer_mistakes_name_file_line_and_column() {
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     assert!(stdout(&o).starts_with("1234\n"), "{}", stdout(&o));
 }
+
+#[test]
+fn read_takes_rules_the_page_does_not_draw_and_refuses_rules_with_cells() {
+    let image = images().join("classic-screen-light.png");
+    let o = bin()
+        .args(["read", "--json", "--rules", "antiking, diagonals"])
+        .arg(&image)
+        .output()
+        .expect("the binary runs");
+    let json: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
+    assert_eq!(
+        json["rules"],
+        serde_json::json!(["antiking", "diagonal-", "diagonal+"]),
+        "{}",
+        stderr(&o)
+    );
+    let o = bin()
+        .args(["read", "--rules", "antiking,thermo r1c1 r1c2"])
+        .arg(&image)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("rule 2 (`thermo r1c1 r1c2`): a thermometer names cells"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -331,6 +331,7 @@ fn in_colour(image: &image::DynamicImage, regions: Regions) -> ReadOptions<'_> {
     ReadOptions {
         colour: Some(image),
         regions,
+        ..ReadOptions::default()
     }
 }
 

@@ -161,6 +161,12 @@ pub enum Command {
         /// The page of each PDF to read (from 1).
         #[arg(long, value_name = "N", default_value_t = 1, value_parser = parse_page)]
         page: usize,
+        /// Rules the puzzle has besides those its page draws, which the
+        /// solver's check of the reading holds: a comma-separated list of
+        /// diagonals, diagonal+, diagonal-, disjoint, antiknight, antiking,
+        /// nonconsecutive, allgiven white|black|xv (e.g. `antiking,diagonals`).
+        #[arg(long, value_name = "LIST", value_parser = parse_rules_list)]
+        rules: Option<GridRules>,
     },
     /// Read every image of a folder that has ground truth beside it (NAME.dat
     /// or NAME.txt) and report how much was read right.
@@ -336,6 +342,14 @@ fn parse_layout(name: &str) -> Result<Layout, String> {
     Layout::named(name).map_err(|e| e.to_string())
 }
 
+/// `--rules`: rules over the whole grid.
+#[derive(Clone, Debug)]
+pub(crate) struct GridRules(Vec<sudoku_lens::grid::Rule>);
+
+fn parse_rules_list(list: &str) -> Result<GridRules, String> {
+    sudoku_lens::grid::parse_grid_rules(list).map(GridRules)
+}
+
 /// `--page`: a page number, from 1.
 fn parse_page(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -429,6 +443,7 @@ pub fn run(command: Command) -> Result<Status, String> {
             layout,
             debug,
             page,
+            rules,
         } => read::run(
             &images,
             json,
@@ -436,6 +451,7 @@ pub fn run(command: Command) -> Result<Status, String> {
             layout.0.as_ref(),
             debug.as_deref(),
             page,
+            rules.as_ref().map_or(&[], |r| &r.0),
         ),
         Command::Eval {
             dir,

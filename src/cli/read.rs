@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::json;
 use sudoku_lens::check::Unsure;
-use sudoku_lens::grid::{Layout, Progress};
+use sudoku_lens::grid::{Layout, Progress, Rule};
 use sudoku_lens::logic::HouseIndex;
 use sudoku_lens::vision::cells::entries::unsure_cells;
 use sudoku_lens::vision::debug::write_debug;
 use sudoku_lens::vision::locate::CELL_CROP_SIZE;
-use sudoku_lens::vision::read::{Colour, ImageReading, Reading, read_image_page};
+use sudoku_lens::vision::read::{Colour, ImageReading, Reading, read_image_page_with};
 use sudoku_lens::vision::verify::CheckOutcome;
 
 use super::Status;
@@ -23,10 +23,11 @@ pub fn run(
     layout: Option<&Layout>,
     debug: Option<&Path>,
     page: usize,
+    rules: &[Rule],
 ) -> Result<Status, String> {
     let results: Vec<Result<Reading, String>> = images
         .par_iter()
-        .map(|path| read_one(path, page, layout, debug))
+        .map(|path| read_one(path, page, layout, debug, rules))
         .collect();
     let mut out = BufWriter::new(io::stdout().lock());
     let mut status = Status::Solved;
@@ -77,13 +78,14 @@ fn read_one(
     page: usize,
     layout: Option<&Layout>,
     debug: Option<&Path>,
+    rules: &[Rule],
 ) -> Result<Reading, String> {
     let ImageReading {
         grey,
         reading: result,
         trace,
         ..
-    } = read_image_page(path, page, layout, Colour::Drop).map_err(|e| e.to_string())?;
+    } = read_image_page_with(path, page, layout, Colour::Drop, rules).map_err(|e| e.to_string())?;
     if let Some(dir) = debug {
         let stem = path
             .file_stem()
@@ -220,6 +222,9 @@ pub(super) fn reading_json(path: &Path, r: &Reading) -> serde_json::Value {
     }
     if !r.puzzle.cages().is_empty() {
         obj["cages"] = sudoku_lens::grid::json::cages_json(&r.puzzle);
+    }
+    if !r.puzzle.rules().is_empty() {
+        obj["rules"] = sudoku_lens::grid::json::rules_json(&r.puzzle);
     }
     if r.jigsaw.as_ref().is_some_and(|j| j.layout.is_none()) {
         obj["regions_unsure"] = json!(true);

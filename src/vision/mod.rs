@@ -24,7 +24,8 @@
 //!   classified ([`marks::borders`]); a killer's cages and sums read on top
 //!   of them and checked with the solver ([`marks::killer`]); a jigsaw's
 //!   regions from the weight of the grid's inner lines ([`marks::jigsaw`])
-//!   or from the regions' fill colours ([`marks::fills`]).
+//!   or from the regions' fill colours ([`marks::fills`]); the variant rules
+//!   a page draws: diagonals, kropki dots, X and V ([`marks::variant`]).
 //! - [`verify`]: the solver's check of a reading, trying the runner-up
 //!   readings of the least confident cells when the puzzle has no single
 //!   solution.

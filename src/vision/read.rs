@@ -23,10 +23,11 @@ use super::locate::{
 use super::marks::fills::fill_regions;
 use super::marks::jigsaw::{JigsawReading, read_jigsaw, read_regions};
 use super::marks::killer::{KillerReading, clear_outlines, clear_sums, read_killer};
+use super::marks::variant::{RulesReading, read_rules};
 use super::page::load::{LoadError, load_bytes, load_path_page, to_grey};
 use super::page::num::median_of;
 use super::verify::{self, CheckOutcome, check_solved};
-use crate::grid::{Alphabet, Entries, Layout, Puzzle};
+use crate::grid::{Alphabet, Entries, Layout, Puzzle, Rule, check_rules};
 use crate::solve::{Budget, solve_within};
 
 /// A 16x16 grid may be written `1`-`9`, `A`-`G` or in hexadecimal `0`-`F`:
@@ -36,6 +37,11 @@ use crate::solve::{Budget, solve_within};
 /// (none), the first (`1`-`9`, `A`-`G`). A full 16x16 grid holds sixteen of
 /// either, its givens several.
 pub const ALPHABET_SURE: f32 = UNCERTAIN_BELOW;
+
+/// How many of the least sure rules read from a page are each left out in
+/// turn when the puzzle with all of them has no single solution, before
+/// all of them are.
+pub const RULE_TRIALS: usize = 3;
 
 /// A puzzle read from an image.
 #[derive(Clone, Debug)]
@@ -82,6 +88,10 @@ pub struct Reading {
     /// regions of the right size within the repair's bounds): the puzzle
     /// keeps the located layout, and its regions are unsure.
     pub jigsaw: Option<JigsawReading>,
+    /// The variant rules read from the page's marks (diagonals, edge
+    /// marks), with how sure each is. The puzzle's rules are these and the
+    /// ones the reading was given ([`ReadOptions::rules`]).
+    pub rules: RulesReading,
 }
 
 /// An image decoded once, and what was read from it.
@@ -135,6 +145,10 @@ pub struct ReadOptions<'a> {
     pub colour: Option<&'a DynamicImage>,
     /// Who decides a square grid's boxes.
     pub regions: Regions,
+    /// Variant rules the puzzle has besides those its page draws: the
+    /// ones no mark shows (anti-king, non-consecutive), or a drawn one the
+    /// person names. The solver's check holds them.
+    pub rules: &'a [Rule],
 }
 
 /// Reads the puzzle in the image file at `path`: decodes it (once), makes
@@ -158,6 +172,18 @@ pub fn read_image_page(
     layout: Option<&Layout>,
     colour: Colour,
 ) -> Result<ImageReading, LoadError> {
+    read_image_page_with(path, page, layout, colour, &[])
+}
+
+/// [`read_image_page`] of a puzzle with the variant `rules` besides those
+/// its page draws (see [`ReadOptions::rules`]).
+pub fn read_image_page_with(
+    path: &Path,
+    page: usize,
+    layout: Option<&Layout>,
+    colour: Colour,
+    rules: &[Rule],
+) -> Result<ImageReading, LoadError> {
     // The model is parsed while the image decodes.
     let (image, _) = rayon::join(|| load_path_page(path, page), Model::load_bundled);
     Ok(read_decoded(
@@ -165,6 +191,7 @@ pub fn read_image_page(
         &path.display().to_string(),
         layout,
         colour,
+        rules,
     ))
 }
 
@@ -177,7 +204,7 @@ pub fn read_image_bytes(
     colour: Colour,
 ) -> Result<ImageReading, LoadError> {
     let (image, _) = rayon::join(|| load_bytes(bytes, name), Model::load_bundled);
-    Ok(read_decoded(image?, name, layout, colour))
+    Ok(read_decoded(image?, name, layout, colour, &[]))
 }
 
 fn read_decoded(
@@ -185,6 +212,7 @@ fn read_decoded(
     name: &str,
     layout: Option<&Layout>,
     colour: Colour,
+    rules: &[Rule],
 ) -> ImageReading {
     let grey = to_grey(&image);
     // The colour pixels live on through the reading (the ink colours of
@@ -192,6 +220,7 @@ fn read_decoded(
     // at once while the grey one is made anyway.
     let options = ReadOptions {
         colour: Some(&image),
+        rules,
         ..ReadOptions::default()
     };
     let (reading, trace) = read_grey_with(&grey, layout, options);
@@ -479,7 +508,11 @@ fn read_cells(
 
 /// [`read_located`] with the colour image and the boxes' rule of `options`.
 pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOptions<'_>) -> Reading {
-    let ReadOptions { colour, regions } = options;
+    let ReadOptions {
+        colour,
+        regions,
+        rules: given_rules,
+    } = options;
     let size = located.layout.size();
     let model = Model::for_size(size);
     let Page {
@@ -494,9 +527,38 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
     // Digits in a second ink colour are the player's: out of the givens
     // before anything is decided from them.
     let (mut values, mut taken, mut split) = split_inks(colour, &located, &cells);
+    // The rules the page draws, and those given: every check below holds
+    // them all.
+    let mut read = read_rules(grey, &located);
+    // A given rule the layout cannot have (a diagonal of a samurai) is
+    // left out.
+    let given: Vec<Rule> = given_rules
+        .iter()
+        .filter(|&r| check_rules(&located.layout, &values, std::slice::from_ref(r)).is_ok())
+        .cloned()
+        .collect();
+    let with_read = |read: &RulesReading| {
+        let mut rules = given.clone();
+        rules.extend(read.rules.iter().filter(|r| !given.contains(r)).cloned());
+        rules
+    };
+    let mut rules = with_read(&read);
     // A grid with cage outlines is a killer, checked with its cages; the
-    // classic check would only look for givens that are not there.
-    let killer = read_killer(grey, &located, &values);
+    // classic check would only look for givens that are not there. A
+    // killer that the rules read leave with no single solution is read
+    // again without them: a mark taken for a rule is likelier than a
+    // page of cages that the solver refutes.
+    let mut killer = read_killer(grey, &located, &values, &rules);
+    if !read.rules.is_empty()
+        && let Some(k) = &killer
+        && k.outcome == CheckOutcome::Unresolved
+        && let Some(plain) = read_killer(grey, &located, &values, &given)
+        && check_rank(&plain.outcome) > check_rank(&k.outcome)
+    {
+        killer = Some(plain);
+        read = RulesReading::default();
+        rules = given.clone();
+    }
     // Its sums and outlines are print beside a cell's digit, not part of
     // it: the cells are read again without them, and the inks split again
     // when that changed a digit.
@@ -522,7 +584,34 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
         located.layout = l;
     }
     let layout = Arc::new(located.layout.clone());
-    let (outcome, solved) = check_givens(&layout, &mut values, &cells, &taken, killer.as_ref());
+    let check = |rules: &[Rule], values: &mut [u8]| {
+        check_givens(&layout, rules, values, &cells, &taken, killer.as_ref())
+    };
+    let (mut outcome, mut solved) = check(&rules, &mut values);
+    // Rules read that leave no single solution, even with the unsure
+    // cells changed: the least sure are left out first, one at a time,
+    // then all of them; the first reading that the solver pins down is
+    // kept.
+    if outcome == CheckOutcome::Unresolved && killer.is_none() && !read.rules.is_empty() {
+        let mut trials: Vec<RulesReading> = read
+            .least_sure(RULE_TRIALS)
+            .into_iter()
+            .map(|i| read.without(i))
+            .collect();
+        trials.push(RulesReading::default());
+        for trial in trials {
+            let mut trial_values = values.clone();
+            let trial_rules = with_read(&trial);
+            let (o, found) = check(&trial_rules, &mut trial_values);
+            if check_rank(&o) > check_rank(&outcome) {
+                (outcome, solved, values, rules, read) =
+                    (o, found, trial_values, trial_rules, trial);
+                if outcome == CheckOutcome::Unique {
+                    break;
+                }
+            }
+        }
+    }
     if let CheckOutcome::Changed(changes) = &outcome {
         uncertain.extend(changes.iter().map(|&(cell, _)| cell));
         uncertain.sort_unstable();
@@ -530,7 +619,8 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
     }
     let mut puzzle = Puzzle::empty(layout)
         .with_values(values)
-        .with_alphabet(alphabet);
+        .with_alphabet(alphabet)
+        .with_rules(rules);
     if let Some(k) = &killer {
         puzzle = puzzle
             .with_cages(k.cages.clone())
@@ -571,6 +661,7 @@ pub fn read_located_with(grey: &GrayImage, located: Located, options: ReadOption
         colour: split,
         killer,
         jigsaw,
+        rules: read,
     }
 }
 
@@ -786,6 +877,7 @@ fn read_jigsaw_with(
 /// entries' ink are no candidates for the check's changes.
 fn check_givens(
     layout: &Arc<Layout>,
+    rules: &[Rule],
     values: &mut [u8],
     cells: &[CellReading],
     taken: &[bool],
@@ -800,9 +892,9 @@ fn check_givens(
                     *c = EMPTY_CELL;
                 }
             }
-            check_solved(layout, values, &givens_only)
+            check_solved(layout, rules, values, &givens_only)
         }
-        None => check_solved(layout, values, cells),
+        None => check_solved(layout, rules, values, cells),
     }
 }
 

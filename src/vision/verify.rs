@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::cells::classify::{CellReading, UNCERTAIN_BELOW};
-use crate::grid::Layout;
+use crate::grid::{Layout, Rule};
 use crate::solve::{Budget, SolveError, SudokuSolver};
 
 /// How many of the least confident cells are considered for changes.
@@ -48,12 +48,17 @@ pub const SEARCH_NODES: u64 = 200_000;
 /// and a trial that only a long search settles is not the reading's.
 pub const TRIAL_NODES: u64 = 20_000;
 
-/// A solver for checking readings of `layout`, held to `nodes` choices a
-/// search.
-pub fn solver_within(layout: &Arc<Layout>, nodes: u64) -> SudokuSolver {
-    let mut solver = SudokuSolver::new(layout.clone());
+/// A solver for checking readings of `layout` with the variant `rules`,
+/// held to `nodes` choices a search. Fails only on rules the solver
+/// refuses (a cell outside the layout).
+pub fn solver_within(
+    layout: &Arc<Layout>,
+    rules: &[Rule],
+    nodes: u64,
+) -> Result<SudokuSolver, SolveError> {
+    let mut solver = SudokuSolver::with_rules(layout.clone(), &[], rules)?;
     solver.set_budget(Budget::nodes(nodes));
-    solver
+    Ok(solver)
 }
 
 /// What the solver says of a reading.
@@ -82,18 +87,23 @@ struct Alternative {
 /// solution's digit: the cell holds a printed given, only not the one read.
 /// `values` is updated when a change is found.
 pub fn check(layout: &Arc<Layout>, values: &mut [u8], cells: &[CellReading]) -> CheckOutcome {
-    check_solved(layout, values, cells).0
+    check_solved(layout, &[], values, cells).0
 }
 
 /// [`check`], also handing back the one solution it found (for
 /// [`CheckOutcome::Unique`] and [`CheckOutcome::Changed`]), so that a
-/// caller needing it does not solve the puzzle again.
+/// caller needing it does not solve the puzzle again. The puzzle's variant
+/// `rules` (read from the page, or named by the person) hold in every
+/// search.
 pub fn check_solved(
     layout: &Arc<Layout>,
+    rules: &[Rule],
     values: &mut [u8],
     cells: &[CellReading],
 ) -> (CheckOutcome, Option<Vec<u8>>) {
-    let mut solver = solver_within(layout, SEARCH_NODES);
+    let Ok(mut solver) = solver_within(layout, rules, SEARCH_NODES) else {
+        return (CheckOutcome::Unresolved, None);
+    };
     let mut first = vec![0u8; values.len()];
     // 0, 1, or 2 meaning "several"; `first` gets the first solution.
     let count = if layout.first_conflict(values).is_some() {
@@ -111,9 +121,13 @@ pub fn check_solved(
         return (CheckOutcome::Unique, Some(first));
     }
     // Too few givens for any change tried to leave one solution: no trials
-    // (they cost seconds on a large layout with a handful of givens).
+    // (they cost seconds on a large layout with a handful of givens). A
+    // variant's rules pin a solution down with far fewer givens.
     let givens = values.iter().filter(|&&v| v != 0).count();
-    if count > 1 && (givens + MAX_CHANGES) * FEWEST_GIVENS_PER_CELL < values.len() {
+    if count > 1
+        && rules.is_empty()
+        && (givens + MAX_CHANGES) * FEWEST_GIVENS_PER_CELL < values.len()
+    {
         return (CheckOutcome::Unresolved, None);
     }
     let mut alternatives = alternatives(cells, count > 1);
@@ -140,7 +154,8 @@ pub fn check_solved(
         combinations(&alternatives, size, 0, &mut Vec::new(), &mut combos);
         combos.retain(|combo| !combo.iter().all(|&i| hopeless[i]));
         combos.sort_by(|a, b| cost(&alternatives, a).total_cmp(&cost(&alternatives, b)));
-        let Some((combo, first)) = first_unique(layout, values, &alternatives, &combos) else {
+        let Some((combo, first)) = first_unique(layout, rules, values, &alternatives, &combos)
+        else {
             continue;
         };
         let changes = apply_changes(values, &alternatives, combo, &first);
@@ -155,6 +170,7 @@ pub fn check_solved(
 /// order that works wins, as if tried one by one.
 fn first_unique<'c>(
     layout: &Arc<Layout>,
+    rules: &[Rule],
     values: &[u8],
     alternatives: &[Alternative],
     combos: &'c [Vec<usize>],
@@ -165,7 +181,7 @@ fn first_unique<'c>(
         .map_init(
             || {
                 (
-                    solver_within(layout, TRIAL_NODES),
+                    solver_within(layout, rules, TRIAL_NODES).ok(),
                     values.to_vec(),
                     vec![0u8; values.len()],
                 )
@@ -176,7 +192,9 @@ fn first_unique<'c>(
                     trial[alternatives[i].cell] = alternatives[i].value;
                 }
                 let unique = layout.first_conflict(trial).is_none()
-                    && solver.solve_into(trial, 2, first).is_ok_and(|n| n == 1);
+                    && solver
+                        .as_mut()
+                        .is_some_and(|s| s.solve_into(trial, 2, first).is_ok_and(|n| n == 1));
                 unique.then(|| (combo, first.clone()))
             },
         )
@@ -414,7 +432,7 @@ mod tests {
         let (layout, mut values, mut cells) = setup();
         let mut solver = SudokuSolver::new(layout.clone());
         let solution = solver.solve(&values, 1, 1).unwrap().solutions[0].clone();
-        let (outcome, solved) = check_solved(&layout, &mut values.clone(), &cells);
+        let (outcome, solved) = check_solved(&layout, &[], &mut values.clone(), &cells);
         assert_eq!(
             (outcome, solved.as_ref()),
             (CheckOutcome::Unique, Some(&solution))
@@ -424,7 +442,7 @@ mod tests {
         let wrong = |skip: u8| (1..=9).find(|&d| d != solution[cell] && d != skip).unwrap();
         values[cell] = wrong(0);
         cells[cell] = reading(values[cell], 0.4, wrong(values[cell]), 0.3);
-        let (outcome, solved) = check_solved(&layout, &mut values, &cells);
+        let (outcome, solved) = check_solved(&layout, &[], &mut values, &cells);
         assert!(matches!(outcome, CheckOutcome::Changed(_)));
         assert_eq!(solved, Some(solution));
     }

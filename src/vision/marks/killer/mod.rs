@@ -25,7 +25,7 @@ use image::GrayImage;
 
 use super::borders::{Borders, may_have_outlines, measure};
 use super::groups::{combos, edge_flips, groups};
-use crate::grid::{Cage, Layout};
+use crate::grid::{Cage, Layout, Rule};
 use crate::grid::{layout_total, sum_range};
 use crate::solve::{Budget, SudokuSolver};
 use crate::vision::cells::classify::Model;
@@ -87,7 +87,13 @@ pub struct SumOption {
 /// Reads the killer in a located grid, if the page has cage outlines;
 /// `values` are the digits read in the cells. `None` when the grid shows
 /// no cage outlines, or its edges make no cages of at most `size` cells.
-pub fn read_killer(grey: &GrayImage, located: &Located, values: &[u8]) -> Option<KillerReading> {
+/// The variant `rules` read beside the cages hold in the solver's check.
+pub fn read_killer(
+    grey: &GrayImage,
+    located: &Located,
+    values: &[u8],
+    rules: &[Rule],
+) -> Option<KillerReading> {
     let layout = &located.layout;
     if !may_have_outlines(grey, located) {
         return None;
@@ -147,7 +153,7 @@ pub fn read_killer(grey: &GrayImage, located: &Located, values: &[u8]) -> Option
                 break;
             }
             solves += 1;
-            if unique(&layout_arc, &cages, values) {
+            if unique(&layout_arc, &cages, rules, values) {
                 let uncertain = uncertain_cages(&cages, &borders, &options, &choice);
                 let sum_ink = sum_boxes(&cages, &sums);
                 return Some(KillerReading {
@@ -224,12 +230,13 @@ const EDGE_UNSURE: f32 = 0.3;
 /// A sum whose runner-up costs under this is unsure.
 const EDGE_UNSURE_COST: f32 = 0.05;
 
-/// Whether the killer has exactly one solution with the digits `values`.
-fn unique(layout: &Arc<Layout>, cages: &[Cage], values: &[u8]) -> bool {
+/// Whether the killer has exactly one solution with the digits `values`
+/// and the variant `rules`.
+fn unique(layout: &Arc<Layout>, cages: &[Cage], rules: &[Rule], values: &[u8]) -> bool {
     if layout.first_conflict(values).is_some() {
         return false;
     }
-    let Ok(mut solver) = SudokuSolver::with_cages(layout.clone(), cages) else {
+    let Ok(mut solver) = SudokuSolver::with_rules(layout.clone(), cages, rules) else {
         return false;
     };
     // A search that gives up proves nothing (see [`verify::SEARCH_NODES`]).
