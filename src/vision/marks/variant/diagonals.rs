@@ -30,14 +30,15 @@ const BESIDE: [f32; 2] = [0.06, 0.12];
 /// The parallel lines measured as the yardstick, in cells to the side.
 const YARDSTICK_SHIFTS: [i32; 4] = [-2, -1, 1, 2];
 
-/// Least contrast of a diagonal, in darkness (0 paper, 1 the grid lines'
-/// ink), for a line at all: a web player's light blue diagonal on white
-/// measures about 0.3, its yardstick lines under 0.02.
+/// Least contrast of a diagonal, in darkness (0 paper, 1 the heavier grid
+/// lines' ink), for a line at all: a light blue diagonal two or three
+/// pixels wide on white measures about 0.3 on the rendered app pages, the
+/// yardstick lines beside it 0.0.
 pub const MIN_CONTRAST: f32 = 0.08;
 
 /// How far above the strongest yardstick line a diagonal's contrast must
-/// stand, in darkness: the yardsticks' spread over pages with no
-/// diagonals stays under half of this.
+/// stand, in darkness. With it no diagonal is read on the newspaper and
+/// hand-solved photos, the killer screenshots or the plain app grids.
 pub const MIN_LEAD: f32 = 0.06;
 
 /// The diagonals drawn on a single square grid, each with its confidence

@@ -61,7 +61,7 @@ const ROUND_SPREAD: usize = 2;
 /// (indices into [`RADII`]): a ring is a line, not a blob.
 const RING_CLEARANCE: usize = 3;
 
-/// Darkness (0 paper, 1 the grid lines' ink) that counts as ink: a dot's
+/// Darkness (0 paper, 1 the heavier grid lines' ink) that counts as ink: a dot's
 /// fill or ring on every angle sampled.
 pub const INK: f32 = 0.5;
 
