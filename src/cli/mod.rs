@@ -142,7 +142,9 @@ pub enum Command {
         /// clockwise from the puzzle's top-left even when the photo shows it
         /// turned), uncertain cells ([row, col]), unsure (cells where a digit
         /// is written that could not be read for sure: {"cell": [row, col],
-        /// "looks_like": 5, "runner_up": 3, "confidence": 0.62}).
+        /// "looks_like": 5, "runner_up": 3, "confidence": 0.62}), and rules
+        /// (the variant rules read or given, as a puzzle file's JSON writes
+        /// them: "diagonal+", "white r1c2 r1c3", "x r4c4 r5c4").
         #[arg(long)]
         json: bool,
         /// Print the givens, then `entries:` and the player's handwritten
