@@ -11,7 +11,7 @@
 use image::GrayImage;
 
 use crate::vision::locate::Located;
-use crate::vision::page::num::{bilinear, median_of};
+use crate::vision::page::num::{bilinear_within, median_of};
 
 /// Farthest offset sampled each side of the grid line, in cells: cage
 /// outlines are drawn 0.04-0.15 of a cell inside the cage; a centred digit
@@ -128,15 +128,6 @@ pub fn even_lines(located: &Located, u: f32, v: f32) -> [f32; 2] {
     [x as f32, y as f32]
 }
 
-/// Bilinear grey level at an image point; `None` outside the image.
-fn sample(grey: &GrayImage, [x, y]: [f32; 2]) -> Option<f32> {
-    let (w, h) = (grey.width() as f32, grey.height() as f32);
-    if !(x >= 0.0 && y >= 0.0 && x <= w - 1.0 && y <= h - 1.0) {
-        return None;
-    }
-    Some(bilinear(grey, x, y))
-}
-
 /// Samples the darkness beside one grid line on one side: `OFFSETS` rows
 /// from the line out to [`FAR_OFFSET`] (`dir` -1 towards lower canvas
 /// coordinates, +1 towards higher), each `along` samples over the stretch
@@ -161,7 +152,7 @@ fn sample_side(
             } else {
                 at(start + t, across)
             };
-            *v = sample(grey, p).unwrap_or(255.0);
+            *v = bilinear_within(grey, p[0], p[1]).unwrap_or(255.0);
         }
     }
 }

@@ -20,7 +20,7 @@ use super::borders::{Edge, classify, may_have_outlines};
 use super::groups::{edge_flips, groups};
 use crate::grid::Layout;
 use crate::vision::locate::Located;
-use crate::vision::page::num::bilinear;
+use crate::vision::page::num::bilinear_within;
 
 /// Farthest offset sampled each side of the grid line, in cells: a
 /// region border is at most about 0.08 of a cell wide, a digit starts about
@@ -84,15 +84,6 @@ pub struct JigsawReading {
     pub flipped: Vec<usize>,
 }
 
-/// Bilinear grey level at an image point; `None` outside the image.
-fn sample(grey: &GrayImage, [x, y]: [f32; 2]) -> Option<f32> {
-    let (w, h) = (grey.width() as f32, grey.height() as f32);
-    if !(x >= 0.0 && y >= 0.0 && x <= w - 1.0 && y <= h - 1.0) {
-        return None;
-    }
-    Some(bilinear(grey, x, y))
-}
-
 /// The ink width of the grid line at canvas coordinate `line` (a column
 /// line when `vertical`), over the edge whose first corner is at `start`
 /// along it, from `along` samples: across the line, each offset's grey
@@ -123,7 +114,7 @@ fn line_weight(
             } else {
                 located.canvas_to_image(start + t, across)
             };
-            *v = sample(grey, p).unwrap_or(255.0);
+            *v = bilinear_within(grey, p[0], p[1]).unwrap_or(255.0);
         }
         let (_, median, _) = column[..along].select_nth_unstable_by(along / 2, f32::total_cmp);
         *level = *median;

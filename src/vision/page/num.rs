@@ -54,6 +54,12 @@ pub(crate) fn bilinear(grey: &GrayImage, x: f32, y: f32) -> f32 {
     top * (1.0 - fy) + bottom * fy
 }
 
+/// [`bilinear`] at any image point: `None` outside the pixel centres.
+pub(crate) fn bilinear_within(grey: &GrayImage, x: f32, y: f32) -> Option<f32> {
+    let (w, h) = (grey.width() as f32, grey.height() as f32);
+    (x >= 0.0 && y >= 0.0 && x <= w - 1.0 && y <= h - 1.0).then(|| bilinear(grey, x, y))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,6 +87,10 @@ mod tests {
         assert_eq!(bilinear(&grey, 1.0, 1.0), 40.0);
         assert_eq!(bilinear(&grey, 0.5, 0.0), 50.0);
         assert_eq!(bilinear(&grey, 0.5, 0.5), 85.0);
+        assert_eq!(bilinear_within(&grey, 0.5, 0.5), Some(85.0));
+        assert_eq!(bilinear_within(&grey, 1.0, 1.0), Some(40.0));
+        assert_eq!(bilinear_within(&grey, 1.01, 0.5), None);
+        assert_eq!(bilinear_within(&grey, -0.01, 0.5), None);
     }
 
     #[test]

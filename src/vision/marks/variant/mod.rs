@@ -12,7 +12,7 @@ pub mod edges;
 use image::GrayImage;
 
 use super::super::locate::Located;
-use super::super::page::num::{bilinear, median_of};
+use super::super::page::num::{bilinear_within, median_of};
 use crate::grid::Rule;
 
 /// Where a cell's paper is sampled, in cell units from its top-left
@@ -123,8 +123,7 @@ impl Levels {
 /// through the located grid's lines; `None` outside the image.
 pub fn sample(grey: &GrayImage, located: &Located, u: f32, v: f32) -> Option<f32> {
     let [x, y] = located.canvas_to_image(u, v);
-    let (w, h) = (grey.width() as f32, grey.height() as f32);
-    (x >= 0.0 && y >= 0.0 && x <= w - 1.0 && y <= h - 1.0).then(|| bilinear(grey, x, y))
+    bilinear_within(grey, x, y)
 }
 
 /// The rules a page draws, as read, and how sure each is.
