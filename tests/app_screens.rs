@@ -12,27 +12,30 @@
 
 use std::path::Path;
 
-use sudoku_lens::grid::{Document, parse};
+use sudoku_lens::grid::{Document, Puzzle, Rule, parse};
 use sudoku_lens::vision::read::read_path;
 
-fn reads_as_its_text(name: &str) {
+/// The puzzle in `name.txt` beside `name.png`, and the puzzle read from
+/// the image.
+fn expected_and_read(name: &str) -> (Puzzle, Puzzle) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/app-screens");
-    let image = dir.join(format!("{name}.png"));
     let text = std::fs::read_to_string(dir.join(format!("{name}.txt"))).expect("expected reading");
     let Ok(Document::Single(expected)) = parse(&text, name, None) else {
         panic!("{name}.txt holds one puzzle");
     };
-    let reading = read_path(&image, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let reading =
+        read_path(&dir.join(format!("{name}.png")), None).unwrap_or_else(|e| panic!("{name}: {e}"));
+    (expected, reading.puzzle)
+}
+
+fn reads_as_its_text(name: &str) {
+    let (expected, read) = expected_and_read(name);
     assert_eq!(
-        reading.puzzle.layout().name(),
+        read.layout().name(),
         expected.layout().name(),
         "{name}: the layout"
     );
-    assert_eq!(
-        reading.puzzle.to_text(),
-        expected.to_text(),
-        "{name}: the givens"
-    );
+    assert_eq!(read.to_text(), expected.to_text(), "{name}: the givens");
 }
 
 #[test]
@@ -68,36 +71,23 @@ fn candidate_marks_are_never_read_as_givens() {
     reads_as_its_text("marks-12-034");
 }
 
-/// The puzzle in `name.txt` beside `name.png`, and the reading of the
-/// image: givens and rules.
-fn read_rules_screen(name: &str) -> (sudoku_lens::grid::Puzzle, sudoku_lens::grid::Puzzle) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/app-screens");
-    let text = std::fs::read_to_string(dir.join(format!("{name}.txt"))).expect("expected reading");
-    let Ok(Document::Single(expected)) = parse(&text, name, None) else {
-        panic!("{name}.txt holds one puzzle");
-    };
-    let reading =
-        read_path(&dir.join(format!("{name}.png")), None).unwrap_or_else(|e| panic!("{name}: {e}"));
-    (expected, reading.puzzle)
-}
-
 /// A rule's text with its cells in order: `white r2c3 r2c2` and `white
 /// r2c2 r2c3` are one dot.
-fn rule_key(puzzle: &sudoku_lens::grid::Puzzle, rule: &sudoku_lens::grid::Rule) -> String {
+fn rule_key(puzzle: &Puzzle, rule: &Rule) -> String {
     let text = rule.to_text(puzzle.layout());
     let mut words: Vec<&str> = text.split_whitespace().collect();
     words[1..].sort_unstable();
     words.join(" ")
 }
 
-fn rule_keys(puzzle: &sudoku_lens::grid::Puzzle) -> std::collections::BTreeSet<String> {
+fn rule_keys(puzzle: &Puzzle) -> std::collections::BTreeSet<String> {
     puzzle.rules().iter().map(|r| rule_key(puzzle, r)).collect()
 }
 
 #[test]
 fn diagonals_are_read_on_light_and_dark_screens() {
     for name in ["rules-diagonals-light", "rules-diagonals-dark"] {
-        let (expected, read) = read_rules_screen(name);
+        let (expected, read) = expected_and_read(name);
         assert_eq!(read.values(), expected.values(), "{name}: the givens");
         assert_eq!(rule_keys(&read), rule_keys(&expected), "{name}: the rules");
     }
@@ -105,7 +95,7 @@ fn diagonals_are_read_on_light_and_dark_screens() {
 
 #[test]
 fn kropki_dots_are_read_filled_and_hollow() {
-    let (expected, read) = read_rules_screen("rules-kropki");
+    let (expected, read) = expected_and_read("rules-kropki");
     assert_eq!(read.values(), expected.values(), "the givens");
     let keys = rule_keys(&expected);
     assert!(keys.iter().any(|k| k.starts_with("white")));
@@ -117,7 +107,7 @@ fn kropki_dots_are_read_filled_and_hollow() {
 fn x_and_v_read_are_on_the_page() {
     // Not every letter is read on this page (see docs/reader.md), but
     // none is read where the page has none, and most are read.
-    let (expected, read) = read_rules_screen("rules-xv");
+    let (expected, read) = expected_and_read("rules-xv");
     assert_eq!(read.values(), expected.values(), "the givens");
     let (truth, got) = (rule_keys(&expected), rule_keys(&read));
     let wrong: Vec<&String> = got.difference(&truth).collect();
