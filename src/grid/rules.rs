@@ -1267,6 +1267,14 @@ fn check_arrow(n: u32, circle: &[u32], line: &[u32]) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    fn parse1(line: &str) -> Rule {
+        let l = Layout::classic();
+        let mut r = Rule::parse(line, &l).expect("parses");
+        assert_eq!(r.len(), 1, "{line}");
+        r.remove(0)
+    }
 
     #[test]
     fn grid_rules_are_read_from_a_list_and_rules_with_cells_are_refused() {
@@ -1291,14 +1299,6 @@ mod tests {
         assert!(e.starts_with("rule 2 is empty"), "{e}");
         let e = parse_grid_rules("kings").unwrap_err();
         assert!(e.starts_with("rule 1 (`kings`)"), "{e}");
-    }
-    use super::*;
-
-    fn parse1(line: &str) -> Rule {
-        let l = Layout::classic();
-        let mut r = Rule::parse(line, &l).expect("parses");
-        assert_eq!(r.len(), 1, "{line}");
-        r.remove(0)
     }
 
     #[test]
