@@ -38,7 +38,7 @@ use sudoku_lens::rng::Rng;
 use sudoku_lens::solve::SudokuSolver;
 use sudoku_lens::solve::generate::{full_grid, thin};
 use sudoku_lens_tools::repo_root;
-use sudoku_lens_tools::samples::draw::{Colour, blend, fill, glyph_centred, text};
+use sudoku_lens_tools::samples::draw::{Colour, disc, fill, glyph_centred, segment, text};
 use sudoku_lens_tools::samples::pattern::shuffled_pattern;
 use sudoku_lens_tools::samples::photo::save_jpeg;
 
@@ -604,40 +604,5 @@ fn line(
             oy + at + half,
             c,
         );
-    }
-}
-
-/// A straight line from `a` to `b`, `width` pixels wide, its edges
-/// smoothed.
-fn segment(img: &mut RgbImage, a: (f32, f32), b: (f32, f32), width: f32, c: Colour) {
-    let half = width / 2.0;
-    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-    let len2 = dx * dx + dy * dy;
-    let (x0, x1) = (a.0.min(b.0) - half - 1.0, a.0.max(b.0) + half + 1.0);
-    let (y0, y1) = (a.1.min(b.1) - half - 1.0, a.1.max(b.1) + half + 1.0);
-    for y in y0.floor() as i64..=y1.ceil() as i64 {
-        for x in x0.floor() as i64..=x1.ceil() as i64 {
-            let (px, py) = (x as f32 - a.0, y as f32 - a.1);
-            let t = ((px * dx + py * dy) / len2).clamp(0.0, 1.0);
-            let d = (px - t * dx).hypot(py - t * dy);
-            let cover = (half + 0.5 - d).clamp(0.0, 1.0);
-            if cover > 0.0 {
-                blend(img, x, y, c, cover);
-            }
-        }
-    }
-}
-
-/// A filled disc of `radius` pixels about `centre`, its edge smoothed.
-fn disc(img: &mut RgbImage, (cx, cy): (f32, f32), radius: f32, c: Colour) {
-    let r = radius.ceil() as i64 + 1;
-    for y in cy.floor() as i64 - r..=cy.ceil() as i64 + r {
-        for x in cx.floor() as i64 - r..=cx.ceil() as i64 + r {
-            let d = (x as f32 - cx).hypot(y as f32 - cy);
-            let cover = (radius + 0.5 - d).clamp(0.0, 1.0);
-            if cover > 0.0 {
-                blend(img, x, y, c, cover);
-            }
-        }
     }
 }
