@@ -224,13 +224,9 @@ impl Profile {
         // Where the dot ends on each angle: the first radius past the
         // core half way from ink to paper.
         let half = (INK + PAPER) / 2.0;
-        let mut ends = self
-            .kept
-            .iter()
-            .map(|&k| (FILLED_CORE.end() + 1..RADII.len()).find(|&j| self.dark[j][k] <= half));
         let (mut lo, mut hi) = (usize::MAX, 0);
-        for end in &mut ends {
-            let end = end?;
+        for &k in &self.kept {
+            let end = (FILLED_CORE.end() + 1..RADII.len()).find(|&j| self.dark[j][k] <= half)?;
             (lo, hi) = (lo.min(end), hi.max(end));
         }
         if hi - lo > ROUND_SPREAD {
